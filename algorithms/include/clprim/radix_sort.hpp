@@ -1,0 +1,28 @@
+#pragma once
+#include <clprim/sort_types.hpp>
+
+namespace clprim {
+
+namespace detail {
+void radix_sort_impl(const sort_request& request, bc::command_queue& queue);
+} // namespace detail
+
+// Stable LSD radix sort (keys by value; floats by IEEE-754 total order).
+template <class T>
+void radix_sort(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::command_queue& queue,
+                sort_order order = sort_order::ascending)
+{
+    detail::radix_sort_impl(detail::make_sort_request(first, last, queue, order, "clprim::radix_sort"), queue);
+}
+
+template <class K, class V>
+void radix_sort_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterator<K> keys_last,
+                       bc::buffer_iterator<V> values_first, bc::command_queue& queue,
+                       sort_order order = sort_order::ascending)
+{
+    detail::radix_sort_impl(detail::make_sort_request(keys_first, keys_last, values_first, queue, order,
+                                                      "clprim::radix_sort_by_key"),
+                            queue);
+}
+
+} // namespace clprim

@@ -1,0 +1,50 @@
+#pragma once
+#include <clprim/bitonic_sort.hpp>
+#include <clprim/merge_sort.hpp>
+#include <clprim/odd_even_sort.hpp>
+#include <clprim/radix_sort.hpp>
+#include <clprim/sort_types.hpp>
+
+#include <boost/compute/algorithm/sort.hpp>
+#include <boost/compute/algorithm/sort_by_key.hpp>
+#include <boost/compute/functional/operator.hpp>
+
+namespace clprim {
+
+namespace detail {
+// Runs one of clprim's own sorts (not boost_compute) on the request.
+void sort_impl(const sort_request& request, sort_algorithm algorithm, bc::command_queue& queue);
+} // namespace detail
+
+// Sorts [first, last) with the chosen algorithm. Every clprim algorithm gives the same order
+// (integers by value, floats by IEEE-754 total order); boost_compute hands the range to
+// bc::sort and keeps Boost.Compute's own ordering (which differs only on NaN and -0.0).
+template <class T>
+void sort(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::command_queue& queue,
+          sort_algorithm algorithm = sort_algorithm::radix, sort_order order = sort_order::ascending)
+{
+    auto request = detail::make_sort_request(first, last, queue, order, "clprim::sort");
+    if (algorithm != sort_algorithm::boost_compute) return detail::sort_impl(request, algorithm, queue);
+    detail::require_type_support(request.key_type, queue.get_device(), "clprim::sort");
+    detail::guarded("clprim::sort (boost_compute)", [&] {
+        if (order == sort_order::ascending) bc::sort(first, last, bc::less<T>(), queue);
+        else bc::sort(first, last, bc::greater<T>(), queue);
+    });
+}
+
+template <class K, class V>
+void sort_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterator<K> keys_last,
+                 bc::buffer_iterator<V> values_first, bc::command_queue& queue,
+                 sort_algorithm algorithm = sort_algorithm::radix, sort_order order = sort_order::ascending)
+{
+    auto request = detail::make_sort_request(keys_first, keys_last, values_first, queue, order, "clprim::sort_by_key");
+    if (algorithm != sort_algorithm::boost_compute) return detail::sort_impl(request, algorithm, queue);
+    detail::require_type_support(request.key_type, queue.get_device(), "clprim::sort_by_key");
+    detail::require_type_support(request.value_type, queue.get_device(), "clprim::sort_by_key");
+    detail::guarded("clprim::sort_by_key (boost_compute)", [&] {
+        if (order == sort_order::ascending) bc::sort_by_key(keys_first, keys_last, values_first, bc::less<K>(), queue);
+        else bc::sort_by_key(keys_first, keys_last, values_first, bc::greater<K>(), queue);
+    });
+}
+
+} // namespace clprim

@@ -1,0 +1,59 @@
+#pragma once
+// The benchmark's skeleton: each bench_<component>.cpp registers its cases with CLPRIM_BENCH;
+// clprim_bench.cpp parses options, runs the selected cases and writes the table, CSV and JSON.
+#include "example_support.hpp"
+
+#include <clprim/clprim.hpp>
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace clprim_bench {
+
+namespace bc = boost::compute;
+using clprim_examples::median_ms;
+
+// One measured row. Either gbps (bytes-bound primitives) or gkeys (sorts) is meaningful; the
+// other is 0. ratio = baseline_ms / ms against the Boost.Compute row of the same group and n.
+struct result {
+    std::string group;     // "reduce", "scan", "histogram", "sort", "sort_by_key"
+    std::string name;      // "reduce6", "blelloch", "boost_compute", ...
+    std::string type;      // "uint", ...
+    std::size_t n = 0;
+    double ms = 0;
+    double gbps = 0;       // effective: bytes the operation must move / time
+    double gkeys = 0;      // keys / time, for sorts
+    bool baseline = false; // a Boost.Compute row
+    bool correct = true;   // the result matched the host reference
+};
+
+struct context {
+    bc::device device;
+    bc::context ctx;
+    bc::command_queue queue;
+    std::vector<std::size_t> sizes; // n values to run
+    int repeat = 10;
+    std::vector<result> results;
+
+    void add(result r) { results.push_back(std::move(r)); }
+};
+
+using bench_function = void (*)(context&);
+struct registration {
+    const char* name;
+    bench_function fn;
+};
+std::vector<registration>& registry();
+struct registrar {
+    registrar(const char* name, bench_function fn) { registry().push_back({name, fn}); }
+};
+
+} // namespace clprim_bench
+
+// CLPRIM_BENCH(reduce) { ... uses ctx ... } registers a bench case named "reduce".
+#define CLPRIM_BENCH(NAME)                                                                   \
+    static void clprim_bench_##NAME(::clprim_bench::context& ctx);                          \
+    static ::clprim_bench::registrar clprim_bench_reg_##NAME(#NAME, &clprim_bench_##NAME);  \
+    static void clprim_bench_##NAME(::clprim_bench::context& ctx)
