@@ -114,13 +114,13 @@ BOOST_AUTO_TEST_CASE(error_hierarchy)
 BOOST_AUTO_TEST_CASE(opencl_failures_become_clprim_errors)
 {
     try {
-        cd::guarded("allocating a huge buffer", [&] {
-            bc::buffer b(context, std::size_t(1) << 62);
-            (void)b;
-        });
+        // What Boost.Compute throws when an OpenCL call fails (drivers differ in *which* calls
+        // fail, so the error is raised directly rather than provoked).
+        cd::guarded("allocating a huge buffer", [&] { throw bc::opencl_error(CL_MEM_OBJECT_ALLOCATION_FAILURE); });
         BOOST_FAIL("expected an error");
     } catch (const clprim::error& e) {
         BOOST_TEST(std::string(e.what()).find("allocating a huge buffer") != std::string::npos);
+        BOOST_TEST(std::string(e.what()).find("Memory Object Allocation Failure") != std::string::npos);
     }
 }
 
