@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (device tool), from the repository root, with build-gpu carried:
+#   scripts/gpu_suite.sh [tests|bench|examples|all]...
+# Registers NVIDIA's OpenCL driver with the ICD loader, then runs every test binary directly
+# (CTest files hold the build machine's paths), the benchmark and the examples; logs go to $OUT.
+set -uo pipefail
+out=${OUT:-/tmp/clprim-out}
+mkdir -p "$out" /tmp/icd
+echo /usr/lib/libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd
+export OCL_ICD_VENDORS=/tmp/icd CLPRIM_DEVICE=${CLPRIM_DEVICE:-gpu}
+export CLPRIM_CACHE_DIR=${CLPRIM_CACHE_DIR:-/tmp/clprim-cache}
+b=build-gpu
+status=0
+what=${*:-all}
+if [[ " $what " == *" tests "* || " $what " == *" all "* ]]; then
+  for t in "$b"/test/test_*; do
+    [ -x "$t" ] || continue
+    name=$(basename "$t")
+    start=$(date +%s.%N)
+    if "$t" --report_level=short > "$out/$name.log" 2>&1; then r=passed; else r=FAILED; status=1; fi
+    printf '%-28s %s (%.1f s)\n' "$name" "$r" "$(echo "$(date +%s.%N) - $start" | bc)"
+    [ "$r" = FAILED ] && tail -25 "$out/$name.log"
+  done
+fi
+if [[ " $what " == *" bench "* || " $what " == *" all "* ]]; then
+  "$b"/bench/clprim_bench --sizes "${CLPRIM_BENCH_SIZES:-2^10:2^26}" --repeat "${CLPRIM_BENCH_REPEAT:-10}" \
+     --csv "$out/clprim_bench.csv" --json "$out/clprim_bench.json" ${CLPRIM_BENCH_ARGS:-} > "$out/bench.log" 2>&1 || status=1
+  cat "$out/bench.log"
+fi
+if [[ " $what " == *" examples "* || " $what " == *" all "* ]]; then
+  for e in reduce_progression scan_steps histogram_demo sort_compare; do
+    [ -x "$b/examples/$e" ] || continue
+    case $e in
+      reduce_progression) args="--n 2^26 --type uint --op sum";;
+      sort_compare) args="--algorithm all --n 2^24";;
+      histogram_demo) args="--n 2^24";;
+      *) args="";;
+    esac
+    echo "== $e $args"
+    "$b/examples/$e" $args 2>&1 | tee "$out/$e.log" || status=1
+  done
+fi
+exit $status
