@@ -16,9 +16,9 @@ if [[ " $what " == *" tests "* || " $what " == *" all "* ]]; then
   for t in "$b"/test/test_*; do
     [ -x "$t" ] || continue
     name=$(basename "$t")
-    start=$(date +%s.%N)
+    start=$(date +%s%N)
     if "$t" --report_level=short > "$out/$name.log" 2>&1; then r=passed; else r=FAILED; status=1; fi
-    printf '%-28s %s (%.1f s)\n' "$name" "$r" "$(echo "$(date +%s.%N) - $start" | bc)"
+    printf '%-28s %s (%d ms)\n' "$name" "$r" "$(( ($(date +%s%N) - start) / 1000000 ))"
     [ "$r" = FAILED ] && tail -25 "$out/$name.log"
   done
 fi
