@@ -1,0 +1,182 @@
+// LSD radix sort, one pass per RADIX_BITS-wide digit (Zagha & Blelloch): radix_count counts the
+// digits of each tile with the work-group histogram, the host scans the digit-major
+// (digit x tile) table with the device-wide scan, radix_scatter ranks each tile by digit in
+// local memory (work-group scan, stable) and writes it out in contiguous runs per digit.
+//
+// Keys travel as their sortable bits (key_to_sortable, sort_key_order.cl); the first pass reads
+// the caller's keys (convert_in) and the last writes keys back (convert_out).
+// Build macros: K... (key type), WG (work-group size), KPT (keys per work-item), RADIX_BITS
+// (a multiple of RANK_BITS), HAS_VALUES and V (uint or ulong: values only move, as bits).
+// Needs sort_key_order.cl, workgroup_scan.cl and workgroup_histogram.cl joined before it.
+
+#define RADIX (1u << RADIX_BITS)
+#define DIGIT_MASK (RADIX - 1u)
+#define TILE (WG * KPT)
+// The tile is ranked in sub-passes of RANK_BITS bits: a (RANK_BINS x WG) counter table fits in
+// local memory where a (RADIX x WG) one would not.
+#define RANK_BITS 4
+#define RANK_BINS (1u << RANK_BITS)
+// One spare word per 32 so the scan over each work-item's RANK_BINS consecutive table entries
+// does not hit the same bank from every work-item.
+#define PAD(i) ((i) + ((i) >> 5))
+#define TABLE_SIZE (PAD(RANK_BINS * WG) + 1)
+
+typedef K_UNSIGNED bits_t;
+
+inline bits_t load_sortable(__global const bits_t* src, ulong i, uint convert)
+{
+    const bits_t u = src[i];
+    return convert ? key_to_sortable(K_AS_KEY(u)) : u;
+}
+
+inline uint digit_of(bits_t u, uint shift) { return (uint)(u >> shift) & DIGIT_MASK; }
+
+// counts[d * num_groups + g] = keys of tile g whose digit at shift is d. With want_mask, also
+// folds OR and AND of every key's sortable bits into mask[0..1] / mask[2..3] (low, high word):
+// the bits where they differ tell the host which digits are not the same for every key.
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void radix_count(__global const bits_t* src, ulong src_off, uint n, uint convert, uint shift,
+                 __global uint* counts, __global uint* mask, uint want_mask)
+{
+    __local uint bins[WG_HIST_LOCAL_SIZE(RADIX)];
+    __local uint lmask[4];
+    const uint lid = get_local_id(0);
+    const uint g = get_group_id(0);
+    const uint base = g * TILE;
+    if (lid == 0) {
+        lmask[0] = 0u; lmask[1] = 0u; lmask[2] = ~0u; lmask[3] = ~0u;
+    }
+    wg_hist_clear(bins, RADIX); // ends with a barrier: lmask is set too
+
+    bits_t any = 0, all = ~(bits_t)0;
+    for (uint k = 0; k < KPT; ++k) {
+        const uint i = base + k * WG + lid; // strided: the group reads its tile coalesced
+        if (i < n) {
+            const bits_t u = load_sortable(src, src_off + i, convert);
+            wg_hist_add(bins, RADIX, digit_of(u, shift));
+            any |= u;
+            all &= u;
+        }
+    }
+    if (want_mask) {
+        atomic_or(&lmask[0], (uint)any);
+        atomic_and(&lmask[2], (uint)all);
+#if K_BITS == 64
+        atomic_or(&lmask[1], (uint)(any >> 32));
+        atomic_and(&lmask[3], (uint)(all >> 32));
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    wg_hist_flush_digit_major(bins, RADIX, counts, g, get_num_groups(0));
+    if (want_mask && lid == 0) {
+        atomic_or(&mask[0], lmask[0]);
+        atomic_or(&mask[1], lmask[1]);
+        atomic_and(&mask[2], lmask[2]);
+        atomic_and(&mask[3], lmask[3]);
+    }
+}
+
+// Ranks tile g by its digit at shift (stable) and writes key j of the ranked tile to
+// offsets[d * num_groups + g] + (j - first position of digit d in the ranked tile), where
+// offsets is the exclusive scan of radix_count's table.
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void radix_scatter(__global const bits_t* src, ulong src_off, __global bits_t* dst, ulong dst_off,
+                   uint n, uint convert_in, uint convert_out, uint shift,
+                   __global const uint* offsets
+#ifdef HAS_VALUES
+                   , __global const V* vsrc, ulong vsrc_off, __global V* vdst, ulong vdst_off
+#endif
+                   )
+{
+    __local bits_t lkeys[TILE];
+#ifdef HAS_VALUES
+    __local ushort lidx[TILE]; // where in the tile each key came from: its value is gathered at the end
+#endif
+    __local uint table[TABLE_SIZE];
+    __local uint scratch[WG_SCAN_SCRATCH(WG)];
+    __local uint run_base[RADIX];
+
+    const uint lid = get_local_id(0);
+    const uint g = get_group_id(0);
+    const uint num_groups = get_num_groups(0);
+    const uint base = g * TILE;
+    const uint m = min((uint)TILE, n - base); // keys in this tile
+
+    // Coalesced load. Missing keys of the last tile become all-ones: they rank after every real
+    // key (largest digit, and after real keys of that digit by stability) and are never written.
+    for (uint k = 0; k < KPT; ++k) {
+        const uint j = k * WG + lid;
+        lkeys[j] = (j < m) ? load_sortable(src, src_off + base + j, convert_in) : ~(bits_t)0;
+#ifdef HAS_VALUES
+        lidx[j] = (ushort)j;
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // Local LSD over the digit, RANK_BITS at a time. Work-item lid owns tile positions
+    // [lid*KPT, lid*KPT+KPT) and column lid of the digit-major table, so the scanned table gives
+    // every key the number of keys before it in (sub-digit, work-item, position) order: stable.
+    for (uint sub = 0; sub < RADIX_BITS; sub += RANK_BITS) {
+        bits_t keys[KPT];
+#ifdef HAS_VALUES
+        ushort idx[KPT];
+#endif
+        for (uint b = 0; b < RANK_BINS; ++b) table[PAD(b * WG + lid)] = 0;
+        for (uint k = 0; k < KPT; ++k) {
+            keys[k] = lkeys[lid * KPT + k];
+#ifdef HAS_VALUES
+            idx[k] = lidx[lid * KPT + k];
+#endif
+            const uint b = (uint)(keys[k] >> (shift + sub)) & (RANK_BINS - 1u);
+            table[PAD(b * WG + lid)] += 1u; // own column: no other work-item touches it
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        // Exclusive scan of the table in digit-major order: each work-item sums RANK_BINS
+        // consecutive entries, the work-group scan gives the sums before them.
+        uint sum = 0;
+        for (uint t = 0; t < RANK_BINS; ++t) sum += table[PAD(lid * RANK_BINS + t)];
+        uint total;
+        uint prefix = wg_exclusive_scan_uint(sum, scratch, &total);
+        for (uint t = 0; t < RANK_BINS; ++t) {
+            const uint c = table[PAD(lid * RANK_BINS + t)];
+            table[PAD(lid * RANK_BINS + t)] = prefix;
+            prefix += c;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE); // table scanned; every work-item has its keys in registers
+
+        for (uint k = 0; k < KPT; ++k) {
+            const uint b = (uint)(keys[k] >> (shift + sub)) & (RANK_BINS - 1u);
+            const uint pos = table[PAD(b * WG + lid)]++;
+            lkeys[pos] = keys[k];
+#ifdef HAS_VALUES
+            lidx[pos] = idx[k];
+#endif
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    // The ranked tile is sorted by digit: where a digit's run starts, record where its keys go.
+    for (uint k = 0; k < KPT; ++k) {
+        const uint j = k * WG + lid;
+        if (j < m) {
+            const uint d = digit_of(lkeys[j], shift);
+            if (j == 0 || digit_of(lkeys[j - 1], shift) != d)
+                run_base[d] = offsets[d * num_groups + g] - j;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // Consecutive work-items write consecutive positions of a digit's run: coalesced writes.
+    for (uint k = 0; k < KPT; ++k) {
+        const uint j = k * WG + lid;
+        if (j < m) {
+            const bits_t u = lkeys[j];
+            const uint pos = run_base[digit_of(u, shift)] + j;
+            dst[dst_off + pos] = convert_out ? K_AS_UNSIGNED(sortable_to_key(u)) : u;
+#ifdef HAS_VALUES
+            vdst[vdst_off + pos] = vsrc[vsrc_off + base + lidx[j]];
+#endif
+        }
+    }
+}

@@ -1,0 +1,190 @@
+// Host side of the LSD radix sort (algorithms/radix_sort.cl): per pass, digit counts per tile
+// (work-group histogram), device-wide exclusive scan of the digit-major table (clprim::scan),
+// then rank and scatter. One read-back per call: after the first count kernel, the OR/AND of
+// all keys' sortable bits says which digits vary; passes over a digit that is the same for every
+// key are skipped.
+#include <clprim/detail/algorithms_kernels.hpp>
+#include <clprim/detail/device_limits.hpp>
+#include <clprim/radix_sort.hpp>
+#include <clprim/scan.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace clprim {
+namespace detail {
+
+namespace {
+
+// Digit width: 8 bits halves the passes of a 4-bit sort; the tile is ranked 4 bits at a time
+// in local memory (radix_sort.cl), so wider digits cost little more per pass.
+constexpr unsigned radix_bits = 8;
+constexpr std::size_t radix = std::size_t(1) << radix_bits;
+constexpr unsigned rank_bins = 16;
+
+struct radix_kernels {
+    bc::kernel count, scatter;
+    std::size_t wg = 0, kpt = 0;
+    std::size_t tile() const { return wg * kpt; }
+};
+
+// Local memory radix_scatter needs (bytes), with a margin for the scan scratch.
+std::size_t scatter_local_bytes(std::size_t wg, std::size_t kpt, std::size_t key_size, bool has_values)
+{
+    const std::size_t tile = wg * kpt;
+    const std::size_t table = rank_bins * wg + rank_bins * wg / 32 + 1;
+    return tile * key_size + (has_values ? tile * 2 : 0) + table * 4 + radix * 4 + 2 * wg * 4 + 256;
+}
+
+radix_kernels build_kernels(const bc::command_queue& queue, const sort_request& r)
+{
+    const bc::context context = queue.get_context();
+    const bc::device device = queue.get_device();
+    const std::size_t key_size = size_of(r.key_type);
+    const std::size_t local_mem = device.local_memory_size();
+    const bool gpu = (device.type() & CL_DEVICE_TYPE_GPU) != 0;
+
+    // Start from 256 work-items (the scan table needs wg >= rank_bins) and as many keys per
+    // work-item as local memory allows (more keys per tile: fewer counts to scan).
+    std::size_t wg = std::min<std::size_t>(256, floor_pow2(device.max_work_group_size()));
+    std::size_t max_kpt = gpu ? 16 : 16; // TODO tune
+    for (;;) {
+        std::size_t kpt = max_kpt;
+        while (kpt > 1 && scatter_local_bytes(wg, kpt, key_size, r.has_values) > local_mem) kpt /= 2;
+        std::string options = type_options(r.key_type, "K") + " -DWG=" + std::to_string(wg) +
+                              " -DKPT=" + std::to_string(kpt) + " -DRADIX_BITS=" + std::to_string(radix_bits);
+        if (r.order == sort_order::descending) options += " -DSORT_DESCENDING";
+        if (r.has_values) options += std::string(" -DHAS_VALUES -DV=") + (size_of(r.value_type) == 4 ? "uint" : "ulong");
+        const bc::program program = algorithms_program(
+            context, {"sort_key_order.cl", "workgroup_scan.cl", "workgroup_histogram.cl", "radix_sort.cl"}, options);
+        radix_kernels k{program.create_kernel("radix_count"), program.create_kernel("radix_scatter"), wg, kpt};
+        const auto lc = limits_for(k.count, device);
+        const auto ls = limits_for(k.scatter, device);
+        const auto used = k.scatter.get_work_group_info<cl_ulong>(device, CL_KERNEL_LOCAL_MEM_SIZE);
+        const bool fits = lc.max_work_group_size >= wg && ls.max_work_group_size >= wg && used <= local_mem;
+        if (fits) return k;
+        if (used > local_mem && kpt > 1) {
+            max_kpt = kpt / 2;
+        } else if (wg > rank_bins) {
+            wg /= 2;
+        } else {
+            throw unsupported_error("clprim::radix_sort: device '" + device.name() +
+                                    "' lacks the work-group size or local memory the radix sort needs");
+        }
+    }
+}
+
+} // namespace
+
+void radix_sort_impl(const sort_request& r, bc::command_queue& queue)
+{
+    const char* who = r.has_values ? "clprim::radix_sort_by_key" : "clprim::radix_sort";
+    const bc::device device = queue.get_device();
+    require_type_support(r.key_type, device, who);
+    if (r.has_values) require_type_support(r.value_type, device, who);
+    const std::size_t n = r.keys.size;
+    // Kernels index tiles with 32-bit unsigned integers (and the digit counts are uint).
+    if (n > std::size_t(std::numeric_limits<cl_uint>::max()) - (std::size_t(1) << 16))
+        throw invalid_argument_error(std::string(who) + ": more than 2^32 - 2^16 keys");
+    if (n < 2) return;
+
+    guarded(who, [&] {
+        radix_kernels k = build_kernels(queue, r);
+        const bc::context context = queue.get_context();
+        const std::size_t key_size = size_of(r.key_type);
+        const std::size_t value_size = size_of(r.value_type);
+        const std::size_t groups = ceil_div(n, k.tile());
+        const std::size_t num_passes = (key_size * 8 + radix_bits - 1) / radix_bits;
+        const cl_uint n32 = cl_uint(n);
+
+        // Every temporary of the call, allocated once: counts, mask, one ping-pong buffer (the
+        // second only if two or more passes run, below).
+        bc::buffer counts(context, radix * groups * sizeof(cl_uint));
+        bc::buffer mask(context, 4 * sizeof(cl_uint));
+        bc::buffer keys_a(context, n * key_size);
+        bc::buffer values_a;
+        if (r.has_values) values_a = bc::buffer(context, n * value_size);
+
+        static const cl_uint mask_init[4] = {0u, 0u, ~0u, ~0u};
+        queue.enqueue_write_buffer(mask, 0, sizeof mask_init, mask_init);
+
+        auto count = [&](const bc::buffer& src, std::size_t src_off, bool convert, unsigned shift, bool want_mask) {
+            k.count.set_arg(0, src);
+            k.count.set_arg(1, cl_ulong(src_off));
+            k.count.set_arg(2, n32);
+            k.count.set_arg(3, cl_uint(convert));
+            k.count.set_arg(4, cl_uint(shift));
+            k.count.set_arg(5, counts);
+            k.count.set_arg(6, mask);
+            k.count.set_arg(7, cl_uint(want_mask));
+            queue.enqueue_1d_range_kernel(k.count, 0, groups * k.wg, k.wg);
+        };
+        const cl_uint zero = 0;
+        auto scan_counts = [&] {
+            const buffer_range table{counts, 0, radix * groups};
+            scan_impl(table, table, element_type::uint32, false, &zero, scan_algorithm::fast, queue);
+        };
+        struct place {
+            bc::buffer keys, values;
+            std::size_t key_off = 0, value_off = 0;
+        };
+        auto scatter = [&](const place& from, const place& to, bool convert_in, bool convert_out, unsigned shift) {
+            k.scatter.set_arg(0, from.keys);
+            k.scatter.set_arg(1, cl_ulong(from.key_off));
+            k.scatter.set_arg(2, to.keys);
+            k.scatter.set_arg(3, cl_ulong(to.key_off));
+            k.scatter.set_arg(4, n32);
+            k.scatter.set_arg(5, cl_uint(convert_in));
+            k.scatter.set_arg(6, cl_uint(convert_out));
+            k.scatter.set_arg(7, cl_uint(shift));
+            k.scatter.set_arg(8, counts);
+            if (r.has_values) {
+                k.scatter.set_arg(9, from.values);
+                k.scatter.set_arg(10, cl_ulong(from.value_off));
+                k.scatter.set_arg(11, to.values);
+                k.scatter.set_arg(12, cl_ulong(to.value_off));
+            }
+            queue.enqueue_1d_range_kernel(k.scatter, 0, groups * k.wg, k.wg);
+        };
+
+        // First pass's counts, and which digits vary (the one host round trip of the call).
+        count(r.keys.buffer, r.keys.offset, true, 0, true);
+        cl_uint m[4];
+        queue.enqueue_read_buffer(mask, 0, sizeof m, m);
+        const std::uint64_t varying = ((std::uint64_t(m[1]) << 32) | m[0]) ^ ((std::uint64_t(m[3]) << 32) | m[2]);
+        std::vector<unsigned> passes;
+        for (unsigned p = 0; p < num_passes; ++p)
+            if ((varying >> (p * radix_bits)) & (radix - 1)) passes.push_back(p);
+        if (passes.empty()) return; // every key has the same bits: already in (stable) order
+
+        place caller{r.keys.buffer, r.has_values ? r.values.buffer : bc::buffer(), r.keys.offset,
+                     r.has_values ? r.values.offset : 0};
+        place a{keys_a, values_a, 0, 0};
+        place b = a;
+        place from = caller;
+        if (passes.size() == 1) {
+            // One pass cannot scatter in place: copy the input aside and sort it back.
+            queue.enqueue_copy_buffer(caller.keys, keys_a, caller.key_off * key_size, 0, n * key_size);
+            if (r.has_values)
+                queue.enqueue_copy_buffer(caller.values, values_a, caller.value_off * value_size, 0, n * value_size);
+            from = a;
+        } else {
+            b.keys = bc::buffer(context, n * key_size);
+            if (r.has_values) b.values = bc::buffer(context, n * value_size);
+        }
+        for (std::size_t i = 0; i < passes.size(); ++i) {
+            const unsigned shift = passes[i] * radix_bits;
+            const bool first = i == 0, last = i + 1 == passes.size();
+            // Pass 0's counts are already there (same keys, same tiles) if pass 0 runs first.
+            if (!(first && passes[i] == 0)) count(from.keys, from.key_off, first, shift, false);
+            scan_counts();
+            const place to = last ? caller : (i % 2 == 0 ? a : b);
+            scatter(from, to, first, last, shift);
+            from = to;
+        }
+    });
+}
+
+} // namespace detail
+} // namespace clprim
