@@ -1,0 +1,209 @@
+// Bitonic sorting network for any n. Joined after sort_key_order.cl; needs K (key type macros),
+// V (value type macros), SORT_HAS_VALUES when values travel with the keys, BITONIC_ELEMS (elements
+// per work-item of the tile kernel, a power of two >= 2).
+//
+// We use the "flip" form of the network: in stage k (block size k = 2, 4, ..., N) the first pass
+// compares i with its mirror i ^ (k - 1), the later passes compare i with i ^ j (j = k/4 ... 1), and
+// every comparator puts the smaller key at the lower index. Because no comparator ever sorts
+// downwards, indices >= n behave as +inf that never move: comparators reaching past n are simply
+// skipped (or padded with the largest sortable value, which strict comparisons never displace), so
+// nothing outside [0, n) of the caller's range is read or written.
+//
+// Keys are compared through key_to_sortable (unsigned compare; floats by total order, descending by
+// inverted bits), so the network is a correct sort for NaN and -0.0 too.
+
+#define SK K_UNSIGNED
+#if K_BITS == 32
+#define SK_MAX 0xffffffffu
+#else
+#define SK_MAX 0xfffffffffffffffful
+#endif
+
+inline SK load_sortable(__global const K* keys, ulong i) { return key_to_sortable(keys[i]); }
+
+// Compare-exchange of two registers: the smaller sortable key goes to a.
+#ifdef SORT_HAS_VALUES
+#define CMPX(ka, kb, va, vb)                                                                        \
+    do {                                                                                            \
+        if ((ka) > (kb)) {                                                                          \
+            SK tk_ = (ka); (ka) = (kb); (kb) = tk_;                                                 \
+            V tv_ = (va); (va) = (vb); (vb) = tv_;                                                  \
+        }                                                                                           \
+    } while (0)
+#else
+#define CMPX(ka, kb, va, vb)                                                                        \
+    do {                                                                                            \
+        if ((ka) > (kb)) { SK tk_ = (ka); (ka) = (kb); (kb) = tk_; }                                \
+    } while (0)
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// Global passes. Each work-item owns 2^M elements whose indices differ in the M distance bits
+// j, j/2, ..., j >> (M-1) (all >= the tile size when called from the fused sort), loads them into
+// registers, runs M consecutive passes of stage k and stores them: M passes for one read and one
+// write of the data. With M = 1 this is the textbook kernel (one comparator per work-item).
+// When flip is set the first pass is stage k's mirror pass (j == k/2): the upper half of the group
+// is then addressed mirrored, so the mirror partner of element t is element t + 2^(M-1), and the
+// later passes run in reverse index order there.
+// ---------------------------------------------------------------------------------------------
+#define BITONIC_GLOBAL_KERNEL(M)                                                                    \
+__kernel void bitonic_global_m##M(__global K* keys, ulong koff, __global V* vals, ulong voff,      \
+                                  ulong n, ulong k, ulong j, uint flip, ulong groups)               \
+{                                                                                                   \
+    keys += koff;                                                                                   \
+    vals += voff;                                                                                   \
+    const ulong g = get_global_id(0);                                                               \
+    if (g >= groups) return;                                                                        \
+    const uint cnt = 1u << M;                                                                       \
+    const ulong lo_dist = j >> (M - 1);                                                             \
+    /* insert M zero bits at the distance bits */                                                   \
+    const ulong base = ((g & ~(lo_dist - 1)) << M) | (g & (lo_dist - 1));                          \
+    ulong idx[1 << M];                                                                              \
+    SK kr[1 << M];                                                                                  \
+    V vr[1 << M];                                                                                   \
+    _Pragma("unroll")                                                                               \
+    for (uint t = 0; t < cnt; ++t) {                                                                \
+        ulong i = base | ((ulong)t * lo_dist);                                                      \
+        if (flip && (t >> (M - 1))) i ^= (k >> 1) - 1;                                              \
+        idx[t] = i;                                                                                 \
+        kr[t] = i < n ? load_sortable(keys, i) : SK_MAX;                                            \
+        V_LOAD(vr[t], i);                                                                           \
+    }                                                                                               \
+    _Pragma("unroll")                                                                               \
+    for (uint s = 0; s < M; ++s) {                                                                  \
+        const uint d = 1u << (M - 1 - s);                                                           \
+        _Pragma("unroll")                                                                           \
+        for (uint t = 0; t < cnt; ++t) {                                                            \
+            if (t & d) continue;                                                                    \
+            const uint u = t | d;                                                                   \
+            /* mirrored upper half: the higher register holds the lower index */                   \
+            if (flip && s > 0 && (t >> (M - 1))) CMPX(kr[u], kr[t], vr[u], vr[t]);                  \
+            else CMPX(kr[t], kr[u], vr[t], vr[u]);                                                  \
+        }                                                                                           \
+    }                                                                                               \
+    _Pragma("unroll")                                                                               \
+    for (uint t = 0; t < cnt; ++t) {                                                                \
+        if (idx[t] < n) {                                                                           \
+            keys[idx[t]] = sortable_to_key(kr[t]);                                                  \
+            V_STORE(vr[t], idx[t]);                                                                 \
+        }                                                                                           \
+    }                                                                                               \
+}
+
+#ifdef SORT_HAS_VALUES
+#define V_LOAD(dst, i) do { if ((i) < n) (dst) = vals[i]; } while (0)
+#define V_STORE(src, i) vals[i] = (src)
+#else
+#define V_LOAD(dst, i) (dst) = (V)0
+#define V_STORE(src, i) do { } while (0)
+#endif
+
+BITONIC_GLOBAL_KERNEL(1)
+BITONIC_GLOBAL_KERNEL(2)
+BITONIC_GLOBAL_KERNEL(3)
+BITONIC_GLOBAL_KERNEL(4)
+
+// ---------------------------------------------------------------------------------------------
+// Tile kernel: a work-group holds a tile of T = local size * BITONIC_ELEMS consecutive elements in
+// local memory and runs stages k_lo..k_hi on it. For a stage k <= T that is the whole stage; for
+// k > T only its passes with distance < T (the host ran the larger ones with the global kernels).
+// Passes with distance >= BITONIC_ELEMS run in local memory (one comparator per work-item per
+// round, barrier after each pass); the last log2(BITONIC_ELEMS) passes of a stage only pair
+// elements inside aligned blocks of BITONIC_ELEMS, so each work-item runs them in registers on its
+// own block, without barriers.
+// ---------------------------------------------------------------------------------------------
+#define E BITONIC_ELEMS
+
+// Passes of stage k with distance < E on one block of E registers (k may be <= E: then the first
+// of them is the mirror pass).
+inline void bitonic_block_passes(SK* kr, V* vr, ulong k)
+{
+    (void)vr;
+#pragma unroll
+    for (uint j = E / 2; j > 0; j >>= 1) {
+        if ((ulong)j * 2 > k) continue;
+        const bool mirror = (ulong)j * 2 == k;
+#pragma unroll
+        for (uint a = 0; a < E; ++a) {
+            if (a & j) continue;
+            if (mirror) CMPX(kr[a], kr[a ^ (2 * j - 1)], vr[a], vr[a ^ (2 * j - 1)]);
+            else CMPX(kr[a], kr[a | j], vr[a], vr[a | j]);
+        }
+    }
+}
+
+__kernel void bitonic_tile(__global K* keys, ulong koff, __global V* vals, ulong voff, ulong n,
+                           ulong k_lo, ulong k_hi, __local SK* lk, __local V* lv)
+{
+    keys += koff;
+    vals += voff;
+    (void)lv;
+    const uint lid = get_local_id(0);
+    const uint wg = get_local_size(0);
+    const uint tile = wg * E;
+    const ulong base = (ulong)get_group_id(0) * tile;
+
+    // Coalesced load; indices >= n become +inf (largest sortable value).
+    for (uint r = 0; r < E; ++r) {
+        const uint l = lid + r * wg;
+        const ulong i = base + l;
+        lk[l] = i < n ? load_sortable(keys, i) : SK_MAX;
+#ifdef SORT_HAS_VALUES
+        if (i < n) lv[l] = vals[i];
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    SK kr[E];
+    V vr[E];
+    for (ulong k = k_lo; k <= k_hi; k <<= 1) {
+        // Passes with distance E..tile/2 in local memory; the first is the mirror pass if the
+        // whole stage fits the tile.
+        ulong j = k <= tile ? k >> 1 : tile >> 1;
+        for (; j >= E; j >>= 1) {
+            const bool mirror = j * 2 == k;
+            for (uint c = lid; c < tile / 2; c += wg) {
+                const uint i = ((c & ~(uint)(j - 1)) << 1) | (c & (uint)(j - 1));
+                const uint p = mirror ? (i ^ (uint)(k - 1)) : (i | (uint)j);
+                const SK a = lk[i], b = lk[p];
+                if (a > b) {
+                    lk[i] = b;
+                    lk[p] = a;
+#ifdef SORT_HAS_VALUES
+                    const V t = lv[i]; lv[i] = lv[p]; lv[p] = t;
+#endif
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        // The remaining passes inside this work-item's block of E.
+#pragma unroll
+        for (uint a = 0; a < E; ++a) {
+            kr[a] = lk[lid * E + a];
+#ifdef SORT_HAS_VALUES
+            vr[a] = lv[lid * E + a];
+#endif
+        }
+        bitonic_block_passes(kr, vr, k);
+#pragma unroll
+        for (uint a = 0; a < E; ++a) {
+            lk[lid * E + a] = kr[a];
+#ifdef SORT_HAS_VALUES
+            lv[lid * E + a] = vr[a];
+#endif
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    for (uint r = 0; r < E; ++r) {
+        const uint l = lid + r * wg;
+        const ulong i = base + l;
+        if (i < n) {
+            keys[i] = sortable_to_key(lk[l]);
+#ifdef SORT_HAS_VALUES
+            vals[i] = lv[l];
+#endif
+        }
+    }
+}
+#undef E

@@ -1,0 +1,129 @@
+// Bitonic sort, three variants (issue #6): global (one launch per pass), local (per stage, the
+// passes that fit a tile in one local-memory launch) and fused (whole tiles sorted up front,
+// several global passes per launch in registers, the rest of each stage in one local launch).
+// Works in place on the caller's range; see bitonic_sort.cl for how any n is handled.
+#include "sort_support.hpp"
+
+#include <clprim/bitonic_sort.hpp>
+
+namespace clprim {
+namespace detail {
+
+namespace {
+
+struct bitonic_launcher {
+    bc::command_queue& queue;
+    const sort_request& r;
+    std::size_t n;
+
+    void set_common(bc::kernel& k)
+    {
+        k.set_arg(0, r.keys.buffer);
+        k.set_arg(1, cl_ulong(r.keys.offset));
+        k.set_arg(2, values_buffer_or(r));
+        k.set_arg(3, cl_ulong(r.has_values ? r.values.offset : 0));
+        k.set_arg(4, cl_ulong(n));
+    }
+
+    // m consecutive passes of stage k starting at distance j, 2^m elements per work-item.
+    void global_passes(bc::kernel& kern, std::size_t wg, std::size_t N, std::size_t k, std::size_t j, unsigned m)
+    {
+        const std::size_t groups = N >> m;
+        set_common(kern);
+        kern.set_arg(5, cl_ulong(k));
+        kern.set_arg(6, cl_ulong(j));
+        kern.set_arg(7, cl_uint(j * 2 == k ? 1 : 0));
+        kern.set_arg(8, cl_ulong(groups));
+        const std::size_t local = std::min(wg, next_pow2(groups));
+        queue.enqueue_1d_range_kernel(kern, 0, round_up(groups, local), local);
+    }
+
+    void tile(bc::kernel& kern, std::size_t wg, std::size_t tile_size, std::size_t N, std::size_t k_lo,
+              std::size_t k_hi)
+    {
+        set_common(kern);
+        kern.set_arg(5, cl_ulong(k_lo));
+        kern.set_arg(6, cl_ulong(k_hi));
+        kern.set_arg(7, tile_size * size_of(r.key_type), nullptr);
+        kern.set_arg(8, r.has_values ? tile_size * value_bytes(r) : std::size_t(8), nullptr);
+        const std::size_t tiles = ceil_div(std::min(N, round_up(n, tile_size)), tile_size);
+        queue.enqueue_1d_range_kernel(kern, 0, tiles * wg, wg);
+    }
+};
+
+} // namespace
+
+void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::command_queue& queue)
+{
+    const char* who = "clprim::bitonic_sort";
+    const bc::device device = queue.get_device();
+    check_sort_types(r, device, who);
+    if (variant != bitonic_variant::global && variant != bitonic_variant::local && variant != bitonic_variant::fused)
+        throw invalid_argument_error(std::string(who) + ": unknown bitonic_variant");
+    const std::size_t n = r.keys.size;
+    if (n < 2) return;
+
+    guarded(who, [&] {
+        // Elements per work-item in the tile kernel: 2 for the local variant (one comparator per
+        // work-item and pass), 8 for the fused one (the last three passes of a stage in registers).
+        const std::size_t elems = variant == bitonic_variant::fused ? 8 : 2;
+        const bc::program program =
+            algorithms_program(queue.get_context(), {"sort_key_order.cl", "bitonic_sort.cl"},
+                               sort_build_options(r) + " -DBITONIC_ELEMS=" + std::to_string(elems));
+        const std::size_t N = next_pow2(n);
+        bitonic_launcher launch{queue, r, n};
+
+        bc::kernel g1 = program.create_kernel("bitonic_global_m1");
+        const std::size_t gwg = pow2_group_size(g1, device, 256);
+
+        if (variant == bitonic_variant::global) {
+            for (std::size_t k = 2; k <= N; k <<= 1)
+                for (std::size_t j = k / 2; j >= 1; j >>= 1) launch.global_passes(g1, gwg, N, k, j, 1);
+            return;
+        }
+
+        // Tile size: a power-of-two work-group times elems, within the device's local memory, and no
+        // larger than the (padded) input needs.
+        bc::kernel tk = program.create_kernel("bitonic_tile");
+        const device_limits lim = limits_for(tk, device);
+        const std::size_t bytes_per_elem = size_of(r.key_type) + (r.has_values ? value_bytes(r) : 0);
+        std::size_t wg = pow2_group_size(tk, device, 256);
+        while (wg > 1 && wg * elems * bytes_per_elem > lim.local_mem_size / 2) wg /= 2;
+        wg = std::min(wg, std::max<std::size_t>(1, N / elems));
+        const std::size_t tile = wg * elems;
+
+        if (variant == bitonic_variant::local) {
+            for (std::size_t k = 2; k <= N; k <<= 1) {
+                for (std::size_t j = k / 2; j >= tile; j >>= 1) launch.global_passes(g1, gwg, N, k, j, 1);
+                launch.tile(tk, wg, tile, N, k, k);
+            }
+            return;
+        }
+
+        // fused: every tile sorted in one launch, then per stage the passes with distance >= tile
+        // in chunks of up to max_m passes per launch (2^max_m elements per work-item in registers),
+        // the rest in one tile launch.
+        bc::kernel gm[5] = {bc::kernel(), g1, program.create_kernel("bitonic_global_m2"),
+                            program.create_kernel("bitonic_global_m3"), program.create_kernel("bitonic_global_m4")};
+        std::size_t gmwg[5] = {0, gwg, 0, 0, 0};
+        for (int m = 2; m <= 4; ++m) gmwg[m] = pow2_group_size(gm[m], device, 256);
+        const unsigned max_m = bytes_per_elem <= 8 ? 4 : 3;
+
+        launch.tile(tk, wg, tile, N, 2, std::min(tile, N));
+        for (std::size_t k = 2 * tile; k <= N; k <<= 1) {
+            std::size_t j = k / 2;
+            unsigned passes = 0;
+            for (std::size_t d = j; d >= tile; d >>= 1) ++passes;
+            while (passes > 0) {
+                const unsigned m = std::min(passes, max_m);
+                launch.global_passes(gm[m], gmwg[m], N, k, j, m);
+                j >>= m;
+                passes -= m;
+            }
+            launch.tile(tk, wg, tile, N, k, k);
+        }
+    });
+}
+
+} // namespace detail
+} // namespace clprim
