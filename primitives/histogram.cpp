@@ -1,0 +1,216 @@
+// clprim::histogram: per-work-group local histograms (workgroup_histogram.cl) added into the
+// caller's counts; bins tiled over the second NDRange dimension when they do not fit local memory
+// at once, global atomics when even that would take too many passes.
+#include <clprim/detail/device_limits.hpp>
+#include <clprim/detail/primitives_kernels.hpp>
+#include <clprim/histogram.hpp>
+
+#include <boost/compute/memory/local_buffer.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+
+namespace clprim {
+namespace detail {
+
+// Test hook (declared again in test/test_histogram.cpp): histogram_impl with the tuning forced.
+// local_budget: bytes of local memory to plan with (0: the device's); copies: counters per bin
+// (power of two, 0: chosen); wg_size: work-group size (0: chosen); path: 0 chosen, 1 local
+// (tiled as needed), 2 global atomics.
+void histogram_impl_tuned(const buffer_range& in, const buffer_range& counts, std::size_t num_bins,
+                          element_type type, const void* lower, const void* upper,
+                          bc::command_queue& queue, std::size_t local_budget, unsigned copies,
+                          std::size_t wg_size, int path);
+
+namespace {
+
+constexpr const char* who = "clprim::histogram";
+constexpr std::size_t max_tiles = 8;       // more passes over the input than this: global atomics
+constexpr std::size_t items_per_step = 4;  // values a work-item reads per loop step (the kernel's unroll)
+constexpr std::size_t hot_copy_bytes = 12 * 1024; // local memory spent on extra counter copies (GPU)
+
+template <class T>
+T load(const void* p)
+{
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+// The kernel's bin parameters: p0..p2 (as T), shift, est, and whether the shift mode applies.
+struct bin_params {
+    unsigned char p[3][8] = {};
+    cl_uint shift = 0;
+    cl_float est = 0;
+    bool shift_mode = false;
+};
+
+template <class T>
+void check_bounds(T lo, T hi)
+{
+    if constexpr (std::is_floating_point_v<T>) {
+        if (std::isnan(lo) || std::isnan(hi)) throw invalid_argument_error(std::string(who) + ": NaN bound");
+    }
+    if (!(lo < hi)) throw invalid_argument_error(std::string(who) + ": lower must be less than upper");
+}
+
+template <class T>
+bin_params make_params(T lo, T hi, std::size_t num_bins)
+{
+    bin_params bp;
+    if constexpr (std::is_floating_point_v<T>) {
+        // See hist_bin in histogram.cl: h = 1, or 0.5 when hi - lo overflows, or doubled until
+        // num_bins / range is finite (tiny ranges; power-of-two scaling is exact there).
+        T h = 1;
+        if (std::isinf(hi - lo)) h = T(0.5);
+        T range = hi * h - lo * h;
+        T scale = T(num_bins) / range;
+        while (std::isinf(scale) && h < std::numeric_limits<T>::max() / 4) {
+            h *= 2;
+            range = hi * h - lo * h;
+            scale = T(num_bins) / range;
+        }
+        const T lower_h = lo * h;
+        std::memcpy(bp.p[0], &h, sizeof(T));
+        std::memcpy(bp.p[1], &lower_h, sizeof(T));
+        std::memcpy(bp.p[2], &scale, sizeof(T));
+    } else {
+        using U = std::make_unsigned_t<T>;
+        const U r = U(U(hi) - U(lo)); // exact: the difference of two values of T fits U
+        std::memcpy(bp.p[0], &r, sizeof(T));
+        if (r % num_bins == 0) {
+            const U w = r / num_bins;
+            if ((w & (w - 1)) == 0) {
+                bp.shift_mode = true;
+                while ((U(1) << bp.shift) < w) ++bp.shift;
+            }
+        }
+        bp.est = cl_float(double(num_bins) / double(r));
+    }
+    return bp;
+}
+
+template <class T>
+void set_scalar(bc::kernel& k, std::size_t i, const unsigned char* bytes)
+{
+    k.set_arg(i, sizeof(T), bytes);
+}
+
+} // namespace
+
+void histogram_impl_tuned(const buffer_range& in, const buffer_range& counts, std::size_t num_bins,
+                          element_type type, const void* lower, const void* upper,
+                          bc::command_queue& queue, std::size_t local_budget, unsigned copies,
+                          std::size_t wg_size, int path)
+{
+    // Everything is checked before anything is enqueued.
+    if (num_bins == 0) throw invalid_argument_error(std::string(who) + ": num_bins must be at least 1");
+    if (num_bins > std::numeric_limits<cl_uint>::max() - 1)
+        throw invalid_argument_error(std::string(who) + ": num_bins too large");
+    bin_params bp;
+    switch (type) {
+    case element_type::int32: check_bounds(load<cl_int>(lower), load<cl_int>(upper)); bp = make_params(load<cl_int>(lower), load<cl_int>(upper), num_bins); break;
+    case element_type::uint32: check_bounds(load<cl_uint>(lower), load<cl_uint>(upper)); bp = make_params(load<cl_uint>(lower), load<cl_uint>(upper), num_bins); break;
+    case element_type::int64: check_bounds(load<cl_long>(lower), load<cl_long>(upper)); bp = make_params(load<cl_long>(lower), load<cl_long>(upper), num_bins); break;
+    case element_type::uint64: check_bounds(load<cl_ulong>(lower), load<cl_ulong>(upper)); bp = make_params(load<cl_ulong>(lower), load<cl_ulong>(upper), num_bins); break;
+    case element_type::float32: check_bounds(load<cl_float>(lower), load<cl_float>(upper)); bp = make_params(load<cl_float>(lower), load<cl_float>(upper), num_bins); break;
+    case element_type::float64: check_bounds(load<cl_double>(lower), load<cl_double>(upper)); bp = make_params(load<cl_double>(lower), load<cl_double>(upper), num_bins); break;
+    }
+    if (counts.size < num_bins) throw invalid_argument_error(std::string(who) + ": counts range shorter than num_bins");
+    const std::size_t esize = size_of(type);
+    if (in.size != 0 && in.buffer.get() == counts.buffer.get()) {
+        // Same buffer: the byte ranges must not overlap (counts are written while the input is read).
+        const std::size_t a0 = in.offset * esize, a1 = a0 + in.size * esize;
+        const std::size_t b0 = counts.offset * sizeof(cl_uint), b1 = b0 + num_bins * sizeof(cl_uint);
+        if (a0 < b1 && b0 < a1) throw invalid_argument_error(std::string(who) + ": input and counts overlap");
+    }
+    const bc::device device = queue.get_device();
+    require_type_support(type, device, who);
+    if (in.size == 0) return;
+
+    guarded(who, [&] {
+        const std::size_t n = in.size;
+        const bool is_gpu = (device.type() & CL_DEVICE_TYPE_GPU) != 0;
+        // Plan with the device's local memory; copies only on GPUs, where work-items of one warp
+        // really collide on a counter (a CPU runs a work-group as a loop: no collisions).
+        std::size_t budget = local_budget ? local_budget : std::size_t(device.local_memory_size());
+        budget = budget > 256 ? budget - 256 : budget; // headroom for the kernel's own use
+        const std::size_t budget_bins = budget / sizeof(cl_uint);
+        if (copies == 0) {
+            copies = 1;
+            if (is_gpu)
+                while (copies < 8 && num_bins * copies * 2 * sizeof(cl_uint) <= hot_copy_bytes) copies *= 2;
+        }
+        std::size_t tile_bins = std::min(num_bins, budget_bins / copies);
+        std::size_t tiles = tile_bins ? ceil_div(num_bins, tile_bins) : 0;
+        if (tiles > 1 && copies > 1) { // no room for copies: tile with one counter per bin
+            copies = 1;
+            tile_bins = std::min(num_bins, budget_bins);
+            tiles = tile_bins ? ceil_div(num_bins, tile_bins) : 0;
+        }
+        bool use_local = tiles != 0 && tiles <= max_tiles;
+        if (path == 1 && tiles != 0) use_local = true;
+        if (path == 2) use_local = false;
+        if (!use_local) copies = 1;
+
+        // Index type: 32-bit unless indices (with the chunk rounding) may pass 2^32.
+        const bool wide = n + std::size_t(1) * 1024 * 1024 * 64 > std::numeric_limits<cl_uint>::max();
+        std::string options = type_options(type, "T") + " -DWG_HIST_COPIES=" + std::to_string(copies) +
+                              " -DHIST_INDEX=" + (wide ? "ulong" : "uint") +
+                              " -DHIST_SHIFT_MODE=" + (bp.shift_mode ? "1" : "0");
+        auto program = primitives_program(queue.get_context(), {"workgroup_histogram.cl", "histogram.cl"}, options);
+        bc::kernel kernel = program.create_kernel(use_local ? "histogram_local" : "histogram_global");
+        const auto lim = limits_for(kernel, device);
+
+        std::size_t lsize = wg_size ? wg_size : std::min<std::size_t>(256, floor_pow2(lim.max_work_group_size));
+        lsize = std::max<std::size_t>(1, std::min(lsize, lim.max_work_group_size));
+        // Enough groups to fill the device, few enough that each counts a long chunk (fewer
+        // flushes); a group never counts more than 2^31 values (its local counters are 32-bit).
+        const std::size_t step = lsize * items_per_step;
+        const std::size_t resident = std::max<std::size_t>(1, lim.compute_units) * (is_gpu ? 2048 / std::min<std::size_t>(lsize, 2048) : 2);
+        std::size_t groups = std::min(ceil_div(n, step), std::max<std::size_t>(resident, ceil_div(n, std::size_t(1) << 31)));
+        const std::size_t chunk = round_up(ceil_div(n, groups), step);
+        groups = ceil_div(n, chunk);
+
+        std::size_t a = 0;
+        kernel.set_arg(a++, in.buffer);
+        kernel.set_arg(a++, cl_ulong(in.offset));
+        if (wide) {
+            kernel.set_arg(a++, cl_ulong(n));
+            kernel.set_arg(a++, cl_ulong(chunk));
+        } else {
+            kernel.set_arg(a++, cl_uint(n));
+            kernel.set_arg(a++, cl_uint(chunk));
+        }
+        kernel.set_arg(a++, counts.buffer);
+        kernel.set_arg(a++, cl_ulong(counts.offset));
+        kernel.set_arg(a++, cl_uint(num_bins));
+        kernel.set_arg(a++, cl_uint(use_local ? tile_bins : num_bins));
+        kernel.set_arg(a++, esize, lower);
+        kernel.set_arg(a++, esize, upper);
+        for (int i = 0; i < 3; ++i) kernel.set_arg(a++, esize, bp.p[i]);
+        kernel.set_arg(a++, bp.shift);
+        kernel.set_arg(a++, bp.est);
+        if (use_local) {
+            kernel.set_arg(a++, bc::local_buffer<cl_uint>(tile_bins * copies));
+            const std::size_t global[2] = {groups * lsize, tiles};
+            const std::size_t local[2] = {lsize, 1};
+            queue.enqueue_nd_range_kernel(kernel, 2, nullptr, global, local);
+        } else {
+            queue.enqueue_1d_range_kernel(kernel, 0, groups * lsize, lsize);
+        }
+    });
+}
+
+void histogram_impl(const buffer_range& in, const buffer_range& counts, std::size_t num_bins,
+                    element_type type, const void* lower, const void* upper, bc::command_queue& queue)
+{
+    histogram_impl_tuned(in, counts, num_bins, type, lower, upper, queue, 0, 0, 0, 0);
+}
+
+} // namespace detail
+} // namespace clprim
