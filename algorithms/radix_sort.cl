@@ -116,6 +116,7 @@ void radix_scatter(__global const bits_t* src, ulong src_off, __global bits_t* d
     // Local LSD over the digit, RANK_BITS at a time. Work-item lid owns tile positions
     // [lid*KPT, lid*KPT+KPT) and column lid of the digit-major table, so the scanned table gives
     // every key the number of keys before it in (sub-digit, work-item, position) order: stable.
+#pragma unroll
     for (uint sub = 0; sub < RADIX_BITS; sub += RANK_BITS) {
         bits_t keys[KPT];
 #ifdef HAS_VALUES

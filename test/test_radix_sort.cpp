@@ -1,0 +1,357 @@
+// The radix sort: each stage on its own (digit count, scan layout, rank and scatter), then whole
+// sorts of every key type, both orders, the standard sizes and distributions against
+// std::stable_sort with the total order, bit for bit; sort_by_key stability; the range's
+// neighbours untouched; skipped passes; bad input.
+#define BOOST_TEST_MODULE clprim_radix_sort
+#include "clprim_test_fixture.hpp"
+
+#include <clprim/detail/algorithms_kernels.hpp>
+#include <clprim/detail/element_type.hpp>
+
+#include <numeric>
+
+using namespace clprim_test;
+namespace cd = clprim::detail;
+
+namespace {
+
+constexpr std::size_t guard = 3; // sentinels on each side of the sorted range
+
+template <class T>
+T sentinel()
+{
+    if constexpr (std::is_floating_point_v<T>) return T(-12345.5);
+    else return T(0x5A5A5A5A);
+}
+
+// The order a stable sort must give: positions of the input in output order.
+template <class K>
+std::vector<std::size_t> reference_permutation(const std::vector<K>& keys, bool descending)
+{
+    std::vector<std::size_t> p(keys.size());
+    std::iota(p.begin(), p.end(), std::size_t(0));
+    std::stable_sort(p.begin(), p.end(), [&](std::size_t a, std::size_t b) {
+        return descending ? total_less(keys[b], keys[a]) : total_less(keys[a], keys[b]);
+    });
+    return p;
+}
+
+template <class T>
+std::vector<T> with_guards(const std::vector<T>& v)
+{
+    std::vector<T> g(v.size() + 2 * guard, sentinel<T>());
+    std::copy(v.begin(), v.end(), g.begin() + guard);
+    return g;
+}
+
+// Sorts keys (between sentinels) on the device; true if the result is the stable reference bit
+// for bit and the sentinels are untouched.
+template <class K>
+bool check_sort(const std::vector<K>& keys, bool descending, bc::command_queue& queue, const std::string& what)
+{
+    const auto perm = reference_permutation(keys, descending);
+    std::vector<K> expect(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) expect[i] = keys[perm[i]];
+
+    auto d = to_device(with_guards(keys), queue);
+    clprim::radix_sort(d.begin() + guard, d.end() - guard, queue,
+                       descending ? clprim::sort_order::descending : clprim::sort_order::ascending);
+    const auto got = to_host(d, queue);
+    const std::vector<K> body(got.begin() + guard, got.end() - guard);
+    const long diff = first_difference(body, expect);
+    bool guards_ok = true;
+    for (std::size_t i = 0; i < guard; ++i)
+        guards_ok = guards_ok && bit_equal(std::vector<K>{got[i]}, std::vector<K>{sentinel<K>()}) &&
+                    bit_equal(std::vector<K>{got[got.size() - 1 - i]}, std::vector<K>{sentinel<K>()});
+    if (diff >= 0) BOOST_TEST_MESSAGE(what << ": first difference at " << diff);
+    BOOST_TEST(diff == -1, what);
+    BOOST_TEST(guards_ok, what << ": elements outside the range changed");
+    return diff == -1 && guards_ok;
+}
+
+// sort_by_key with values = input indices (as V): keys as the reference, values its permutation.
+template <class K, class V>
+void check_sort_by_key(const std::vector<K>& keys, bool descending, bc::command_queue& queue, const std::string& what)
+{
+    const auto perm = reference_permutation(keys, descending);
+    std::vector<K> expect_keys(keys.size());
+    std::vector<V> values(keys.size()), expect_values(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        values[i] = static_cast<V>(i);
+        expect_keys[i] = keys[perm[i]];
+        expect_values[i] = static_cast<V>(perm[i]);
+    }
+    auto dk = to_device(with_guards(keys), queue);
+    auto dv = to_device(with_guards(values), queue);
+    clprim::radix_sort_by_key(dk.begin() + guard, dk.end() - guard, dv.begin() + guard, queue,
+                              descending ? clprim::sort_order::descending : clprim::sort_order::ascending);
+    const auto gk = to_host(dk, queue);
+    const auto gv = to_host(dv, queue);
+    BOOST_TEST(first_difference(std::vector<K>(gk.begin() + guard, gk.end() - guard), expect_keys) == -1, what);
+    BOOST_TEST(first_difference(std::vector<V>(gv.begin() + guard, gv.end() - guard), expect_values) == -1,
+               what << ": values (stability)");
+    BOOST_TEST(bit_equal(std::vector<K>(gk.begin(), gk.begin() + guard), std::vector<K>(guard, sentinel<K>())), what);
+    BOOST_TEST(bit_equal(std::vector<V>(gv.end() - guard, gv.end()), std::vector<V>(guard, sentinel<V>())), what);
+}
+
+const char* order_name(bool descending) { return descending ? "descending" : "ascending"; }
+
+// The stage kernels, built as radix_sort.cpp builds them but with a small tile (WG 64 x KPT 4)
+// so a few thousand keys make several tiles and a partial one.
+constexpr std::size_t stage_wg = 64, stage_kpt = 4, stage_tile = stage_wg * stage_kpt, radix = 256;
+
+bc::program stage_program(bc::context& context, bool has_values, bool descending)
+{
+    std::string o = cd::type_options(cd::element_type::uint32, "K") + " -DWG=" + std::to_string(stage_wg) +
+                    " -DKPT=" + std::to_string(stage_kpt) + " -DRADIX_BITS=8";
+    if (has_values) o += " -DHAS_VALUES -DV=uint";
+    if (descending) o += " -DSORT_DESCENDING";
+    return cd::algorithms_program(
+        context, {"sort_key_order.cl", "workgroup_scan.cl", "workgroup_histogram.cl", "radix_sort.cl"}, o);
+}
+
+// Host digit-major table: t[d * groups + g] = keys of tile g with digit d at shift.
+std::vector<cl_uint> host_counts(const std::vector<cl_uint>& keys, unsigned shift)
+{
+    const std::size_t groups = (keys.size() + stage_tile - 1) / stage_tile;
+    std::vector<cl_uint> t(radix * groups, 0);
+    for (std::size_t i = 0; i < keys.size(); ++i) ++t[((keys[i] >> shift) & 255u) * groups + i / stage_tile];
+    return t;
+}
+
+void run_count(bc::kernel& k, const bc::vector<cl_uint>& keys, std::size_t offset, std::size_t n, unsigned shift,
+               bc::vector<cl_uint>& counts, bc::vector<cl_uint>& mask, bc::command_queue& queue)
+{
+    const std::size_t groups = (n + stage_tile - 1) / stage_tile;
+    k.set_arg(0, keys.get_buffer());
+    k.set_arg(1, cl_ulong(offset));
+    k.set_arg(2, cl_uint(n));
+    k.set_arg(3, cl_uint(1)); // uint keys: the sortable bits are the keys
+    k.set_arg(4, cl_uint(shift));
+    k.set_arg(5, counts.get_buffer());
+    k.set_arg(6, mask.get_buffer());
+    k.set_arg(7, cl_uint(1));
+    queue.enqueue_1d_range_kernel(k, 0, groups * stage_wg, stage_wg);
+}
+
+} // namespace
+
+BOOST_FIXTURE_TEST_SUITE(radix_sort, fixture)
+
+// Stage 1: radix_count gives the digit-major (digit x tile) table and the OR/AND of the keys.
+BOOST_AUTO_TEST_CASE(stage_digit_count)
+{
+    auto program = stage_program(context, false, false);
+    auto k = program.create_kernel("radix_count");
+    for (std::size_t n : {std::size_t(1), stage_tile - 1, stage_tile, 5 * stage_tile + 77}) {
+        auto keys = make_data<cl_uint>(n, distribution::random, 7);
+        keys[0] = 0x01020304u; // known bits for the mask
+        auto d = to_device(with_guards(keys), queue);
+        const std::size_t groups = (n + stage_tile - 1) / stage_tile;
+        for (unsigned shift : {0u, 8u, 24u}) {
+            bc::vector<cl_uint> counts(radix * groups, context);
+            bc::vector<cl_uint> mask(4, context);
+            const std::vector<cl_uint> init{0u, 0u, ~0u, ~0u};
+            bc::copy(init.begin(), init.end(), mask.begin(), queue);
+            run_count(k, d, guard, n, shift, counts, mask, queue);
+            BOOST_TEST(to_host(counts, queue) == host_counts(keys, shift), "n " << n << " shift " << shift);
+            cl_uint any = 0, all = ~0u;
+            for (auto x : keys) any |= x, all &= x;
+            const auto m = to_host(mask, queue);
+            BOOST_TEST(m[0] == any);
+            BOOST_TEST(m[2] == all);
+        }
+    }
+}
+
+// Stage 2: the device-wide exclusive scan of that table gives every (digit, tile) its first output
+// slot: keys of smaller digits, then keys of the same digit in earlier tiles.
+BOOST_AUTO_TEST_CASE(stage_scan_layout)
+{
+    auto program = stage_program(context, false, false);
+    auto k = program.create_kernel("radix_count");
+    const std::size_t n = 9 * stage_tile + 5;
+    const auto keys = make_data<cl_uint>(n, distribution::few_distinct, 3);
+    auto d = to_device(keys, queue);
+    const std::size_t groups = (n + stage_tile - 1) / stage_tile;
+    bc::vector<cl_uint> counts(radix * groups, context);
+    bc::vector<cl_uint> mask(4, context);
+    run_count(k, d, 0, n, 16, counts, mask, queue);
+    const cl_uint zero = 0;
+    const cd::buffer_range table{counts.get_buffer(), 0, counts.size()};
+    cd::scan_impl(table, table, cd::element_type::uint32, false, &zero, clprim::scan_algorithm::fast, queue);
+    const auto offsets = to_host(counts, queue);
+    for (std::size_t dg = 0; dg < radix; ++dg)
+        for (std::size_t g = 0; g < groups; ++g) {
+            std::size_t expect = 0;
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::size_t di = (keys[i] >> 16) & 255u;
+                if (di < dg || (di == dg && i / stage_tile < g)) ++expect;
+            }
+            if (offsets[dg * groups + g] != expect) {
+                BOOST_TEST(offsets[dg * groups + g] == expect, "digit " << dg << " tile " << g);
+                return;
+            }
+        }
+}
+
+// Stage 3: radix_scatter ranks every tile by digit (stable) and writes each key (and its value) to
+// its slot: one pass is a stable partition by that digit. Also converts keys in and out.
+BOOST_AUTO_TEST_CASE(stage_rank_and_scatter)
+{
+    for (bool descending : {false, true}) {
+        auto program = stage_program(context, true, descending);
+        auto count = program.create_kernel("radix_count");
+        auto scatter = program.create_kernel("radix_scatter");
+        for (std::size_t n : {std::size_t(2), stage_tile + 1, 7 * stage_tile - 3}) {
+            const unsigned shift = 8;
+            const auto keys = make_data<cl_uint>(n, distribution::random, 11);
+            std::vector<cl_uint> values(n);
+            std::iota(values.begin(), values.end(), 0u);
+            // Reference: stable partition by the digit of the sortable bits.
+            std::vector<std::size_t> p(n);
+            std::iota(p.begin(), p.end(), std::size_t(0));
+            auto digit = [&](cl_uint x) { return ((descending ? ~x : x) >> shift) & 255u; };
+            std::stable_sort(p.begin(), p.end(), [&](std::size_t a, std::size_t b) { return digit(keys[a]) < digit(keys[b]); });
+
+            auto dk = to_device(with_guards(keys), queue);
+            auto dv = to_device(with_guards(values), queue);
+            bc::vector<cl_uint> out(n + 2 * guard, sentinel<cl_uint>(), queue);
+            bc::vector<cl_uint> vout(n + 2 * guard, sentinel<cl_uint>(), queue);
+            const std::size_t groups = (n + stage_tile - 1) / stage_tile;
+            bc::vector<cl_uint> counts(radix * groups, context);
+            bc::vector<cl_uint> mask(4, context);
+            count.set_arg(0, dk.get_buffer());
+            count.set_arg(1, cl_ulong(guard));
+            count.set_arg(2, cl_uint(n));
+            count.set_arg(3, cl_uint(1));
+            count.set_arg(4, cl_uint(shift));
+            count.set_arg(5, counts.get_buffer());
+            count.set_arg(6, mask.get_buffer());
+            count.set_arg(7, cl_uint(0));
+            queue.enqueue_1d_range_kernel(count, 0, groups * stage_wg, stage_wg);
+            const cl_uint zero = 0;
+            const cd::buffer_range table{counts.get_buffer(), 0, counts.size()};
+            cd::scan_impl(table, table, cd::element_type::uint32, false, &zero, clprim::scan_algorithm::fast, queue);
+            scatter.set_arg(0, dk.get_buffer());
+            scatter.set_arg(1, cl_ulong(guard));
+            scatter.set_arg(2, out.get_buffer());
+            scatter.set_arg(3, cl_ulong(guard));
+            scatter.set_arg(4, cl_uint(n));
+            scatter.set_arg(5, cl_uint(1)); // convert in and out: the keys come back as keys
+            scatter.set_arg(6, cl_uint(1));
+            scatter.set_arg(7, cl_uint(shift));
+            scatter.set_arg(8, counts.get_buffer());
+            scatter.set_arg(9, dv.get_buffer());
+            scatter.set_arg(10, cl_ulong(guard));
+            scatter.set_arg(11, vout.get_buffer());
+            scatter.set_arg(12, cl_ulong(guard));
+            queue.enqueue_1d_range_kernel(scatter, 0, groups * stage_wg, stage_wg);
+            std::vector<cl_uint> ek(n), ev(n);
+            for (std::size_t i = 0; i < n; ++i) ek[i] = keys[p[i]], ev[i] = cl_uint(p[i]);
+            const auto gk = to_host(out, queue), gv = to_host(vout, queue);
+            BOOST_TEST(std::vector<cl_uint>(gk.begin() + guard, gk.end() - guard) == ek, "n " << n << " " << order_name(descending));
+            BOOST_TEST(std::vector<cl_uint>(gv.begin() + guard, gv.end() - guard) == ev, "n " << n << " " << order_name(descending));
+            BOOST_TEST(gk[0] == sentinel<cl_uint>());
+            BOOST_TEST(gk[n + 2 * guard - 1] == sentinel<cl_uint>());
+            BOOST_TEST(gv[n + 2 * guard - 1] == sentinel<cl_uint>());
+        }
+    }
+}
+
+// Every type, both orders, every standard size up to 65537 and every distribution.
+BOOST_AUTO_TEST_CASE_TEMPLATE(all_sizes_and_distributions, K, all_types)
+{
+    if (!type_runs_here<K>()) return;
+    for (bool descending : {false, true})
+        for (std::size_t n : standard_sizes(false))
+            for (distribution dist : all_distributions())
+                check_sort(make_data<K>(n, dist), descending, queue,
+                           type_label<K>() + " n " + std::to_string(n) + " " + name_of(dist) + " " + order_name(descending));
+}
+
+// Past 2^20 (more tiles than a scan block, partial last tile), for a spread of combinations.
+BOOST_AUTO_TEST_CASE_TEMPLATE(large, K, all_types)
+{
+    if (!type_runs_here<K>()) return;
+    const std::size_t n = (std::size_t(1) << 20) + 3;
+    const bool descending = std::is_signed_v<K> || std::is_floating_point_v<K>;
+    const distribution dist = std::is_floating_point_v<K> ? distribution::float_specials : distribution::random;
+    check_sort(make_data<K>(n, dist), descending, queue, type_label<K>() + " 2^20+3 " + name_of(dist));
+}
+
+// sort_by_key: values (input indices) travel with their keys; equal keys keep their order.
+BOOST_AUTO_TEST_CASE(by_key_stability)
+{
+    // One program per (key type, order, value width): a spread of pairs and orders, not all.
+    auto pairs = [&](auto key, auto value, std::vector<bool> orders) {
+        using K = decltype(key);
+        using V = decltype(value);
+        if (!type_runs_here<K>() || !type_runs_here<V>()) return;
+        for (bool descending : orders)
+            for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(33), std::size_t(4097), std::size_t(65537)})
+                for (distribution dist : {distribution::few_distinct, distribution::all_equal, distribution::random,
+                                          distribution::float_specials})
+                    check_sort_by_key<K, V>(make_data<K>(n, dist), descending, queue,
+                                            type_label<K>() + "->" + type_label<V>() + " n " + std::to_string(n) + " " +
+                                                name_of(dist) + " " + order_name(descending));
+    };
+    pairs(cl_uint{}, cl_uint{}, {false, true});
+    pairs(cl_float{}, cl_ulong{}, {true});
+    pairs(cl_long{}, cl_float{}, {false});
+    pairs(cl_double{}, cl_int{}, {true});
+    pairs(cl_int{}, cl_double{}, {false});
+    pairs(cl_ulong{}, cl_long{}, {true});
+}
+
+BOOST_AUTO_TEST_CASE(by_key_large)
+{
+    const std::size_t n = (std::size_t(1) << 20) + 3;
+    check_sort_by_key<cl_uint, cl_uint>(make_data<cl_uint>(n, distribution::few_distinct), false, queue,
+                                        "uint->uint 2^20+3 few_distinct");
+}
+
+// Keys that differ only in some digits: the other passes are skipped (one pass, the copy-aside
+// path; two non-adjacent passes; none at all).
+BOOST_AUTO_TEST_CASE(skipped_passes)
+{
+    std::mt19937 rng(5);
+    const std::size_t n = 5000;
+    std::vector<cl_uint> low(n), high(n), split(n), same(n, 0xDEADBEEFu);
+    for (std::size_t i = 0; i < n; ++i) {
+        low[i] = 0xAB000000u | (rng() & 0xFFu);
+        high[i] = (rng() & 0xFF000000u) | 0x123456u;
+        split[i] = (rng() & 0x00FF00FFu) | 0x1000u;
+    }
+    for (bool descending : {false, true}) {
+        check_sort(low, descending, queue, "only the low digit varies");
+        check_sort(high, descending, queue, "only the high digit varies");
+        check_sort(split, descending, queue, "digits 0 and 2 vary");
+        check_sort(same, descending, queue, "no digit varies");
+    }
+    std::vector<cl_ulong> wide(n);
+    for (auto& x : wide) x = (cl_ulong(rng() & 0xFF) << 56) | 77u;
+    check_sort(wide, false, queue, "ulong: only the top digit varies");
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_throws_before_anything_runs)
+{
+    const std::vector<cl_uint> host{5, 3, 9, 1};
+    auto a = to_device(host, queue);
+    auto b = to_device(host, queue);
+    BOOST_CHECK_THROW(clprim::radix_sort(a.end(), a.begin(), queue), clprim::invalid_argument_error);
+    BOOST_CHECK_THROW(clprim::radix_sort(a.begin(), b.end(), queue), clprim::invalid_argument_error);
+    // Values shorter than the keys, and values overlapping the keys.
+    bc::buffer short_values(context, 2 * sizeof(cl_uint));
+    BOOST_CHECK_THROW(clprim::radix_sort_by_key(a.begin(), a.end(), bc::buffer_iterator<cl_uint>(short_values, 0), queue),
+                      clprim::invalid_argument_error);
+    BOOST_CHECK_THROW(clprim::radix_sort_by_key(a.begin(), a.begin() + 2, a.begin() + 1, queue),
+                      clprim::invalid_argument_error);
+    BOOST_TEST(to_host(a, queue) == host);
+    // Another context's buffer.
+    bc::context other(device);
+    bc::vector<cl_uint> foreign(4, other);
+    BOOST_CHECK_THROW(clprim::radix_sort(foreign.begin(), foreign.end(), queue), clprim::invalid_argument_error);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
