@@ -1,0 +1,128 @@
+// Device-wide scans (sums) of T, joined after workgroup_scan.cl.
+//
+// A tile is SCAN_ITEMS elements per work-item times the work-group size. Within a tile each
+// work-item scans its SCAN_ITEMS consecutive elements in registers, then one work-group scan
+// over the per-item totals gives every item its offset: the memory traffic dominates, not the
+// barriers. The host strings tiles together either as
+//   scan tiles (+ tile sums) -> scan the sums -> add_tile_offsets      (hillis_steele, blelloch)
+//   reduce_tiles -> scan the sums -> scan tiles starting from the sums (fast: 3 passes over n)
+//
+// SCAN_WG selects the work-group scan: 0 Hillis & Steele, 1 Blelloch, 2 the fastest one.
+
+#ifndef SCAN_ITEMS
+#define SCAN_ITEMS 8
+#endif
+#ifndef SCAN_WG
+#define SCAN_WG 2
+#endif
+
+#if SCAN_WG == 0
+#define SCAN_WG_EXCLUSIVE wg_exclusive_scan_hs_T
+#elif SCAN_WG == 1
+#define SCAN_WG_EXCLUSIVE wg_exclusive_scan_blelloch_T
+#else
+#define SCAN_WG_EXCLUSIVE wg_exclusive_scan_T
+#endif
+
+// Tile slots in local memory: one pad every 32 elements, so that the item-major accesses
+// (stride SCAN_ITEMS) fall into different banks.
+#define SCAN_TILE_PAD(i) ((i) + ((i) >> 5))
+
+#define SCAN_INCLUSIVE 1u     // else exclusive
+#define SCAN_USE_OFFSETS 2u   // start tile g from offsets[g] (else from init)
+#define SCAN_WRITE_SUMS 4u    // write tile g's total to sums[g]
+
+// One work-group per tile. tile holds SCAN_TILE_PAD(tile size - 1) + 1 elements, scratch
+// WG_SCAN_SCRATCH(work-group size). in may equal out (in place): a tile is read in full before
+// any of it is written, and by the same work-group.
+__kernel void scan_tiles(__global const T* in, ulong in_off, __global T* out, ulong out_off,
+                         ulong n, __global const T* offsets, __global T* sums, uint flags, T init,
+                         __local T* tile, __local T* scratch)
+{
+    const uint lid = (uint)get_local_id(0);
+    const uint wg = (uint)get_local_size(0);
+    const uint tile_n = wg * SCAN_ITEMS;
+    const ulong g = get_group_id(0);
+    const ulong base = g * tile_n;
+    const uint count = (uint)min((ulong)tile_n, n - base);
+    in += in_off + base;
+    out += out_off + base;
+
+    // Coalesced load; slots past the end of the range hold the identity, never read from memory.
+    for (uint j = 0; j < SCAN_ITEMS; ++j) {
+        const uint i = j * wg + lid;
+        tile[SCAN_TILE_PAD(i)] = i < count ? in[i] : (T)0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    T v[SCAN_ITEMS];
+    T sum = (T)0;
+    for (uint j = 0; j < SCAN_ITEMS; ++j) {
+        v[j] = tile[SCAN_TILE_PAD(lid * SCAN_ITEMS + j)];
+        sum = sum + v[j];
+    }
+    T total;
+    const T before = SCAN_WG_EXCLUSIVE(sum, scratch, &total);
+    T p = ((flags & SCAN_USE_OFFSETS) ? offsets[g] : init) + before;
+    if (flags & SCAN_INCLUSIVE) {
+        for (uint j = 0; j < SCAN_ITEMS; ++j) {
+            p = p + v[j];
+            v[j] = p;
+        }
+    } else {
+        for (uint j = 0; j < SCAN_ITEMS; ++j) {
+            const T x = v[j];
+            v[j] = p;
+            p = p + x;
+        }
+    }
+    // Each item rewrites only its own slots (which only it read), then all read for the store.
+    for (uint j = 0; j < SCAN_ITEMS; ++j) tile[SCAN_TILE_PAD(lid * SCAN_ITEMS + j)] = v[j];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = 0; j < SCAN_ITEMS; ++j) {
+        const uint i = j * wg + lid;
+        if (i < count) out[i] = tile[SCAN_TILE_PAD(i)];
+    }
+    if ((flags & SCAN_WRITE_SUMS) && lid == 0) sums[g] = total;
+}
+
+// sums[g] = the total of tile g (same tiling as scan_tiles). Needs no tile in local memory: the
+// order of a sum does not matter for integers, and floats are only promised to a tolerance.
+__kernel void reduce_tiles(__global const T* in, ulong in_off, ulong n, __global T* sums,
+                           __local T* scratch)
+{
+    const uint lid = (uint)get_local_id(0);
+    const uint wg = (uint)get_local_size(0);
+    const uint tile_n = wg * SCAN_ITEMS;
+    const ulong g = get_group_id(0);
+    const ulong base = g * tile_n;
+    const uint count = (uint)min((ulong)tile_n, n - base);
+    in += in_off + base;
+
+    T sum = (T)0;
+    if (count == tile_n) {
+        for (uint j = 0; j < SCAN_ITEMS; ++j) sum = sum + in[j * wg + lid];
+    } else {
+        for (uint j = 0; j < SCAN_ITEMS; ++j) {
+            const uint i = j * wg + lid;
+            if (i < count) sum = sum + in[i];
+        }
+    }
+    T total;
+    SCAN_WG_EXCLUSIVE(sum, scratch, &total);
+    if (lid == 0) sums[g] = total;
+}
+
+// out[tile g] = offsets[g] + out[tile g], one work-group per tile of tile_n elements.
+__kernel void add_tile_offsets(__global T* out, ulong out_off, ulong n, __global const T* offsets,
+                               uint tile_n)
+{
+    const uint lid = (uint)get_local_id(0);
+    const uint wg = (uint)get_local_size(0);
+    const ulong g = get_group_id(0);
+    const ulong base = g * tile_n;
+    const uint count = (uint)min((ulong)tile_n, n - base);
+    const T off = offsets[g];
+    out += out_off + base;
+    for (uint i = lid; i < count; i += wg) out[i] = off + out[i];
+}

@@ -1,0 +1,230 @@
+// Device-wide inclusive and exclusive scans: every algorithm, in place or not, every type, the
+// standard sizes and one above 2^24 (multi-level), ranges at offsets, init, wrap-around of
+// integer sums, and bad arguments.
+#define BOOST_TEST_MODULE clprim_scan
+#include "clprim_test_fixture.hpp"
+
+using namespace clprim_test;
+
+namespace {
+
+const clprim::scan_algorithm all_algorithms[] = {clprim::scan_algorithm::hillis_steele,
+                                                 clprim::scan_algorithm::blelloch,
+                                                 clprim::scan_algorithm::fast};
+
+const char* name_of(clprim::scan_algorithm a)
+{
+    switch (a) {
+    case clprim::scan_algorithm::hillis_steele: return "hillis_steele";
+    case clprim::scan_algorithm::blelloch: return "blelloch";
+    case clprim::scan_algorithm::fast: return "fast";
+    }
+    return "?";
+}
+
+// a + b as OpenCL computes it: integers wrap (done in unsigned arithmetic, which C++ defines).
+template <class T>
+T add_wrap(T a, T b)
+{
+    if constexpr (std::is_integral_v<T>) {
+        using U = std::make_unsigned_t<T>;
+        return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+    } else {
+        return a + b;
+    }
+}
+
+// Integers over their whole range (sums overflow and wrap); floats in [-1, 1] so that the
+// tolerance below is meaningful.
+template <class T>
+std::vector<T> scan_data(std::size_t n, std::uint64_t seed)
+{
+    if constexpr (std::is_integral_v<T>) {
+        return make_data<T>(n, distribution::random, seed);
+    } else {
+        std::mt19937_64 rng(seed ^ n);
+        std::uniform_real_distribution<double> u(-1.0, 1.0);
+        std::vector<T> v(n);
+        for (auto& x : v) x = static_cast<T>(u(rng));
+        return v;
+    }
+}
+
+// Compares got with the host scan of in: exactly for integers; for floats within a bound on the
+// rounding of any summation order, relative to the sum of magnitudes so far.
+template <class T>
+bool check_scan(const std::vector<T>& in, const std::vector<T>& got, bool inclusive, T init, const std::string& what)
+{
+    if (got.size() != in.size()) {
+        BOOST_ERROR(what << ": size " << got.size() << ", expected " << in.size());
+        return false;
+    }
+    if constexpr (std::is_integral_v<T>) {
+        T s = init;
+        for (std::size_t i = 0; i < in.size(); ++i) {
+            if (inclusive) s = add_wrap(s, in[i]);
+            if (got[i] != s) {
+                BOOST_ERROR(what << ": element " << i << " is " << got[i] << ", expected " << s);
+                return false;
+            }
+            if (!inclusive) s = add_wrap(s, in[i]);
+        }
+    } else {
+        long double s = init, mag = std::fabs(static_cast<long double>(init));
+        const long double eps = std::numeric_limits<T>::epsilon();
+        for (std::size_t i = 0; i < in.size(); ++i) {
+            if (inclusive) {
+                s += in[i];
+                mag += std::fabs(static_cast<long double>(in[i]));
+            }
+            const long double tol = 64 * eps * mag + std::numeric_limits<T>::min();
+            if (!(std::fabs(static_cast<long double>(got[i]) - s) <= tol)) {
+                BOOST_ERROR(what << ": element " << i << " is " << got[i] << ", expected " << double(s)
+                                 << " (tolerance " << double(tol) << ")");
+                return false;
+            }
+            if (!inclusive) {
+                s += in[i];
+                mag += std::fabs(static_cast<long double>(in[i]));
+            }
+        }
+    }
+    return true;
+}
+
+template <class T>
+T init_value(bool inclusive)
+{
+    if (inclusive) return T(0);
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(std::numeric_limits<T>::max() - T(5)); // wraps soon
+    else return T(0.5);
+}
+
+template <class T>
+void run_case(std::size_t n, clprim::scan_algorithm algo, bool inclusive, bool in_place, bc::command_queue& queue)
+{
+    const std::string what = type_label<T>() + " n=" + std::to_string(n) + " " + name_of(algo) +
+                             (inclusive ? " inclusive" : " exclusive") + (in_place ? " in place" : "");
+    const auto host = scan_data<T>(n, 7 + n);
+    auto d_in = to_device(host, queue);
+    const T init = init_value<T>(inclusive);
+    if (in_place) {
+        if (inclusive) clprim::inclusive_scan(d_in.begin(), d_in.end(), d_in.begin(), queue, algo);
+        else clprim::exclusive_scan(d_in.begin(), d_in.end(), d_in.begin(), queue, init, algo);
+        BOOST_CHECK(check_scan(host, to_host(d_in, queue), inclusive, init, what));
+    } else {
+        bc::vector<T> d_out(n, queue.get_context());
+        if (inclusive) clprim::inclusive_scan(d_in.begin(), d_in.end(), d_out.begin(), queue, algo);
+        else clprim::exclusive_scan(d_in.begin(), d_in.end(), d_out.begin(), queue, init, algo);
+        BOOST_CHECK(check_scan(host, to_host(d_out, queue), inclusive, init, what));
+        BOOST_CHECK_MESSAGE(bit_equal(to_host(d_in, queue), host), what << ": input changed");
+    }
+}
+
+} // namespace
+
+BOOST_FIXTURE_TEST_SUITE(scan, fixture)
+
+// Every algorithm x inclusive/exclusive x in place or not x the standard sizes.
+BOOST_AUTO_TEST_CASE_TEMPLATE(standard_sizes_all_variants, T, all_types)
+{
+    if (!type_runs_here<T>()) return;
+    for (auto algo : all_algorithms)
+        for (bool inclusive : {true, false})
+            for (bool in_place : {false, true})
+                for (auto n : standard_sizes()) run_case<T>(n, algo, inclusive, in_place, queue);
+}
+
+// Above 2^24: three levels of tile sums for 32-bit types. Every algorithm and direction for one
+// integer and one float type, and the fast algorithm for the 64-bit ones.
+BOOST_AUTO_TEST_CASE(above_2_pow_24)
+{
+    const std::size_t n = (std::size_t(1) << 24) + 7;
+    for (auto algo : all_algorithms)
+        for (bool inclusive : {true, false}) {
+            run_case<cl_uint>(n, algo, inclusive, !inclusive, queue);
+            run_case<cl_float>(n, algo, inclusive, inclusive, queue);
+        }
+    run_case<cl_long>(n, clprim::scan_algorithm::fast, false, false, queue);
+    if (type_runs_here<cl_double>()) run_case<cl_double>(n, clprim::scan_algorithm::fast, true, false, queue);
+}
+
+// Ranges that start and end inside their buffers: nothing outside [result, result + n) changes.
+BOOST_AUTO_TEST_CASE_TEMPLATE(offsets_and_guards, T, all_types)
+{
+    if (!type_runs_here<T>()) return;
+    for (auto algo : all_algorithms)
+        for (std::size_t n : {std::size_t(1), std::size_t(33), std::size_t(5000), std::size_t(70001)}) {
+            const auto host_in = scan_data<T>(n + 10, 99 + n);
+            std::vector<T> host_out(n + 20, static_cast<T>(42));
+            auto d_in = to_device(host_in, queue);
+            auto d_out = to_device(host_out, queue);
+            const T init = init_value<T>(false);
+            clprim::exclusive_scan(d_in.begin() + 3, d_in.begin() + 3 + n, d_out.begin() + 11, queue, init, algo);
+            const auto got = to_host(d_out, queue);
+            const std::vector<T> in(host_in.begin() + 3, host_in.begin() + 3 + n);
+            const std::vector<T> res(got.begin() + 11, got.begin() + 11 + n);
+            const std::string what = type_label<T>() + " offsets n=" + std::to_string(n) + " " + name_of(algo);
+            BOOST_CHECK(check_scan(in, res, false, init, what));
+            bool guards = true;
+            for (std::size_t i = 0; i < got.size(); ++i)
+                if ((i < 11 || i >= 11 + n) && got[i] != static_cast<T>(42)) guards = false;
+            BOOST_CHECK_MESSAGE(guards, what << ": wrote outside the output range");
+            BOOST_CHECK_MESSAGE(bit_equal(to_host(d_in, queue), host_in), what << ": input changed");
+        }
+}
+
+// Integer sums wrap like OpenCL arithmetic: all-max input overflows on every step.
+BOOST_AUTO_TEST_CASE_TEMPLATE(integer_wrap, T, integer_types)
+{
+    const std::size_t n = 10007;
+    const std::vector<T> host(n, std::numeric_limits<T>::max());
+    for (auto algo : all_algorithms) {
+        auto d = to_device(host, queue);
+        bc::vector<T> out(n, context);
+        clprim::inclusive_scan(d.begin(), d.end(), out.begin(), queue, algo);
+        BOOST_CHECK(check_scan(host, to_host(out, queue), true, T(0), type_label<T>() + " wrap " + name_of(algo)));
+    }
+}
+
+// Default arguments: exclusive from 0, algorithm fast.
+BOOST_AUTO_TEST_CASE(defaults)
+{
+    const auto host = scan_data<cl_int>(3000, 5);
+    auto d = to_device(host, queue);
+    bc::vector<cl_int> out(host.size(), context);
+    clprim::exclusive_scan(d.begin(), d.end(), out.begin(), queue);
+    BOOST_CHECK(check_scan(host, to_host(out, queue), false, cl_int(0), "defaults exclusive"));
+    clprim::inclusive_scan(d.begin(), d.end(), out.begin(), queue);
+    BOOST_CHECK(check_scan(host, to_host(out, queue), true, cl_int(0), "defaults inclusive"));
+}
+
+// Bad input throws before anything is enqueued and leaves the data as it was.
+BOOST_AUTO_TEST_CASE(bad_arguments)
+{
+    const auto host = scan_data<cl_uint>(1000, 3);
+    auto d = to_device(host, queue);
+    // Output overlapping the input other than exactly in place.
+    BOOST_CHECK_THROW(clprim::inclusive_scan(d.begin(), d.begin() + 500, d.begin() + 1, queue),
+                      clprim::invalid_argument_error);
+    BOOST_CHECK_THROW(clprim::exclusive_scan(d.begin() + 10, d.begin() + 500, d.begin(), queue, 0u),
+                      clprim::invalid_argument_error);
+    // Reversed range, output running past its buffer, unknown algorithm.
+    BOOST_CHECK_THROW(clprim::inclusive_scan(d.begin() + 5, d.begin(), d.begin(), queue), clprim::invalid_argument_error);
+    bc::vector<cl_uint> small(10, context);
+    BOOST_CHECK_THROW(clprim::inclusive_scan(d.begin(), d.end(), small.begin(), queue), clprim::invalid_argument_error);
+    BOOST_CHECK_THROW(clprim::exclusive_scan(d.begin(), d.end(), d.begin(), queue, 0u, static_cast<clprim::scan_algorithm>(17)),
+                      clprim::invalid_argument_error);
+    // Buffers of another context.
+    bc::context other(device);
+    bc::vector<cl_uint> foreign(1000, other);
+    BOOST_CHECK_THROW(clprim::inclusive_scan(d.begin(), d.end(), foreign.begin(), queue), clprim::invalid_argument_error);
+    BOOST_CHECK(bit_equal(to_host(d, queue), host));
+    // Non-overlapping parts of one buffer are fine.
+    clprim::inclusive_scan(d.begin(), d.begin() + 400, d.begin() + 500, queue);
+    const auto got = to_host(d, queue);
+    BOOST_CHECK(check_scan(std::vector<cl_uint>(host.begin(), host.begin() + 400),
+               std::vector<cl_uint>(got.begin() + 500, got.begin() + 900), true, 0u, "disjoint parts of one buffer"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
