@@ -24,7 +24,9 @@ inline uint hist_bin(T x, T lower, T upper, T h, T lower_h, T scale, uint shift,
     (void)est;
     if (!(x >= lower && x < upper)) return HIST_NONE;
     const T y = (x * h - lower_h) * scale;
-    const uint q = convert_uint_sat_rtz(y);
+    // NaN y (inf - inf with infinite bounds) is bin 0, as the spec's saturating conversion says;
+    // spelled out because a driver was seen to send NaN doubles to UINT_MAX.
+    const uint q = isnan(y) ? 0u : convert_uint_sat_rtz(y);
     return min(q, num_bins - 1u);
 }
 #else
