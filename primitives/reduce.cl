@@ -1,0 +1,259 @@
+// clprim::reduce: the reduce0..reduce6 progression and the fast variant, for one (type, op).
+//
+// The host builds one program per (element type, operator) holding every variant, with
+//   T, T_IS_FLOAT, ... (type_options), CLPRIM_REDUCE_OP (0 sum, 1 min, 2 max),
+//   RED_WG (the work-group size every kernel here is launched with: a power of two chosen from
+//   the device) and CLPRIM_SUBGROUPS (1 cl_khr_subgroups, 2 cl_intel_subgroups) where available.
+// Every kernel reduces in[in_off, in_off + n) into one value per work-group, written to
+// out[out_off + group]; the host repeats passes over the partials until one value remains.
+// Elements past n are never read: loads outside the range become the operator's identity.
+//
+// Integer sums are done in the unsigned type of the same width: two's-complement wrap-around is
+// then defined behaviour and gives the same bits OpenCL's signed arithmetic would.
+
+#if defined(CLPRIM_SUBGROUPS) && CLPRIM_SUBGROUPS == 2
+#pragma OPENCL EXTENSION cl_intel_subgroups : enable
+#elif defined(CLPRIM_SUBGROUPS)
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
+#endif
+
+#if CLPRIM_REDUCE_OP == 0
+#if T_IS_FLOAT
+#define R T
+#else
+#define R T_UNSIGNED
+#endif
+#define R_OP(a, b) ((a) + (b))
+#define R_ID ((R)0)
+#define R_SG_REDUCE sub_group_reduce_add
+#elif CLPRIM_REDUCE_OP == 1
+#define R T
+#if T_IS_FLOAT
+#define R_OP(a, b) fmin(a, b)
+#else
+#define R_OP(a, b) min(a, b)
+#endif
+#define R_ID ((R)T_MAXVAL)
+#define R_SG_REDUCE sub_group_reduce_min
+#else
+#define R T
+#if T_IS_FLOAT
+#define R_OP(a, b) fmax(a, b)
+#else
+#define R_OP(a, b) max(a, b)
+#endif
+#define R_ID ((R)T_MINVAL)
+#define R_SG_REDUCE sub_group_reduce_max
+#endif
+
+// 16-byte vectors for the fast variant: uint4/int4/float4 or ulong2/long2/double2.
+#if T_BITS == 32
+#define R_VEC 4
+#define R_HREDUCE(v) R_OP(R_OP((v).s0, (v).s1), R_OP((v).s2, (v).s3))
+#else
+#define R_VEC 2
+#define R_HREDUCE(v) R_OP((v).s0, (v).s1)
+#endif
+#define RV CLPRIM_CAT(R, R_VEC)
+
+#ifdef CLPRIM_SUBGROUPS
+CLPRIM_DEFINE_WORKGROUP_REDUCE_SG(reduce_workgroup, R, R_OP, R_SG_REDUCE)
+#else
+CLPRIM_DEFINE_WORKGROUP_REDUCE(reduce_workgroup, R, R_OP)
+#endif
+
+#define REDUCE_ARGS                                                                          \
+    __global const R *in, const ulong in_off, const ulong n, __global R *out,               \
+        const ulong out_off, __local R *s
+
+// One step of a sequential-addressing tree, followed by the barrier that makes its writes
+// visible to the next step (no lockstep: this barrier is what the textbook unrolled tail omits).
+#define REDUCE_STEP(S)                                                                       \
+    if (lid < (S)) s[lid] = R_OP(s[lid], s[lid + (S)]);                                      \
+    barrier(CLK_LOCAL_MEM_FENCE)
+
+// The last wavefront's steps (s[0, min(L, 64)) hold the values left): with sub-groups, one
+// sub-group reduction per sub-group plus a tiny tree over their results; otherwise the six steps
+// written out, each with its barrier. `L` is uniform, so every work-item takes the same branches
+// and reaches the same barriers.
+inline R reduce_last_wavefront(__local R *s, const uint lid, const uint L)
+{
+#ifdef CLPRIM_SUBGROUPS
+    const R v = lid < min(L, 64u) ? s[lid] : R_ID;
+    barrier(CLK_LOCAL_MEM_FENCE); // everyone read s before reduce_workgroup reuses it
+    return reduce_workgroup(v, s);
+#else
+    if (L > 32) { REDUCE_STEP(32); }
+    if (L > 16) { REDUCE_STEP(16); }
+    if (L > 8) { REDUCE_STEP(8); }
+    if (L > 4) { REDUCE_STEP(4); }
+    if (L > 2) { REDUCE_STEP(2); }
+    if (L > 1) { REDUCE_STEP(1); }
+    return s[0];
+#endif
+}
+
+// reduce0: interleaved addressing; the active work-items are those with lid % (2*st) == 0, so
+// neighbours in a wavefront take different branches (divergence) and the modulo is slow.
+__kernel void reduce0(REDUCE_ARGS)
+{
+    in += in_off;
+    const uint lid = get_local_id(0), L = get_local_size(0);
+    const ulong i = (ulong)get_group_id(0) * L + lid;
+    s[lid] = i < n ? in[i] : R_ID;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint st = 1; st < L; st <<= 1) {
+        if (lid % (2 * st) == 0) s[lid] = R_OP(s[lid], s[lid + st]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) out[out_off + get_group_id(0)] = s[0];
+}
+
+// reduce1: interleaved addressing with a strided index: the first L/(2*st) work-items are the
+// active ones (no divergence inside a wavefront), at the price of local-memory bank conflicts.
+__kernel void reduce1(REDUCE_ARGS)
+{
+    in += in_off;
+    const uint lid = get_local_id(0), L = get_local_size(0);
+    const ulong i = (ulong)get_group_id(0) * L + lid;
+    s[lid] = i < n ? in[i] : R_ID;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint st = 1; st < L; st <<= 1) {
+        const uint index = 2 * st * lid;
+        if (index < L) s[index] = R_OP(s[index], s[index + st]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) out[out_off + get_group_id(0)] = s[0];
+}
+
+// reduce2: sequential addressing: work-item lid combines s[lid] and s[lid + st], contiguous and
+// conflict-free; but half the work-items are idle from the first step.
+__kernel void reduce2(REDUCE_ARGS)
+{
+    in += in_off;
+    const uint lid = get_local_id(0), L = get_local_size(0);
+    const ulong i = (ulong)get_group_id(0) * L + lid;
+    s[lid] = i < n ? in[i] : R_ID;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint st = L >> 1; st > 0; st >>= 1) {
+        REDUCE_STEP(st);
+    }
+    if (lid == 0) out[out_off + get_group_id(0)] = s[0];
+}
+
+// Loads the two elements of work-item lid in a group covering 2*L elements, combined.
+#define REDUCE_LOAD_PAIR(i, L)                                                               \
+    R_OP((i) < n ? in[i] : R_ID, (i) + (L) < n ? in[(i) + (L)] : R_ID)
+
+// reduce3: the first step happens during the global load (each work-item loads two elements),
+// so half as many work-groups do the same work with no idle work-items at the start.
+__kernel void reduce3(REDUCE_ARGS)
+{
+    in += in_off;
+    const uint lid = get_local_id(0), L = get_local_size(0);
+    const ulong i = (ulong)get_group_id(0) * (2 * L) + lid;
+    s[lid] = REDUCE_LOAD_PAIR(i, L);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint st = L >> 1; st > 0; st >>= 1) {
+        REDUCE_STEP(st);
+    }
+    if (lid == 0) out[out_off + get_group_id(0)] = s[0];
+}
+
+// reduce4: reduce3 with the last wavefront's steps taken out of the loop. The original drops the
+// barriers there and relies on warp lockstep (a data race in OpenCL); what is kept is the
+// unrolled straight-line tail, done with sub-group reductions where the device has them and with
+// one barrier per step otherwise.
+__kernel void reduce4(REDUCE_ARGS)
+{
+    in += in_off;
+    const uint lid = get_local_id(0), L = get_local_size(0);
+    const ulong i = (ulong)get_group_id(0) * (2 * L) + lid;
+    s[lid] = REDUCE_LOAD_PAIR(i, L);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint st = L >> 1; st > 32; st >>= 1) {
+        REDUCE_STEP(st);
+    }
+    const R r = reduce_last_wavefront(s, lid, L);
+    if (lid == 0) out[out_off + get_group_id(0)] = r;
+}
+
+// The whole tree for the compile-time work-group size RED_WG, written out: the conditions on
+// RED_WG are constants, so the compiler drops the steps that do not apply and no loop remains.
+inline R reduce_unrolled(__local R *s, const uint lid)
+{
+    if (RED_WG > 2048) {
+        for (uint st = RED_WG >> 1; st > 2048; st >>= 1) {
+            REDUCE_STEP(st);
+        }
+    }
+    if (RED_WG > 2048) { REDUCE_STEP(2048); }
+    if (RED_WG > 1024) { REDUCE_STEP(1024); }
+    if (RED_WG > 512) { REDUCE_STEP(512); }
+    if (RED_WG > 256) { REDUCE_STEP(256); }
+    if (RED_WG > 128) { REDUCE_STEP(128); }
+    if (RED_WG > 64) { REDUCE_STEP(64); }
+    return reduce_last_wavefront(s, lid, RED_WG);
+}
+
+// reduce5: reduce4 completely unrolled for the work-group size, which the host chose from the
+// device and compiled in (RED_WG); reqd_work_group_size lets the compiler rely on it.
+__kernel __attribute__((reqd_work_group_size(RED_WG, 1, 1))) void reduce5(REDUCE_ARGS)
+{
+    in += in_off;
+    const uint lid = get_local_id(0);
+    const ulong i = (ulong)get_group_id(0) * (2 * RED_WG) + lid;
+    s[lid] = REDUCE_LOAD_PAIR(i, RED_WG);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const R r = reduce_unrolled(s, lid);
+    if (lid == 0) out[out_off + get_group_id(0)] = r;
+}
+
+// reduce6: reduce5 where each work-item first combines many elements in a register, striding
+// over the whole grid (2 * RED_WG * groups per iteration); the host launches a few work-groups
+// per compute unit, so the tree runs once per work-group instead of once per 2*RED_WG elements.
+__kernel __attribute__((reqd_work_group_size(RED_WG, 1, 1))) void reduce6(REDUCE_ARGS)
+{
+    in += in_off;
+    const uint lid = get_local_id(0);
+    const ulong grid = (ulong)(2 * RED_WG) * get_num_groups(0);
+    R acc = R_ID;
+    for (ulong i = (ulong)get_group_id(0) * (2 * RED_WG) + lid; i < n; i += grid) {
+        acc = R_OP(acc, in[i]);
+        if (i + RED_WG < n) acc = R_OP(acc, in[i + RED_WG]);
+    }
+    s[lid] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const R r = reduce_unrolled(s, lid);
+    if (lid == 0) out[out_off + get_group_id(0)] = r;
+}
+
+// fast: the bandwidth-bound version. 16-byte vector loads from the first 16-byte aligned element
+// on (head = the scalars before it, computed by the host from in_off; buffers themselves are
+// aligned far beyond that), two independent accumulators per work-item so two loads are in
+// flight, a grid-stride loop over a grid sized to fill the device, the few scalars of the head
+// and tail taken by the first work-items, then one work-group reduction.
+__kernel void reduce_fast(__global const R *in, const ulong in_off, const ulong n, const ulong head,
+                          __global R *out, const ulong out_off, __local R *s)
+{
+    in += in_off;
+    const ulong gid = get_global_id(0), gs = get_global_size(0);
+    const ulong nvec = (n - head) / R_VEC;
+    const ulong tail = head + nvec * R_VEC;
+    R acc = gid < head ? in[gid] : R_ID;
+    if (gid < n - tail) acc = R_OP(acc, in[tail + gid]);
+
+    __global const RV *v = (__global const RV *)(in + head);
+    RV a0 = (RV)(R_ID), a1 = (RV)(R_ID);
+    ulong i = gid;
+    for (; i + gs < nvec; i += 2 * gs) {
+        a0 = R_OP(a0, v[i]);
+        a1 = R_OP(a1, v[i + gs]);
+    }
+    if (i < nvec) a0 = R_OP(a0, v[i]);
+    a0 = R_OP(a0, a1);
+    acc = R_OP(acc, R_HREDUCE(a0));
+
+    acc = reduce_workgroup(acc, s);
+    if (get_local_id(0) == 0) out[out_off + get_group_id(0)] = acc;
+}

@@ -1,0 +1,219 @@
+// clprim::reduce: host side of the reduce0..reduce6 progression and the fast variant.
+// Kernels: reduce.cl over workgroup_reduce.cl, one program per (type, op) holding every variant.
+#include <clprim/detail/device_limits.hpp>
+#include <clprim/detail/primitives_kernels.hpp>
+#include <clprim/reduce.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace clprim {
+namespace detail {
+
+namespace {
+
+const char* const who = "clprim::reduce";
+
+const char* kernel_name(reduce_variant v)
+{
+    switch (v) {
+    case reduce_variant::reduce0: return "reduce0";
+    case reduce_variant::reduce1: return "reduce1";
+    case reduce_variant::reduce2: return "reduce2";
+    case reduce_variant::reduce3: return "reduce3";
+    case reduce_variant::reduce4: return "reduce4";
+    case reduce_variant::reduce5: return "reduce5";
+    case reduce_variant::reduce6: return "reduce6";
+    case reduce_variant::fast: return "reduce_fast";
+    }
+    return nullptr;
+}
+
+int op_code(reduce_op op)
+{
+    switch (op) {
+    case reduce_op::sum: return 0;
+    case reduce_op::min: return 1;
+    case reduce_op::max: return 2;
+    }
+    return -1;
+}
+
+template <class T>
+void write_identity(reduce_op op, void* result)
+{
+    T v{};
+    if (op == reduce_op::min) v = std::numeric_limits<T>::max();
+    else if (op == reduce_op::max) v = std::numeric_limits<T>::lowest();
+    std::memcpy(result, &v, sizeof v);
+}
+
+void identity(element_type type, reduce_op op, void* result)
+{
+    switch (type) {
+    case element_type::int32: return write_identity<cl_int>(op, result);
+    case element_type::uint32: return write_identity<cl_uint>(op, result);
+    case element_type::int64: return write_identity<cl_long>(op, result);
+    case element_type::uint64: return write_identity<cl_ulong>(op, result);
+    case element_type::float32: return write_identity<cl_float>(op, result);
+    case element_type::float64: return write_identity<cl_double>(op, result);
+    }
+}
+
+// Sub-group support the kernels can use: 1 cl_khr_subgroups, 2 cl_intel_subgroups, 0 none.
+int subgroup_kind(const bc::device& device)
+{
+    if (device.supports_extension("cl_khr_subgroups")) return 1;
+    if (device.supports_extension("cl_intel_subgroups")) return 2;
+    return 0;
+}
+
+// The program for (type, op) with work-group size wg compiled in (reduce5/reduce6 unroll for it).
+// Sub-group code is tried first where the device reports it; a driver that then fails to build
+// it gets the barrier-only program.
+bc::program reduce_program(const bc::context& context, const bc::device& device, element_type type,
+                           reduce_op op, std::size_t wg)
+{
+    const std::string base = type_options(type, "T") + " -DCLPRIM_REDUCE_OP=" + std::to_string(op_code(op)) +
+                             " -DRED_WG=" + std::to_string(wg);
+    const std::vector<std::string> files{"workgroup_reduce.cl", "reduce.cl"};
+    if (const int sg = subgroup_kind(device)) {
+        try {
+            return primitives_program(context, files, base + " -DCLPRIM_SUBGROUPS=" + std::to_string(sg));
+        } catch (const build_error&) {
+        }
+    }
+    return primitives_program(context, files, base);
+}
+
+// Scratch for the partial results, kept per context so a call does not pay for an allocation;
+// the lock is held for the whole call, so concurrent calls never share it.
+struct scratch_pool {
+    std::mutex mutex;
+    std::map<cl_context, bc::buffer> buffers;
+};
+
+scratch_pool& pool()
+{
+    static scratch_pool* p = new scratch_pool; // never destroyed: no ordering issues at exit
+    return *p;
+}
+
+bc::buffer& scratch_for(const bc::context& context, std::size_t bytes)
+{
+    auto& b = pool().buffers[context.get()];
+    if (b.get() == nullptr || b.size() < bytes)
+        b = bc::buffer(context, std::max<std::size_t>(bytes, 4096), CL_MEM_READ_WRITE);
+    return b;
+}
+
+struct plan {
+    std::size_t wg = 0;        // work-group size of every pass
+    std::size_t per_group = 0; // elements one work-group covers in a one-shot pass (0: grid-stride)
+    std::size_t max_groups = 0;
+    std::size_t vec = 1;       // elements per vector load (fast)
+};
+
+// Work-groups for one pass over m elements (pass 0 reads the caller's data).
+std::size_t groups_for(const plan& p, reduce_variant v, std::size_t m, std::size_t pass)
+{
+    if (p.per_group) return ceil_div(m, p.per_group);
+    // Grid-stride variants: the partials of the first pass take one more work-group.
+    if (pass > 0) return 1;
+    // Enough work per work-item to amortise the tree (>= 4 loads), at most a few groups per CU.
+    const std::size_t per_item = (v == reduce_variant::fast ? p.vec : 2) * 4;
+    return std::max<std::size_t>(1, std::min(p.max_groups, ceil_div(m, p.wg * per_item)));
+}
+
+} // namespace
+
+void reduce_impl(const buffer_range& in, element_type type, reduce_op op, reduce_variant variant,
+                 bc::command_queue& queue, void* result)
+{
+    const char* kname = kernel_name(variant);
+    if (kname == nullptr) throw invalid_argument_error("clprim::reduce: unknown reduce_variant");
+    if (op_code(op) < 0) throw invalid_argument_error("clprim::reduce: unknown reduce_op");
+    const bc::device device = queue.get_device();
+    require_type_support(type, device, who);
+    if (in.size == 0) {
+        identity(type, op, result);
+        return;
+    }
+
+    guarded(who, [&] {
+        const bc::context context = queue.get_context();
+        const std::size_t elem = size_of(type);
+
+        // Work-group size: a power of two the device allows, whose scratch fits in local
+        // memory, at most 256 (enough to hide latency; larger only lengthens the tree).
+        std::size_t wg = floor_pow2(std::min<std::size_t>(
+            {device.max_work_group_size(), std::size_t(256), std::max<std::size_t>(1, device.local_memory_size() / elem / 2)}));
+        bc::program program = reduce_program(context, device, type, op, wg);
+        bc::kernel kernel = program.create_kernel(kname);
+        device_limits lim = limits_for(kernel, device);
+        if (lim.max_work_group_size < wg) {
+            // This kernel allows less than the device maximum (registers, say): rebuild for it.
+            wg = floor_pow2(lim.max_work_group_size);
+            program = reduce_program(context, device, type, op, wg);
+            kernel = program.create_kernel(kname);
+            lim = limits_for(kernel, device);
+        }
+
+        plan p;
+        p.wg = wg;
+        p.vec = 16 / elem;
+        p.max_groups = lim.compute_units * (lim.is_gpu ? 8 : 4);
+        switch (variant) {
+        case reduce_variant::reduce0: case reduce_variant::reduce1: case reduce_variant::reduce2:
+            p.per_group = wg;
+            break;
+        case reduce_variant::reduce3: case reduce_variant::reduce4: case reduce_variant::reduce5:
+            p.per_group = 2 * wg;
+            break;
+        default:
+            p.per_group = 0;
+            break;
+        }
+
+        // Partials ping-pong between two regions of one scratch buffer: region A holds the
+        // output of passes 0, 2, ..., region B (16-byte aligned) that of passes 1, 3, ...
+        const std::size_t n1 = groups_for(p, variant, in.size, 0);
+        const std::size_t n2 = n1 > 1 ? groups_for(p, variant, n1, 1) : 0;
+        const std::size_t b_off = round_up(n1, 16);
+        std::lock_guard<std::mutex> lock(pool().mutex);
+        bc::buffer& scratch = scratch_for(context, (b_off + std::max<std::size_t>(n2, 1)) * elem);
+
+        bc::buffer src = in.buffer;
+        std::size_t src_off = in.offset, m = in.size;
+        for (std::size_t pass = 0;; ++pass) {
+            const std::size_t groups = groups_for(p, variant, m, pass);
+            const std::size_t dst_off = (pass % 2 == 0) ? 0 : b_off;
+            cl_uint a = 0;
+            kernel.set_arg(a++, src);
+            kernel.set_arg(a++, cl_ulong(src_off));
+            kernel.set_arg(a++, cl_ulong(m));
+            if (variant == reduce_variant::fast) {
+                // Scalars before the first 16-byte aligned element (buffers start aligned).
+                const std::size_t head = std::min(m, (p.vec - src_off % p.vec) % p.vec);
+                kernel.set_arg(a++, cl_ulong(head));
+            }
+            kernel.set_arg(a++, scratch);
+            kernel.set_arg(a++, cl_ulong(dst_off));
+            kernel.set_arg(a++, wg * elem, nullptr); // __local scratch
+            queue.enqueue_1d_range_kernel(kernel, 0, groups * wg, wg);
+            src = scratch;
+            src_off = dst_off;
+            m = groups;
+            if (groups == 1) break;
+        }
+        // The one value that comes to the host.
+        queue.enqueue_read_buffer(scratch, src_off * elem, elem, result);
+    });
+}
+
+} // namespace detail
+} // namespace clprim
