@@ -1,0 +1,127 @@
+// Radix sort bench: uint keys, uint->uint pairs, float keys and ulong keys at each size, beside
+// bc::sort / bc::sort_by_key on the same data in the same run, in Gkeys/s. The input is restored
+// (device to device, untimed) before every repeat; every result is checked against the host
+// (std::sort over (key, index) pairs = std::stable_sort, bit for bit).
+#include "bench_framework.hpp"
+
+#include <boost/compute/algorithm/copy.hpp>
+#include <boost/compute/algorithm/sort.hpp>
+#include <boost/compute/algorithm/sort_by_key.hpp>
+
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <type_traits>
+
+namespace {
+
+namespace bc = boost::compute;
+using clprim_bench::result;
+
+template <class T>
+T bench_value(std::mt19937_64& rng)
+{
+    if constexpr (std::is_floating_point_v<T>) {
+        std::uniform_real_distribution<double> u(-1.0e6, 1.0e6);
+        return T(u(rng));
+    } else {
+        return T(rng());
+    }
+}
+
+template <class T>
+auto order_bits(T x)
+{
+    if constexpr (std::is_same_v<T, cl_float>) {
+        cl_uint u;
+        std::memcpy(&u, &x, 4);
+        return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+    } else {
+        return x;
+    }
+}
+
+// Keys (and, for pairs, the input positions) in stable ascending order.
+template <class K>
+std::vector<std::pair<decltype(order_bits(K())), cl_uint>> reference(const std::vector<K>& keys)
+{
+    std::vector<std::pair<decltype(order_bits(K())), cl_uint>> p(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) p[i] = {order_bits(keys[i]), cl_uint(i)};
+    std::sort(p.begin(), p.end()); // ties broken by position: the stable order
+    return p;
+}
+
+template <class K>
+void bench_keys(clprim_bench::context& ctx, std::size_t n, const char* type, bool pairs)
+{
+    auto& q = ctx.queue;
+    std::mt19937_64 rng(n * 31 + sizeof(K));
+    std::vector<K> host(n);
+    for (auto& x : host) x = bench_value<K>(rng);
+    const auto ref = reference(host);
+
+    bc::vector<K> source(n, ctx.ctx), keys(n, ctx.ctx);
+    bc::copy(host.begin(), host.end(), source.begin(), q);
+    std::vector<cl_uint> iota(n);
+    std::iota(iota.begin(), iota.end(), 0u);
+    bc::vector<cl_uint> vsource(pairs ? n : 0, ctx.ctx), values(pairs ? n : 0, ctx.ctx);
+    if (pairs) bc::copy(iota.begin(), iota.end(), vsource.begin(), q);
+
+    auto prepare = [&] {
+        bc::copy(source.begin(), source.end(), keys.begin(), q);
+        if (pairs) bc::copy(vsource.begin(), vsource.end(), values.begin(), q);
+    };
+    // stable: the values must be exactly the reference positions; otherwise (Boost.Compute's
+    // sort_by_key) any position holding that key will do.
+    auto check = [&](bool stable) {
+        std::vector<K> k(n);
+        bc::copy(keys.begin(), keys.end(), k.begin(), q);
+        std::vector<cl_uint> v(pairs ? n : 0);
+        if (pairs) bc::copy(values.begin(), values.end(), v.begin(), q);
+        q.finish();
+        for (std::size_t i = 0; i < n; ++i) {
+            if (order_bits(k[i]) != ref[i].first) return false;
+            if (pairs && (stable ? v[i] != ref[i].second : (v[i] >= n || order_bits(host[v[i]]) != ref[i].first)))
+                return false;
+        }
+        return true;
+    };
+
+    result r;
+    r.group = pairs ? "sort_by_key" : "sort";
+    r.name = "radix";
+    r.type = type;
+    r.n = n;
+    auto run_radix = [&] {
+        if (pairs) clprim::radix_sort_by_key(keys.begin(), keys.end(), values.begin(), q);
+        else clprim::radix_sort(keys.begin(), keys.end(), q);
+    };
+    r.ms = clprim_examples::median_ms(q, prepare, run_radix, ctx.repeat);
+    r.gkeys = r.ms > 0 ? double(n) / (r.ms * 1e6) : 0;
+    r.correct = check(true);
+    ctx.add(r);
+
+    result b = r;
+    b.name = "boost_compute";
+    b.baseline = true;
+    auto run_bc = [&] {
+        if (pairs) bc::sort_by_key(keys.begin(), keys.end(), values.begin(), q);
+        else bc::sort(keys.begin(), keys.end(), q);
+    };
+    b.ms = clprim_examples::median_ms(q, prepare, run_bc, std::max(1, ctx.repeat / 2));
+    b.gkeys = b.ms > 0 ? double(n) / (b.ms * 1e6) : 0;
+    b.correct = check(false);
+    ctx.add(b);
+}
+
+} // namespace
+
+CLPRIM_BENCH(radix_sort)
+{
+    for (std::size_t n : ctx.sizes) {
+        bench_keys<cl_uint>(ctx, n, "uint", false);
+        bench_keys<cl_uint>(ctx, n, "uint", true);
+        bench_keys<cl_float>(ctx, n, "float", false);
+        bench_keys<cl_ulong>(ctx, n, "ulong", false);
+    }
+}
