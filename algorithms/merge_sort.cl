@@ -1,0 +1,256 @@
+// Stable merge sort in three phases. Joined after sort_key_order.cl; needs K (key type macros),
+// V (value type macros), SORT_HAS_VALUES when values travel with the keys, MERGE_ELEMS (elements
+// per work-item, a power of two).
+//
+// Keys are sorted as their sortable bits (key_to_sortable: unsigned order = requested order, floats
+// by total order, descending as inverted bits so equal keys stay equal and ties are still broken by
+// position). The first kernel converts on load, the last one converts back on store; between them
+// the keys live in the host's scratch buffers. Buffers holding caller keys are declared as SK
+// pointers (same width) and reinterpreted with as_K / as_K_UNSIGNED.
+//
+// (1) merge_tile_sort: each work-item sorts its MERGE_ELEMS consecutive elements in registers with
+//     a neighbour-exchange network (swaps only on strictly greater: stable); (2) the work-group
+//     then merges runs of E, 2E, ... up to its tile in local memory: every element's output
+//     position is its index in its run plus its rank in the other run (elements of the left run
+//     count only strictly smaller keys of the right run, those of the right run also equal ones:
+//     ties keep input order). (3) merge_global merges runs longer than a tile: each work-group
+//     takes one tile-sized piece of the output, finds where that piece starts and ends in both
+//     input runs (merge path / co-rank binary search), and merges the two pieces as in (2).
+// Elements past n in the last tile are padded with the largest sortable value; being last in
+// input order, stability keeps them last, and they are never stored.
+
+#define SK K_UNSIGNED
+#if K_BITS == 32
+#define SK_MAX 0xffffffffu
+#else
+#define SK_MAX 0xfffffffffffffffful
+#endif
+#define E MERGE_ELEMS
+
+inline SK caller_to_sortable(SK bits) { return key_to_sortable(K_AS_KEY(bits)); }
+inline SK sortable_to_caller(SK s) { return K_AS_UNSIGNED(sortable_to_key(s)); }
+
+// Number of elements of a[0, m) that are < x (strict) or <= x (!strict); a sorted, m <= span,
+// span a power of two. Fixed step count, so work-items stay in step.
+inline uint rank_in(__local const SK* a, uint m, SK x, bool strict, uint span)
+{
+    uint pos = 0;
+    for (uint step = span; step > 0; step >>= 1) {
+        const uint q = pos + step;
+        if (q <= m) {
+            const SK y = a[q - 1];
+            if (strict ? (y < x) : (y <= x)) pos = q;
+        }
+    }
+    return pos;
+}
+
+__kernel void merge_tile_sort(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
+                              __global SK* out, ulong out_off, __global V* vout, ulong vout_off, ulong n,
+                              uint out_convert, __local SK* lk, __local V* lv)
+{
+    (void)vin; (void)vout; (void)lv; (void)vin_off; (void)vout_off;
+    in += in_off;
+    out += out_off;
+#ifdef SORT_HAS_VALUES
+    vin += vin_off;
+    vout += vout_off;
+#endif
+    const uint lid = get_local_id(0);
+    const uint wg = get_local_size(0);
+    const uint tile = wg * E;
+    const ulong base = (ulong)get_group_id(0) * tile;
+
+    for (uint r = 0; r < E; ++r) {
+        const uint l = lid + r * wg;
+        const ulong i = base + l;
+        lk[l] = i < n ? caller_to_sortable(in[i]) : SK_MAX;
+#ifdef SORT_HAS_VALUES
+        if (i < n) lv[l] = vin[i];
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // (1) E consecutive elements in registers: E rounds of odd/even neighbour exchange.
+    SK kr[E];
+    V vr[E];
+#pragma unroll
+    for (uint a = 0; a < E; ++a) {
+        kr[a] = lk[lid * E + a];
+#ifdef SORT_HAS_VALUES
+        vr[a] = lv[lid * E + a];
+#endif
+    }
+#pragma unroll
+    for (uint p = 0; p < E; ++p) {
+#pragma unroll
+        for (uint a = p & 1; a + 1 < E; a += 2) {
+            if (kr[a] > kr[a + 1]) {
+                const SK t = kr[a]; kr[a] = kr[a + 1]; kr[a + 1] = t;
+#ifdef SORT_HAS_VALUES
+                const V u = vr[a]; vr[a] = vr[a + 1]; vr[a + 1] = u;
+#endif
+            }
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (uint a = 0; a < E; ++a) {
+        lk[lid * E + a] = kr[a];
+#ifdef SORT_HAS_VALUES
+        lv[lid * E + a] = vr[a];
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // (2) Merge runs of L into runs of 2L inside the tile.
+    uint dst[E];
+    for (uint L = E; L < tile; L <<= 1) {
+#pragma unroll
+        for (uint r = 0; r < E; ++r) {
+            const uint l = lid + r * wg;
+            const uint pair = l & ~(2 * L - 1);
+            const bool left = (l & L) == 0;
+            kr[r] = lk[l];
+#ifdef SORT_HAS_VALUES
+            vr[r] = lv[l];
+#endif
+            const uint rank = rank_in(lk + (left ? pair + L : pair), L, kr[r], left, L);
+            dst[r] = pair + (l & (L - 1)) + rank;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (uint r = 0; r < E; ++r) {
+            lk[dst[r]] = kr[r];
+#ifdef SORT_HAS_VALUES
+            lv[dst[r]] = vr[r];
+#endif
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    for (uint r = 0; r < E; ++r) {
+        const uint l = lid + r * wg;
+        const ulong i = base + l;
+        if (i < n) {
+            out[i] = out_convert ? sortable_to_caller(lk[l]) : lk[l];
+#ifdef SORT_HAS_VALUES
+            vout[i] = lv[l];
+#endif
+        }
+    }
+}
+
+// How many of the first d outputs of the stable merge of a[0, la) and b[0, lb) come from a.
+inline ulong co_rank(__global const SK* a, ulong la, __global const SK* b, ulong lb, ulong d)
+{
+    ulong lo = d > lb ? d - lb : 0;
+    ulong hi = d < la ? d : la;
+    while (lo < hi) {
+        const ulong mid = (lo + hi) >> 1;
+        // a[mid] precedes b[d-1-mid] (ties: a first), so it is among the first d: take more of a.
+        if (a[mid] <= b[d - 1 - mid]) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+// (3) One merge round over the whole array: runs of L (a multiple of the tile) pairwise into 2L.
+// (3a) Where each work-group's piece of the output starts in its left run: one co-rank search per
+// work-group, all in parallel (rather than serially inside the merge kernel).
+__kernel void merge_partition(__global const SK* in, ulong in_off, ulong n, ulong L, ulong tile,
+                              __global ulong* splits, ulong groups)
+{
+    const ulong g = get_global_id(0);
+    if (g >= groups) return;
+    in += in_off;
+    const ulong o0 = g * tile;
+    const ulong base = o0 & ~(2 * L - 1);
+    const ulong la = min(L, n - base);
+    const ulong lb = min(L, n - base - la);
+    splits[g] = co_rank(in + base, la, in + base + la, lb, o0 - base);
+}
+
+// (3b) One merge round: runs of L (a multiple of the tile) pairwise into runs of 2L. The input and
+// output may each be the caller's range (holding sortable bits between rounds) or the scratch
+// buffer, hence the offsets; only the last round converts back to keys.
+__kernel void merge_global(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
+                           __global SK* out, ulong out_off, __global V* vout, ulong vout_off, ulong n,
+                           ulong L, uint out_convert, __global const ulong* splits, __local SK* lk,
+                           __local V* lv)
+{
+    (void)vin; (void)vout; (void)lv; (void)vin_off; (void)vout_off;
+    in += in_off;
+    out += out_off;
+#ifdef SORT_HAS_VALUES
+    vin += vin_off;
+    vout += vout_off;
+#endif
+    const uint lid = get_local_id(0);
+    const uint wg = get_local_size(0);
+    const uint tile = wg * E;
+    const ulong g = get_group_id(0);
+    const ulong o0 = g * tile;
+    const ulong base = o0 & ~(2 * L - 1);
+    const ulong la = min(L, n - base);
+    const ulong o1 = min(o0 + tile, n);
+    const ulong d0 = o0 - base;
+    const ulong d1 = o1 - base;
+    // The piece ends where the next one starts, unless it ends its pair of runs (all of a used).
+    const ulong a0 = splits[g];
+    const ulong a1 = (o1 == n || (o1 & (2 * L - 1)) == 0) ? la : splits[g + 1];
+    const ulong b0 = d0 - a0;
+    const uint na = (uint)(a1 - a0);
+    const uint total = (uint)(d1 - d0);
+
+    // Our pieces of both runs side by side in local memory: a's first.
+    SK kr[E];
+    V vr[E];
+#pragma unroll
+    for (uint r = 0; r < E; ++r) {
+        const uint l = lid + r * wg;
+        if (l < total) {
+            const ulong src = l < na ? base + a0 + l : base + la + b0 + (l - na);
+            kr[r] = in[src];
+            lk[l] = kr[r];
+#ifdef SORT_HAS_VALUES
+            vr[r] = vin[src];
+#endif
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint dst[E];
+#pragma unroll
+    for (uint r = 0; r < E; ++r) {
+        const uint l = lid + r * wg;
+        if (l < total) {
+            const bool from_a = l < na;
+            const uint rank = from_a ? rank_in(lk + na, total - na, kr[r], true, tile)
+                                     : rank_in(lk, na, kr[r], false, tile);
+            dst[r] = (from_a ? l : l - na) + rank;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (uint r = 0; r < E; ++r) {
+        const uint l = lid + r * wg;
+        if (l < total) {
+            lk[dst[r]] = kr[r];
+#ifdef SORT_HAS_VALUES
+            lv[dst[r]] = vr[r];
+#endif
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint r = 0; r < E; ++r) {
+        const uint l = lid + r * wg;
+        if (l < total) {
+            const ulong i = o0 + l;
+            out[i] = out_convert ? sortable_to_caller(lk[l]) : lk[l];
+#ifdef SORT_HAS_VALUES
+            vout[i] = lv[l];
+#endif
+        }
+    }
+}
+#undef E

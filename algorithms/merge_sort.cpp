@@ -1,0 +1,108 @@
+// Stable merge sort (issue #6): tiles sorted in local memory (register runs, then rank merges),
+// then one merge-path round per doubling of the run length. See merge_sort.cl.
+#include "sort_support.hpp"
+
+#include <clprim/merge_sort.hpp>
+
+namespace clprim {
+namespace detail {
+
+void merge_sort_impl(const sort_request& r, bc::command_queue& queue)
+{
+    const char* who = "clprim::merge_sort";
+    const bc::device device = queue.get_device();
+    check_sort_types(r, device, who);
+    const std::size_t n = r.keys.size;
+    if (n < 2) return;
+
+    guarded(who, [&] {
+        constexpr std::size_t elems = 8; // per work-item: register runs of 8, 8 merges per work-item and round
+        const bc::context& context = queue.get_context();
+        const bc::program program = algorithms_program(context, {"sort_key_order.cl", "merge_sort.cl"},
+                                                       sort_build_options(r) + " -DMERGE_ELEMS=" + std::to_string(elems));
+        bc::kernel tk = program.create_kernel("merge_tile_sort");
+        bc::kernel gk = program.create_kernel("merge_global");
+        bc::kernel pk = program.create_kernel("merge_partition");
+
+        // A power-of-two work-group (>= 2: two work-items find the split points) whose tile fits
+        // local memory, no larger than the input needs.
+        const std::size_t kbytes = size_of(r.key_type);
+        const std::size_t vbytes = r.has_values ? value_bytes(r) : 0;
+        const device_limits lim = limits_for(tk, device);
+        std::size_t wg = std::min(pow2_group_size(tk, device, 256), pow2_group_size(gk, device, 256));
+        while (wg > 2 && wg * elems * (kbytes + vbytes) + 64 > lim.local_mem_size / 2) wg /= 2;
+        wg = std::max<std::size_t>(2, std::min(wg, next_pow2(ceil_div(n, elems))));
+        const std::size_t tile = wg * elems;
+        const std::size_t groups = ceil_div(n, tile);
+        const std::size_t pwg = std::min(pow2_group_size(pk, device, 128), next_pow2(groups));
+
+        unsigned rounds = 0;
+        for (std::size_t L = tile; L < n; L <<= 1) ++rounds;
+
+        // The caller's range is one of the two ping-pong buffers (holding sortable bits between
+        // rounds); the scratch pair is allocated up front, before anything is enqueued.
+        struct place {
+            bc::buffer k, v;
+            std::size_t koff, voff;
+        };
+        const place caller{r.keys.buffer, values_buffer_or(r), r.keys.offset, r.has_values ? r.values.offset : 0};
+        place scratch = caller;
+        bc::buffer splits;
+        if (rounds > 0) {
+            splits = bc::buffer(context, groups * sizeof(cl_ulong));
+            scratch.k = bc::buffer(context, n * kbytes);
+            scratch.v = r.has_values ? bc::buffer(context, n * vbytes) : scratch.k;
+            scratch.koff = scratch.voff = 0;
+        }
+        const std::size_t lk_bytes = tile * kbytes, lv_bytes = r.has_values ? tile * vbytes : 8;
+
+        // The tile sort writes where an even number of rounds later the result lands in the caller.
+        place src = (rounds % 2 == 0) ? caller : scratch;
+        tk.set_arg(0, caller.k);
+        tk.set_arg(1, cl_ulong(caller.koff));
+        tk.set_arg(2, caller.v);
+        tk.set_arg(3, cl_ulong(caller.voff));
+        tk.set_arg(4, src.k);
+        tk.set_arg(5, cl_ulong(src.koff));
+        tk.set_arg(6, src.v);
+        tk.set_arg(7, cl_ulong(src.voff));
+        tk.set_arg(8, cl_ulong(n));
+        tk.set_arg(9, cl_uint(rounds == 0 ? 1 : 0));
+        tk.set_arg(10, lk_bytes, nullptr);
+        tk.set_arg(11, lv_bytes, nullptr);
+        queue.enqueue_1d_range_kernel(tk, 0, groups * wg, wg);
+
+        unsigned round = 0;
+        for (std::size_t L = tile; L < n; L <<= 1) {
+            ++round;
+            const place dst = (src.k.get() == caller.k.get() && src.koff == caller.koff) ? scratch : caller;
+            pk.set_arg(0, src.k);
+            pk.set_arg(1, cl_ulong(src.koff));
+            pk.set_arg(2, cl_ulong(n));
+            pk.set_arg(3, cl_ulong(L));
+            pk.set_arg(4, cl_ulong(tile));
+            pk.set_arg(5, splits);
+            pk.set_arg(6, cl_ulong(groups));
+            queue.enqueue_1d_range_kernel(pk, 0, round_up(groups, pwg), pwg);
+            gk.set_arg(0, src.k);
+            gk.set_arg(1, cl_ulong(src.koff));
+            gk.set_arg(2, src.v);
+            gk.set_arg(3, cl_ulong(src.voff));
+            gk.set_arg(4, dst.k);
+            gk.set_arg(5, cl_ulong(dst.koff));
+            gk.set_arg(6, dst.v);
+            gk.set_arg(7, cl_ulong(dst.voff));
+            gk.set_arg(8, cl_ulong(n));
+            gk.set_arg(9, cl_ulong(L));
+            gk.set_arg(10, cl_uint(round == rounds ? 1 : 0));
+            gk.set_arg(11, splits);
+            gk.set_arg(12, lk_bytes, nullptr);
+            gk.set_arg(13, lv_bytes, nullptr);
+            queue.enqueue_1d_range_kernel(gk, 0, groups * wg, wg);
+            src = dst;
+        }
+    });
+}
+
+} // namespace detail
+} // namespace clprim

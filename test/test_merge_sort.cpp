@@ -1,0 +1,164 @@
+// Merge sort: every key type x both orders x the standard sizes and distributions (float specials
+// included) against std::stable_sort with the total order, bit for bit; sort_by_key checked for
+// stability (values = input indices must equal the stable reference's permutation, descending
+// too); sizes past several merge rounds and above 2^24; guards just outside the range untouched.
+#define BOOST_TEST_MODULE clprim_merge_sort
+#include "clprim_test_fixture.hpp"
+
+#include <clprim/merge_sort.hpp>
+
+#include <cstdlib>
+
+using namespace clprim_test;
+
+namespace {
+
+template <class T>
+std::vector<T> reference(std::vector<T> v, clprim::sort_order order)
+{
+    if (order == clprim::sort_order::ascending) std::stable_sort(v.begin(), v.end(), total_less<T>);
+    else std::stable_sort(v.begin(), v.end(), [](T a, T b) { return total_less(b, a); });
+    return v;
+}
+
+// A device buffer holding [guard, data..., guard]; the sort sees only the middle.
+template <class T>
+struct guarded_vector {
+    bc::vector<T> dev;
+    T guard;
+    std::size_t n;
+    guarded_vector(const std::vector<T>& host, T g, bc::command_queue& q) : dev(host.size() + 2, q.get_context()), guard(g), n(host.size())
+    {
+        std::vector<T> all(host.size() + 2, g);
+        std::copy(host.begin(), host.end(), all.begin() + 1);
+        bc::copy(all.begin(), all.end(), dev.begin(), q);
+    }
+    bc::buffer_iterator<T> first() { return dev.begin() + 1; }
+    bc::buffer_iterator<T> last() { return dev.begin() + 1 + n; }
+    std::vector<T> result(bc::command_queue& q, bool& guards_ok)
+    {
+        auto all = to_host(dev, q);
+        guards_ok = std::memcmp(&all.front(), &guard, sizeof(T)) == 0 && std::memcmp(&all.back(), &guard, sizeof(T)) == 0;
+        return std::vector<T>(all.begin() + 1, all.end() - 1);
+    }
+};
+
+template <class T>
+void check_keys(std::size_t n, distribution d, clprim::sort_order order)
+{
+    auto& q = device_under_test::get().queue;
+    const auto data = make_data<T>(n, d);
+    guarded_vector<T> v(data, std::numeric_limits<T>::max(), q);
+    clprim::merge_sort(v.first(), v.last(), q, order);
+    bool guards_ok = false;
+    const auto got = v.result(q, guards_ok);
+    const auto want = reference(data, order);
+    const long diff = first_difference(got, want);
+    BOOST_TEST(guards_ok, "guard overwritten");
+    BOOST_TEST(diff == -1, type_label<T>() << " n=" << n << " " << name_of(d) << " "
+                                           << (order == clprim::sort_order::ascending ? "asc" : "desc")
+                                           << ": first difference at " << diff);
+}
+
+template <class K, class V>
+void check_pairs(std::size_t n, distribution d, clprim::sort_order order)
+{
+    auto& q = device_under_test::get().queue;
+    const auto keys = make_data<K>(n, d);
+    std::vector<V> vals(n);
+    for (std::size_t i = 0; i < n; ++i) vals[i] = static_cast<V>(i);
+    guarded_vector<K> kv(keys, K(7), q);
+    guarded_vector<V> vv(vals, V(3), q);
+    clprim::merge_sort_by_key(kv.first(), kv.last(), vv.first(), q, order);
+    bool kg = false, vg = false;
+    const auto got_k = kv.result(q, kg);
+    const auto got_v = vv.result(q, vg);
+    // Stable reference: sort the indices by key, ties by index.
+    std::vector<std::size_t> idx(n);
+    for (std::size_t i = 0; i < n; ++i) idx[i] = i;
+    if (order == clprim::sort_order::ascending)
+        std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return total_less(keys[a], keys[b]); });
+    else
+        std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return total_less(keys[b], keys[a]); });
+    std::vector<K> want_k(n);
+    std::vector<V> want_v(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        want_k[i] = keys[idx[i]];
+        want_v[i] = static_cast<V>(idx[i]);
+    }
+    BOOST_TEST((kg && vg), "guard overwritten");
+    BOOST_TEST(first_difference(got_k, want_k) == -1, type_label<K>() << "/" << type_label<V>() << " n=" << n << " keys wrong");
+    const long dv = first_difference(got_v, want_v);
+    BOOST_TEST(dv == -1, type_label<K>() << "/" << type_label<V>() << " n=" << n << " " << name_of(d) << " "
+                                          << (order == clprim::sort_order::ascending ? "asc" : "desc")
+                                          << ": not stable, first value difference at " << dv);
+}
+
+} // namespace
+
+BOOST_FIXTURE_TEST_SUITE(merge_sort, fixture)
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(all_sizes_distributions_orders, T, all_types)
+{
+    if (!type_runs_here<T>()) return;
+    for (auto order : {clprim::sort_order::ascending, clprim::sort_order::descending})
+        for (auto n : standard_sizes(false))
+            for (auto d : all_distributions()) check_keys<T>(n, d, order);
+}
+
+BOOST_AUTO_TEST_CASE(larger_sizes)
+{
+    for (std::size_t n : {(1u << 14) + 1, (1u << 17) - 1, (1u << 20) + 3}) {
+        check_keys<cl_uint>(n, distribution::random, clprim::sort_order::ascending);
+        check_keys<cl_float>(n, distribution::float_specials, clprim::sort_order::descending);
+    }
+    check_keys<cl_int>((1u << 20) + 3, distribution::reversed, clprim::sort_order::ascending);
+    check_keys<cl_ulong>((1u << 20) + 3, distribution::few_distinct, clprim::sort_order::descending);
+    check_keys<cl_long>((1u << 20) + 3, distribution::sorted, clprim::sort_order::descending);
+    if (type_runs_here<cl_double>())
+        check_keys<cl_double>((1u << 20) + 3, distribution::float_specials, clprim::sort_order::ascending);
+}
+
+// About a minute on a busy 2-core PoCL: there only when CLPRIM_TEST_LARGE is set; always on GPUs.
+BOOST_AUTO_TEST_CASE(above_two_to_the_24)
+{
+    if (!(device.type() & CL_DEVICE_TYPE_GPU) && !std::getenv("CLPRIM_TEST_LARGE")) {
+        BOOST_TEST_MESSAGE("CPU device: n > 2^24 case skipped (set CLPRIM_TEST_LARGE to run it)");
+        return;
+    }
+    check_pairs<cl_uint, cl_uint>((1u << 24) + 5, distribution::few_distinct, clprim::sort_order::descending);
+    check_keys<cl_uint>((1u << 24) + 5, distribution::random, clprim::sort_order::ascending);
+}
+
+BOOST_AUTO_TEST_CASE(sort_by_key_is_stable)
+{
+    const bool fp64 = type_runs_here<cl_double>();
+    for (auto order : {clprim::sort_order::ascending, clprim::sort_order::descending}) {
+        for (std::size_t n : {0, 1, 2, 33, 1000, 4097, 65537}) {
+            check_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, order);
+            check_pairs<cl_int, cl_ulong>(n, distribution::few_distinct, order);
+            check_pairs<cl_float, cl_long>(n, distribution::float_specials, order);
+            check_pairs<cl_ulong, cl_float>(n, distribution::extremes, order);
+            if (fp64) {
+                check_pairs<cl_double, cl_int>(n, distribution::float_specials, order);
+                check_pairs<cl_long, cl_double>(n, distribution::all_equal, order);
+            }
+        }
+        check_pairs<cl_uint, cl_uint>((1u << 20) + 3, distribution::few_distinct, order);
+    }
+    check_pairs<cl_float, cl_ulong>((1u << 20) + 3, distribution::float_specials, clprim::sort_order::descending);
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_throws_before_enqueue)
+{
+    auto data = make_data<cl_int>(100, distribution::random);
+    auto v = to_device(data, queue);
+    BOOST_CHECK_THROW(clprim::merge_sort(v.begin() + 10, v.begin() + 5, queue), clprim::invalid_argument_error);
+    BOOST_CHECK_THROW(clprim::merge_sort(v.begin(), v.begin() + 200, queue), clprim::invalid_argument_error);
+    BOOST_CHECK_THROW(clprim::merge_sort_by_key(v.begin(), v.begin() + 50, v.begin() + 20, queue), clprim::invalid_argument_error);
+    bc::vector<cl_uint> short_vals(10, context);
+    BOOST_CHECK_THROW(clprim::merge_sort_by_key(v.begin(), v.end(), short_vals.begin(), queue), clprim::invalid_argument_error);
+    BOOST_TEST(bit_equal(to_host(v, queue), data));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
