@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
 
 namespace clprim {
 namespace detail {
@@ -90,11 +91,21 @@ bc::program reduce_program(const bc::context& context, const bc::device& device,
     return primitives_program(context, files, base);
 }
 
-// Scratch for the partial results, kept per context so a call does not pay for an allocation;
-// the lock is held for the whole call, so concurrent calls never share it.
+// Scratch for the partial results and prepared kernels, kept per context so a call pays for
+// neither an allocation nor a kernel creation; the lock is held for the whole call, so
+// concurrent calls never share them.
+struct prepared_kernel {
+    bc::kernel kernel;
+    std::size_t wg = 0;
+    device_limits lim{};
+};
+
 struct scratch_pool {
     std::mutex mutex;
     std::map<cl_context, bc::buffer> buffers;
+    // Kernels ready to launch, by (context, device, type, op, variant): creating a kernel and
+    // querying its limits costs more than a small reduction itself on some drivers.
+    std::map<std::tuple<cl_context, cl_device_id, int, int, int>, prepared_kernel> kernels;
 };
 
 scratch_pool& pool()
@@ -147,21 +158,31 @@ void reduce_impl(const buffer_range& in, element_type type, reduce_op op, reduce
     guarded(who, [&] {
         const bc::context context = queue.get_context();
         const std::size_t elem = size_of(type);
+        std::lock_guard<std::mutex> lock(pool().mutex);
 
-        // Work-group size: a power of two the device allows, whose scratch fits in local
-        // memory, at most 256 (enough to hide latency; larger only lengthens the tree).
-        std::size_t wg = floor_pow2(std::min<std::size_t>(
-            {device.max_work_group_size(), std::size_t(256), std::max<std::size_t>(1, device.local_memory_size() / elem / 2)}));
-        bc::program program = reduce_program(context, device, type, op, wg);
-        bc::kernel kernel = program.create_kernel(kname);
-        device_limits lim = limits_for(kernel, device);
-        if (lim.max_work_group_size < wg) {
-            // This kernel allows less than the device maximum (registers, say): rebuild for it.
-            wg = floor_pow2(lim.max_work_group_size);
-            program = reduce_program(context, device, type, op, wg);
-            kernel = program.create_kernel(kname);
-            lim = limits_for(kernel, device);
+        auto& prepared = pool().kernels[std::make_tuple(context.get(), device.id(), int(type), op_code(op), int(variant))];
+        if (prepared.wg == 0) {
+            // Work-group size: a power of two the device allows, whose scratch fits in local
+            // memory, at most 256 (enough to hide latency; larger only lengthens the tree).
+            std::size_t wg0 = floor_pow2(std::min<std::size_t>(
+                {device.max_work_group_size(), std::size_t(256), std::max<std::size_t>(1, device.local_memory_size() / elem / 2)}));
+            bc::program program = reduce_program(context, device, type, op, wg0);
+            bc::kernel k = program.create_kernel(kname);
+            device_limits l = limits_for(k, device);
+            if (l.max_work_group_size < wg0) {
+                // This kernel allows less than the device maximum (registers, say): rebuild for it.
+                wg0 = floor_pow2(l.max_work_group_size);
+                program = reduce_program(context, device, type, op, wg0);
+                k = program.create_kernel(kname);
+                l = limits_for(k, device);
+            }
+            prepared.kernel = k;
+            prepared.lim = l;
+            prepared.wg = wg0;
         }
+        bc::kernel& kernel = prepared.kernel;
+        const std::size_t wg = prepared.wg;
+        const device_limits& lim = prepared.lim;
 
         plan p;
         p.wg = wg;
@@ -184,7 +205,6 @@ void reduce_impl(const buffer_range& in, element_type type, reduce_op op, reduce
         const std::size_t n1 = groups_for(p, variant, in.size, 0);
         const std::size_t n2 = n1 > 1 ? groups_for(p, variant, n1, 1) : 0;
         const std::size_t b_off = round_up(n1, 16);
-        std::lock_guard<std::mutex> lock(pool().mutex);
         bc::buffer& scratch = scratch_for(context, (b_off + std::max<std::size_t>(n2, 1)) * elem);
 
         bc::buffer src = in.buffer;
