@@ -20,6 +20,9 @@
 // does not hit the same bank from every work-item.
 #define PAD(i) ((i) + ((i) >> 5))
 #define TABLE_SIZE (PAD(RANK_BINS * WG) + 1)
+// The tile is padded the same way: work-item lid reads positions lid*KPT+k, a stride of KPT
+// words that would otherwise put a whole warp on one or two banks.
+#define TILE_SIZE (PAD(TILE) + 1)
 
 typedef K_UNSIGNED bits_t;
 
@@ -88,9 +91,9 @@ void radix_scatter(__global const bits_t* src, ulong src_off, __global bits_t* d
 #endif
                    )
 {
-    __local bits_t lkeys[TILE];
+    __local bits_t lkeys[TILE_SIZE];
 #ifdef HAS_VALUES
-    __local ushort lidx[TILE]; // where in the tile each key came from: its value is gathered at the end
+    __local ushort lidx[TILE_SIZE]; // where in the tile each key came from: its value is gathered at the end
 #endif
     __local uint table[TABLE_SIZE];
     __local uint scratch[WG_SCAN_SCRATCH(WG)];
@@ -106,9 +109,9 @@ void radix_scatter(__global const bits_t* src, ulong src_off, __global bits_t* d
     // key (largest digit, and after real keys of that digit by stability) and are never written.
     for (uint k = 0; k < KPT; ++k) {
         const uint j = k * WG + lid;
-        lkeys[j] = (j < m) ? load_sortable(src, src_off + base + j, convert_in) : ~(bits_t)0;
+        lkeys[PAD(j)] = (j < m) ? load_sortable(src, src_off + base + j, convert_in) : ~(bits_t)0;
 #ifdef HAS_VALUES
-        lidx[j] = (ushort)j;
+        lidx[PAD(j)] = (ushort)j;
 #endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -124,9 +127,9 @@ void radix_scatter(__global const bits_t* src, ulong src_off, __global bits_t* d
 #endif
         for (uint b = 0; b < RANK_BINS; ++b) table[PAD(b * WG + lid)] = 0;
         for (uint k = 0; k < KPT; ++k) {
-            keys[k] = lkeys[lid * KPT + k];
+            keys[k] = lkeys[PAD(lid * KPT + k)];
 #ifdef HAS_VALUES
-            idx[k] = lidx[lid * KPT + k];
+            idx[k] = lidx[PAD(lid * KPT + k)];
 #endif
             const uint b = (uint)(keys[k] >> (shift + sub)) & (RANK_BINS - 1u);
             table[PAD(b * WG + lid)] += 1u; // own column: no other work-item touches it
@@ -149,9 +152,9 @@ void radix_scatter(__global const bits_t* src, ulong src_off, __global bits_t* d
         for (uint k = 0; k < KPT; ++k) {
             const uint b = (uint)(keys[k] >> (shift + sub)) & (RANK_BINS - 1u);
             const uint pos = table[PAD(b * WG + lid)]++;
-            lkeys[pos] = keys[k];
+            lkeys[PAD(pos)] = keys[k];
 #ifdef HAS_VALUES
-            lidx[pos] = idx[k];
+            lidx[PAD(pos)] = idx[k];
 #endif
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -161,8 +164,8 @@ void radix_scatter(__global const bits_t* src, ulong src_off, __global bits_t* d
     for (uint k = 0; k < KPT; ++k) {
         const uint j = k * WG + lid;
         if (j < m) {
-            const uint d = digit_of(lkeys[j], shift);
-            if (j == 0 || digit_of(lkeys[j - 1], shift) != d)
+            const uint d = digit_of(lkeys[PAD(j)], shift);
+            if (j == 0 || digit_of(lkeys[PAD(j - 1)], shift) != d)
                 run_base[d] = offsets[d * num_groups + g] - j;
         }
     }
@@ -172,11 +175,11 @@ void radix_scatter(__global const bits_t* src, ulong src_off, __global bits_t* d
     for (uint k = 0; k < KPT; ++k) {
         const uint j = k * WG + lid;
         if (j < m) {
-            const bits_t u = lkeys[j];
+            const bits_t u = lkeys[PAD(j)];
             const uint pos = run_base[digit_of(u, shift)] + j;
             dst[dst_off + pos] = convert_out ? K_AS_UNSIGNED(sortable_to_key(u)) : u;
 #ifdef HAS_VALUES
-            vdst[vdst_off + pos] = vsrc[vsrc_off + base + lidx[j]];
+            vdst[vdst_off + pos] = vsrc[vsrc_off + base + lidx[PAD(j)]];
 #endif
         }
     }

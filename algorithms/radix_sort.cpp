@@ -35,7 +35,7 @@ struct radix_kernels {
 // Local memory radix_scatter needs (bytes), with a margin for the scan scratch.
 std::size_t scatter_local_bytes(std::size_t wg, std::size_t kpt, std::size_t key_size, bool has_values)
 {
-    const std::size_t tile = wg * kpt;
+    const std::size_t tile = wg * kpt + wg * kpt / 32 + 1; // padded as in radix_sort.cl
     const std::size_t table = rank_bins * wg + rank_bins * wg / 32 + 1;
     return tile * key_size + (has_values ? tile * 2 : 0) + table * 4 + radix * 4 + 2 * wg * 4 + 256;
 }
