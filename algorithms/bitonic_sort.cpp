@@ -66,7 +66,8 @@ void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::comma
     guarded(who, [&] {
         // Elements per work-item in the tile kernel: 2 for the local variant (one comparator per
         // work-item and pass), 8 for the fused one (the last three passes of a stage in registers).
-        const std::size_t elems = variant == bitonic_variant::fused ? 8 : 2;
+        // (The global variant only uses the pass kernel: it shares the fused variant's program.)
+        const std::size_t elems = variant == bitonic_variant::local ? 2 : 8;
         const bc::program program =
             algorithms_program(queue.get_context(), {"sort_key_order.cl", "bitonic_sort.cl"},
                                sort_build_options(r) + " -DBITONIC_ELEMS=" + std::to_string(elems));

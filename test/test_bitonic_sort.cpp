@@ -1,0 +1,195 @@
+// Bitonic sort, all three variants: every key type x both orders x the standard sizes and
+// distributions (float specials included) against std::stable_sort with the total order, bit for
+// bit; sort_by_key (values travel with their keys); guards just outside the range untouched.
+// The fused variant gets the full matrix; global and local a smaller one (they share the network).
+#define BOOST_TEST_MODULE clprim_bitonic_sort
+#include "clprim_test_fixture.hpp"
+
+#include <clprim/bitonic_sort.hpp>
+
+#include <cstdlib>
+
+using namespace clprim_test;
+
+namespace {
+
+constexpr clprim::bitonic_variant all_variants[] = {clprim::bitonic_variant::global, clprim::bitonic_variant::local,
+                                                   clprim::bitonic_variant::fused};
+
+const char* name_of(clprim::bitonic_variant v)
+{
+    return v == clprim::bitonic_variant::global ? "global" : v == clprim::bitonic_variant::local ? "local" : "fused";
+}
+
+template <class T>
+std::vector<T> reference(std::vector<T> v, clprim::sort_order order)
+{
+    if (order == clprim::sort_order::ascending) std::stable_sort(v.begin(), v.end(), total_less<T>);
+    else std::stable_sort(v.begin(), v.end(), [](T a, T b) { return total_less(b, a); });
+    return v;
+}
+
+// A device buffer holding [guard, data..., guard]; the sort sees only the middle.
+template <class T>
+struct guarded_vector {
+    bc::vector<T> dev;
+    T guard;
+    std::size_t n;
+    guarded_vector(const std::vector<T>& host, T g, bc::command_queue& q) : dev(host.size() + 2, q.get_context()), guard(g), n(host.size())
+    {
+        std::vector<T> all(host.size() + 2, g);
+        std::copy(host.begin(), host.end(), all.begin() + 1);
+        bc::copy(all.begin(), all.end(), dev.begin(), q);
+    }
+    bc::buffer_iterator<T> first() { return dev.begin() + 1; }
+    bc::buffer_iterator<T> last() { return dev.begin() + 1 + n; }
+    std::vector<T> result(bc::command_queue& q, bool& guards_ok)
+    {
+        auto all = to_host(dev, q);
+        guards_ok = std::memcmp(&all.front(), &guard, sizeof(T)) == 0 && std::memcmp(&all.back(), &guard, sizeof(T)) == 0;
+        return std::vector<T>(all.begin() + 1, all.end() - 1);
+    }
+};
+
+template <class T>
+void check_keys(clprim::bitonic_variant variant, std::size_t n, distribution d, clprim::sort_order order)
+{
+    auto& q = device_under_test::get().queue;
+    const auto data = make_data<T>(n, d);
+    guarded_vector<T> v(data, std::numeric_limits<T>::max(), q);
+    clprim::bitonic_sort(v.first(), v.last(), q, order, variant);
+    bool guards_ok = false;
+    const auto got = v.result(q, guards_ok);
+    const auto want = reference(data, order);
+    const long diff = first_difference(got, want);
+    BOOST_TEST(guards_ok, "guard overwritten");
+    BOOST_TEST(diff == -1, type_label<T>() << " n=" << n << " " << name_of(d) << " "
+                                           << (order == clprim::sort_order::ascending ? "asc" : "desc") << " "
+                                           << name_of(variant) << ": first difference at " << diff);
+}
+
+template <class K, class V>
+void check_pairs(clprim::bitonic_variant variant, std::size_t n, distribution d, clprim::sort_order order)
+{
+    auto& q = device_under_test::get().queue;
+    const auto keys = make_data<K>(n, d);
+    std::vector<V> vals(n);
+    for (std::size_t i = 0; i < n; ++i) vals[i] = static_cast<V>(i);
+    guarded_vector<K> kv(keys, K(7), q);
+    guarded_vector<V> vv(vals, V(3), q);
+    clprim::bitonic_sort_by_key(kv.first(), kv.last(), vv.first(), q, order, variant);
+    bool kg = false, vg = false;
+    const auto got_k = kv.result(q, kg);
+    const auto got_v = vv.result(q, vg);
+    BOOST_TEST((kg && vg), "guard overwritten");
+    BOOST_TEST(first_difference(got_k, reference(keys, order)) == -1,
+               type_label<K>() << "/" << type_label<V>() << " n=" << n << " keys wrong");
+    // Not stable: each value is a distinct input index, and it must sit beside its own key.
+    std::vector<char> seen(n, 0);
+    bool ok = true;
+    for (std::size_t i = 0; i < n && ok; ++i) {
+        const auto idx = static_cast<std::size_t>(got_v[i]);
+        ok = idx < n && !seen[idx] && std::memcmp(&keys[idx], &got_k[i], sizeof(K)) == 0;
+        if (ok) seen[idx] = 1;
+    }
+    BOOST_TEST(ok, type_label<K>() << "/" << type_label<V>() << " n=" << n << " " << name_of(d) << " "
+                                   << name_of(variant) << ": values do not follow their keys");
+}
+
+} // namespace
+
+BOOST_FIXTURE_TEST_SUITE(bitonic_sort, fixture)
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(fused_all_sizes_distributions_orders, T, all_types)
+{
+    if (!type_runs_here<T>()) return;
+    for (auto order : {clprim::sort_order::ascending, clprim::sort_order::descending})
+        for (auto n : standard_sizes(false))
+            for (auto d : all_distributions()) check_keys<T>(clprim::bitonic_variant::fused, n, d, order);
+}
+
+// The variants share the key order and its descending form (sort_key_order.cl), so descending
+// runs for two key types only here, which keeps the number of programs PoCL must build down.
+BOOST_AUTO_TEST_CASE_TEMPLATE(global_and_local_variants, T, all_types)
+{
+    if (!type_runs_here<T>()) return;
+    const std::size_t sizes[] = {0, 1, 2, 3, 31, 33, 255, 257, 1000, 4095, 4097};
+    const bool both_orders = std::is_same_v<T, cl_int> || std::is_same_v<T, cl_double>;
+    for (auto variant : {clprim::bitonic_variant::global, clprim::bitonic_variant::local})
+        for (auto order : {clprim::sort_order::ascending, clprim::sort_order::descending}) {
+            if (order == clprim::sort_order::descending && !both_orders) continue;
+            for (auto n : sizes)
+                for (auto d : {distribution::random, distribution::few_distinct, distribution::float_specials})
+                    check_keys<T>(variant, n, d, order);
+        }
+}
+
+BOOST_AUTO_TEST_CASE(variants_at_larger_sizes)
+{
+    for (auto variant : all_variants) {
+        check_keys<cl_uint>(variant, 65537, distribution::random, clprim::sort_order::ascending);
+        check_keys<cl_float>(variant, 65537, distribution::float_specials, clprim::sort_order::descending);
+    }
+    check_keys<cl_uint>(clprim::bitonic_variant::fused, (1u << 20) + 3, distribution::random, clprim::sort_order::ascending);
+    check_keys<cl_int>(clprim::bitonic_variant::fused, (1u << 20) + 3, distribution::reversed, clprim::sort_order::descending);
+    check_keys<cl_float>(clprim::bitonic_variant::fused, (1u << 20) + 3, distribution::float_specials, clprim::sort_order::ascending);
+    check_keys<cl_ulong>(clprim::bitonic_variant::fused, (1u << 20) + 3, distribution::few_distinct, clprim::sort_order::ascending);
+    check_keys<cl_uint>(clprim::bitonic_variant::local, (1u << 20) + 3, distribution::random, clprim::sort_order::ascending);
+    if (type_runs_here<cl_double>())
+        check_keys<cl_double>(clprim::bitonic_variant::fused, (1u << 20) + 3, distribution::float_specials, clprim::sort_order::descending);
+}
+
+// n > 2^24 pads to 2^25: about 20 s on a 2-core PoCL, so there only when CLPRIM_TEST_LARGE is set;
+// always on GPUs.
+BOOST_AUTO_TEST_CASE(above_two_to_the_24)
+{
+    if (!(device.type() & CL_DEVICE_TYPE_GPU) && !std::getenv("CLPRIM_TEST_LARGE")) {
+        BOOST_TEST_MESSAGE("CPU device: n > 2^24 case skipped (set CLPRIM_TEST_LARGE to run it)");
+        return;
+    }
+    check_keys<cl_uint>(clprim::bitonic_variant::fused, (1u << 24) + 5, distribution::random, clprim::sort_order::ascending);
+    check_pairs<cl_uint, cl_uint>(clprim::bitonic_variant::fused, (1u << 24) + 5, distribution::few_distinct, clprim::sort_order::descending);
+}
+
+// Key/value type pairs (each one program per variant and order: orders alternate to keep the
+// number of builds down; all pairs run through the fused variant, two through global and local).
+BOOST_AUTO_TEST_CASE(sort_by_key_pairs)
+{
+    using clprim::sort_order;
+    const bool fp64 = type_runs_here<cl_double>();
+    const auto asc = sort_order::ascending, desc = sort_order::descending;
+    for (auto variant : all_variants)
+        for (std::size_t n : {0, 1, 2, 33, 1000, 4097}) {
+            check_pairs<cl_uint, cl_uint>(variant, n, distribution::random, asc);
+            check_pairs<cl_float, cl_long>(variant, n, distribution::float_specials, desc);
+            if (variant != clprim::bitonic_variant::fused) continue;
+            check_pairs<cl_uint, cl_uint>(variant, n, distribution::few_distinct, desc);
+            check_pairs<cl_int, cl_ulong>(variant, n, distribution::few_distinct, asc);
+            check_pairs<cl_ulong, cl_float>(variant, n, distribution::extremes, desc);
+            if (fp64) {
+                check_pairs<cl_double, cl_int>(variant, n, distribution::float_specials, asc);
+                check_pairs<cl_long, cl_double>(variant, n, distribution::random, desc);
+            }
+        }
+    check_pairs<cl_uint, cl_uint>(clprim::bitonic_variant::fused, 65537, distribution::few_distinct, asc);
+    check_pairs<cl_float, cl_long>(clprim::bitonic_variant::fused, (1u << 20) + 3, distribution::float_specials, desc);
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_throws_before_enqueue)
+{
+    auto data = make_data<cl_int>(100, distribution::random);
+    auto v = to_device(data, queue);
+    BOOST_CHECK_THROW(clprim::bitonic_sort(v.begin() + 10, v.begin() + 5, queue), clprim::invalid_argument_error);
+    BOOST_CHECK_THROW(clprim::bitonic_sort(v.begin(), v.begin() + 200, queue), clprim::invalid_argument_error);
+    BOOST_CHECK_THROW(clprim::bitonic_sort(v.begin(), v.end(), queue, clprim::sort_order::ascending,
+                                           static_cast<clprim::bitonic_variant>(42)),
+                      clprim::invalid_argument_error);
+    // Values overlapping keys in the same buffer.
+    BOOST_CHECK_THROW(clprim::bitonic_sort_by_key(v.begin(), v.begin() + 50, v.begin() + 20, queue), clprim::invalid_argument_error);
+    // Values too short.
+    bc::vector<cl_uint> short_vals(10, context);
+    BOOST_CHECK_THROW(clprim::bitonic_sort_by_key(v.begin(), v.end(), short_vals.begin(), queue), clprim::invalid_argument_error);
+    BOOST_TEST(bit_equal(to_host(v, queue), data));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
