@@ -6,6 +6,7 @@
 // barriers. The host strings tiles together either as
 //   scan tiles (+ tile sums) -> scan the sums -> add_tile_offsets      (hillis_steele, blelloch)
 //   reduce_tiles -> scan the sums -> scan tiles starting from the sums (fast: 3 passes over n)
+// and a level of at most a few tiles is scanned by one work-group in one launch (scan_single).
 //
 // SCAN_WG selects the work-group scan: 0 Hillis & Steele, 1 Blelloch, 2 the fastest one.
 
@@ -32,22 +33,15 @@
 #define SCAN_USE_OFFSETS 2u   // start tile g from offsets[g] (else from init)
 #define SCAN_WRITE_SUMS 4u    // write tile g's total to sums[g]
 
-// One work-group per tile. tile holds SCAN_TILE_PAD(tile size - 1) + 1 elements, scratch
-// WG_SCAN_SCRATCH(work-group size). in may equal out (in place): a tile is read in full before
-// any of it is written, and by the same work-group.
-__kernel void scan_tiles(__global const T* in, ulong in_off, __global T* out, ulong out_off,
-                         ulong n, __global const T* offsets, __global T* sums, uint flags, T init,
-                         __local T* tile, __local T* scratch)
+// Scans the count (<= tile size) elements of one tile from carry; returns the tile's total.
+// tile holds SCAN_TILE_PAD(tile size - 1) + 1 elements, scratch WG_SCAN_SCRATCH(work-group
+// size). in may equal out (in place): the tile is read in full before any of it is written.
+T scan_one_tile(__global const T* in, __global T* out, uint count, T carry, bool inclusive,
+                __local T* tile, __local T* scratch)
 {
     const uint lid = (uint)get_local_id(0);
     const uint wg = (uint)get_local_size(0);
-    const uint tile_n = wg * SCAN_ITEMS;
-    const ulong g = get_group_id(0);
-    const ulong base = g * tile_n;
-    const uint count = (uint)min((ulong)tile_n, n - base);
-    in += in_off + base;
-    out += out_off + base;
-
+    barrier(CLK_LOCAL_MEM_FENCE); // a previous tile may still be reading the tile memory
     // Coalesced load; slots past the end of the range hold the identity, never read from memory.
     for (uint j = 0; j < SCAN_ITEMS; ++j) {
         const uint i = j * wg + lid;
@@ -62,9 +56,8 @@ __kernel void scan_tiles(__global const T* in, ulong in_off, __global T* out, ul
         sum = sum + v[j];
     }
     T total;
-    const T before = SCAN_WG_EXCLUSIVE(sum, scratch, &total);
-    T p = ((flags & SCAN_USE_OFFSETS) ? offsets[g] : init) + before;
-    if (flags & SCAN_INCLUSIVE) {
+    T p = carry + SCAN_WG_EXCLUSIVE(sum, scratch, &total);
+    if (inclusive) {
         for (uint j = 0; j < SCAN_ITEMS; ++j) {
             p = p + v[j];
             v[j] = p;
@@ -83,13 +76,44 @@ __kernel void scan_tiles(__global const T* in, ulong in_off, __global T* out, ul
         const uint i = j * wg + lid;
         if (i < count) out[i] = tile[SCAN_TILE_PAD(i)];
     }
-    if ((flags & SCAN_WRITE_SUMS) && lid == 0) sums[g] = total;
+    return total;
+}
+
+// One work-group per tile, starting from offsets[aux_off + g] or from init; tile g's total goes
+// to sums[aux_off + g] if flags ask for it.
+__kernel void scan_tiles(__global const T* in, ulong in_off, __global T* out, ulong out_off,
+                         ulong n, __global const T* offsets, __global T* sums, ulong aux_off,
+                         uint flags, T init, __local T* tile, __local T* scratch)
+{
+    const uint tile_n = (uint)get_local_size(0) * SCAN_ITEMS;
+    const ulong g = get_group_id(0);
+    const ulong base = g * tile_n;
+    const uint count = (uint)min((ulong)tile_n, n - base);
+    const T carry = (flags & SCAN_USE_OFFSETS) ? offsets[aux_off + g] : init;
+    const T total = scan_one_tile(in + in_off + base, out + out_off + base, count, carry,
+                                  (flags & SCAN_INCLUSIVE) != 0, tile, scratch);
+    if ((flags & SCAN_WRITE_SUMS) && get_local_id(0) == 0) sums[aux_off + g] = total;
+}
+
+// A single work-group scans all n elements, tile after tile, carrying the running total: for
+// the tile sums of a level, where one more level of launches would cost more than the few
+// tiles this loops over.
+__kernel void scan_single(__global const T* in, ulong in_off, __global T* out, ulong out_off,
+                          ulong n, uint flags, T init, __local T* tile, __local T* scratch)
+{
+    const uint tile_n = (uint)get_local_size(0) * SCAN_ITEMS;
+    T carry = init;
+    for (ulong base = 0; base < n; base += tile_n) {
+        const uint count = (uint)min((ulong)tile_n, n - base);
+        carry = carry + scan_one_tile(in + in_off + base, out + out_off + base, count, carry,
+                                      (flags & SCAN_INCLUSIVE) != 0, tile, scratch);
+    }
 }
 
 // sums[g] = the total of tile g (same tiling as scan_tiles). Needs no tile in local memory: the
 // order of a sum does not matter for integers, and floats are only promised to a tolerance.
 __kernel void reduce_tiles(__global const T* in, ulong in_off, ulong n, __global T* sums,
-                           __local T* scratch)
+                           ulong sums_off, __local T* scratch)
 {
     const uint lid = (uint)get_local_id(0);
     const uint wg = (uint)get_local_size(0);
@@ -110,19 +134,19 @@ __kernel void reduce_tiles(__global const T* in, ulong in_off, ulong n, __global
     }
     T total;
     SCAN_WG_EXCLUSIVE(sum, scratch, &total);
-    if (lid == 0) sums[g] = total;
+    if (lid == 0) sums[sums_off + g] = total;
 }
 
 // out[tile g] = offsets[g] + out[tile g], one work-group per tile of tile_n elements.
 __kernel void add_tile_offsets(__global T* out, ulong out_off, ulong n, __global const T* offsets,
-                               uint tile_n)
+                               ulong offsets_off, uint tile_n)
 {
     const uint lid = (uint)get_local_id(0);
     const uint wg = (uint)get_local_size(0);
     const ulong g = get_group_id(0);
     const ulong base = g * tile_n;
     const uint count = (uint)min((ulong)tile_n, n - base);
-    const T off = offsets[g];
+    const T off = offsets[offsets_off + g];
     out += out_off + base;
     for (uint i = lid; i < count; i += wg) out[i] = off + out[i];
 }

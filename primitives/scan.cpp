@@ -5,6 +5,8 @@
 #include <clprim/scan.hpp>
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 #include <string>
 
 namespace clprim {
@@ -13,9 +15,12 @@ namespace detail {
 namespace {
 
 constexpr cl_uint flag_inclusive = 1, flag_use_offsets = 2, flag_write_sums = 4;
+// Up to this many tiles, one work-group scans them in a loop (one launch) rather than a level
+// of tile kernels plus the scan of their sums (three launches, each costing microseconds).
+constexpr std::size_t single_group_tiles = 8;
 
 struct scan_kernels {
-    bc::kernel scan_tiles, reduce_tiles, add_tile_offsets;
+    bc::kernel scan_tiles, scan_single, reduce_tiles, add_tile_offsets;
     std::size_t wg = 1;         // work-group size
     std::size_t items = 1;      // elements per work-item
     std::size_t elem = 4;       // bytes per element
@@ -38,6 +43,7 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
     const bc::context context = queue.get_context();
     bc::program program = primitives_program(context, {"workgroup_scan.cl", "scan.cl"}, options);
     k.scan_tiles = program.create_kernel("scan_tiles");
+    k.scan_single = program.create_kernel("scan_single");
     k.reduce_tiles = program.create_kernel("reduce_tiles");
     k.add_tile_offsets = program.create_kernel("add_tile_offsets");
 
@@ -45,8 +51,9 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
     const auto lim_scan = limits_for(k.scan_tiles, device);
     const auto lim_reduce = limits_for(k.reduce_tiles, device);
     const auto lim_add = limits_for(k.add_tile_offsets, device);
+    const auto lim_single = limits_for(k.scan_single, device);
     const std::size_t max_wg = std::min({lim_scan.max_work_group_size, lim_reduce.max_work_group_size,
-                                         lim_add.max_work_group_size});
+                                         lim_add.max_work_group_size, lim_single.max_work_group_size});
     // 256 items: full occupancy on GPUs with small register files per item, and a tile large
     // enough that the scan of tile totals is a tiny fraction of the work.
     k.wg = floor_pow2(std::max<std::size_t>(1, std::min<std::size_t>(256, max_wg)));
@@ -55,58 +62,109 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
     return k;
 }
 
+// The kernels for (context, device, type, algorithm), made once per host thread: kernel objects
+// carry their arguments, so threads must not share them, and making them (program lookup, kernel
+// creation, limit queries) would otherwise cost tens of microseconds per call. The cached
+// kernels keep their context alive, so a key's handles cannot be reused by another context.
+scan_kernels& cached_kernels(const bc::command_queue& queue, element_type type, scan_algorithm algorithm)
+{
+    using key = std::tuple<cl_context, cl_device_id, int, int>;
+    thread_local std::map<key, scan_kernels> cache;
+    const key k{queue.get_context().get(), queue.get_device().get(), int(type), int(algorithm)};
+    auto it = cache.find(k);
+    if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, type, algorithm)).first;
+    return it->second;
+}
+
+// A buffer of at least bytes for the tile sums. On an in-order queue, one buffer per (host
+// thread, queue) is reused: calls on that queue run one after the other, so they never use it at
+// once, and a fresh allocation per call costs tens of microseconds on some drivers. Other queues
+// get a fresh buffer. The cache keeps its queue alive, so a handle cannot name a later queue.
+bc::buffer aux_buffer(const bc::command_queue& queue, std::size_t bytes)
+{
+    bytes = std::max<std::size_t>(bytes, 64);
+    const bool in_order = (queue.get_properties() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
+    if (!in_order) return bc::buffer(queue.get_context(), bytes, CL_MEM_READ_WRITE);
+    struct entry {
+        bc::command_queue queue;
+        bc::buffer buffer;
+    };
+    thread_local std::map<cl_command_queue, entry> cache;
+    auto& e = cache[queue.get()];
+    if (e.buffer.get() == nullptr || e.buffer.size() < bytes) {
+        e.queue = queue;
+        e.buffer = bc::buffer(queue.get_context(), std::max(bytes, 2 * (e.buffer.get() ? e.buffer.size() : 0)),
+                              CL_MEM_READ_WRITE);
+    }
+    return e.buffer;
+}
+
 // Scans n elements from (in, in_off) into (out, out_off); init is used by an exclusive scan.
+// aux from aux_off on has room for the tile sums of this level and the levels below.
 void scan_level(scan_kernels& k, bc::command_queue& queue, const bc::buffer& in, std::size_t in_off,
                 const bc::buffer& out, std::size_t out_off, std::size_t n, bool inclusive, const void* init,
-                scan_algorithm algorithm)
+                scan_algorithm algorithm, const bc::buffer& aux, std::size_t aux_off)
 {
     const std::size_t tile = k.tile();
     const std::size_t tiles = ceil_div(n, tile);
     const cl_uint incl = inclusive ? flag_inclusive : 0;
     const unsigned char zero[8] = {};
 
-    auto run_scan = [&](cl_uint flags, const bc::buffer& aux, const void* start) {
+    auto run_scan = [&](cl_uint flags, const void* start) {
         bc::kernel& s = k.scan_tiles;
         s.set_arg(0, in);
         s.set_arg(1, cl_ulong(in_off));
         s.set_arg(2, out);
         s.set_arg(3, cl_ulong(out_off));
         s.set_arg(4, cl_ulong(n));
-        s.set_arg(5, aux); // offsets (read) or sums (written), as flags say
+        s.set_arg(5, aux); // offsets (read) or sums (written) from aux_off, as flags say
         s.set_arg(6, aux);
-        s.set_arg(7, flags);
-        s.set_arg(8, k.elem, start);
-        s.set_arg(9, tile_slots(tile) * k.elem, nullptr);
-        s.set_arg(10, scratch_elements(k.wg) * k.elem, nullptr);
+        s.set_arg(7, cl_ulong(aux_off));
+        s.set_arg(8, flags);
+        s.set_arg(9, k.elem, start);
+        s.set_arg(10, tile_slots(tile) * k.elem, nullptr);
+        s.set_arg(11, scratch_elements(k.wg) * k.elem, nullptr);
         queue.enqueue_1d_range_kernel(s, 0, tiles * k.wg, k.wg);
     };
 
-    if (tiles == 1) {
-        run_scan(incl, out, init);
+    if (tiles <= single_group_tiles) {
+        bc::kernel& s1 = k.scan_single;
+        s1.set_arg(0, in);
+        s1.set_arg(1, cl_ulong(in_off));
+        s1.set_arg(2, out);
+        s1.set_arg(3, cl_ulong(out_off));
+        s1.set_arg(4, cl_ulong(n));
+        s1.set_arg(5, incl);
+        s1.set_arg(6, k.elem, init);
+        s1.set_arg(7, tile_slots(tile) * k.elem, nullptr);
+        s1.set_arg(8, scratch_elements(k.wg) * k.elem, nullptr);
+        queue.enqueue_1d_range_kernel(s1, 0, k.wg, k.wg);
         return;
     }
 
-    // One total per tile, scanned (exclusive, from init) in place by the next level.
-    bc::buffer sums(queue.get_context(), tiles * k.elem, CL_MEM_READ_WRITE);
+    // One total per tile at aux_off, scanned (exclusive, from init) in place by the next level.
+    const std::size_t next_off = aux_off + tiles;
     if (algorithm == scan_algorithm::fast) {
         bc::kernel& r = k.reduce_tiles;
         r.set_arg(0, in);
         r.set_arg(1, cl_ulong(in_off));
         r.set_arg(2, cl_ulong(n));
-        r.set_arg(3, sums);
-        r.set_arg(4, scratch_elements(k.wg) * k.elem, nullptr);
+        r.set_arg(3, aux);
+        r.set_arg(4, cl_ulong(aux_off));
+        r.set_arg(5, scratch_elements(k.wg) * k.elem, nullptr);
         queue.enqueue_1d_range_kernel(r, 0, tiles * k.wg, k.wg);
-        scan_level(k, queue, sums, 0, sums, 0, tiles, false, init, algorithm);
-        run_scan(incl | flag_use_offsets, sums, zero);
+        scan_level(k, queue, aux, aux_off, aux, aux_off, tiles, false, init, algorithm, aux, next_off);
+        run_scan(incl | flag_use_offsets, zero);
     } else {
-        run_scan(incl | flag_write_sums, sums, zero);
-        scan_level(k, queue, sums, 0, sums, 0, tiles, false, init, algorithm);
+        run_scan(incl | flag_write_sums, zero);
+        scan_level(k, queue, aux, aux_off, aux, aux_off, tiles, false, init, algorithm, aux, next_off);
         bc::kernel& a = k.add_tile_offsets;
         a.set_arg(0, out);
         a.set_arg(1, cl_ulong(out_off));
         a.set_arg(2, cl_ulong(n));
-        a.set_arg(3, sums);
-        a.set_arg(4, cl_uint(tile));
+        a.set_arg(3, aux);
+        a.set_arg(4, cl_ulong(aux_off));
+        a.set_arg(5, cl_uint(tile));
         queue.enqueue_1d_range_kernel(a, 0, tiles * k.wg, k.wg);
     }
 }
@@ -132,8 +190,14 @@ void scan_impl(const buffer_range& in, const buffer_range& out, element_type typ
     guarded(who, [&] {
         require_type_support(type, queue.get_device(), who);
         if (in.size == 0) return;
-        scan_kernels k = make_kernels(queue, type, algorithm);
-        scan_level(k, queue, in.buffer, in.offset, out.buffer, out.offset, in.size, inclusive, init, algorithm);
+        scan_kernels& k = cached_kernels(queue, type, algorithm);
+        // Room for the tile sums of every level.
+        std::size_t aux_size = 0;
+        for (std::size_t m = ceil_div(in.size, k.tile()); m > single_group_tiles; m = ceil_div(m, k.tile()))
+            aux_size += m;
+        const bc::buffer aux = aux_buffer(queue, aux_size * k.elem);
+        scan_level(k, queue, in.buffer, in.offset, out.buffer, out.offset, in.size, inclusive, init, algorithm,
+                   aux, 0);
     });
 }
 
