@@ -10,12 +10,13 @@
 //
 // (1) merge_tile_sort: each work-item sorts its MERGE_ELEMS consecutive elements in registers with
 //     a neighbour-exchange network (swaps only on strictly greater: stable); (2) the work-group
-//     then merges runs of E, 2E, ... up to its tile in local memory: every element's output
-//     position is its index in its run plus its rank in the other run (elements of the left run
-//     count only strictly smaller keys of the right run, those of the right run also equal ones:
-//     ties keep input order). (3) merge_global merges runs longer than a tile: each work-group
-//     takes one tile-sized piece of the output, finds where that piece starts and ends in both
-//     input runs (merge path / co-rank binary search), and merges the two pieces as in (2).
+//     then merges runs of E, 2E, ... up to its tile in local memory: each work-item takes E
+//     consecutive outputs of its pair of runs, finds where they start in both runs (co-rank
+//     binary search: an output's position is its index in its run plus its rank in the other
+//     run, ties going to the left run so input order is kept) and merges them sequentially.
+//     (3) merge_global merges runs longer than a tile: each work-group takes one tile-sized piece
+//     of the output, finds where that piece starts and ends in both input runs (merge path /
+//     co-rank, merge_partition), loads both pieces and merges them as in (2).
 // Elements past n in the last tile are padded with the largest sortable value; being last in
 // input order, stability keeps them last, and they are never stored.
 
@@ -30,19 +31,43 @@
 inline SK caller_to_sortable(SK bits) { return key_to_sortable(K_AS_KEY(bits)); }
 inline SK sortable_to_caller(SK s) { return K_AS_UNSIGNED(sortable_to_key(s)); }
 
-// Number of elements of a[0, m) that are < x (strict) or <= x (!strict); a sorted, m <= span,
-// span a power of two. Fixed step count, so work-items stay in step.
-inline uint rank_in(__local const SK* a, uint m, SK x, bool strict, uint span)
+// Outputs [d, d + E) of the stable merge of a[0, la) and b[0, lb) (local memory), into registers:
+// one co-rank search for where this work-item's piece starts, then a sequential merge of E steps
+// (ties: a first). Far fewer local reads than one binary search per element. Returns how many
+// outputs were produced (fewer than E at the end of the merge).
+inline uint merge_piece(__local const SK* a, __local const V* va, uint la, __local const SK* b,
+                        __local const V* vb, uint lb, uint d, SK* kr, V* vr)
 {
-    uint pos = 0;
-    for (uint step = span; step > 0; step >>= 1) {
-        const uint q = pos + step;
-        if (q <= m) {
-            const SK y = a[q - 1];
-            if (strict ? (y < x) : (y <= x)) pos = q;
+    (void)va; (void)vb; (void)vr;
+    uint lo = d > lb ? d - lb : 0;
+    uint hi = d < la ? d : la;
+    while (lo < hi) {
+        const uint mid = (lo + hi) >> 1;
+        if (a[mid] <= b[d - 1 - mid]) lo = mid + 1;
+        else hi = mid;
+    }
+    uint i = lo, j = d - lo, cnt = 0;
+#pragma unroll
+    for (uint e = 0; e < E; ++e) {
+        if (i < la || j < lb) {
+            const bool take_a = j >= lb || (i < la && a[i] <= b[j]);
+            if (take_a) {
+                kr[e] = a[i];
+#ifdef SORT_HAS_VALUES
+                vr[e] = va[i];
+#endif
+                ++i;
+            } else {
+                kr[e] = b[j];
+#ifdef SORT_HAS_VALUES
+                vr[e] = vb[j];
+#endif
+                ++j;
+            }
+            ++cnt;
         }
     }
-    return pos;
+    return cnt;
 }
 
 __kernel void merge_tile_sort(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
@@ -103,27 +128,18 @@ __kernel void merge_tile_sort(__global const SK* in, ulong in_off, __global cons
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    // (2) Merge runs of L into runs of 2L inside the tile.
-    uint dst[E];
+    // (2) Merge runs of L into runs of 2L inside the tile: work-item lid produces outputs
+    // [lid*E, lid*E + E) of its pair of runs.
     for (uint L = E; L < tile; L <<= 1) {
-#pragma unroll
-        for (uint r = 0; r < E; ++r) {
-            const uint l = lid + r * wg;
-            const uint pair = l & ~(2 * L - 1);
-            const bool left = (l & L) == 0;
-            kr[r] = lk[l];
-#ifdef SORT_HAS_VALUES
-            vr[r] = lv[l];
-#endif
-            const uint rank = rank_in(lk + (left ? pair + L : pair), L, kr[r], left, L);
-            dst[r] = pair + (l & (L - 1)) + rank;
-        }
+        const uint o = lid * E;
+        const uint pair = o & ~(2 * L - 1);
+        merge_piece(lk + pair, lv + pair, L, lk + pair + L, lv + pair + L, L, o - pair, kr, vr);
         barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
-        for (uint r = 0; r < E; ++r) {
-            lk[dst[r]] = kr[r];
+        for (uint a = 0; a < E; ++a) {
+            lk[o + a] = kr[a];
 #ifdef SORT_HAS_VALUES
-            lv[dst[r]] = vr[r];
+            lv[o + a] = vr[a];
 #endif
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -204,40 +220,28 @@ __kernel void merge_global(__global const SK* in, ulong in_off, __global const V
     const uint total = (uint)(d1 - d0);
 
     // Our pieces of both runs side by side in local memory: a's first.
-    SK kr[E];
-    V vr[E];
-#pragma unroll
     for (uint r = 0; r < E; ++r) {
         const uint l = lid + r * wg;
         if (l < total) {
             const ulong src = l < na ? base + a0 + l : base + la + b0 + (l - na);
-            kr[r] = in[src];
-            lk[l] = kr[r];
+            lk[l] = in[src];
 #ifdef SORT_HAS_VALUES
-            vr[r] = vin[src];
+            lv[l] = vin[src];
 #endif
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    uint dst[E];
-#pragma unroll
-    for (uint r = 0; r < E; ++r) {
-        const uint l = lid + r * wg;
-        if (l < total) {
-            const bool from_a = l < na;
-            const uint rank = from_a ? rank_in(lk + na, total - na, kr[r], true, tile)
-                                     : rank_in(lk, na, kr[r], false, tile);
-            dst[r] = (from_a ? l : l - na) + rank;
-        }
-    }
+    SK kr[E];
+    V vr[E];
+    const uint o = lid * E;
+    const uint cnt = o < total ? merge_piece(lk, lv, na, lk + na, lv + na, total - na, o, kr, vr) : 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
-    for (uint r = 0; r < E; ++r) {
-        const uint l = lid + r * wg;
-        if (l < total) {
-            lk[dst[r]] = kr[r];
+    for (uint e = 0; e < E; ++e) {
+        if (e < cnt) {
+            lk[o + e] = kr[e];
 #ifdef SORT_HAS_VALUES
-            lv[dst[r]] = vr[r];
+            lv[o + e] = vr[e];
 #endif
         }
     }
