@@ -240,8 +240,10 @@ __kernel void reduce_fast(__global const R *in, const ulong in_off, const ulong 
     const ulong gid = get_global_id(0), gs = get_global_size(0);
     const ulong nvec = (n - head) / R_VEC;
     const ulong tail = head + nvec * R_VEC;
-    R acc = gid < head ? in[gid] : R_ID;
-    if (gid < n - tail) acc = R_OP(acc, in[tail + gid]);
+    // Fewer than 2 * R_VEC scalars in all, but the grid may be smaller than that: stride anyway.
+    R acc = R_ID;
+    for (ulong j = gid; j < head; j += gs) acc = R_OP(acc, in[j]);
+    for (ulong j = tail + gid; j < n; j += gs) acc = R_OP(acc, in[j]);
 
     __global const RV *v = (__global const RV *)(in + head);
     RV a0 = (RV)(R_ID), a1 = (RV)(R_ID);
@@ -251,6 +253,40 @@ __kernel void reduce_fast(__global const R *in, const ulong in_off, const ulong 
         a1 = R_OP(a1, v[i + gs]);
     }
     if (i < nvec) a0 = R_OP(a0, v[i]);
+    a0 = R_OP(a0, a1);
+    acc = R_OP(acc, R_HREDUCE(a0));
+
+    acc = reduce_workgroup(acc, s);
+    if (get_local_id(0) == 0) out[out_off + get_group_id(0)] = acc;
+}
+
+// fast_chunked: the fast variant's layout for CPU devices (the host picks it where the device is
+// not a GPU). A CPU runs a work-group as a loop, one core each, so what pays there is a long
+// contiguous stream per work-item (prefetchers, cache lines used whole), not coalescing across
+// neighbours: work-item gid takes one contiguous chunk of 16-byte vectors. Launched with any
+// local size; the host uses 1 on CPUs, which leaves the work-group reduction trivial.
+__kernel void reduce_fast_chunked(__global const R *in, const ulong in_off, const ulong n, const ulong head,
+                                  __global R *out, const ulong out_off, __local R *s)
+{
+    in += in_off;
+    const ulong gid = get_global_id(0), gs = get_global_size(0);
+    const ulong nvec = (n - head) / R_VEC;
+    const ulong tail = head + nvec * R_VEC;
+    // Fewer than 2 * R_VEC scalars in all, but the grid may be smaller than that: stride anyway.
+    R acc = R_ID;
+    for (ulong j = gid; j < head; j += gs) acc = R_OP(acc, in[j]);
+    for (ulong j = tail + gid; j < n; j += gs) acc = R_OP(acc, in[j]);
+
+    const ulong chunk = (nvec + gs - 1) / gs;
+    const ulong begin = min(nvec, gid * chunk), end = min(nvec, begin + chunk);
+    __global const RV *v = (__global const RV *)(in + head);
+    RV a0 = (RV)(R_ID), a1 = (RV)(R_ID);
+    ulong i = begin;
+    for (; i + 1 < end; i += 2) {
+        a0 = R_OP(a0, v[i]);
+        a1 = R_OP(a1, v[i + 1]);
+    }
+    if (i < end) a0 = R_OP(a0, v[i]);
     a0 = R_OP(a0, a1);
     acc = R_OP(acc, R_HREDUCE(a0));
 

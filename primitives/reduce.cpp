@@ -167,6 +167,9 @@ void reduce_impl(const buffer_range& in, element_type type, reduce_op op, reduce
             std::size_t wg0 = floor_pow2(std::min<std::size_t>(
                 {device.max_work_group_size(), std::size_t(256), std::max<std::size_t>(1, device.local_memory_size() / elem / 2)}));
             bc::program program = reduce_program(context, device, type, op, wg0);
+            // fast on a CPU: one contiguous chunk per work-item, work-groups of one (see reduce.cl).
+            const bool chunked = variant == reduce_variant::fast && (device.type() & CL_DEVICE_TYPE_GPU) == 0;
+            if (chunked) kname = "reduce_fast_chunked";
             bc::kernel k = program.create_kernel(kname);
             device_limits l = limits_for(k, device);
             if (l.max_work_group_size < wg0) {
@@ -178,7 +181,7 @@ void reduce_impl(const buffer_range& in, element_type type, reduce_op op, reduce
             }
             prepared.kernel = k;
             prepared.lim = l;
-            prepared.wg = wg0;
+            prepared.wg = chunked ? 1 : wg0;
         }
         bc::kernel& kernel = prepared.kernel;
         const std::size_t wg = prepared.wg;
