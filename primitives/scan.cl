@@ -150,3 +150,37 @@ __kernel void add_tile_offsets(__global T* out, ulong out_off, ulong n, __global
     out += out_off + base;
     for (uint i = lid; i < count; i += wg) out[i] = off + out[i];
 }
+
+// CPU devices (fast algorithm): a work-item per chunk of consecutive elements and plain loops,
+// with no barriers or local memory, which a CPU runtime turns into loops over work-items.
+__kernel void reduce_chunks(__global const T* in, ulong in_off, ulong n, ulong chunk,
+                            __global T* sums)
+{
+    const ulong g = get_global_id(0);
+    const ulong b = g * chunk, e = min(n, b + chunk);
+    T s = (T)0;
+    for (ulong i = b; i < e; ++i) s = s + in[in_off + i];
+    sums[g] = s;
+}
+
+// Chunk g starts from init plus the sums of chunks 0..g-1 (few: a small multiple of the cores).
+__kernel void scan_chunks(__global const T* in, ulong in_off, __global T* out, ulong out_off,
+                          ulong n, ulong chunk, __global const T* sums, uint flags, T init)
+{
+    const ulong g = get_global_id(0);
+    const ulong b = g * chunk, e = min(n, b + chunk);
+    T p = init;
+    for (ulong c = 0; c < g; ++c) p = p + sums[c];
+    if (flags & SCAN_INCLUSIVE) {
+        for (ulong i = b; i < e; ++i) {
+            p = p + in[in_off + i];
+            out[out_off + i] = p;
+        }
+    } else {
+        for (ulong i = b; i < e; ++i) {
+            const T x = in[in_off + i];
+            out[out_off + i] = p;
+            p = p + x;
+        }
+    }
+}

@@ -20,7 +20,9 @@ constexpr cl_uint flag_inclusive = 1, flag_use_offsets = 2, flag_write_sums = 4;
 constexpr std::size_t single_group_tiles = 8;
 
 struct scan_kernels {
-    bc::kernel scan_tiles, scan_single, reduce_tiles, add_tile_offsets;
+    bc::kernel scan_tiles, scan_single, reduce_tiles, add_tile_offsets, reduce_chunks, scan_chunks;
+    bool is_gpu = true;
+    std::size_t compute_units = 1;
     std::size_t wg = 1;         // work-group size
     std::size_t items = 1;      // elements per work-item
     std::size_t elem = 4;       // bytes per element
@@ -44,6 +46,8 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
     bc::program program = primitives_program(context, {"workgroup_scan.cl", "scan.cl"}, options);
     k.scan_tiles = program.create_kernel("scan_tiles");
     k.scan_single = program.create_kernel("scan_single");
+    k.reduce_chunks = program.create_kernel("reduce_chunks");
+    k.scan_chunks = program.create_kernel("scan_chunks");
     k.reduce_tiles = program.create_kernel("reduce_tiles");
     k.add_tile_offsets = program.create_kernel("add_tile_offsets");
 
@@ -52,6 +56,8 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
     const auto lim_reduce = limits_for(k.reduce_tiles, device);
     const auto lim_add = limits_for(k.add_tile_offsets, device);
     const auto lim_single = limits_for(k.scan_single, device);
+    k.is_gpu = lim_scan.is_gpu;
+    k.compute_units = std::max<std::size_t>(1, lim_scan.compute_units);
     const std::size_t max_wg = std::min({lim_scan.max_work_group_size, lim_reduce.max_work_group_size,
                                          lim_add.max_work_group_size, lim_single.max_work_group_size});
     // 256 items: full occupancy on GPUs with small register files per item, and a tile large
@@ -191,6 +197,33 @@ void scan_impl(const buffer_range& in, const buffer_range& out, element_type typ
         require_type_support(type, queue.get_device(), who);
         if (in.size == 0) return;
         scan_kernels& k = cached_kernels(queue, type, algorithm);
+        if (algorithm == scan_algorithm::fast && !k.is_gpu) {
+            // A CPU is quickest with a few long sequential runs: one work-item per chunk, a
+            // handful of chunks per core, two passes and no barriers.
+            const std::size_t n = in.size;
+            const std::size_t chunks = std::max<std::size_t>(1, std::min(ceil_div(n, 4096), 4 * k.compute_units));
+            const std::size_t chunk = ceil_div(n, chunks);
+            const bc::buffer aux = aux_buffer(queue, chunks * k.elem);
+            bc::kernel& r = k.reduce_chunks;
+            r.set_arg(0, in.buffer);
+            r.set_arg(1, cl_ulong(in.offset));
+            r.set_arg(2, cl_ulong(n));
+            r.set_arg(3, cl_ulong(chunk));
+            r.set_arg(4, aux);
+            queue.enqueue_1d_range_kernel(r, 0, chunks, 1);
+            bc::kernel& c = k.scan_chunks;
+            c.set_arg(0, in.buffer);
+            c.set_arg(1, cl_ulong(in.offset));
+            c.set_arg(2, out.buffer);
+            c.set_arg(3, cl_ulong(out.offset));
+            c.set_arg(4, cl_ulong(n));
+            c.set_arg(5, cl_ulong(chunk));
+            c.set_arg(6, aux);
+            c.set_arg(7, inclusive ? flag_inclusive : cl_uint(0));
+            c.set_arg(8, k.elem, init);
+            queue.enqueue_1d_range_kernel(c, 0, chunks, 1);
+            return;
+        }
         // Room for the tile sums of every level.
         std::size_t aux_size = 0;
         for (std::size_t m = ceil_div(in.size, k.tile()); m > single_group_tiles; m = ceil_div(m, k.tile()))
