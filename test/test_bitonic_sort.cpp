@@ -3,7 +3,7 @@
 // bit; sort_by_key (values travel with their keys); guards just outside the range untouched.
 // The fused variant gets the full matrix; global and local a smaller one (they share the network).
 #define BOOST_TEST_MODULE clprim_bitonic_sort
-#include "clprim_test_fixture.hpp"
+#include "sort_test_support.hpp"
 
 #include <clprim/bitonic_sort.hpp>
 
@@ -20,36 +20,6 @@ const char* name_of(clprim::bitonic_variant v)
 {
     return v == clprim::bitonic_variant::global ? "global" : v == clprim::bitonic_variant::local ? "local" : "fused";
 }
-
-template <class T>
-std::vector<T> reference(std::vector<T> v, clprim::sort_order order)
-{
-    if (order == clprim::sort_order::ascending) std::stable_sort(v.begin(), v.end(), total_less<T>);
-    else std::stable_sort(v.begin(), v.end(), [](T a, T b) { return total_less(b, a); });
-    return v;
-}
-
-// A device buffer holding [guard, data..., guard]; the sort sees only the middle.
-template <class T>
-struct guarded_vector {
-    bc::vector<T> dev;
-    T guard;
-    std::size_t n;
-    guarded_vector(const std::vector<T>& host, T g, bc::command_queue& q) : dev(host.size() + 2, q.get_context()), guard(g), n(host.size())
-    {
-        std::vector<T> all(host.size() + 2, g);
-        std::copy(host.begin(), host.end(), all.begin() + 1);
-        bc::copy(all.begin(), all.end(), dev.begin(), q);
-    }
-    bc::buffer_iterator<T> first() { return dev.begin() + 1; }
-    bc::buffer_iterator<T> last() { return dev.begin() + 1 + n; }
-    std::vector<T> result(bc::command_queue& q, bool& guards_ok)
-    {
-        auto all = to_host(dev, q);
-        guards_ok = std::memcmp(&all.front(), &guard, sizeof(T)) == 0 && std::memcmp(&all.back(), &guard, sizeof(T)) == 0;
-        return std::vector<T>(all.begin() + 1, all.end() - 1);
-    }
-};
 
 template <class T>
 void check_keys(clprim::bitonic_variant variant, std::size_t n, distribution d, clprim::sort_order order)

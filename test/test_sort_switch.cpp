@@ -1,7 +1,7 @@
 // The sort switch: every sort_algorithm through clprim::sort / clprim::sort_by_key on a few sizes
 // and types, against std::stable_sort by the total order; bad input leaves the data untouched.
 #define BOOST_TEST_MODULE clprim_sort_switch
-#include "clprim_test_fixture.hpp"
+#include "sort_test_support.hpp"
 
 using namespace clprim_test;
 
@@ -21,16 +21,6 @@ const char* name_of(clprim::sort_algorithm a)
     case clprim::sort_algorithm::boost_compute: return "boost_compute";
     }
     return "?";
-}
-
-template <class T>
-std::vector<T> reference_sort(std::vector<T> v, clprim::sort_order order)
-{
-    if (order == clprim::sort_order::ascending)
-        std::stable_sort(v.begin(), v.end(), [](T a, T b) { return total_less(a, b); });
-    else
-        std::stable_sort(v.begin(), v.end(), [](T a, T b) { return total_less(b, a); });
-    return v;
 }
 
 std::vector<std::size_t> switch_sizes(clprim::sort_algorithm a)
@@ -56,7 +46,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_algorithm_sorts, T, all_types)
                 auto dev = to_device(host, queue);
                 clprim::sort(dev.begin(), dev.end(), queue, alg, order);
                 const auto got = to_host(dev, queue);
-                const auto want = reference_sort(host, order);
+                const auto want = reference(host, order);
                 BOOST_TEST(bit_equal(got, want), name_of(alg) << " " << type_label<T>() << " n=" << n
                                                               << (order == clprim::sort_order::ascending ? " asc" : " desc")
                                                               << " first difference at " << first_difference(got, want));
@@ -76,7 +66,7 @@ BOOST_AUTO_TEST_CASE(every_algorithm_sorts_by_key)
                 clprim::sort_by_key(dk.begin(), dk.end(), dv.begin(), queue, alg, order);
                 const auto got_k = to_host(dk, queue);
                 const auto got_v = to_host(dv, queue);
-                BOOST_TEST(bit_equal(got_k, reference_sort(keys, order)), name_of(alg) << " n=" << n);
+                BOOST_TEST(bit_equal(got_k, reference(keys, order)), name_of(alg) << " n=" << n);
                 // Every value still sits with its own key and none is lost or doubled.
                 bool paired = true;
                 std::vector<bool> seen(n, false);
