@@ -27,6 +27,7 @@ struct result {
     double gkeys = 0;      // keys / time, for sorts
     bool baseline = false; // a Boost.Compute row
     bool correct = true;   // the result matched the host reference
+    std::string bench_case; // the CLPRIM_BENCH case that produced it (set by the driver)
 };
 
 struct context {

@@ -50,10 +50,13 @@ std::vector<std::size_t> parse_sizes(const std::string& text)
     return out;
 }
 
+// Against the Boost.Compute row of the same case, group, type and n (each case measures its own).
 double ratio_of(const result& r, const std::vector<result>& rs)
 {
     for (const auto& b : rs)
-        if (b.baseline && b.group == r.group && b.type == r.type && b.n == r.n && r.ms > 0) return b.ms / r.ms;
+        if (b.baseline && b.bench_case == r.bench_case && b.group == r.group && b.type == r.type && b.n == r.n &&
+            r.ms > 0)
+            return b.ms / r.ms;
     return 0;
 }
 
@@ -104,6 +107,7 @@ int main(int argc, char** argv)
             std::cout << "== " << reg.name << std::endl;
             const std::size_t first = c.results.size();
             reg.fn(c);
+            for (std::size_t i = first; i < c.results.size(); ++i) c.results[i].bench_case = reg.name;
             for (std::size_t i = first; i < c.results.size(); ++i) {
                 const auto& r = c.results[i];
                 char line[256];

@@ -9,7 +9,7 @@ mkdir -p "$out" /tmp/icd
 echo /usr/lib/libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd
 export OCL_ICD_VENDORS=/tmp/icd CLPRIM_DEVICE=${CLPRIM_DEVICE:-gpu}
 export CLPRIM_CACHE_DIR=${CLPRIM_CACHE_DIR:-/tmp/clprim-cache}
-b=build-gpu
+b=${CLPRIM_GPU_BUILD:-build-gpu}
 status=0
 what=${*:-all}
 if [[ " $what " == *" tests "* || " $what " == *" all "* ]]; then
