@@ -7,6 +7,13 @@
 // the caller's keys (convert_in) and the last writes keys back (convert_out).
 // Build macros: K... (key type), WG (work-group size), KPT (keys per work-item), RADIX_BITS
 // (a multiple of RANK_BITS), HAS_VALUES and V (uint or ulong: values only move, as bits).
+// Variants (the host picks them, CLPRIM_RADIX_VARIANT overrides): RANK_PACKED keeps two 16-bit
+// rank counters per table word (bins b and b + RANK_BINS/2: half the table to clear and scan);
+// STAGE_VALUES (only where V is no wider than the key bits) reads each tile's values coalesced
+// into local memory, over the keys' tile once the keys are written, and gathers them from there.
+// BLOCKED_LOAD reads each work-item's KPT consecutive keys straight from global memory into the
+// first rank sub-pass (vload4 on full tiles) instead of through the local tile: one local round
+// trip and one barrier fewer.
 // Needs sort_key_order.cl, workgroup_scan.cl and workgroup_histogram.cl joined before it.
 
 #define RADIX (1u << RADIX_BITS)
@@ -16,20 +23,32 @@
 // local memory where a (RADIX x WG) one would not.
 #define RANK_BITS 4
 #define RANK_BINS (1u << RANK_BITS)
+#ifdef RANK_PACKED
+#define RANK_LANES (RANK_BINS / 2u) // table words per work-item column
+#if WG * KPT >= 65536
+#error "RANK_PACKED needs tiles of fewer than 65536 keys (16-bit counters)"
+#endif
+#else
+#define RANK_LANES RANK_BINS
+#endif
 // One spare word per 32 so the scan over each work-item's RANK_BINS consecutive table entries
 // does not hit the same bank from every work-item.
 #define PAD(i) ((i) + ((i) >> 5))
-#define TABLE_SIZE (PAD(RANK_BINS * WG) + 1)
+#define TABLE_SIZE (PAD(RANK_LANES * WG) + 1)
 // The tile is padded the same way: work-item lid reads positions lid*KPT+k, a stride of KPT
 // words that would otherwise put a whole warp on one or two banks.
 #define TILE_SIZE (PAD(TILE) + 1)
 
 typedef K_UNSIGNED bits_t;
 
+inline bits_t sortable_bits(bits_t u, uint convert)
+{
+    return convert ? key_to_sortable(K_AS_KEY(u)) : u;
+}
+
 inline bits_t load_sortable(__global const bits_t* src, ulong i, uint convert)
 {
-    const bits_t u = src[i];
-    return convert ? key_to_sortable(K_AS_KEY(u)) : u;
+    return sortable_bits(src[i], convert);
 }
 
 inline uint digit_of(bits_t u, uint shift) { return (uint)(u >> shift) & DIGIT_MASK; }
@@ -107,6 +126,7 @@ void radix_scatter(__global const bits_t* src, ulong src_off, __global bits_t* d
 
     // Coalesced load. Missing keys of the last tile become all-ones: they rank after every real
     // key (largest digit, and after real keys of that digit by stability) and are never written.
+#ifndef BLOCKED_LOAD
     for (uint k = 0; k < KPT; ++k) {
         const uint j = k * WG + lid;
         lkeys[PAD(j)] = (j < m) ? load_sortable(src, src_off + base + j, convert_in) : ~(bits_t)0;
@@ -115,6 +135,7 @@ void radix_scatter(__global const bits_t* src, ulong src_off, __global bits_t* d
 #endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+#endif
 
     // Local LSD over the digit, RANK_BITS at a time. Work-item lid owns tile positions
     // [lid*KPT, lid*KPT+KPT) and column lid of the digit-major table, so the scanned table gives
@@ -125,33 +146,80 @@ void radix_scatter(__global const bits_t* src, ulong src_off, __global bits_t* d
 #ifdef HAS_VALUES
         ushort idx[KPT];
 #endif
-        for (uint b = 0; b < RANK_BINS; ++b) table[PAD(b * WG + lid)] = 0;
-        for (uint k = 0; k < KPT; ++k) {
-            keys[k] = lkeys[PAD(lid * KPT + k)];
-#ifdef HAS_VALUES
-            idx[k] = lidx[PAD(lid * KPT + k)];
+        for (uint b = 0; b < RANK_LANES; ++b) table[PAD(b * WG + lid)] = 0;
+#ifdef BLOCKED_LOAD
+        if (sub == 0) {
+            const uint j0 = lid * KPT;
+#if KPT % 4 == 0
+            if (m == TILE) {
+                for (uint k = 0; k < KPT; k += 4) {
+                    const CLPRIM_CAT(K_UNSIGNED, 4) v = vload4(0, src + src_off + base + j0 + k);
+                    keys[k] = sortable_bits(v.x, convert_in);
+                    keys[k + 1] = sortable_bits(v.y, convert_in);
+                    keys[k + 2] = sortable_bits(v.z, convert_in);
+                    keys[k + 3] = sortable_bits(v.w, convert_in);
+                }
+            } else
 #endif
+            {
+                for (uint k = 0; k < KPT; ++k)
+                    keys[k] = (j0 + k < m) ? load_sortable(src, src_off + base + j0 + k, convert_in) : ~(bits_t)0;
+            }
+        }
+#endif
+        for (uint k = 0; k < KPT; ++k) {
+#ifdef BLOCKED_LOAD
+            if (sub == 0) {
+#ifdef HAS_VALUES
+                idx[k] = (ushort)(lid * KPT + k);
+#endif
+            } else
+#endif
+            {
+                keys[k] = lkeys[PAD(lid * KPT + k)];
+#ifdef HAS_VALUES
+                idx[k] = lidx[PAD(lid * KPT + k)];
+#endif
+            }
             const uint b = (uint)(keys[k] >> (shift + sub)) & (RANK_BINS - 1u);
-            table[PAD(b * WG + lid)] += 1u; // own column: no other work-item touches it
+            // own column: no other work-item touches it
+#ifdef RANK_PACKED
+            table[PAD((b & (RANK_LANES - 1u)) * WG + lid)] += 1u << ((b / RANK_LANES) * 16u);
+#else
+            table[PAD(b * WG + lid)] += 1u;
+#endif
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 
-        // Exclusive scan of the table in digit-major order: each work-item sums RANK_BINS
-        // consecutive entries, the work-group scan gives the sums before them.
+        // Exclusive scan of the table in digit-major order: each work-item sums RANK_LANES
+        // consecutive entries, the work-group scan gives the sums before them. Packed, the low
+        // halves never carry (they add up to at most TILE < 65536 keys); the high halves (bins
+        // RANK_LANES..) start after every key of the low bins: the low half of the total.
         uint sum = 0;
-        for (uint t = 0; t < RANK_BINS; ++t) sum += table[PAD(lid * RANK_BINS + t)];
+        for (uint t = 0; t < RANK_LANES; ++t) sum += table[PAD(lid * RANK_LANES + t)];
         uint total;
         uint prefix = wg_exclusive_scan_uint(sum, scratch, &total);
-        for (uint t = 0; t < RANK_BINS; ++t) {
-            const uint c = table[PAD(lid * RANK_BINS + t)];
-            table[PAD(lid * RANK_BINS + t)] = prefix;
+#ifdef RANK_PACKED
+        prefix += (total & 0xFFFFu) << 16;
+#endif
+        for (uint t = 0; t < RANK_LANES; ++t) {
+            const uint c = table[PAD(lid * RANK_LANES + t)];
+            table[PAD(lid * RANK_LANES + t)] = prefix;
             prefix += c;
         }
         barrier(CLK_LOCAL_MEM_FENCE); // table scanned; every work-item has its keys in registers
 
         for (uint k = 0; k < KPT; ++k) {
             const uint b = (uint)(keys[k] >> (shift + sub)) & (RANK_BINS - 1u);
+#ifdef RANK_PACKED
+            const uint w = PAD((b & (RANK_LANES - 1u)) * WG + lid);
+            const uint hs = (b / RANK_LANES) * 16u;
+            const uint tw = table[w];
+            const uint pos = (tw >> hs) & 0xFFFFu;
+            table[w] = tw + (1u << hs);
+#else
             const uint pos = table[PAD(b * WG + lid)]++;
+#endif
             lkeys[PAD(pos)] = keys[k];
 #ifdef HAS_VALUES
             lidx[PAD(pos)] = idx[k];
@@ -172,6 +240,9 @@ void radix_scatter(__global const bits_t* src, ulong src_off, __global bits_t* d
     barrier(CLK_LOCAL_MEM_FENCE);
 
     // Consecutive work-items write consecutive positions of a digit's run: coalesced writes.
+#if defined(HAS_VALUES) && defined(STAGE_VALUES)
+    uint vpos[KPT];
+#endif
     for (uint k = 0; k < KPT; ++k) {
         const uint j = k * WG + lid;
         if (j < m) {
@@ -179,8 +250,27 @@ void radix_scatter(__global const bits_t* src, ulong src_off, __global bits_t* d
             const uint pos = run_base[digit_of(u, shift)] + j;
             dst[dst_off + pos] = convert_out ? K_AS_UNSIGNED(sortable_to_key(u)) : u;
 #ifdef HAS_VALUES
+#ifdef STAGE_VALUES
+            vpos[k] = pos;
+#else
             vdst[vdst_off + pos] = vsrc[vsrc_off + base + lidx[PAD(j)]];
+#endif
 #endif
         }
     }
+#if defined(HAS_VALUES) && defined(STAGE_VALUES)
+    // The keys are out: their local tile holds the values now, read coalesced, then each value
+    // goes where its key went.
+    __local V* lvals = (__local V*)lkeys;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < KPT; ++k) {
+        const uint j = k * WG + lid;
+        if (j < m) lvals[PAD(j)] = vsrc[vsrc_off + base + j];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < KPT; ++k) {
+        const uint j = k * WG + lid;
+        if (j < m) vdst[vdst_off + vpos[k]] = lvals[PAD(lidx[PAD(j)])];
+    }
+#endif
 }

@@ -50,11 +50,15 @@ radix_kernels build_kernels(const bc::command_queue& queue, const sort_request& 
 
     // Start from 256 work-items (the scan table needs wg >= rank_bins) and as many keys per
     // work-item as local memory allows (more keys per tile: fewer counts to scan).
-    // Measured: GPUs like 256 x 16 (tile 4096); on PoCL's CPU devices fewer work-items with
-    // longer serial runs (64 x 64, same tile) are ~25% quicker than 256 x 16.
+    // Measured: on PoCL's CPU devices fewer work-items with longer serial runs (64 x 64) are ~25%
+    // quicker than 256 x 16. On the H100 (one run, 2^24 and 2^26 keys, beside 256 x 16 with the
+    // plain kernels): 256 x 12 with all three kernel variants below: uint->uint pairs 12.7 against
+    // 11.5 Gkeys/s at 2^26 (10.6 against 8.1 at 2^24), uint keys 19.0 against 17.8, ulong 6.9
+    // against 6.1 (the same settings measured twice differ by up to 5%); 512- and 128-wide
+    // work-groups were slower, 20 or 24 keys per work-item no better overall.
     // CLPRIM_RADIX_TUNE="wg,kpt" overrides both, for measurements.
     std::size_t wg = std::min<std::size_t>(gpu ? 256 : 64, floor_pow2(device.max_work_group_size()));
-    std::size_t max_kpt = gpu ? 16 : 64;
+    std::size_t max_kpt = gpu ? 12 : 64;
     if (const char* t = std::getenv("CLPRIM_RADIX_TUNE")) {
         const char* comma = std::strchr(t, ',');
         if (comma) {
@@ -62,6 +66,15 @@ radix_kernels build_kernels(const bc::command_queue& queue, const sort_request& 
             max_kpt = std::max(1ul, std::strtoul(comma + 1, nullptr, 10));
         }
     }
+    // Kernel variants (radix_sort.cl): bit 0 RANK_PACKED, bit 1 STAGE_VALUES (pairs whose values
+    // are no wider than the keys), bit 2 BLOCKED_LOAD. All three on GPUs (measured above), none
+    // on CPU devices (not measured to pay there). CLPRIM_RADIX_VARIANT overrides, for measurements.
+    unsigned variant = gpu ? 7u : 0u;
+    if (const char* v = std::getenv("CLPRIM_RADIX_VARIANT")) variant = unsigned(std::strtoul(v, nullptr, 10));
+    const bool packed = (variant & 1u) != 0;
+    const bool stage_values = (variant & 2u) != 0 && r.has_values && size_of(r.value_type) <= key_size;
+    const bool blocked_load = (variant & 4u) != 0;
+    if (packed) max_kpt = std::min<std::size_t>(max_kpt, std::max<std::size_t>(1, 32768 / wg)); // tile < 2^16
     for (;;) {
         std::size_t kpt = max_kpt;
         while (kpt > 1 && scatter_local_bytes(wg, kpt, key_size, r.has_values) > local_mem) kpt /= 2;
@@ -69,6 +82,9 @@ radix_kernels build_kernels(const bc::command_queue& queue, const sort_request& 
                               " -DKPT=" + std::to_string(kpt) + " -DRADIX_BITS=" + std::to_string(radix_bits);
         if (r.order == sort_order::descending) options += " -DSORT_DESCENDING";
         if (r.has_values) options += std::string(" -DHAS_VALUES -DV=") + (size_of(r.value_type) == 4 ? "uint" : "ulong");
+        if (packed) options += " -DRANK_PACKED";
+        if (stage_values) options += " -DSTAGE_VALUES";
+        if (blocked_load) options += " -DBLOCKED_LOAD";
         const bc::program program = algorithms_program(
             context, {"sort_key_order.cl", "workgroup_scan.cl", "workgroup_histogram.cl", "radix_sort.cl"}, options);
         radix_kernels k{program.create_kernel("radix_count"), program.create_kernel("radix_scatter"), wg, kpt};

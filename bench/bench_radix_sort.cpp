@@ -2,13 +2,19 @@
 // bc::sort / bc::sort_by_key on the same data in the same run, in Gkeys/s. The input is restored
 // (device to device, untimed) before every repeat; every result is checked against the host
 // (std::sort over (key, index) pairs = std::stable_sort, bit for bit).
+// CLPRIM_RADIX_SWEEP="wg,kpt,variant;..." adds a radix row per setting (CLPRIM_RADIX_TUNE and
+// CLPRIM_RADIX_VARIANT for that row), named "radix:WGxKPT/vV", for tuning on one device.
 #include "bench_framework.hpp"
 
 #include <boost/compute/algorithm/copy.hpp>
 #include <boost/compute/algorithm/sort.hpp>
 #include <boost/compute/algorithm/sort_by_key.hpp>
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <sstream>
+#include <string>
 #include <numeric>
 #include <random>
 #include <type_traits>
@@ -100,6 +106,32 @@ void bench_keys(clprim_bench::context& ctx, std::size_t n, const char* type, boo
     r.gkeys = r.ms > 0 ? double(n) / (r.ms * 1e6) : 0;
     r.correct = check(true);
     ctx.add(r);
+
+    if (const char* sweep = std::getenv("CLPRIM_RADIX_SWEEP")) {
+        const char* tune0 = std::getenv("CLPRIM_RADIX_TUNE");
+        const char* var0 = std::getenv("CLPRIM_RADIX_VARIANT");
+        const std::string tune_saved = tune0 ? tune0 : "", var_saved = var0 ? var0 : "";
+        std::stringstream list(sweep);
+        std::string item;
+        while (std::getline(list, item, ';')) {
+            unsigned wg = 0, kpt = 0, var = 0;
+            if (std::sscanf(item.c_str(), "%u,%u,%u", &wg, &kpt, &var) != 3) continue;
+            setenv("CLPRIM_RADIX_TUNE", (std::to_string(wg) + "," + std::to_string(kpt)).c_str(), 1);
+            setenv("CLPRIM_RADIX_VARIANT", std::to_string(var).c_str(), 1);
+            result s = r;
+            s.name = "radix:" + std::to_string(wg) + "x" + std::to_string(kpt) + "/v" + std::to_string(var);
+            s.ms = clprim_examples::median_ms(q, prepare, run_radix, ctx.repeat);
+            s.gkeys = s.ms > 0 ? double(n) / (s.ms * 1e6) : 0;
+            s.correct = check(true);
+            std::fprintf(stderr, "sweep %s %s %zu %.4f ms %.3f Gkeys/s%s\n", s.group.c_str(), s.name.c_str(), n, s.ms,
+                         s.gkeys, s.correct ? "" : " WRONG");
+            ctx.add(s);
+        }
+        if (tune0) setenv("CLPRIM_RADIX_TUNE", tune_saved.c_str(), 1);
+        else unsetenv("CLPRIM_RADIX_TUNE");
+        if (var0) setenv("CLPRIM_RADIX_VARIANT", var_saved.c_str(), 1);
+        else unsetenv("CLPRIM_RADIX_VARIANT");
+    }
 
     result b = r;
     b.name = "boost_compute";

@@ -8,6 +8,7 @@
 #include <clprim/detail/algorithms_kernels.hpp>
 #include <clprim/detail/element_type.hpp>
 
+#include <cstdlib>
 #include <numeric>
 
 using namespace clprim_test;
@@ -100,12 +101,13 @@ const char* order_name(bool descending) { return descending ? "descending" : "as
 // so a few thousand keys make several tiles and a partial one.
 constexpr std::size_t stage_wg = 64, stage_kpt = 4, stage_tile = stage_wg * stage_kpt, radix = 256;
 
-bc::program stage_program(bc::context& context, bool has_values, bool descending)
+bc::program stage_program(bc::context& context, bool has_values, bool descending, const std::string& variant = "")
 {
     std::string o = cd::type_options(cd::element_type::uint32, "K") + " -DWG=" + std::to_string(stage_wg) +
                     " -DKPT=" + std::to_string(stage_kpt) + " -DRADIX_BITS=8";
     if (has_values) o += " -DHAS_VALUES -DV=uint";
     if (descending) o += " -DSORT_DESCENDING";
+    o += variant;
     return cd::algorithms_program(
         context, {"sort_key_order.cl", "workgroup_scan.cl", "workgroup_histogram.cl", "radix_sort.cl"}, o);
 }
@@ -196,11 +198,16 @@ BOOST_AUTO_TEST_CASE(stage_scan_layout)
 }
 
 // Stage 3: radix_scatter ranks every tile by digit (stable) and writes each key (and its value) to
-// its slot: one pass is a stable partition by that digit. Also converts keys in and out.
+// its slot: one pass is a stable partition by that digit. Also converts keys in and out. Every
+// kernel variant (radix_sort.cl: packed rank counters, values staged in local memory, blocked loads).
 BOOST_AUTO_TEST_CASE(stage_rank_and_scatter)
 {
+    for (const std::string variant : {"", " -DRANK_PACKED", " -DSTAGE_VALUES", " -DBLOCKED_LOAD",
+                                     " -DRANK_PACKED -DSTAGE_VALUES -DBLOCKED_LOAD"})
     for (bool descending : {false, true}) {
-        auto program = stage_program(context, true, descending);
+        BOOST_TEST_CONTEXT("variant '" << variant << "'")
+        {
+        auto program = stage_program(context, true, descending, variant);
         auto count = program.create_kernel("radix_count");
         auto scatter = program.create_kernel("radix_scatter");
         for (std::size_t n : {std::size_t(2), stage_tile + 1, 7 * stage_tile - 3}) {
@@ -256,6 +263,7 @@ BOOST_AUTO_TEST_CASE(stage_rank_and_scatter)
             BOOST_TEST(gk[n + 2 * guard - 1] == sentinel<cl_uint>());
             BOOST_TEST(gv[n + 2 * guard - 1] == sentinel<cl_uint>());
         }
+        }
     }
 }
 
@@ -309,6 +317,33 @@ BOOST_AUTO_TEST_CASE(by_key_large)
     const std::size_t n = (std::size_t(1) << 20) + 3;
     check_sort_by_key<cl_uint, cl_uint>(make_data<cl_uint>(n, distribution::few_distinct), false, queue,
                                         "uint->uint 2^20+3 few_distinct");
+}
+
+// Whole sorts with the kernel variants the host picks (CLPRIM_RADIX_VARIANT bits: packed rank
+// counters, staged values, blocked loads; 0 on CPU devices, 7 on GPUs), whichever device runs the
+// suite, restoring the caller's setting after. (stage_rank_and_scatter checks each bit alone.)
+BOOST_AUTO_TEST_CASE(kernel_variants)
+{
+    const char* before = std::getenv("CLPRIM_RADIX_VARIANT");
+    const std::string saved = before ? before : "";
+    for (const char* v : {"0", "7"}) {
+        setenv("CLPRIM_RADIX_VARIANT", v, 1);
+        const std::string tag = std::string("variant ") + v + " ";
+        for (std::size_t n : {std::size_t(4097), std::size_t(100003)}) {
+            check_sort(make_data<cl_uint>(n, distribution::random), false, queue, tag + "uint n " + std::to_string(n));
+            check_sort(make_data<cl_float>(n, distribution::float_specials), true, queue, tag + "float n " + std::to_string(n));
+            check_sort_by_key<cl_uint, cl_uint>(make_data<cl_uint>(n, distribution::few_distinct), false, queue,
+                                                tag + "uint->uint n " + std::to_string(n));
+            if (type_runs_here<cl_ulong>()) {
+                check_sort_by_key<cl_ulong, cl_uint>(make_data<cl_ulong>(n, distribution::random), true, queue,
+                                                     tag + "ulong->uint n " + std::to_string(n));
+                check_sort_by_key<cl_uint, cl_ulong>(make_data<cl_uint>(n, distribution::random), false, queue,
+                                                     tag + "uint->ulong n " + std::to_string(n));
+            }
+        }
+    }
+    if (before) setenv("CLPRIM_RADIX_VARIANT", saved.c_str(), 1);
+    else unsetenv("CLPRIM_RADIX_VARIANT");
 }
 
 // Keys that differ only in some digits: the other passes are skipped (one pass, the copy-aside
