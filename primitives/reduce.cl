@@ -5,7 +5,8 @@
 //   RED_WG (the work-group size every kernel here is launched with: a power of two chosen from
 //   the device) and CLPRIM_SUBGROUPS (1 cl_khr_subgroups, 2 cl_intel_subgroups) where available.
 // Every kernel reduces in[in_off, in_off + n) into one value per work-group, written to
-// out[out_off + group]; the host repeats passes over the partials until one value remains.
+// out[out_off + group]; the host repeats passes over the partials until one value remains,
+// except reduce_fast_once / reduce_fast_chunked_once, whose last work-group finishes the job.
 // Elements past n are never read: loads outside the range become the operator's identity.
 //
 // Integer sums are done in the unsigned type of the same width: two's-complement wrap-around is
@@ -228,55 +229,59 @@ __kernel __attribute__((reqd_work_group_size(RED_WG, 1, 1))) void reduce6(REDUCE
     if (lid == 0) out[out_off + get_group_id(0)] = r;
 }
 
-// fast: the bandwidth-bound version. 16-byte vector loads from the first 16-byte aligned element
-// on (head = the scalars before it, computed by the host from in_off; buffers themselves are
-// aligned far beyond that), two independent accumulators per work-item so two loads are in
-// flight, a grid-stride loop over a grid sized to fill the device, the few scalars of the head
-// and tail taken by the first work-items, then one work-group reduction.
-__kernel void reduce_fast(__global const R *in, const ulong in_off, const ulong n, const ulong head,
-                          __global R *out, const ulong out_off, __local R *s)
+// Loads per grid-stride iteration of the fast variants (independent accumulators, so that many
+// 16-byte loads are in flight per work-item): 2 or 4, chosen by the host (RED_LOADS).
+#ifndef RED_LOADS
+#define RED_LOADS 2
+#endif
+
+// The head and tail scalars of [0, n) around the 16-byte aligned vectors [head, tail): fewer than
+// 2 * R_VEC in all, but the grid may be smaller than that: stride anyway.
+inline R fast_scalars(__global const R *in, const ulong n, const ulong head, const ulong tail,
+                      const ulong gid, const ulong gs)
 {
-    in += in_off;
-    const ulong gid = get_global_id(0), gs = get_global_size(0);
-    const ulong nvec = (n - head) / R_VEC;
-    const ulong tail = head + nvec * R_VEC;
-    // Fewer than 2 * R_VEC scalars in all, but the grid may be smaller than that: stride anyway.
     R acc = R_ID;
     for (ulong j = gid; j < head; j += gs) acc = R_OP(acc, in[j]);
     for (ulong j = tail + gid; j < n; j += gs) acc = R_OP(acc, in[j]);
+    return acc;
+}
 
+// The fast variant's per-work-item value on GPUs: grid-stride over the vectors v[0, nvec),
+// RED_LOADS loads per iteration (consecutive work-items read consecutive vectors: coalesced).
+inline R fast_strided(__global const R *in, const ulong n, const ulong head, const ulong gid, const ulong gs)
+{
+    const ulong nvec = (n - head) / R_VEC;
+    R acc = fast_scalars(in, n, head, head + nvec * R_VEC, gid, gs);
     __global const RV *v = (__global const RV *)(in + head);
     RV a0 = (RV)(R_ID), a1 = (RV)(R_ID);
     ulong i = gid;
+#if RED_LOADS >= 4
+    RV a2 = (RV)(R_ID), a3 = (RV)(R_ID);
+    for (; i + 3 * gs < nvec; i += 4 * gs) {
+        a0 = R_OP(a0, v[i]);
+        a1 = R_OP(a1, v[i + gs]);
+        a2 = R_OP(a2, v[i + 2 * gs]);
+        a3 = R_OP(a3, v[i + 3 * gs]);
+    }
+    a0 = R_OP(a0, a2);
+    a1 = R_OP(a1, a3);
+#endif
     for (; i + gs < nvec; i += 2 * gs) {
         a0 = R_OP(a0, v[i]);
         a1 = R_OP(a1, v[i + gs]);
     }
     if (i < nvec) a0 = R_OP(a0, v[i]);
     a0 = R_OP(a0, a1);
-    acc = R_OP(acc, R_HREDUCE(a0));
-
-    acc = reduce_workgroup(acc, s);
-    if (get_local_id(0) == 0) out[out_off + get_group_id(0)] = acc;
+    return R_OP(acc, R_HREDUCE(a0));
 }
 
-// fast_chunked: the fast variant's layout for CPU devices (the host picks it where the device is
-// not a GPU). A CPU runs a work-group as a loop, one core each, so what pays there is a long
-// contiguous stream per work-item (prefetchers, cache lines used whole), not coalescing across
-// neighbours: work-item gid takes one contiguous chunk of 16-byte vectors. Launched with any
-// local size; the host uses 1 on CPUs, which leaves the work-group reduction trivial.
-__kernel void reduce_fast_chunked(__global const R *in, const ulong in_off, const ulong n, const ulong head,
-                                  __global R *out, const ulong out_off, __local R *s)
+// The per-work-item value on CPU devices. A CPU runs a work-group as a loop, one core each, so
+// what pays there is a long contiguous stream per work-item (prefetchers, cache lines used
+// whole), not coalescing across neighbours: work-item gid takes one contiguous chunk of vectors.
+inline R fast_chunked(__global const R *in, const ulong n, const ulong head, const ulong gid, const ulong gs)
 {
-    in += in_off;
-    const ulong gid = get_global_id(0), gs = get_global_size(0);
     const ulong nvec = (n - head) / R_VEC;
-    const ulong tail = head + nvec * R_VEC;
-    // Fewer than 2 * R_VEC scalars in all, but the grid may be smaller than that: stride anyway.
-    R acc = R_ID;
-    for (ulong j = gid; j < head; j += gs) acc = R_OP(acc, in[j]);
-    for (ulong j = tail + gid; j < n; j += gs) acc = R_OP(acc, in[j]);
-
+    R acc = fast_scalars(in, n, head, head + nvec * R_VEC, gid, gs);
     const ulong chunk = (nvec + gs - 1) / gs;
     const ulong begin = min(nvec, gid * chunk), end = min(nvec, begin + chunk);
     __global const RV *v = (__global const RV *)(in + head);
@@ -288,8 +293,95 @@ __kernel void reduce_fast_chunked(__global const R *in, const ulong in_off, cons
     }
     if (i < end) a0 = R_OP(a0, v[i]);
     a0 = R_OP(a0, a1);
-    acc = R_OP(acc, R_HREDUCE(a0));
+    return R_OP(acc, R_HREDUCE(a0));
+}
 
+// fast: the bandwidth-bound version. 16-byte vector loads from the first 16-byte aligned element
+// on (head = the scalars before it, computed by the host from in_off; buffers themselves are
+// aligned far beyond that), independent accumulators per work-item so several loads are in
+// flight, a grid-stride loop over a grid sized to fill the device, the few scalars of the head
+// and tail taken by the first work-items, then one work-group reduction; the host reduces the
+// partials with a second launch (reduce_fast_once below does it in the same launch).
+__kernel void reduce_fast(__global const R *in, const ulong in_off, const ulong n, const ulong head,
+                          __global R *out, const ulong out_off, __local R *s)
+{
+    R acc = fast_strided(in + in_off, n, head, get_global_id(0), get_global_size(0));
     acc = reduce_workgroup(acc, s);
     if (get_local_id(0) == 0) out[out_off + get_group_id(0)] = acc;
 }
+
+// fast_chunked: the fast variant's layout for CPU devices (the host picks it where the device is
+// not a GPU). Launched with any local size; the host uses 1 on CPUs, which leaves the work-group
+// reduction trivial.
+__kernel void reduce_fast_chunked(__global const R *in, const ulong in_off, const ulong n, const ulong head,
+                                  __global R *out, const ulong out_off, __local R *s)
+{
+    R acc = fast_chunked(in + in_off, n, head, get_global_id(0), get_global_size(0));
+    acc = reduce_workgroup(acc, s);
+    if (get_local_id(0) == 0) out[out_off + get_group_id(0)] = acc;
+}
+
+// One launch for the whole reduction: every work-group publishes its partial, then counts itself
+// done on a global counter; the work-group that counts last (it knows every other partial has been
+// published) reduces the partials, writes the result after them and sets the counter back to 0
+// for the next launch. Partials are written and read with atomics, which act on the device's
+// coherent level (no stale cache line in the last work-group), and the fence orders the partial
+// before the count. 64-bit types need cl_khr_int64_base_atomics (the host defines RED_ATOM64).
+#if T_BITS == 32
+#define R_BITS uint
+#define R_PUBLISH(p, x) atomic_xchg((volatile __global uint *)(p), CLPRIM_CAT(as_, R_BITS)(x))
+#define R_FETCH(p) CLPRIM_CAT(as_, R)(atomic_add((volatile __global uint *)(p), 0u))
+#define RED_ONCE 1
+#elif defined(RED_ATOM64)
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#define R_BITS ulong
+#define R_PUBLISH(p, x) atom_xchg((volatile __global ulong *)(p), CLPRIM_CAT(as_, R_BITS)(x))
+#define R_FETCH(p) CLPRIM_CAT(as_, R)(atom_add((volatile __global ulong *)(p), 0ul))
+#define RED_ONCE 1
+#endif
+
+#ifdef RED_ONCE
+// Called by every work-item with its work-group's result r (the same in all): partials go to
+// out[0, groups), the final value to out[groups].
+inline void reduce_finish_once(R r, __global R *out, volatile __global uint *counter, __local R *s,
+                               __local uint *is_last)
+{
+    const uint lid = get_local_id(0), L = get_local_size(0), G = get_num_groups(0);
+    if (lid == 0) {
+        R_PUBLISH(out + get_group_id(0), r);
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        *is_last = atomic_inc(counter) == G - 1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (*is_last) { // uniform: every work-item of this group read the same flag
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        R a = R_ID;
+        for (uint j = lid; j < G; j += L) a = R_OP(a, R_FETCH(out + j));
+        a = reduce_workgroup(a, s);
+        if (lid == 0) {
+            out[G] = a;
+            atomic_xchg(counter, 0u);
+        }
+    }
+}
+
+__kernel void reduce_fast_once(__global const R *in, const ulong in_off, const ulong n, const ulong head,
+                               __global R *out, const ulong out_off, volatile __global uint *counter,
+                               __local R *s)
+{
+    __local uint is_last;
+    R acc = fast_strided(in + in_off, n, head, get_global_id(0), get_global_size(0));
+    acc = reduce_workgroup(acc, s);
+    reduce_finish_once(acc, out + out_off, counter, s, &is_last);
+}
+
+__kernel void reduce_fast_chunked_once(__global const R *in, const ulong in_off, const ulong n, const ulong head,
+                                       __global R *out, const ulong out_off, volatile __global uint *counter,
+                                       __local R *s)
+{
+    __local uint is_last;
+    R acc = fast_chunked(in + in_off, n, head, get_global_id(0), get_global_size(0));
+    acc = reduce_workgroup(acc, s);
+    reduce_finish_once(acc, out + out_off, counter, s, &is_last);
+}
+#endif

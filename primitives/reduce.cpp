@@ -5,6 +5,7 @@
 #include <clprim/reduce.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -65,6 +66,41 @@ void identity(element_type type, reduce_op op, void* result)
     }
 }
 
+// Tuning of the fast variant, read once from the environment (for sweeps on new devices; the
+// defaults are what measured best on an H100 and do no harm on CPU devices):
+//   CLPRIM_REDUCE_ONCE=0|1   1: one launch (the last work-group reduces the partials), 0: two
+//   CLPRIM_REDUCE_READ=0..2  how the one value comes back: 0 blocking read into the caller's
+//                            variable, 1 blocking read into pinned host memory, 2 non-blocking
+//                            read into pinned memory, then clFinish
+//   CLPRIM_REDUCE_GPC=k      work-groups per compute unit on GPUs (grid-stride variants)
+//   CLPRIM_REDUCE_LOADS=2|4  16-byte loads per work-item per iteration
+//   CLPRIM_REDUCE_WG=w       cap on the work-group size (a power of two)
+struct reduce_tuning {
+    bool once = true;
+    int read = 2;
+    std::size_t gpc = 8;
+    int loads = 2;
+    std::size_t wg = 256;
+};
+
+const reduce_tuning& tuning()
+{
+    static const reduce_tuning t = [] {
+        reduce_tuning r;
+        auto num = [](const char* name, long fallback) {
+            const char* v = std::getenv(name);
+            return v && *v ? std::strtol(v, nullptr, 10) : fallback;
+        };
+        r.once = num("CLPRIM_REDUCE_ONCE", r.once) != 0;
+        r.read = int(std::min(2L, std::max(0L, num("CLPRIM_REDUCE_READ", r.read))));
+        r.gpc = std::size_t(std::max(1L, num("CLPRIM_REDUCE_GPC", long(r.gpc))));
+        r.loads = num("CLPRIM_REDUCE_LOADS", r.loads) >= 4 ? 4 : 2;
+        r.wg = std::size_t(std::max(1L, num("CLPRIM_REDUCE_WG", long(r.wg))));
+        return r;
+    }();
+    return t;
+}
+
 // Sub-group support the kernels can use: 1 cl_khr_subgroups, 2 cl_intel_subgroups, 0 none.
 int subgroup_kind(const bc::device& device)
 {
@@ -79,8 +115,9 @@ int subgroup_kind(const bc::device& device)
 bc::program reduce_program(const bc::context& context, const bc::device& device, element_type type,
                            reduce_op op, std::size_t wg)
 {
-    const std::string base = type_options(type, "T") + " -DCLPRIM_REDUCE_OP=" + std::to_string(op_code(op)) +
-                             " -DRED_WG=" + std::to_string(wg);
+    std::string base = type_options(type, "T") + " -DCLPRIM_REDUCE_OP=" + std::to_string(op_code(op)) +
+                       " -DRED_WG=" + std::to_string(wg) + " -DRED_LOADS=" + std::to_string(tuning().loads);
+    if (device.supports_extension("cl_khr_int64_base_atomics")) base += " -DRED_ATOM64=1";
     const std::vector<std::string> files{"workgroup_reduce.cl", "reduce.cl"};
     if (const int sg = subgroup_kind(device)) {
         try {
@@ -98,11 +135,26 @@ struct prepared_kernel {
     bc::kernel kernel;
     std::size_t wg = 0;
     device_limits lim{};
+    bool once = false; // reduce_fast_once / reduce_fast_chunked_once: one launch, a counter argument
+};
+
+// Where the result comes back: a small buffer in pinned host memory (CL_MEM_ALLOC_HOST_PTR),
+// mapped once and left mapped, whose pointer is the destination of the one-value read; a read
+// into pinned memory needs no staging copy on discrete GPUs.
+struct pinned_result {
+    bc::buffer buffer;
+    void* ptr = nullptr;
+};
+
+struct per_context {
+    bc::buffer counter; // one uint, 0 between launches of the one-launch kernels
+    pinned_result pinned;
 };
 
 struct scratch_pool {
     std::mutex mutex;
     std::map<cl_context, bc::buffer> buffers;
+    std::map<cl_context, per_context> contexts;
     // Kernels ready to launch, by (context, device, type, op, variant): creating a kernel and
     // querying its limits costs more than a small reduction itself on some drivers.
     std::map<std::tuple<cl_context, cl_device_id, int, int, int>, prepared_kernel> kernels;
@@ -122,6 +174,31 @@ bc::buffer& scratch_for(const bc::context& context, std::size_t bytes)
     return b;
 }
 
+bc::buffer& counter_for(const bc::context& context)
+{
+    auto& c = pool().contexts[context.get()].counter;
+    if (c.get() == nullptr) {
+        cl_uint zero[4] = {0, 0, 0, 0};
+        c = bc::buffer(context, sizeof zero, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, zero);
+    }
+    return c;
+}
+
+// nullptr where pinned memory cannot be had (the caller then reads into *result directly).
+void* pinned_for(const bc::context& context, bc::command_queue& queue)
+{
+    auto& p = pool().contexts[context.get()].pinned;
+    if (p.ptr == nullptr && p.buffer.get() == nullptr) {
+        try {
+            p.buffer = bc::buffer(context, 64, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR);
+            p.ptr = queue.enqueue_map_buffer(p.buffer, CL_MAP_READ | CL_MAP_WRITE, 0, 64);
+        } catch (const bc::opencl_error&) {
+            p.ptr = nullptr;
+        }
+    }
+    return p.ptr;
+}
+
 struct plan {
     std::size_t wg = 0;        // work-group size of every pass
     std::size_t per_group = 0; // elements one work-group covers in a one-shot pass (0: grid-stride)
@@ -136,8 +213,26 @@ std::size_t groups_for(const plan& p, reduce_variant v, std::size_t m, std::size
     // Grid-stride variants: the partials of the first pass take one more work-group.
     if (pass > 0) return 1;
     // Enough work per work-item to amortise the tree (>= 4 loads), at most a few groups per CU.
-    const std::size_t per_item = (v == reduce_variant::fast ? p.vec : 2) * 4;
+    const std::size_t per_item = (v == reduce_variant::fast ? p.vec * tuning().loads : 2) * 4;
     return std::max<std::size_t>(1, std::min(p.max_groups, ceil_div(m, p.wg * per_item)));
+}
+
+// The one value that comes to the host (the lock is held: the pinned buffer is this call's).
+void read_result(const bc::context& context, bc::command_queue& queue, const bc::buffer& from, std::size_t offset,
+                 std::size_t bytes, void* result)
+{
+    void* pinned = tuning().read == 0 ? nullptr : pinned_for(context, queue);
+    if (pinned == nullptr) {
+        queue.enqueue_read_buffer(from, offset, bytes, result);
+        return;
+    }
+    if (tuning().read == 2) {
+        queue.enqueue_read_buffer_async(from, offset, bytes, pinned);
+        queue.finish();
+    } else {
+        queue.enqueue_read_buffer(from, offset, bytes, pinned);
+    }
+    std::memcpy(result, pinned, bytes);
 }
 
 } // namespace
@@ -165,11 +260,15 @@ void reduce_impl(const buffer_range& in, element_type type, reduce_op op, reduce
             // Work-group size: a power of two the device allows, whose scratch fits in local
             // memory, at most 256 (enough to hide latency; larger only lengthens the tree).
             std::size_t wg0 = floor_pow2(std::min<std::size_t>(
-                {device.max_work_group_size(), std::size_t(256), std::max<std::size_t>(1, device.local_memory_size() / elem / 2)}));
+                {device.max_work_group_size(), tuning().wg, std::max<std::size_t>(1, device.local_memory_size() / elem / 2)}));
             bc::program program = reduce_program(context, device, type, op, wg0);
             // fast on a CPU: one contiguous chunk per work-item, work-groups of one (see reduce.cl).
             const bool chunked = variant == reduce_variant::fast && (device.type() & CL_DEVICE_TYPE_GPU) == 0;
             if (chunked) kname = "reduce_fast_chunked";
+            // One launch where the partials can be published with atomics (reduce.cl, RED_ONCE).
+            const bool once = variant == reduce_variant::fast && tuning().once &&
+                              (elem == 4 || device.supports_extension("cl_khr_int64_base_atomics"));
+            if (once) kname = chunked ? "reduce_fast_chunked_once" : "reduce_fast_once";
             bc::kernel k = program.create_kernel(kname);
             device_limits l = limits_for(k, device);
             if (l.max_work_group_size < wg0) {
@@ -182,6 +281,7 @@ void reduce_impl(const buffer_range& in, element_type type, reduce_op op, reduce
             prepared.kernel = k;
             prepared.lim = l;
             prepared.wg = chunked ? 1 : wg0;
+            prepared.once = once;
         }
         bc::kernel& kernel = prepared.kernel;
         const std::size_t wg = prepared.wg;
@@ -190,7 +290,7 @@ void reduce_impl(const buffer_range& in, element_type type, reduce_op op, reduce
         plan p;
         p.wg = wg;
         p.vec = 16 / elem;
-        p.max_groups = lim.compute_units * (lim.is_gpu ? 8 : 4);
+        p.max_groups = lim.compute_units * (lim.is_gpu ? tuning().gpc : 4);
         switch (variant) {
         case reduce_variant::reduce0: case reduce_variant::reduce1: case reduce_variant::reduce2:
             p.per_group = wg;
@@ -201,6 +301,23 @@ void reduce_impl(const buffer_range& in, element_type type, reduce_op op, reduce
         default:
             p.per_group = 0;
             break;
+        }
+
+        if (prepared.once) {
+            // One launch: partials in scratch[0, groups), the result in scratch[groups].
+            const std::size_t groups = groups_for(p, variant, in.size, 0);
+            bc::buffer& scratch = scratch_for(context, (groups + 1) * elem);
+            kernel.set_arg(0, in.buffer);
+            kernel.set_arg(1, cl_ulong(in.offset));
+            kernel.set_arg(2, cl_ulong(in.size));
+            kernel.set_arg(3, cl_ulong(std::min(in.size, (p.vec - in.offset % p.vec) % p.vec)));
+            kernel.set_arg(4, scratch);
+            kernel.set_arg(5, cl_ulong(0));
+            kernel.set_arg(6, counter_for(context));
+            kernel.set_arg(7, wg * elem, nullptr); // __local scratch
+            queue.enqueue_1d_range_kernel(kernel, 0, groups * wg, wg);
+            read_result(context, queue, scratch, groups * elem, elem, result);
+            return;
         }
 
         // Partials ping-pong between two regions of one scratch buffer: region A holds the
@@ -233,8 +350,7 @@ void reduce_impl(const buffer_range& in, element_type type, reduce_op op, reduce
             m = groups;
             if (groups == 1) break;
         }
-        // The one value that comes to the host.
-        queue.enqueue_read_buffer(scratch, src_off * elem, elem, result);
+        read_result(context, queue, scratch, src_off * elem, elem, result);
     });
 }
 
