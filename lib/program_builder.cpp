@@ -5,6 +5,8 @@
 
 #include <boost/compute/utility/program_cache.hpp>
 
+#include <cstdlib>
+
 namespace clprim {
 namespace detail {
 
@@ -67,7 +69,10 @@ bc::program get_program(const bc::context& context, const std::vector<std::strin
                         const std::string& options_in)
 {
     // -cl-std pins the language level: Boost.Compute and our kernels are OpenCL C 1.2.
-    const std::string options = "-cl-std=CL1.2" + options_in;
+    // CLPRIM_BUILD_OPTIONS adds options to every program (e.g. -cl-opt-disable where compile
+    // time matters more than kernel speed); they are part of every cache key.
+    std::string options = "-cl-std=CL1.2" + options_in;
+    if (const char* extra = std::getenv("CLPRIM_BUILD_OPTIONS"); extra && *extra) options += std::string(" ") + extra;
     std::string key;
     for (const auto& s : sources) key += s + ";";
 
