@@ -14,6 +14,7 @@ namespace clprim_examples {
 struct sort_compare_options {
     std::vector<std::string> algorithms; // radix, bitonic, merge, odd_even, boost_compute, std
     std::size_t n = std::size_t(1) << 24;
+    bool n_given = false; // without --n, CPU devices get a smaller default (see sort_compare.cpp)
     std::string type = "uint";
     bool descending = false;
     std::string distribution = "uniform";
@@ -75,6 +76,7 @@ inline sort_compare_options parse_sort_compare_options(int argc, const char* con
         o.help = true;
         return o;
     }
+    o.n_given = !vm["n"].defaulted();
     try {
         o.n = parse_size(n_text);
     } catch (const std::invalid_argument& e) {

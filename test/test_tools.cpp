@@ -36,6 +36,8 @@ BOOST_AUTO_TEST_CASE(defaults_are_a_good_first_demo)
     BOOST_TEST(o.algorithms.size() == sort_compare_algorithms().size());
     BOOST_TEST(!o.descending);
     BOOST_TEST(!o.pairs);
+    BOOST_TEST(!o.n_given);
+    BOOST_TEST(parse({"--n", "2^24"}).n_given);
 }
 
 BOOST_AUTO_TEST_CASE(options_are_read)
