@@ -85,8 +85,14 @@ int main(int argc, char** argv)
         }
         std::cout << inside << " of " << n << " values in range, " << (n - inside) << " outside\n";
         return 0;
-    } catch (const std::exception& e) {
+    } catch (const po::error& e) { // a bad command line: message, usage, exit code 2
         std::cerr << "histogram_demo: " << e.what() << "\n" << desc << "\n";
+        return 2;
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "histogram_demo: " << e.what() << "\n" << desc << "\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "histogram_demo: " << e.what() << "\n";
         return 1;
     }
 }

@@ -157,6 +157,7 @@ int main(int argc, char** argv)
         else if (op == "max") o.op = reduce_op::max;
         else throw std::invalid_argument("unknown op '" + op + "' (sum, min, max)");
         if (o.repeat < 1) throw std::invalid_argument("--repeat must be at least 1");
+        clprim_examples::with_type(type, [](auto) {}); // an unknown --type is a usage error
     } catch (const std::exception& e) {
         std::cerr << "reduce_progression: " << e.what() << "\n" << desc << "\n";
         return 2;

@@ -235,8 +235,14 @@ int main(int argc, char** argv)
         row("boost::compute::exclusive_scan", [&] { bc::exclusive_scan(in.begin(), in.end(), out.begin(), queue); });
         std::printf("  (GB/s: the n elements read plus the n written, per second)\n");
         return ok ? 0 : 1;
+    } catch (const po::error& e) { // a bad command line: message, usage, exit code 2
+        std::cerr << "scan_steps: " << e.what() << "\n" << desc << "\n";
+        return 2;
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "scan_steps: " << e.what() << "\n" << desc << "\n";
+        return 2;
     } catch (const std::exception& e) {
         std::cerr << "scan_steps: " << e.what() << "\n";
-        return 2;
+        return 1;
     }
 }
