@@ -36,4 +36,23 @@ struct guarded_vector {
     }
 };
 
+// Sorts make_data<T>(n, d) between guards with sort(first, last, queue) and checks the result
+// bit for bit against the stable reference, and that the guards are untouched.
+template <class T, class Sort>
+void check_sorted_keys(std::size_t n, distribution d, clprim::sort_order order, Sort&& sort,
+                       const std::string& label = "")
+{
+    auto& q = device_under_test::get().queue;
+    const auto data = make_data<T>(n, d);
+    guarded_vector<T> v(data, std::numeric_limits<T>::max(), q);
+    sort(v.first(), v.last(), q);
+    bool guards_ok = false;
+    const auto got = v.result(q, guards_ok);
+    const long diff = first_difference(got, reference(data, order));
+    BOOST_TEST(guards_ok, "guard overwritten");
+    BOOST_TEST(diff == -1, type_label<T>() << " n=" << n << " " << name_of(d) << " "
+                                           << (order == clprim::sort_order::ascending ? "asc" : "desc") << " "
+                                           << label << ": first difference at " << diff);
+}
+
 } // namespace clprim_test

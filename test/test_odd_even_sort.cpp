@@ -14,18 +14,7 @@ namespace {
 template <class T>
 void check_keys(std::size_t n, distribution d, clprim::sort_order order)
 {
-    auto& q = device_under_test::get().queue;
-    const auto data = make_data<T>(n, d);
-    guarded_vector<T> v(data, std::numeric_limits<T>::max(), q);
-    clprim::odd_even_sort(v.first(), v.last(), q, order);
-    bool guards_ok = false;
-    const auto got = v.result(q, guards_ok);
-    const auto want = reference(data, order);
-    const long diff = first_difference(got, want);
-    BOOST_TEST(guards_ok, "guard overwritten");
-    BOOST_TEST(diff == -1, type_label<T>() << " n=" << n << " " << name_of(d) << " "
-                                           << (order == clprim::sort_order::ascending ? "asc" : "desc")
-                                           << ": first difference at " << diff);
+    check_sorted_keys<T>(n, d, order, [&](auto first, auto last, bc::command_queue& q) { clprim::odd_even_sort(first, last, q, order); });
 }
 
 template <class K, class V>
