@@ -1,12 +1,38 @@
-// Odd-even transposition sort (issue #6): O(n^2) work, for teaching and small inputs. A range that
-// fits one work-group's local memory runs all n phases in one launch; a larger one runs one launch
-// per phase over global memory (n launches: keep it to a few thousand elements).
+// Odd-even transposition sort (issue #6): n phases of neighbour compare-exchange, O(n^2) work, so
+// for teaching and small inputs (up to a few thousand elements), but correct for any n. Kernels
+// in odd_even_sort.cl:
+// - A range that fits one work-group's local memory runs all n phases in one launch
+//   (odd_even_local).
+// - A larger range runs its phases in blocks of P per launch (odd_even_tiles): each work-group
+//   owns a tile of T positions and holds it with a halo of P positions on each side in local
+//   memory, which makes the tiles independent for P phases (see the kernel for why). Launches
+//   ping-pong between the caller's range and a scratch buffer, because work-groups read their
+//   neighbours' positions as halo while writing their own.
+// - The phases left over after the blocks (fewer than the number of blocks) run as global passes,
+//   one launch per phase over global memory (odd_even_global), in place.
+// CLPRIM_ODD_EVEN_WINDOW=<elements> caps what one work-group holds in local memory (both paths),
+// for tests and measurements: small windows put a range of a few hundred elements on many tiles.
 #include "sort_support.hpp"
 
 #include <clprim/odd_even_sort.hpp>
 
+#include <cstdlib>
+
 namespace clprim {
 namespace detail {
+
+namespace {
+
+// The CLPRIM_ODD_EVEN_WINDOW cap, or 0 (none).
+std::size_t window_cap()
+{
+    const char* v = std::getenv("CLPRIM_ODD_EVEN_WINDOW");
+    return v && *v ? std::size_t(std::strtoull(v, nullptr, 10)) : 0;
+}
+
+std::size_t capped(std::size_t x, std::size_t cap) { return cap ? std::min(x, cap) : x; }
+
+} // namespace
 
 void odd_even_sort_impl(const sort_request& r, bc::command_queue& queue)
 {
@@ -20,18 +46,20 @@ void odd_even_sort_impl(const sort_request& r, bc::command_queue& queue)
         const bc::program program =
             algorithms_program(queue.get_context(), {"sort_key_order.cl", "odd_even_sort.cl"}, sort_build_options(r));
         const bc::buffer& vbuf = values_buffer_or(r);
+        const cl_ulong koff = r.keys.offset;
         const cl_ulong voff = r.has_values ? r.values.offset : 0;
+        const std::size_t kbytes = size_of(r.key_type), vbytes = r.has_values ? value_bytes(r) : 0;
+        const std::size_t cap = window_cap();
 
         bc::kernel lk = program.create_kernel("odd_even_local");
         const device_limits lim = limits_for(lk, device);
-        const std::size_t kbytes = size_of(r.key_type), vbytes = r.has_values ? value_bytes(r) : 0;
         // Local path: up to 8 elements per work-item of one work-group, within local memory.
         std::size_t wg = pow2_group_size(lk, device, 256);
-        const std::size_t capacity = std::min(wg * 8, lim.local_mem_size / 2 / (kbytes + vbytes));
+        const std::size_t capacity = capped(std::min(wg * 8, lim.local_mem_size / 2 / (kbytes + vbytes)), cap);
         if (n <= capacity) {
             wg = std::min(wg, next_pow2(ceil_div(n, 2)));
             lk.set_arg(0, r.keys.buffer);
-            lk.set_arg(1, cl_ulong(r.keys.offset));
+            lk.set_arg(1, koff);
             lk.set_arg(2, vbuf);
             lk.set_arg(3, voff);
             lk.set_arg(4, cl_uint(n));
@@ -41,17 +69,68 @@ void odd_even_sort_impl(const sort_request& r, bc::command_queue& queue)
             return;
         }
 
+        // Tiled blocks. A window of W = T + 2P elements per work-group: W = 4 x work-group size
+        // (each work-item takes at most two pairs per phase), within half the local memory. Tile
+        // T = W/2 and halo P = W/4 = T/2: half of each window is halo, so a block does about twice
+        // the compare-exchanges of P global phases, but the n phases need about n/P launches instead
+        // of n, and an input this algorithm is meant for is a handful of tiles whose work-groups run
+        // side by side: launches and barrier rounds, not the redundant work, set the time.
+        bc::kernel tk = program.create_kernel("odd_even_tiles");
+        const device_limits tlim = limits_for(tk, device);
+        const std::size_t twg = pow2_group_size(tk, device, 256);
+        const std::size_t window = capped(std::min(twg * 4, tlim.local_mem_size / 2 / (kbytes + vbytes)), cap) / 4 * 4;
+        const std::size_t tile = window / 2, max_phases = window / 4;
+        // L blocks of P = floor(n / L) phases (P <= max_phases), then the n - L*P < L phases left
+        // as global passes (with no window to fit at all, every phase is a global pass).
+        const std::size_t blocks = max_phases ? ceil_div(n, max_phases) : 0;
+        const std::size_t phases = blocks ? n / blocks : 0;
+
+        // Ping-pong between the caller's range (offset koff/voff) and scratch (offset 0).
+        const bc::buffer* keys_at[2] = {&r.keys.buffer, nullptr};
+        const bc::buffer* vals_at[2] = {&vbuf, nullptr};
+        const cl_ulong koff_at[2] = {koff, 0}, voff_at[2] = {voff, 0};
+        bc::buffer kscratch, vscratch;
+        if (blocks) {
+            kscratch = bc::buffer(queue.get_context(), n * kbytes);
+            if (r.has_values) vscratch = bc::buffer(queue.get_context(), n * vbytes);
+            keys_at[1] = &kscratch;
+            vals_at[1] = r.has_values ? &vscratch : &kscratch;
+            tk.set_arg(8, cl_ulong(n));
+            tk.set_arg(10, cl_uint(phases));
+            tk.set_arg(11, cl_uint(tile));
+            tk.set_arg(12, (tile + 2 * phases) * kbytes, nullptr);
+            tk.set_arg(13, r.has_values ? (tile + 2 * phases) * vbytes : std::size_t(8), nullptr);
+        }
+        int cur = 0;
+        for (std::size_t b = 0; b < blocks; ++b, cur ^= 1) {
+            tk.set_arg(0, *keys_at[cur]);
+            tk.set_arg(1, koff_at[cur]);
+            tk.set_arg(2, *vals_at[cur]);
+            tk.set_arg(3, voff_at[cur]);
+            tk.set_arg(4, *keys_at[cur ^ 1]);
+            tk.set_arg(5, koff_at[cur ^ 1]);
+            tk.set_arg(6, *vals_at[cur ^ 1]);
+            tk.set_arg(7, voff_at[cur ^ 1]);
+            tk.set_arg(9, cl_ulong(b * phases));
+            queue.enqueue_1d_range_kernel(tk, 0, ceil_div(n, tile) * twg, twg);
+        }
+
+        // The phases left over, on whichever buffer holds the data now.
         bc::kernel gk = program.create_kernel("odd_even_global");
         const std::size_t gwg = pow2_group_size(gk, device, 256);
-        gk.set_arg(0, r.keys.buffer);
-        gk.set_arg(1, cl_ulong(r.keys.offset));
-        gk.set_arg(2, vbuf);
-        gk.set_arg(3, voff);
+        gk.set_arg(0, *keys_at[cur]);
+        gk.set_arg(1, koff_at[cur]);
+        gk.set_arg(2, *vals_at[cur]);
+        gk.set_arg(3, voff_at[cur]);
         gk.set_arg(4, cl_ulong(n));
-        const std::size_t pairs = n / 2;
-        for (std::size_t phase = 0; phase < n; ++phase) {
+        for (std::size_t phase = blocks * phases; phase < n; ++phase) {
             gk.set_arg(5, cl_uint(phase & 1));
-            queue.enqueue_1d_range_kernel(gk, 0, round_up(pairs, gwg), gwg);
+            queue.enqueue_1d_range_kernel(gk, 0, round_up(n / 2, gwg), gwg);
+        }
+
+        if (cur == 1) {
+            queue.enqueue_copy_buffer(kscratch, r.keys.buffer, 0, koff * kbytes, n * kbytes);
+            if (r.has_values) queue.enqueue_copy_buffer(vscratch, r.values.buffer, 0, voff * vbytes, n * vbytes);
         }
     });
 }
