@@ -1,6 +1,9 @@
 // Bitonic sorting network for any n. Joined after sort_key_order.cl; needs K (key type macros),
 // V (value type macros), SORT_HAS_VALUES when values travel with the keys, BITONIC_ELEMS (elements
 // per work-item of the tile kernel, a power of two >= 2).
+// Kernels: bitonic_global_m<M> (M passes with large distances per launch, in registers),
+// bitonic_local_pass (one pass whose distance fits a tile, in local memory: the local variant) and
+// bitonic_tile (every pass of a stage that fits a tile, or whole stages, in one launch: fused).
 //
 // We use the "flip" form of the network: in stage k (block size k = 2, 4, ..., N) the first pass
 // compares i with its mirror i ^ (k - 1), the later passes compare i with i ^ j (j = k/4 ... 1), and
@@ -104,9 +107,62 @@ BITONIC_GLOBAL_KERNEL(3)
 BITONIC_GLOBAL_KERNEL(4)
 
 // ---------------------------------------------------------------------------------------------
-// Tile kernel: a work-group holds a tile of T = local size * BITONIC_ELEMS consecutive elements in
-// local memory and runs stages k_lo..k_hi on it. For a stage k <= T that is the whole stage; for
-// k > T only its passes with distance < T (the host ran the larger ones with the global kernels).
+// One pass in local memory (the local variant): a work-group loads its tile of 2 x local size
+// consecutive elements, runs the single pass of stage k with distance j < tile (the mirror pass
+// i <-> i ^ (k - 1) when j == k/2, else i <-> i + j), one comparator per work-item, and writes the
+// tile back. Both elements of every comparator lie in the tile (j < tile, and a mirror pass has
+// k <= tile). Indices >= n are +inf in local memory and never written.
+// ---------------------------------------------------------------------------------------------
+__kernel void bitonic_local_pass(__global K* keys, ulong koff, __global V* vals, ulong voff, ulong n,
+                                 ulong k, ulong j, __local SK* lk, __local V* lv)
+{
+    keys += koff;
+    vals += voff;
+    (void)lv;
+    const uint lid = get_local_id(0);
+    const uint wg = get_local_size(0);
+    const ulong base = (ulong)get_group_id(0) * (2 * wg);
+
+    for (uint r = 0; r < 2; ++r) {
+        const uint l = lid + r * wg;
+        const ulong i = base + l;
+        lk[l] = i < n ? load_sortable(keys, i) : SK_MAX;
+#ifdef SORT_HAS_VALUES
+        if (i < n) lv[l] = vals[i];
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    const uint d = (uint)j;
+    const uint i = ((lid & ~(d - 1)) << 1) | (lid & (d - 1));
+    const uint p = j * 2 == k ? (i ^ (uint)(k - 1)) : (i | d);
+    const SK a = lk[i], b = lk[p];
+    if (a > b) {
+        lk[i] = b;
+        lk[p] = a;
+#ifdef SORT_HAS_VALUES
+        const V t = lv[i]; lv[i] = lv[p]; lv[p] = t;
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    for (uint r = 0; r < 2; ++r) {
+        const uint l = lid + r * wg;
+        const ulong i = base + l;
+        if (i < n) {
+            keys[i] = sortable_to_key(lk[l]);
+#ifdef SORT_HAS_VALUES
+            vals[i] = lv[l];
+#endif
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tile kernel (the fused variant): a work-group holds a tile of T = local size * BITONIC_ELEMS
+// consecutive elements in local memory and runs stages k_lo..k_hi on it. For a stage k <= T that
+// is the whole stage; for k > T only its passes with distance < T (the host ran the larger ones
+// with the global kernels).
 // Passes with distance >= BITONIC_ELEMS run in local memory (one comparator per work-item per
 // round, barrier after each pass); the last log2(BITONIC_ELEMS) passes of a stage only pair
 // elements inside aligned blocks of BITONIC_ELEMS, so each work-item runs them in registers on its

@@ -1,7 +1,9 @@
-// Bitonic sort, three variants (issue #6): global (one launch per pass), local (per stage, the
-// passes that fit a tile in one local-memory launch) and fused (whole tiles sorted up front,
-// several global passes per launch in registers, the rest of each stage in one local launch).
-// Works in place on the caller's range; see bitonic_sort.cl for how any n is handled.
+// Bitonic sort, three variants (issue #6): global (one launch per pass, over global memory), local
+// (one launch per pass too, but the passes whose distance fits a work-group's tile run in local
+// memory, a tile of two elements per work-item; larger distances as in global) and fused (whole
+// tiles sorted up front, several global passes per launch in registers, the rest of each stage in
+// one local launch). All three are built from one program. Works in place on the caller's range;
+// see bitonic_sort.cl for how any n is handled.
 #include "sort_support.hpp"
 
 #include <clprim/bitonic_sort.hpp>
@@ -38,6 +40,19 @@ struct bitonic_launcher {
         queue.enqueue_1d_range_kernel(kern, 0, round_up(groups, local), local);
     }
 
+    // The pass of stage k with distance j < 2 * wg in local memory, one tile of 2 * wg per work-group.
+    void local_pass(bc::kernel& kern, std::size_t wg, std::size_t N, std::size_t k, std::size_t j)
+    {
+        const std::size_t tile_size = 2 * wg;
+        set_common(kern);
+        kern.set_arg(5, cl_ulong(k));
+        kern.set_arg(6, cl_ulong(j));
+        kern.set_arg(7, tile_size * size_of(r.key_type), nullptr);
+        kern.set_arg(8, r.has_values ? tile_size * value_bytes(r) : std::size_t(8), nullptr);
+        const std::size_t tiles = ceil_div(std::min(N, round_up(n, tile_size)), tile_size);
+        queue.enqueue_1d_range_kernel(kern, 0, tiles * wg, wg);
+    }
+
     void tile(bc::kernel& kern, std::size_t wg, std::size_t tile_size, std::size_t N, std::size_t k_lo,
               std::size_t k_hi)
     {
@@ -64,10 +79,10 @@ void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::comma
     if (n < 2) return;
 
     guarded(who, [&] {
-        // Elements per work-item in the tile kernel: 2 for the local variant (one comparator per
-        // work-item and pass), 8 for the fused one (the last three passes of a stage in registers).
-        // (The global variant only uses the pass kernel: it shares the fused variant's program.)
-        const std::size_t elems = variant == bitonic_variant::local ? 2 : 8;
+        // Elements per work-item in the fused variant's tile kernel: 8 (the last three passes of a
+        // stage in registers). The global and local variants use other kernels of the same program.
+        const std::size_t elems = 8;
+        const std::size_t bytes_per_elem = size_of(r.key_type) + (r.has_values ? value_bytes(r) : 0);
         const bc::program program =
             algorithms_program(queue.get_context(), {"sort_key_order.cl", "bitonic_sort.cl"},
                                sort_build_options(r) + " -DBITONIC_ELEMS=" + std::to_string(elems));
@@ -83,23 +98,32 @@ void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::comma
             return;
         }
 
+        if (variant == bitonic_variant::local) {
+            // Tile of 2 elements per work-item of a power-of-two work-group, within half the
+            // device's local memory, no larger than the padded input. Per stage k the passes with
+            // distance >= tile go over global memory, the others one launch each in local memory.
+            bc::kernel lp = program.create_kernel("bitonic_local_pass");
+            const device_limits lim = limits_for(lp, device);
+            std::size_t wg = pow2_group_size(lp, device, 256);
+            while (wg > 1 && wg * 2 * bytes_per_elem > lim.local_mem_size / 2) wg /= 2;
+            wg = std::min(wg, std::max<std::size_t>(1, N / 2));
+            const std::size_t tile = wg * 2;
+            for (std::size_t k = 2; k <= N; k <<= 1) {
+                std::size_t j = k / 2;
+                for (; j >= tile; j >>= 1) launch.global_passes(g1, gwg, N, k, j, 1);
+                for (; j >= 1; j >>= 1) launch.local_pass(lp, wg, N, k, j);
+            }
+            return;
+        }
+
         // Tile size: a power-of-two work-group times elems, within the device's local memory, and no
         // larger than the (padded) input needs.
         bc::kernel tk = program.create_kernel("bitonic_tile");
         const device_limits lim = limits_for(tk, device);
-        const std::size_t bytes_per_elem = size_of(r.key_type) + (r.has_values ? value_bytes(r) : 0);
         std::size_t wg = pow2_group_size(tk, device, 256);
         while (wg > 1 && wg * elems * bytes_per_elem > lim.local_mem_size / 2) wg /= 2;
         wg = std::min(wg, std::max<std::size_t>(1, N / elems));
         const std::size_t tile = wg * elems;
-
-        if (variant == bitonic_variant::local) {
-            for (std::size_t k = 2; k <= N; k <<= 1) {
-                for (std::size_t j = k / 2; j >= tile; j >>= 1) launch.global_passes(g1, gwg, N, k, j, 1);
-                launch.tile(tk, wg, tile, N, k, k);
-            }
-            return;
-        }
 
         // fused: every tile sorted in one launch, then per stage the passes with distance >= tile
         // in chunks of up to max_m passes per launch (2^max_m elements per work-item in registers),

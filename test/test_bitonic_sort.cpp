@@ -2,6 +2,10 @@
 // distributions (float specials included) against std::stable_sort with the total order, bit for
 // bit; sort_by_key (values travel with their keys); guards just outside the range untouched.
 // The fused variant gets the full matrix; global and local a smaller one (they share the network).
+// The local variant runs one launch per pass, in local memory for distances below its tile (2 x
+// work-group size: 512 with 256 work-items), so sizes from 1000 up span several tiles and every
+// stage from 4 up has several local passes; local_variant_several_tiles adds the distributions
+// that move elements farthest.
 #define BOOST_TEST_MODULE clprim_bitonic_sort
 #include "sort_test_support.hpp"
 
@@ -81,6 +85,22 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(global_and_local_variants, T, all_types)
                 for (auto d : {distribution::random, distribution::few_distinct, distribution::float_specials})
                     check_keys<T>(variant, n, d, order);
         }
+}
+
+// The local variant over ranges of 2 to about 60 tiles (512 elements with 256 work-items), where
+// stages have both global passes and several local passes, on the inputs that move elements
+// farthest (reversed) or not at all (sorted, all equal), with and without values.
+BOOST_AUTO_TEST_CASE(local_variant_several_tiles)
+{
+    using clprim::sort_order;
+    const auto local = clprim::bitonic_variant::local;
+    for (std::size_t n : {1025, 8193, 30001})
+        for (auto d : {distribution::reversed, distribution::sorted, distribution::all_equal, distribution::extremes}) {
+            check_keys<cl_uint>(local, n, d, sort_order::ascending);
+            check_keys<cl_int>(local, n, d, sort_order::descending);
+        }
+    check_pairs<cl_uint, cl_uint>(local, 8193, distribution::reversed, sort_order::ascending);
+    check_pairs<cl_float, cl_long>(local, 30001, distribution::float_specials, sort_order::descending);
 }
 
 BOOST_AUTO_TEST_CASE(variants_at_larger_sizes)
