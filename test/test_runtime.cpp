@@ -6,6 +6,7 @@
 #include <clprim/detail/binary_cache.hpp>
 #include <clprim/detail/kernel_registry.hpp>
 #include <clprim/detail/program_builder.hpp>
+#include <clprim/detail/scratch_pool.hpp>
 
 #include <cstdlib>
 #include <fstream>
@@ -271,6 +272,58 @@ BOOST_AUTO_TEST_CASE(double_support_reported)
     } else {
         BOOST_CHECK_THROW(cd::require_type_support(cd::element_type::float64, device, "t"), clprim::unsupported_error);
     }
+}
+
+// The scratch pool hands a buffer back to the next lease on the same in-order queue, never to
+// another queue's lease or to two leases at once, respects CLPRIM_SCRATCH_LIMIT_MB, and empties
+// on release_scratch_memory().
+BOOST_AUTO_TEST_CASE(scratch_pool_reuse_and_limits)
+{
+    clprim::release_scratch_memory();
+    BOOST_TEST(cd::scratch_pooled_bytes() == 0u);
+    cl_mem first = nullptr;
+    {
+        cd::scratch_lease lease(queue);
+        const bc::buffer a = lease.buffer(1 << 20), b = lease.buffer(1 << 20);
+        BOOST_TEST(a.get() != b.get()); // two buffers of one lease are distinct
+        BOOST_TEST(a.size() >= std::size_t(1 << 20));
+        first = a.get();
+    }
+    BOOST_TEST(cd::scratch_pooled_bytes() >= std::size_t(2 << 20));
+    {
+        cd::scratch_lease lease(queue);
+        const bc::buffer a = lease.buffer(1 << 20);
+        const bc::buffer tiny = lease.buffer(16); // a 1 MiB buffer would waste most of itself
+        BOOST_TEST(tiny.size() < std::size_t(1 << 20));
+        cd::scratch_lease other(queue); // a second lease on the same queue gets the other one
+        const bc::buffer c = other.buffer(1 << 20);
+        const bc::buffer d = other.buffer(1 << 20); // none left: a fresh one
+        BOOST_TEST(a.get() != c.get());
+        BOOST_TEST(d.get() != a.get());
+        BOOST_TEST(d.get() != c.get());
+        BOOST_TEST((a.get() == first || c.get() == first));
+    }
+    {
+        bc::command_queue other_queue(context, device);
+        cd::scratch_lease lease(other_queue);
+        BOOST_TEST(lease.buffer(1 << 20).get() != first); // another queue never shares
+    }
+    setenv("CLPRIM_SCRATCH_LIMIT_MB", "0", 1);
+    clprim::release_scratch_memory();
+    {
+        cd::scratch_lease lease(queue);
+        (void)lease.buffer(1 << 20);
+    }
+    BOOST_TEST(cd::scratch_pooled_bytes() == 0u);
+    unsetenv("CLPRIM_SCRATCH_LIMIT_MB");
+    if (device.get_info<cl_command_queue_properties>(CL_DEVICE_QUEUE_PROPERTIES) & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) {
+        bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+        cd::scratch_lease lease(ooo);
+        (void)lease.buffer(1 << 20);
+    }
+    BOOST_TEST(cd::scratch_pooled_bytes() == 0u); // out-of-order queues are never pooled
+    clprim::release_scratch_memory();
+    BOOST_TEST(cd::scratch_pooled_bytes() == 0u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -3,6 +3,7 @@
 #include <clprim/config.hpp>
 #include <clprim/device.hpp>
 #include <clprim/error.hpp>
+#include <clprim/scratch.hpp>
 
 #include <clprim/histogram.hpp>
 #include <clprim/reduce.hpp>

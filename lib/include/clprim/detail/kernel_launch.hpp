@@ -1,0 +1,31 @@
+#pragma once
+// One place where the library's multi-kernel algorithms enqueue their kernels, so a developer can
+// see where the time of a composed algorithm (a radix sort pass: count, scan, scatter) goes.
+// When kernel_profile is switched on and the queue was created with CL_QUEUE_PROFILING_ENABLE,
+// every launch's event is kept under its kernel's name; kernel_profile_report() sums them.
+#include <clprim/config.hpp>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace clprim {
+namespace detail {
+
+// Enqueues kernel over global work-items in work-groups of local (global a multiple of local).
+bc::event launch_1d(bc::command_queue& queue, const bc::kernel& kernel, std::size_t global, std::size_t local);
+
+struct kernel_time {
+    std::string name;
+    std::size_t launches = 0;
+    double ms = 0; // summed device time (CL_PROFILING_COMMAND_START..END)
+};
+
+// Off by default (and without cost then). Switching it on clears what was recorded.
+void kernel_profile(bool on);
+// Waits for the recorded events and returns the times per kernel name, in first-launch order;
+// clears the record.
+std::vector<kernel_time> kernel_profile_report();
+
+} // namespace detail
+} // namespace clprim

@@ -1,0 +1,67 @@
+// Kernel launches with optional per-kernel device timing (see kernel_launch.hpp).
+#include <clprim/detail/kernel_launch.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <utility>
+
+namespace clprim {
+namespace detail {
+
+namespace {
+
+struct profile_record {
+    std::atomic<bool> on{false};
+    std::mutex mutex;
+    std::vector<std::pair<std::string, bc::event>> events;
+};
+
+profile_record& record()
+{
+    static profile_record r;
+    return r;
+}
+
+} // namespace
+
+bc::event launch_1d(bc::command_queue& queue, const bc::kernel& kernel, std::size_t global, std::size_t local)
+{
+    bc::event e = queue.enqueue_1d_range_kernel(kernel, 0, global, local);
+    profile_record& r = record();
+    if (r.on.load(std::memory_order_relaxed) &&
+        (queue.get_info<cl_command_queue_properties>(CL_QUEUE_PROPERTIES) & CL_QUEUE_PROFILING_ENABLE)) {
+        std::lock_guard<std::mutex> lock(r.mutex);
+        r.events.emplace_back(kernel.name(), e);
+    }
+    return e;
+}
+
+void kernel_profile(bool on)
+{
+    profile_record& r = record();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    r.events.clear();
+    r.on = on;
+}
+
+std::vector<kernel_time> kernel_profile_report()
+{
+    profile_record& r = record();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    std::vector<kernel_time> out;
+    for (auto& [name, event] : r.events) {
+        event.wait();
+        const double ms = double(event.duration<std::chrono::nanoseconds>().count()) / 1e6;
+        auto it = out.begin();
+        while (it != out.end() && it->name != name) ++it;
+        if (it == out.end()) it = out.insert(out.end(), kernel_time{name, 0, 0});
+        ++it->launches;
+        it->ms += ms;
+    }
+    r.events.clear();
+    return out;
+}
+
+} // namespace detail
+} // namespace clprim
