@@ -2,6 +2,7 @@
 // then one merge-path round per doubling of the run length. See merge_sort.cl.
 #include "sort_support.hpp"
 
+#include <clprim/detail/scratch_pool.hpp>
 #include <clprim/merge_sort.hpp>
 
 namespace clprim {
@@ -40,7 +41,7 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& queue)
         for (std::size_t L = tile; L < n; L <<= 1) ++rounds;
 
         // The caller's range is one of the two ping-pong buffers (holding sortable bits between
-        // rounds); the scratch pair is allocated up front, before anything is enqueued.
+        // rounds); the scratch pair is taken up front, before anything is enqueued.
         struct place {
             bc::buffer k, v;
             std::size_t koff, voff;
@@ -48,10 +49,11 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& queue)
         const place caller{r.keys.buffer, values_buffer_or(r), r.keys.offset, r.has_values ? r.values.offset : 0};
         place scratch = caller;
         bc::buffer splits;
+        scratch_lease lease(queue); // reused from the last call on this queue where they fit
         if (rounds > 0) {
-            splits = bc::buffer(context, groups * sizeof(cl_ulong));
-            scratch.k = bc::buffer(context, n * kbytes);
-            scratch.v = r.has_values ? bc::buffer(context, n * vbytes) : scratch.k;
+            splits = lease.buffer(groups * sizeof(cl_ulong));
+            scratch.k = lease.buffer(n * kbytes);
+            scratch.v = r.has_values ? lease.buffer(n * vbytes) : scratch.k;
             scratch.koff = scratch.voff = 0;
         }
         const std::size_t lk_bytes = tile * kbytes, lv_bytes = r.has_values ? tile * vbytes : 8;

@@ -65,16 +65,24 @@ void radix_count(__global const bits_t* src, ulong src_off, uint n, uint convert
     const uint lid = get_local_id(0);
     const uint g = get_group_id(0);
     const uint base = g * TILE;
+    // All KPT loads are issued first, before the clearing barrier and the first count: a load
+    // after a local atomic waits for it, and KPT memory latencies in a row made this kernel
+    // latency-bound.
+    bits_t keys[KPT];
+#pragma unroll
+    for (uint k = 0; k < KPT; ++k) {
+        const uint i = base + k * WG + lid; // strided: the group reads its tile coalesced
+        keys[k] = i < n ? src[src_off + i] : 0;
+    }
     if (lid == 0) {
         lmask[0] = 0u; lmask[1] = 0u; lmask[2] = ~0u; lmask[3] = ~0u;
     }
     wg_hist_clear(bins, RADIX); // ends with a barrier: lmask is set too
-
     bits_t any = 0, all = ~(bits_t)0;
+#pragma unroll
     for (uint k = 0; k < KPT; ++k) {
-        const uint i = base + k * WG + lid; // strided: the group reads its tile coalesced
-        if (i < n) {
-            const bits_t u = load_sortable(src, src_off + i, convert);
+        if (base + k * WG + lid < n) {
+            const bits_t u = sortable_bits(keys[k], convert);
             wg_hist_add(bins, RADIX, digit_of(u, shift));
             any |= u;
             all &= u;
@@ -229,13 +237,16 @@ void radix_scatter(__global const bits_t* src, ulong src_off, __global bits_t* d
     }
 
     // The ranked tile is sorted by digit: where a digit's run starts, record where its keys go.
+    // Each work-item keeps its keys (in the order it writes them) and their digits in registers.
+    bits_t out_keys[KPT];
+    uint out_digits[KPT];
     for (uint k = 0; k < KPT; ++k) {
         const uint j = k * WG + lid;
-        if (j < m) {
-            const uint d = digit_of(lkeys[PAD(j)], shift);
-            if (j == 0 || digit_of(lkeys[PAD(j - 1)], shift) != d)
-                run_base[d] = offsets[d * num_groups + g] - j;
-        }
+        out_keys[k] = lkeys[PAD(j)];
+        const uint d = digit_of(out_keys[k], shift);
+        out_digits[k] = d;
+        if (j < m && (j == 0 || digit_of(lkeys[PAD(j - 1)], shift) != d))
+            run_base[d] = offsets[d * num_groups + g] - j;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -246,8 +257,8 @@ void radix_scatter(__global const bits_t* src, ulong src_off, __global bits_t* d
     for (uint k = 0; k < KPT; ++k) {
         const uint j = k * WG + lid;
         if (j < m) {
-            const bits_t u = lkeys[PAD(j)];
-            const uint pos = run_base[digit_of(u, shift)] + j;
+            const bits_t u = out_keys[k];
+            const uint pos = run_base[out_digits[k]] + j;
             dst[dst_off + pos] = convert_out ? K_AS_UNSIGNED(sortable_to_key(u)) : u;
 #ifdef HAS_VALUES
 #ifdef STAGE_VALUES
@@ -260,9 +271,8 @@ void radix_scatter(__global const bits_t* src, ulong src_off, __global bits_t* d
     }
 #if defined(HAS_VALUES) && defined(STAGE_VALUES)
     // The keys are out: their local tile holds the values now, read coalesced, then each value
-    // goes where its key went.
+    // goes where its key went. (No barrier first: nobody has read lkeys since the last one.)
     __local V* lvals = (__local V*)lkeys;
-    barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = 0; k < KPT; ++k) {
         const uint j = k * WG + lid;
         if (j < m) lvals[PAD(j)] = vsrc[vsrc_off + base + j];

@@ -6,10 +6,13 @@
 // CLPRIM_RADIX_VARIANT for that row), named "radix:WGxKPT/vV", for tuning on one device.
 #include "bench_framework.hpp"
 
+#include <clprim/detail/kernel_launch.hpp>
+
 #include <boost/compute/algorithm/copy.hpp>
 #include <boost/compute/algorithm/sort.hpp>
 #include <boost/compute/algorithm/sort_by_key.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -155,5 +158,53 @@ CLPRIM_BENCH(radix_sort)
         bench_keys<cl_uint>(ctx, n, "uint", true);
         bench_keys<cl_float>(ctx, n, "float", false);
         bench_keys<cl_ulong>(ctx, n, "ulong", false);
+    }
+}
+
+namespace {
+
+// Device time per kernel of one sort call, averaged over the repeats (profiling queue).
+template <class K>
+void profile_keys(clprim_bench::context& ctx, bc::command_queue& q, std::size_t n, const char* type, bool pairs)
+{
+    std::mt19937_64 rng(n * 31 + sizeof(K));
+    std::vector<K> host(n);
+    for (auto& x : host) x = bench_value<K>(rng);
+    bc::vector<K> source(n, ctx.ctx), keys(n, ctx.ctx);
+    bc::copy(host.begin(), host.end(), source.begin(), q);
+    bc::vector<cl_uint> values(pairs ? n : 0, ctx.ctx);
+    auto run = [&] {
+        bc::copy(source.begin(), source.end(), keys.begin(), q);
+        if (pairs) clprim::radix_sort_by_key(keys.begin(), keys.end(), values.begin(), q);
+        else clprim::radix_sort(keys.begin(), keys.end(), q);
+        q.finish();
+    };
+    run(); // build and warm up
+    const int reps = std::max(1, ctx.repeat);
+    clprim::detail::kernel_profile(true);
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < reps; ++i) run();
+    const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / reps;
+    const auto times = clprim::detail::kernel_profile_report();
+    clprim::detail::kernel_profile(false);
+    double total = 0;
+    for (const auto& t : times) total += t.ms / reps;
+    std::printf("radix_profile %s%s n=%zu: kernels %.4f ms per call (wall incl. input copy %.4f ms)\n", type,
+                pairs ? "->uint" : "", n, total, wall);
+    for (const auto& t : times)
+        std::printf("  %-28s %3.0f launches %.4f ms  (%.4f ms each)\n", t.name.c_str(), double(t.launches) / reps,
+                    t.ms / reps, t.ms / double(t.launches));
+}
+
+} // namespace
+
+// Bench case "radix_profile" (diagnostic, prints to stdout, adds no rows): where a radix sort's
+// time goes, kernel by kernel (digit count, the scan's kernels, rank and scatter).
+CLPRIM_BENCH(radix_profile)
+{
+    bc::command_queue q(ctx.ctx, ctx.device, CL_QUEUE_PROFILING_ENABLE);
+    for (std::size_t n : ctx.sizes) {
+        profile_keys<cl_uint>(ctx, q, n, "uint", false);
+        profile_keys<cl_uint>(ctx, q, n, "uint", true);
     }
 }

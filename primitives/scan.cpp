@@ -1,6 +1,8 @@
 // Device-wide inclusive and exclusive scans (kernels in scan.cl, work-group scans in
 // workgroup_scan.cl).
 #include <clprim/detail/device_limits.hpp>
+#include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/scratch_pool.hpp>
 #include <clprim/detail/primitives_kernels.hpp>
 #include <clprim/scan.hpp>
 
@@ -82,29 +84,6 @@ scan_kernels& cached_kernels(const bc::command_queue& queue, element_type type, 
     return it->second;
 }
 
-// A buffer of at least bytes for the tile sums. On an in-order queue, one buffer per (host
-// thread, queue) is reused: calls on that queue run one after the other, so they never use it at
-// once, and a fresh allocation per call costs tens of microseconds on some drivers. Other queues
-// get a fresh buffer. The cache keeps its queue alive, so a handle cannot name a later queue.
-bc::buffer aux_buffer(const bc::command_queue& queue, std::size_t bytes)
-{
-    bytes = std::max<std::size_t>(bytes, 64);
-    const bool in_order = (queue.get_properties() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
-    if (!in_order) return bc::buffer(queue.get_context(), bytes, CL_MEM_READ_WRITE);
-    struct entry {
-        bc::command_queue queue;
-        bc::buffer buffer;
-    };
-    thread_local std::map<cl_command_queue, entry> cache;
-    auto& e = cache[queue.get()];
-    if (e.buffer.get() == nullptr || e.buffer.size() < bytes) {
-        e.queue = queue;
-        e.buffer = bc::buffer(queue.get_context(), std::max(bytes, 2 * (e.buffer.get() ? e.buffer.size() : 0)),
-                              CL_MEM_READ_WRITE);
-    }
-    return e.buffer;
-}
-
 // Scans n elements from (in, in_off) into (out, out_off); init is used by an exclusive scan.
 // aux from aux_off on has room for the tile sums of this level and the levels below.
 void scan_level(scan_kernels& k, bc::command_queue& queue, const bc::buffer& in, std::size_t in_off,
@@ -130,7 +109,7 @@ void scan_level(scan_kernels& k, bc::command_queue& queue, const bc::buffer& in,
         s.set_arg(9, k.elem, start);
         s.set_arg(10, tile_slots(tile) * k.elem, nullptr);
         s.set_arg(11, scratch_elements(k.wg) * k.elem, nullptr);
-        queue.enqueue_1d_range_kernel(s, 0, tiles * k.wg, k.wg);
+        launch_1d(queue, s, tiles * k.wg, k.wg);
     };
 
     if (tiles <= single_group_tiles) {
@@ -144,7 +123,7 @@ void scan_level(scan_kernels& k, bc::command_queue& queue, const bc::buffer& in,
         s1.set_arg(6, k.elem, init);
         s1.set_arg(7, tile_slots(tile) * k.elem, nullptr);
         s1.set_arg(8, scratch_elements(k.wg) * k.elem, nullptr);
-        queue.enqueue_1d_range_kernel(s1, 0, k.wg, k.wg);
+        launch_1d(queue, s1, k.wg, k.wg);
         return;
     }
 
@@ -158,7 +137,7 @@ void scan_level(scan_kernels& k, bc::command_queue& queue, const bc::buffer& in,
         r.set_arg(3, aux);
         r.set_arg(4, cl_ulong(aux_off));
         r.set_arg(5, scratch_elements(k.wg) * k.elem, nullptr);
-        queue.enqueue_1d_range_kernel(r, 0, tiles * k.wg, k.wg);
+        launch_1d(queue, r, tiles * k.wg, k.wg);
         scan_level(k, queue, aux, aux_off, aux, aux_off, tiles, false, init, algorithm, aux, next_off);
         run_scan(incl | flag_use_offsets, zero);
     } else {
@@ -171,7 +150,7 @@ void scan_level(scan_kernels& k, bc::command_queue& queue, const bc::buffer& in,
         a.set_arg(3, aux);
         a.set_arg(4, cl_ulong(aux_off));
         a.set_arg(5, cl_uint(tile));
-        queue.enqueue_1d_range_kernel(a, 0, tiles * k.wg, k.wg);
+        launch_1d(queue, a, tiles * k.wg, k.wg);
     }
 }
 
@@ -203,14 +182,15 @@ void scan_impl(const buffer_range& in, const buffer_range& out, element_type typ
             const std::size_t n = in.size;
             const std::size_t chunks = std::max<std::size_t>(1, std::min(ceil_div(n, 4096), 4 * k.compute_units));
             const std::size_t chunk = ceil_div(n, chunks);
-            const bc::buffer aux = aux_buffer(queue, chunks * k.elem);
+            scratch_lease scratch(queue); // the partial sums, reused from the last call on this queue
+            const bc::buffer aux = scratch.buffer(chunks * k.elem);
             bc::kernel& r = k.reduce_chunks;
             r.set_arg(0, in.buffer);
             r.set_arg(1, cl_ulong(in.offset));
             r.set_arg(2, cl_ulong(n));
             r.set_arg(3, cl_ulong(chunk));
             r.set_arg(4, aux);
-            queue.enqueue_1d_range_kernel(r, 0, chunks, 1);
+            launch_1d(queue, r, chunks, 1);
             bc::kernel& c = k.scan_chunks;
             c.set_arg(0, in.buffer);
             c.set_arg(1, cl_ulong(in.offset));
@@ -221,14 +201,15 @@ void scan_impl(const buffer_range& in, const buffer_range& out, element_type typ
             c.set_arg(6, aux);
             c.set_arg(7, inclusive ? flag_inclusive : cl_uint(0));
             c.set_arg(8, k.elem, init);
-            queue.enqueue_1d_range_kernel(c, 0, chunks, 1);
+            launch_1d(queue, c, chunks, 1);
             return;
         }
         // Room for the tile sums of every level.
         std::size_t aux_size = 0;
         for (std::size_t m = ceil_div(in.size, k.tile()); m > single_group_tiles; m = ceil_div(m, k.tile()))
             aux_size += m;
-        const bc::buffer aux = aux_buffer(queue, aux_size * k.elem);
+        scratch_lease scratch(queue); // the tile sums, reused from the last call on this queue
+        const bc::buffer aux = scratch.buffer(aux_size * k.elem);
         scan_level(k, queue, in.buffer, in.offset, out.buffer, out.offset, in.size, inclusive, init, algorithm,
                    aux, 0);
     });
