@@ -14,6 +14,7 @@
 // for tests and measurements: small windows put a range of a few hundred elements on many tiles.
 #include "sort_support.hpp"
 
+#include <clprim/detail/scratch_pool.hpp>
 #include <clprim/odd_even_sort.hpp>
 
 #include <cstdlib>
@@ -90,9 +91,10 @@ void odd_even_sort_impl(const sort_request& r, bc::command_queue& queue)
         const bc::buffer* vals_at[2] = {&vbuf, nullptr};
         const cl_ulong koff_at[2] = {koff, 0}, voff_at[2] = {voff, 0};
         bc::buffer kscratch, vscratch;
+        scratch_lease lease(queue); // reused from the last call on this queue where it fits
         if (blocks) {
-            kscratch = bc::buffer(queue.get_context(), n * kbytes);
-            if (r.has_values) vscratch = bc::buffer(queue.get_context(), n * vbytes);
+            kscratch = lease.buffer(n * kbytes);
+            if (r.has_values) vscratch = lease.buffer(n * vbytes);
             keys_at[1] = &kscratch;
             vals_at[1] = r.has_values ? &vscratch : &kscratch;
             tk.set_arg(8, cl_ulong(n));
