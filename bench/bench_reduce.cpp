@@ -109,6 +109,43 @@ __kernel void sum4(__global const uint4* v, const uint nvec, __global uint* out,
     }, ctx.repeat);
     std::printf("reduce_probe: %zu CUs; wall ms: empty kernel %.4f, 4-byte read pageable %.4f, pinned %.4f, "
                 "empty kernel + pinned read %.4f\n", cus, empty_ms, read_ms, pread_ms, kread_ms);
+    {
+        // A value written by a kernel, brought back by mapping a host-allocated buffer instead of
+        // a read command (and whether the driver's host-allocated buffers are zero-copy).
+        bc::program p2 = bc::program::build_with_source(
+            "__kernel void put(__global uint* o, uint v) { if (get_global_id(0) == 0) o[0] = v; }", ctx.ctx);
+        bc::kernel put = p2.create_kernel("put");
+        bc::buffer dev_buf(ctx.ctx, 64), host_buf(ctx.ctx, 64, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR);
+        cl_uint v = 1;
+        bool all_seen = true;
+        const double put_read_ms = clprim_bench::median_ms(q, [&] {
+            put.set_arg(0, dev_buf);
+            put.set_arg(1, ++v);
+            q.enqueue_1d_range_kernel(put, 0, 1, 1);
+            q.enqueue_read_buffer_async(dev_buf, 0, 4, pinned);
+            q.finish();
+            all_seen = all_seen && *static_cast<cl_uint*>(pinned) == v;
+        }, ctx.repeat);
+        const double put_map_ms = clprim_bench::median_ms(q, [&] {
+            put.set_arg(0, host_buf);
+            put.set_arg(1, ++v);
+            q.enqueue_1d_range_kernel(put, 0, 1, 1);
+            void* m = q.enqueue_map_buffer(host_buf, CL_MAP_READ, 0, 4);
+            all_seen = all_seen && *static_cast<cl_uint*>(m) == v;
+            q.enqueue_unmap_buffer(host_buf, m);
+        }, ctx.repeat);
+        void* persistent = q.enqueue_map_buffer(host_buf, CL_MAP_READ | CL_MAP_WRITE, 0, 4);
+        put.set_arg(0, host_buf);
+        put.set_arg(1, cl_uint(0xC0FFEE));
+        q.enqueue_1d_range_kernel(put, 0, 1, 1);
+        q.finish();
+        const bool zero_copy = *static_cast<cl_uint*>(persistent) == 0xC0FFEEu;
+        q.enqueue_unmap_buffer(host_buf, persistent);
+        q.finish();
+        std::printf("reduce_probe: put kernel + pinned read %.4f ms; put into ALLOC_HOST_PTR + map/unmap %.4f ms "
+                    "(values %s); kernel writes visible through a standing map: %s\n",
+                    put_read_ms, put_map_ms, all_seen ? "right" : "WRONG", zero_copy ? "yes" : "no");
+    }
     for (const std::size_t n : ctx.sizes) {
         if (n < 4) continue;
         bc::vector<cl_uint> d(n, 1u, q);
