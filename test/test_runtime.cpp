@@ -4,6 +4,7 @@
 #include "clprim_test_fixture.hpp"
 
 #include <clprim/detail/binary_cache.hpp>
+#include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/kernel_registry.hpp>
 #include <clprim/detail/program_builder.hpp>
 #include <clprim/detail/scratch_pool.hpp>
@@ -324,6 +325,33 @@ BOOST_AUTO_TEST_CASE(scratch_pool_reuse_and_limits)
     BOOST_TEST(cd::scratch_pooled_bytes() == 0u); // out-of-order queues are never pooled
     clprim::release_scratch_memory();
     BOOST_TEST(cd::scratch_pooled_bytes() == 0u);
+}
+
+// Per-kernel device times are recorded only when switched on and only on a profiling queue.
+BOOST_AUTO_TEST_CASE(kernel_profile_records_launches)
+{
+    bc::command_queue pq(context, device, CL_QUEUE_PROFILING_ENABLE);
+    bc::vector<cl_uint> v(100000, 1u, pq), out(100000, context);
+    pq.finish();
+    auto scan = [&](bc::command_queue& q) { clprim::exclusive_scan(v.begin(), v.end(), out.begin(), q); q.finish(); };
+    scan(pq); // built before anything is recorded
+    cd::kernel_profile(true);
+    scan(queue); // not a profiling queue: nothing recorded
+    BOOST_TEST(cd::kernel_profile_report().empty());
+    scan(pq);
+    const auto times = cd::kernel_profile_report();
+    BOOST_TEST(!times.empty());
+    std::size_t launches = 0;
+    for (const auto& t : times) {
+        BOOST_TEST(!t.name.empty());
+        BOOST_TEST(t.ms >= 0.0);
+        launches += t.launches;
+    }
+    BOOST_TEST(launches >= 1u);
+    BOOST_TEST(cd::kernel_profile_report().empty()); // the report clears the record
+    cd::kernel_profile(false);
+    scan(pq);
+    BOOST_TEST(cd::kernel_profile_report().empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
