@@ -65,19 +65,19 @@ void radix_count(__global const bits_t* src, ulong src_off, uint n, uint convert
     const uint lid = get_local_id(0);
     const uint g = get_group_id(0);
     const uint base = g * TILE;
-    // All KPT loads are issued first, before the clearing barrier and the first count: a load
-    // after a local atomic waits for it, and KPT memory latencies in a row made this kernel
-    // latency-bound.
+    if (lid == 0) {
+        lmask[0] = 0u; lmask[1] = 0u; lmask[2] = ~0u; lmask[3] = ~0u;
+    }
+    wg_hist_clear(bins, RADIX); // ends with a barrier: lmask is set too
+    // All KPT loads are issued before the first count: a load after a local atomic waits for it,
+    // and KPT memory latencies in a row made this kernel latency-bound on the H100. (After the
+    // barrier, not before it: PoCL keeps private arrays that live across a barrier in memory.)
     bits_t keys[KPT];
 #pragma unroll
     for (uint k = 0; k < KPT; ++k) {
         const uint i = base + k * WG + lid; // strided: the group reads its tile coalesced
         keys[k] = i < n ? src[src_off + i] : 0;
     }
-    if (lid == 0) {
-        lmask[0] = 0u; lmask[1] = 0u; lmask[2] = ~0u; lmask[3] = ~0u;
-    }
-    wg_hist_clear(bins, RADIX); // ends with a barrier: lmask is set too
     bits_t any = 0, all = ~(bits_t)0;
 #pragma unroll
     for (uint k = 0; k < KPT; ++k) {
@@ -242,8 +242,9 @@ void radix_scatter(__global const bits_t* src, ulong src_off, __global bits_t* d
     uint out_digits[KPT];
     for (uint k = 0; k < KPT; ++k) {
         const uint j = k * WG + lid;
-        out_keys[k] = lkeys[PAD(j)];
-        const uint d = digit_of(out_keys[k], shift);
+        const bits_t u = lkeys[PAD(j)];
+        const uint d = digit_of(u, shift);
+        out_keys[k] = u;
         out_digits[k] = d;
         if (j < m && (j == 0 || digit_of(lkeys[PAD(j - 1)], shift) != d))
             run_base[d] = offsets[d * num_groups + g] - j;
