@@ -107,6 +107,55 @@ BITONIC_GLOBAL_KERNEL(3)
 BITONIC_GLOBAL_KERNEL(4)
 
 // ---------------------------------------------------------------------------------------------
+// Local-memory helpers of the tile kernels. A tile is `count` consecutive elements from base,
+// held as sortable keys; indices >= n become +inf (the largest sortable value) and are never
+// written back. Work-item lid moves elements lid, lid + wg, ...: coalesced.
+// ---------------------------------------------------------------------------------------------
+inline void tile_load(__global const K* keys, __global const V* vals, ulong n, ulong base, uint count,
+                      __local SK* lk, __local V* lv)
+{
+    (void)vals; (void)lv;
+    const uint lid = get_local_id(0), wg = get_local_size(0);
+    for (uint l = lid; l < count; l += wg) {
+        const ulong i = base + l;
+        lk[l] = i < n ? load_sortable(keys, i) : SK_MAX;
+#ifdef SORT_HAS_VALUES
+        if (i < n) lv[l] = vals[i];
+#endif
+    }
+}
+
+inline void tile_store(__global K* keys, __global V* vals, ulong n, ulong base, uint count,
+                       __local const SK* lk, __local const V* lv)
+{
+    (void)vals; (void)lv;
+    const uint lid = get_local_id(0), wg = get_local_size(0);
+    for (uint l = lid; l < count; l += wg) {
+        const ulong i = base + l;
+        if (i < n) {
+            keys[i] = sortable_to_key(lk[l]);
+#ifdef SORT_HAS_VALUES
+            vals[i] = lv[l];
+#endif
+        }
+    }
+}
+
+// Compare-exchange of local elements i < p: the smaller sortable key goes to i.
+inline void local_cmpx(__local SK* lk, __local V* lv, uint i, uint p)
+{
+    (void)lv;
+    const SK a = lk[i], b = lk[p];
+    if (a > b) {
+        lk[i] = b;
+        lk[p] = a;
+#ifdef SORT_HAS_VALUES
+        const V t = lv[i]; lv[i] = lv[p]; lv[p] = t;
+#endif
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // One pass in local memory (the local variant): a work-group loads its tile of 2 x local size
 // consecutive elements, runs the single pass of stage k with distance j < tile (the mirror pass
 // i <-> i ^ (k - 1) when j == k/2, else i <-> i + j), one comparator per work-item, and writes the
@@ -123,39 +172,13 @@ __kernel void bitonic_local_pass(__global K* keys, ulong koff, __global V* vals,
     const uint wg = get_local_size(0);
     const ulong base = (ulong)get_group_id(0) * (2 * wg);
 
-    for (uint r = 0; r < 2; ++r) {
-        const uint l = lid + r * wg;
-        const ulong i = base + l;
-        lk[l] = i < n ? load_sortable(keys, i) : SK_MAX;
-#ifdef SORT_HAS_VALUES
-        if (i < n) lv[l] = vals[i];
-#endif
-    }
+    tile_load(keys, vals, n, base, 2 * wg, lk, lv);
     barrier(CLK_LOCAL_MEM_FENCE);
-
     const uint d = (uint)j;
     const uint i = ((lid & ~(d - 1)) << 1) | (lid & (d - 1));
-    const uint p = j * 2 == k ? (i ^ (uint)(k - 1)) : (i | d);
-    const SK a = lk[i], b = lk[p];
-    if (a > b) {
-        lk[i] = b;
-        lk[p] = a;
-#ifdef SORT_HAS_VALUES
-        const V t = lv[i]; lv[i] = lv[p]; lv[p] = t;
-#endif
-    }
+    local_cmpx(lk, lv, i, j * 2 == k ? (i ^ (uint)(k - 1)) : (i | d));
     barrier(CLK_LOCAL_MEM_FENCE);
-
-    for (uint r = 0; r < 2; ++r) {
-        const uint l = lid + r * wg;
-        const ulong i = base + l;
-        if (i < n) {
-            keys[i] = sortable_to_key(lk[l]);
-#ifdef SORT_HAS_VALUES
-            vals[i] = lv[l];
-#endif
-        }
-    }
+    tile_store(keys, vals, n, base, 2 * wg, lk, lv);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -199,15 +222,7 @@ __kernel void bitonic_tile(__global K* keys, ulong koff, __global V* vals, ulong
     const uint tile = wg * E;
     const ulong base = (ulong)get_group_id(0) * tile;
 
-    // Coalesced load; indices >= n become +inf (largest sortable value).
-    for (uint r = 0; r < E; ++r) {
-        const uint l = lid + r * wg;
-        const ulong i = base + l;
-        lk[l] = i < n ? load_sortable(keys, i) : SK_MAX;
-#ifdef SORT_HAS_VALUES
-        if (i < n) lv[l] = vals[i];
-#endif
-    }
+    tile_load(keys, vals, n, base, tile, lk, lv);
     barrier(CLK_LOCAL_MEM_FENCE);
 
     SK kr[E];
@@ -220,15 +235,7 @@ __kernel void bitonic_tile(__global K* keys, ulong koff, __global V* vals, ulong
             const bool mirror = j * 2 == k;
             for (uint c = lid; c < tile / 2; c += wg) {
                 const uint i = ((c & ~(uint)(j - 1)) << 1) | (c & (uint)(j - 1));
-                const uint p = mirror ? (i ^ (uint)(k - 1)) : (i | (uint)j);
-                const SK a = lk[i], b = lk[p];
-                if (a > b) {
-                    lk[i] = b;
-                    lk[p] = a;
-#ifdef SORT_HAS_VALUES
-                    const V t = lv[i]; lv[i] = lv[p]; lv[p] = t;
-#endif
-                }
+                local_cmpx(lk, lv, i, mirror ? (i ^ (uint)(k - 1)) : (i | (uint)j));
             }
             barrier(CLK_LOCAL_MEM_FENCE);
         }
@@ -251,15 +258,6 @@ __kernel void bitonic_tile(__global K* keys, ulong koff, __global V* vals, ulong
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
-    for (uint r = 0; r < E; ++r) {
-        const uint l = lid + r * wg;
-        const ulong i = base + l;
-        if (i < n) {
-            keys[i] = sortable_to_key(lk[l]);
-#ifdef SORT_HAS_VALUES
-            vals[i] = lv[l];
-#endif
-        }
-    }
+    tile_store(keys, vals, n, base, tile, lk, lv);
 }
 #undef E

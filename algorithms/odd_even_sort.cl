@@ -12,6 +12,21 @@
 
 #define SK K_UNSIGNED
 
+// Compare-exchange of the local neighbours l, l + 1: the smaller sortable key goes to l (strict
+// comparison: equal keys never pass each other).
+inline void neighbour_cmpx(__local SK* lk, __local V* lv, uint l)
+{
+    (void)lv;
+    const SK a = lk[l], b = lk[l + 1];
+    if (a > b) {
+        lk[l] = b;
+        lk[l + 1] = a;
+#ifdef SORT_HAS_VALUES
+        const V t = lv[l]; lv[l] = lv[l + 1]; lv[l + 1] = t;
+#endif
+    }
+}
+
 // The whole range in one work-group's local memory: all n phases in one launch, a barrier after
 // each (work-items share neighbours across phases).
 __kernel void odd_even_local(__global K* keys, ulong koff, __global V* vals, ulong voff, uint n,
@@ -33,14 +48,7 @@ __kernel void odd_even_local(__global K* keys, ulong koff, __global V* vals, ulo
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint phase = 0; phase < n; ++phase) {
         for (uint i = 2 * lid + (phase & 1); i + 1 < n; i += 2 * wg) {
-            const SK a = lk[i], b = lk[i + 1];
-            if (a > b) {
-                lk[i] = b;
-                lk[i + 1] = a;
-#ifdef SORT_HAS_VALUES
-                const V t = lv[i]; lv[i] = lv[i + 1]; lv[i + 1] = t;
-#endif
-            }
+            neighbour_cmpx(lk, lv, i);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
@@ -97,14 +105,7 @@ __kernel void odd_even_tiles(__global const K* skeys, ulong skoff, __global cons
         // First local index l with ws + l of the phase's parity.
         const uint first = (uint)((ws ^ (phase0 + p)) & 1);
         for (uint l = first + 2 * lid; l + 1 < w; l += 2 * wg) {
-            const SK a = lk[l], b = lk[l + 1];
-            if (a > b) {
-                lk[l] = b;
-                lk[l + 1] = a;
-#ifdef SORT_HAS_VALUES
-                const V t = lv[l]; lv[l] = lv[l + 1]; lv[l + 1] = t;
-#endif
-            }
+            neighbour_cmpx(lk, lv, l);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
