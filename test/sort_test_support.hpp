@@ -1,6 +1,7 @@
 #pragma once
-// What the sort suites share: the host reference (std::stable_sort by the total order) and a
-// device range between two guard elements, so a sort that writes outside its range is caught.
+// What the sort suites share: the host reference (std::stable_sort by the total order), a device
+// range between two guard elements, so a sort that writes outside its range is caught, and the
+// keys and key-value checks built on them.
 #include "clprim_test_fixture.hpp"
 
 namespace clprim_test {
@@ -53,6 +54,52 @@ void check_sorted_keys(std::size_t n, distribution d, clprim::sort_order order, 
     BOOST_TEST(diff == -1, type_label<T>() << " n=" << n << " " << name_of(d) << " "
                                            << (order == clprim::sort_order::ascending ? "asc" : "desc") << " "
                                            << label << ": first difference at " << diff);
+}
+
+// Sorts (make_data<K>(n, d), values = input positions) between guards with
+// sort(keys_first, keys_last, values_first, queue). Checks the guards, the keys bit for bit
+// against the stable reference and the values: with stable, exactly the stable order's input
+// positions; otherwise a permutation in which every value sits beside its own key.
+template <class K, class V, class SortByKey>
+void check_sorted_pairs(std::size_t n, distribution d, clprim::sort_order order, bool stable, SortByKey&& sort,
+                        const std::string& label = "")
+{
+    auto& q = device_under_test::get().queue;
+    const auto keys = make_data<K>(n, d);
+    std::vector<V> vals(n);
+    for (std::size_t i = 0; i < n; ++i) vals[i] = static_cast<V>(i);
+    guarded_vector<K> kv(keys, K(7), q);
+    guarded_vector<V> vv(vals, V(3), q);
+    sort(kv.first(), kv.last(), vv.first(), q);
+    bool kg = false, vg = false;
+    const auto got_k = kv.result(q, kg);
+    const auto got_v = vv.result(q, vg);
+    const std::string what = std::string(type_label<K>()) + "/" + type_label<V>() + " n=" + std::to_string(n) + " " + name_of(d) +
+                             (order == clprim::sort_order::ascending ? " asc " : " desc ") + label;
+    BOOST_TEST((kg && vg), what << ": guard overwritten");
+    BOOST_TEST(first_difference(got_k, reference(keys, order)) == -1, what << ": keys wrong");
+    if (stable) {
+        // Stable reference: the input positions sorted by key, ties by position.
+        std::vector<std::size_t> idx(n);
+        for (std::size_t i = 0; i < n; ++i) idx[i] = i;
+        if (order == clprim::sort_order::ascending)
+            std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return total_less(keys[a], keys[b]); });
+        else
+            std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return total_less(keys[b], keys[a]); });
+        std::vector<V> want_v(n);
+        for (std::size_t i = 0; i < n; ++i) want_v[i] = static_cast<V>(idx[i]);
+        const long dv = first_difference(got_v, want_v);
+        BOOST_TEST(dv == -1, what << ": not stable, first value difference at " << dv);
+    } else {
+        std::vector<char> seen(n, 0);
+        bool ok = true;
+        for (std::size_t i = 0; i < n && ok; ++i) {
+            const auto idx = static_cast<std::size_t>(got_v[i]);
+            ok = idx < n && !seen[idx] && std::memcmp(&keys[idx], &got_k[i], sizeof(K)) == 0;
+            if (ok) seen[idx] = 1;
+        }
+        BOOST_TEST(ok, what << ": values do not follow their keys");
+    }
 }
 
 } // namespace clprim_test

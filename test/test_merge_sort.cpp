@@ -22,35 +22,9 @@ void check_keys(std::size_t n, distribution d, clprim::sort_order order)
 template <class K, class V>
 void check_pairs(std::size_t n, distribution d, clprim::sort_order order)
 {
-    auto& q = device_under_test::get().queue;
-    const auto keys = make_data<K>(n, d);
-    std::vector<V> vals(n);
-    for (std::size_t i = 0; i < n; ++i) vals[i] = static_cast<V>(i);
-    guarded_vector<K> kv(keys, K(7), q);
-    guarded_vector<V> vv(vals, V(3), q);
-    clprim::merge_sort_by_key(kv.first(), kv.last(), vv.first(), q, order);
-    bool kg = false, vg = false;
-    const auto got_k = kv.result(q, kg);
-    const auto got_v = vv.result(q, vg);
-    // Stable reference: sort the indices by key, ties by index.
-    std::vector<std::size_t> idx(n);
-    for (std::size_t i = 0; i < n; ++i) idx[i] = i;
-    if (order == clprim::sort_order::ascending)
-        std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return total_less(keys[a], keys[b]); });
-    else
-        std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return total_less(keys[b], keys[a]); });
-    std::vector<K> want_k(n);
-    std::vector<V> want_v(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        want_k[i] = keys[idx[i]];
-        want_v[i] = static_cast<V>(idx[i]);
-    }
-    BOOST_TEST((kg && vg), "guard overwritten");
-    BOOST_TEST(first_difference(got_k, want_k) == -1, type_label<K>() << "/" << type_label<V>() << " n=" << n << " keys wrong");
-    const long dv = first_difference(got_v, want_v);
-    BOOST_TEST(dv == -1, type_label<K>() << "/" << type_label<V>() << " n=" << n << " " << name_of(d) << " "
-                                          << (order == clprim::sort_order::ascending ? "asc" : "desc")
-                                          << ": not stable, first value difference at " << dv);
+    check_sorted_pairs<K, V>(n, d, order, true, [&](auto kf, auto kl, auto vf, bc::command_queue& q) {
+        clprim::merge_sort_by_key(kf, kl, vf, q, order);
+    });
 }
 
 } // namespace
