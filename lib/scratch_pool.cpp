@@ -21,13 +21,14 @@ struct queue_pool {
 struct pool_state {
     std::mutex mutex;
     std::map<cl_command_queue, queue_pool> queues;
+    std::map<cl_device_id, cl_ulong> device_memory;
     std::size_t bytes = 0;
 };
 
 pool_state& state()
 {
-    static pool_state s;
-    return s;
+    static pool_state* s = new pool_state; // never destroyed: no OpenCL release after the driver's exit
+    return *s;
 }
 
 constexpr std::size_t min_bytes = 256;
@@ -38,7 +39,12 @@ std::size_t scratch_limit_bytes(const bc::device& device)
 {
     if (const char* v = std::getenv("CLPRIM_SCRATCH_LIMIT_MB"); v && *v)
         return std::size_t(std::strtoull(v, nullptr, 10)) << 20;
-    return std::size_t(device.global_memory_size() / 4);
+    // Every lease asks: the device's memory size is looked up once per device, not per call.
+    pool_state& s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    auto it = s.device_memory.find(device.id());
+    if (it == s.device_memory.end()) it = s.device_memory.emplace(device.id(), device.global_memory_size()).first;
+    return std::size_t(it->second / 4);
 }
 
 std::size_t scratch_pooled_bytes()
@@ -48,9 +54,8 @@ std::size_t scratch_pooled_bytes()
 }
 
 scratch_lease::scratch_lease(const bc::command_queue& queue)
-    : queue_(queue),
-      pooled_((queue.get_properties() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0 &&
-              scratch_limit_bytes(queue.get_device()) > 0)
+    : queue_(queue), limit_(scratch_limit_bytes(queue.get_device())),
+      pooled_((queue.get_properties() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0 && limit_ > 0)
 {
 }
 
@@ -83,13 +88,12 @@ scratch_lease::~scratch_lease()
 {
     if (!pooled_ || taken_.empty()) return;
     try {
-        const std::size_t limit = scratch_limit_bytes(queue_.get_device());
         pool_state& s = state();
         std::lock_guard<std::mutex> lock(s.mutex);
         // Largest first: if the limit bites, the small ones are the ones kept.
         std::sort(taken_.begin(), taken_.end(), [](const bc::buffer& a, const bc::buffer& b) { return a.size() > b.size(); });
         for (auto& b : taken_) {
-            if (s.bytes + b.size() > limit) continue; // released with taken_
+            if (s.bytes + b.size() > limit_) continue; // released with taken_
             auto& q = s.queues[queue_.get()];
             if (q.queue.get() == nullptr) q.queue = queue_;
             q.free.push_back(b);

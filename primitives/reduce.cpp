@@ -1,6 +1,7 @@
 // clprim::reduce: host side of the reduce0..reduce6 progression and the fast variant.
 // Kernels: reduce.cl over workgroup_reduce.cl, one program per (type, op) holding every variant.
 #include <clprim/detail/device_limits.hpp>
+#include <clprim/detail/scratch_pool.hpp>
 #include <clprim/detail/primitives_kernels.hpp>
 #include <clprim/reduce.hpp>
 
@@ -128,9 +129,10 @@ bc::program reduce_program(const bc::context& context, const bc::device& device,
     return primitives_program(context, files, base);
 }
 
-// Scratch for the partial results and prepared kernels, kept per context so a call pays for
-// neither an allocation nor a kernel creation; the lock is held for the whole call, so
-// concurrent calls never share them.
+// Prepared kernels, the one-launch kernels' counter and the pinned result buffer, kept per
+// context so a call pays for neither a kernel creation nor an allocation; the lock is held for the
+// whole call (which waits for its result), so concurrent calls never share them. The partial
+// results come from the scratch pool of the call's queue.
 struct prepared_kernel {
     bc::kernel kernel;
     std::size_t wg = 0;
@@ -151,27 +153,18 @@ struct per_context {
     pinned_result pinned;
 };
 
-struct scratch_pool {
+struct reduce_state {
     std::mutex mutex;
-    std::map<cl_context, bc::buffer> buffers;
     std::map<cl_context, per_context> contexts;
     // Kernels ready to launch, by (context, device, type, op, variant): creating a kernel and
     // querying its limits costs more than a small reduction itself on some drivers.
     std::map<std::tuple<cl_context, cl_device_id, int, int, int>, prepared_kernel> kernels;
 };
 
-scratch_pool& pool()
+reduce_state& pool()
 {
-    static scratch_pool* p = new scratch_pool; // never destroyed: no ordering issues at exit
+    static reduce_state* p = new reduce_state; // never destroyed: no ordering issues at exit
     return *p;
-}
-
-bc::buffer& scratch_for(const bc::context& context, std::size_t bytes)
-{
-    auto& b = pool().buffers[context.get()];
-    if (b.get() == nullptr || b.size() < bytes)
-        b = bc::buffer(context, std::max<std::size_t>(bytes, 4096), CL_MEM_READ_WRITE);
-    return b;
 }
 
 bc::buffer& counter_for(const bc::context& context)
@@ -306,7 +299,8 @@ void reduce_impl(const buffer_range& in, element_type type, reduce_op op, reduce
         if (prepared.once) {
             // One launch: partials in scratch[0, groups), the result in scratch[groups].
             const std::size_t groups = groups_for(p, variant, in.size, 0);
-            bc::buffer& scratch = scratch_for(context, (groups + 1) * elem);
+            scratch_lease lease(queue);
+            const bc::buffer scratch = lease.buffer((groups + 1) * elem);
             kernel.set_arg(0, in.buffer);
             kernel.set_arg(1, cl_ulong(in.offset));
             kernel.set_arg(2, cl_ulong(in.size));
@@ -325,7 +319,8 @@ void reduce_impl(const buffer_range& in, element_type type, reduce_op op, reduce
         const std::size_t n1 = groups_for(p, variant, in.size, 0);
         const std::size_t n2 = n1 > 1 ? groups_for(p, variant, n1, 1) : 0;
         const std::size_t b_off = round_up(n1, 16);
-        bc::buffer& scratch = scratch_for(context, (b_off + std::max<std::size_t>(n2, 1)) * elem);
+        scratch_lease lease(queue);
+        const bc::buffer scratch = lease.buffer((b_off + std::max<std::size_t>(n2, 1)) * elem);
 
         bc::buffer src = in.buffer;
         std::size_t src_off = in.offset, m = in.size;

@@ -28,6 +28,7 @@ public:
 
 private:
     bc::command_queue queue_;
+    std::size_t limit_; // scratch_limit_bytes() when the lease began
     bool pooled_;
     std::vector<bc::buffer> taken_;
 };
