@@ -6,6 +6,7 @@
 // see bitonic_sort.cl for how any n is handled.
 #include "sort_support.hpp"
 
+#include <clprim/detail/kernel_launch.hpp>
 #include <clprim/bitonic_sort.hpp>
 
 namespace clprim {
@@ -37,7 +38,7 @@ struct bitonic_launcher {
         kern.set_arg(7, cl_uint(j * 2 == k ? 1 : 0));
         kern.set_arg(8, cl_ulong(groups));
         const std::size_t local = std::min(wg, next_pow2(groups));
-        queue.enqueue_1d_range_kernel(kern, 0, round_up(groups, local), local);
+        launch_1d(queue, kern, round_up(groups, local), local);
     }
 
     // The pass of stage k with distance j < 2 * wg in local memory, one tile of 2 * wg per work-group.
@@ -50,7 +51,7 @@ struct bitonic_launcher {
         kern.set_arg(7, tile_size * size_of(r.key_type), nullptr);
         kern.set_arg(8, r.has_values ? tile_size * value_bytes(r) : std::size_t(8), nullptr);
         const std::size_t tiles = ceil_div(std::min(N, round_up(n, tile_size)), tile_size);
-        queue.enqueue_1d_range_kernel(kern, 0, tiles * wg, wg);
+        launch_1d(queue, kern, tiles * wg, wg);
     }
 
     void tile(bc::kernel& kern, std::size_t wg, std::size_t tile_size, std::size_t N, std::size_t k_lo,
@@ -62,7 +63,7 @@ struct bitonic_launcher {
         kern.set_arg(7, tile_size * size_of(r.key_type), nullptr);
         kern.set_arg(8, r.has_values ? tile_size * value_bytes(r) : std::size_t(8), nullptr);
         const std::size_t tiles = ceil_div(std::min(N, round_up(n, tile_size)), tile_size);
-        queue.enqueue_1d_range_kernel(kern, 0, tiles * wg, wg);
+        launch_1d(queue, kern, tiles * wg, wg);
     }
 };
 

@@ -2,6 +2,7 @@
 // then one merge-path round per doubling of the run length. See merge_sort.cl.
 #include "sort_support.hpp"
 
+#include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/merge_sort.hpp>
 
@@ -72,7 +73,7 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& queue)
         tk.set_arg(9, cl_uint(rounds == 0 ? 1 : 0));
         tk.set_arg(10, lk_bytes, nullptr);
         tk.set_arg(11, lv_bytes, nullptr);
-        queue.enqueue_1d_range_kernel(tk, 0, groups * wg, wg);
+        launch_1d(queue, tk, groups * wg, wg);
 
         unsigned round = 0;
         for (std::size_t L = tile; L < n; L <<= 1) {
@@ -85,7 +86,7 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& queue)
             pk.set_arg(4, cl_ulong(tile));
             pk.set_arg(5, splits);
             pk.set_arg(6, cl_ulong(groups));
-            queue.enqueue_1d_range_kernel(pk, 0, round_up(groups, pwg), pwg);
+            launch_1d(queue, pk, round_up(groups, pwg), pwg);
             gk.set_arg(0, src.k);
             gk.set_arg(1, cl_ulong(src.koff));
             gk.set_arg(2, src.v);
@@ -100,7 +101,7 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& queue)
             gk.set_arg(11, splits);
             gk.set_arg(12, lk_bytes, nullptr);
             gk.set_arg(13, lv_bytes, nullptr);
-            queue.enqueue_1d_range_kernel(gk, 0, groups * wg, wg);
+            launch_1d(queue, gk, groups * wg, wg);
             src = dst;
         }
     });

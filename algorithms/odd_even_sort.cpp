@@ -14,6 +14,7 @@
 // for tests and measurements: small windows put a range of a few hundred elements on many tiles.
 #include "sort_support.hpp"
 
+#include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/odd_even_sort.hpp>
 
@@ -66,7 +67,7 @@ void odd_even_sort_impl(const sort_request& r, bc::command_queue& queue)
             lk.set_arg(4, cl_uint(n));
             lk.set_arg(5, n * kbytes, nullptr);
             lk.set_arg(6, r.has_values ? n * vbytes : std::size_t(8), nullptr);
-            queue.enqueue_1d_range_kernel(lk, 0, wg, wg);
+            launch_1d(queue, lk, wg, wg);
             return;
         }
 
@@ -114,7 +115,7 @@ void odd_even_sort_impl(const sort_request& r, bc::command_queue& queue)
             tk.set_arg(6, *vals_at[cur ^ 1]);
             tk.set_arg(7, voff_at[cur ^ 1]);
             tk.set_arg(9, cl_ulong(b * phases));
-            queue.enqueue_1d_range_kernel(tk, 0, ceil_div(n, tile) * twg, twg);
+            launch_1d(queue, tk, ceil_div(n, tile) * twg, twg);
         }
 
         // The phases left over, on whichever buffer holds the data now.
@@ -127,7 +128,7 @@ void odd_even_sort_impl(const sort_request& r, bc::command_queue& queue)
         gk.set_arg(4, cl_ulong(n));
         for (std::size_t phase = blocks * phases; phase < n; ++phase) {
             gk.set_arg(5, cl_uint(phase & 1));
-            queue.enqueue_1d_range_kernel(gk, 0, round_up(n / 2, gwg), gwg);
+            launch_1d(queue, gk, round_up(n / 2, gwg), gwg);
         }
 
         if (cur == 1) {

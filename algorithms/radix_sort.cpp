@@ -125,7 +125,6 @@ void radix_sort_impl(const sort_request& r, bc::command_queue& queue)
 
     guarded(who, [&] {
         radix_kernels k = build_kernels(queue, r);
-        const bc::context context = queue.get_context();
         const std::size_t key_size = size_of(r.key_type);
         const std::size_t value_size = size_of(r.value_type);
         const std::size_t groups = ceil_div(n, k.tile());

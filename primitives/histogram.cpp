@@ -2,6 +2,7 @@
 // caller's counts; bins tiled over the second NDRange dimension when they do not fit local memory
 // at once, global atomics when even that would take too many passes.
 #include <clprim/detail/device_limits.hpp>
+#include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/primitives_kernels.hpp>
 #include <clprim/histogram.hpp>
 
@@ -201,7 +202,7 @@ void histogram_impl_tuned(const buffer_range& in, const buffer_range& counts, st
             const std::size_t local[2] = {lsize, 1};
             queue.enqueue_nd_range_kernel(kernel, 2, nullptr, global, local);
         } else {
-            queue.enqueue_1d_range_kernel(kernel, 0, groups * lsize, lsize);
+            launch_1d(queue, kernel, groups * lsize, lsize);
         }
     });
 }

@@ -1,6 +1,7 @@
 // clprim::reduce: host side of the reduce0..reduce6 progression and the fast variant.
 // Kernels: reduce.cl over workgroup_reduce.cl, one program per (type, op) holding every variant.
 #include <clprim/detail/device_limits.hpp>
+#include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/detail/primitives_kernels.hpp>
 #include <clprim/reduce.hpp>
@@ -309,7 +310,7 @@ void reduce_impl(const buffer_range& in, element_type type, reduce_op op, reduce
             kernel.set_arg(5, cl_ulong(0));
             kernel.set_arg(6, counter_for(context));
             kernel.set_arg(7, wg * elem, nullptr); // __local scratch
-            queue.enqueue_1d_range_kernel(kernel, 0, groups * wg, wg);
+            launch_1d(queue, kernel, groups * wg, wg);
             read_result(context, queue, scratch, groups * elem, elem, result);
             return;
         }
@@ -339,7 +340,7 @@ void reduce_impl(const buffer_range& in, element_type type, reduce_op op, reduce
             kernel.set_arg(a++, scratch);
             kernel.set_arg(a++, cl_ulong(dst_off));
             kernel.set_arg(a++, wg * elem, nullptr); // __local scratch
-            queue.enqueue_1d_range_kernel(kernel, 0, groups * wg, wg);
+            launch_1d(queue, kernel, groups * wg, wg);
             src = scratch;
             src_off = dst_off;
             m = groups;
