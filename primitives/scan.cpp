@@ -7,6 +7,7 @@
 #include <clprim/scan.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <tuple>
 #include <string>
@@ -22,7 +23,7 @@ constexpr cl_uint flag_inclusive = 1, flag_use_offsets = 2, flag_write_sums = 4;
 constexpr std::size_t single_group_tiles = 8;
 
 struct scan_kernels {
-    bc::kernel scan_tiles, scan_single, reduce_tiles, add_tile_offsets, reduce_chunks, scan_chunks;
+    bc::kernel scan_tiles, scan_single, reduce_tiles, add_tile_offsets, reduce_chunks, scan_chunks, scan_lookback;
     bool is_gpu = true;
     std::size_t compute_units = 1;
     std::size_t wg = 1;         // work-group size
@@ -45,23 +46,27 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
     const std::string options = type_options(type, "T") + " -DSCAN_ITEMS=" + std::to_string(k.items) +
                                 " -DSCAN_WG=" + std::to_string(wg_algo);
     const bc::context context = queue.get_context();
-    bc::program program = primitives_program(context, {"workgroup_scan.cl", "scan.cl"}, options);
+    bc::program program =
+        primitives_program(context, {"workgroup_scan.cl", "scan.cl", "lookback.cl", "scan_lookback.cl"}, options);
     k.scan_tiles = program.create_kernel("scan_tiles");
     k.scan_single = program.create_kernel("scan_single");
     k.reduce_chunks = program.create_kernel("reduce_chunks");
     k.scan_chunks = program.create_kernel("scan_chunks");
     k.reduce_tiles = program.create_kernel("reduce_tiles");
     k.add_tile_offsets = program.create_kernel("add_tile_offsets");
+    k.scan_lookback = program.create_kernel("scan_lookback");
 
     const bc::device device = queue.get_device();
     const auto lim_scan = limits_for(k.scan_tiles, device);
     const auto lim_reduce = limits_for(k.reduce_tiles, device);
     const auto lim_add = limits_for(k.add_tile_offsets, device);
     const auto lim_single = limits_for(k.scan_single, device);
+    const auto lim_lookback = limits_for(k.scan_lookback, device);
     k.is_gpu = lim_scan.is_gpu;
     k.compute_units = std::max<std::size_t>(1, lim_scan.compute_units);
     const std::size_t max_wg = std::min({lim_scan.max_work_group_size, lim_reduce.max_work_group_size,
-                                         lim_add.max_work_group_size, lim_single.max_work_group_size});
+                                         lim_add.max_work_group_size, lim_single.max_work_group_size,
+                                         lim_lookback.max_work_group_size});
     // 256 items: full occupancy on GPUs with small register files per item, and a tile large
     // enough that the scan of tile totals is a tiny fraction of the work.
     k.wg = floor_pow2(std::max<std::size_t>(1, std::min<std::size_t>(256, max_wg)));
@@ -154,6 +159,54 @@ void scan_level(scan_kernels& k, bc::command_queue& queue, const bc::buffer& in,
     }
 }
 
+// Which device-wide scan runs (the one place where that is chosen):
+//  - lookback: one pass, every element read once and written once (decoupled look-back,
+//    lookback.cl). Only on GPUs, where a work-group that has started runs to completion, so the
+//    look-back's spin on earlier tiles cannot hang (the argument is in lookback.cl).
+//  - chunks: CPU devices: a few long sequential runs per core, no barriers (two reads of the
+//    input, but a CPU is bound by its cores long before its memory).
+//  - tiles: reduce-then-scan over tiles (three passes over n): every other device, and the
+//    textbook algorithms (hillis_steele, blelloch), whatever the device.
+// CLPRIM_SCAN_PATH=lookback|chunks|tiles overrides the choice for `fast`, for tests and
+// measurements (PoCL runs lookback too: its work-groups also run to completion).
+enum class scan_path { lookback, chunks, tiles };
+
+scan_path choose_scan_path(const scan_kernels& k, scan_algorithm algorithm)
+{
+    if (algorithm != scan_algorithm::fast) return scan_path::tiles;
+    if (const char* v = std::getenv("CLPRIM_SCAN_PATH")) {
+        const std::string s = v;
+        if (s == "lookback") return scan_path::lookback;
+        if (s == "chunks") return scan_path::chunks;
+        if (s == "tiles") return scan_path::tiles;
+    }
+    return k.is_gpu ? scan_path::lookback : scan_path::chunks;
+}
+
+// One launch: tiles take their index from a counter in status[0] and chain through look-back.
+void scan_single_pass(scan_kernels& k, bc::command_queue& queue, const buffer_range& in, const buffer_range& out,
+                      bool inclusive, const void* init)
+{
+    const std::size_t tiles = ceil_div(in.size, k.tile());
+    const std::size_t slots = 1 + tiles * (k.elem == 4 ? 1 : 2);
+    scratch_lease scratch(queue); // the status slots, reused from the last call on this queue
+    const bc::buffer status = scratch.buffer(slots * sizeof(cl_ulong));
+    const cl_ulong zero = 0;
+    queue.enqueue_fill_buffer(status, &zero, sizeof zero, 0, slots * sizeof(cl_ulong));
+    bc::kernel& s = k.scan_lookback;
+    s.set_arg(0, in.buffer);
+    s.set_arg(1, cl_ulong(in.offset));
+    s.set_arg(2, out.buffer);
+    s.set_arg(3, cl_ulong(out.offset));
+    s.set_arg(4, cl_ulong(in.size));
+    s.set_arg(5, cl_uint(inclusive ? 1 : 0));
+    s.set_arg(6, k.elem, init);
+    s.set_arg(7, status);
+    s.set_arg(8, tile_slots(k.tile()) * k.elem, nullptr);
+    s.set_arg(9, scratch_elements(k.wg) * k.elem, nullptr);
+    launch_1d(queue, s, tiles * k.wg, k.wg);
+}
+
 } // namespace
 
 void scan_impl(const buffer_range& in, const buffer_range& out, element_type type, bool inclusive,
@@ -176,7 +229,12 @@ void scan_impl(const buffer_range& in, const buffer_range& out, element_type typ
         require_type_support(type, queue.get_device(), who);
         if (in.size == 0) return;
         scan_kernels& k = cached_kernels(queue, type, algorithm);
-        if (algorithm == scan_algorithm::fast && !k.is_gpu) {
+        const scan_path path = choose_scan_path(k, algorithm);
+        if (path == scan_path::lookback) {
+            scan_single_pass(k, queue, in, out, inclusive, init); // inclusive: init is the identity
+            return;
+        }
+        if (path == scan_path::chunks) {
             // A CPU is quickest with a few long sequential runs: one work-item per chunk, a
             // handful of chunks per core, two passes and no barriers.
             const std::size_t n = in.size;

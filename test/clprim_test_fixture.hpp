@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <limits>
@@ -227,5 +228,31 @@ std::vector<T> to_host(const bc::vector<T>& dev, bc::command_queue& queue)
     queue.finish();
     return h;
 }
+
+// Sets an environment variable (a path or tuning knob the library reads per call) for the life of
+// the object, then restores what was there: lets a suite force each path on the device under test.
+class scoped_env {
+public:
+    scoped_env(const char* name, const std::string& value) : name_(name)
+    {
+        if (const char* old = std::getenv(name)) {
+            had_ = true;
+            old_ = old;
+        }
+        ::setenv(name, value.c_str(), 1);
+    }
+    ~scoped_env()
+    {
+        if (had_) ::setenv(name_, old_.c_str(), 1);
+        else ::unsetenv(name_);
+    }
+    scoped_env(const scoped_env&) = delete;
+    scoped_env& operator=(const scoped_env&) = delete;
+
+private:
+    const char* name_;
+    bool had_ = false;
+    std::string old_;
+};
 
 } // namespace clprim_test

@@ -149,6 +149,23 @@ BOOST_AUTO_TEST_CASE(above_2_pow_24)
     if (type_runs_here<cl_double>()) run_case<cl_double>(n, clprim::scan_algorithm::fast, true, false, queue);
 }
 
+// `fast` picks its path by device (single-pass look-back on GPUs, chunks on CPUs, tiles
+// elsewhere): each path forced here on the device under test, every type, in place or not. The
+// largest size has hundreds of look-back tiles, far more than run at once on a CPU device, so
+// tiles really wait on predecessors that are still running.
+BOOST_AUTO_TEST_CASE_TEMPLATE(every_fast_path, T, all_types)
+{
+    if (!type_runs_here<T>()) return;
+    for (const char* path : {"lookback", "chunks", "tiles"}) {
+        scoped_env force("CLPRIM_SCAN_PATH", path);
+        BOOST_TEST_MESSAGE("CLPRIM_SCAN_PATH=" << path);
+        for (bool inclusive : {true, false})
+            for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(4095), std::size_t(4097),
+                                  std::size_t(65537), (std::size_t(1) << 20) + 3})
+                run_case<T>(n, clprim::scan_algorithm::fast, inclusive, n % 2 == 1, queue);
+    }
+}
+
 // Ranges that start and end inside their buffers: nothing outside [result, result + n) changes.
 BOOST_AUTO_TEST_CASE_TEMPLATE(offsets_and_guards, T, all_types)
 {

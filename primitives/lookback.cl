@@ -1,0 +1,78 @@
+// Decoupled look-back (Merrill & Garland, "Single-pass Parallel Prefix Scan with Decoupled
+// Look-back", 2016): the building block that lets one kernel scan across work-groups in a single
+// pass over memory. Used by the device-wide scan (scan_lookback.cl) and the one-sweep radix sort
+// (radix_onesweep.cl, one look-back per digit).
+//
+// Every tile owns a status slot. As soon as it knows its own total (its "aggregate") it publishes
+// it with the flag LB_AGGREGATE; then it walks back over its predecessors' slots, adding their
+// aggregates until it meets one flagged LB_PREFIX (an inclusive prefix: the total of every tile up
+// to and including that one), which ends the walk. It then publishes its own inclusive prefix.
+// The walk usually stops after a few slots, so each tile waits for its neighbours, not for a chain
+// through the whole range.
+//
+// Why this is safe with nothing but OpenCL 1.2 global memory:
+// - A flag and its value travel in ONE naturally aligned 32- or 64-bit word, written by one store
+//   (atomic_xchg for the 32-bit word; a single 64-bit store, which is single-copy atomic on the
+//   devices that take these paths: NVIDIA GPUs and x86 CPUs) and read by one volatile load. A
+//   reader sees either the old word or the new one, never a flag without its value, so no memory
+//   fence between a value and its flag is needed. Each slot goes EMPTY -> AGGREGATE -> PREFIX, and
+//   each of these words is written once, so whatever non-empty word a reader sees is a valid one.
+// - Values wider than the payload (64-bit scan elements) are split over two words that each carry
+//   the flag; a reader accepts the pair only when both halves carry the same non-empty flag.
+// - Forward progress: a tile spins only on tiles with a LOWER index, and the tile index comes from
+//   an atomic counter taken when the work-group starts (not from get_group_id), so every tile it
+//   waits on has already started running. Each tile publishes its aggregate before it waits on
+//   anybody, so the tile it waits on finishes its part without waiting on a later one. This
+//   needs only that a work-group which has started is not starved for ever by ones that start
+//   later: true on GPUs (a resident work-group runs to completion) and on PoCL's CPU devices (a
+//   work-group runs to completion on its thread). It is NOT promised by OpenCL in general, so the
+//   host enables these kernels only on such devices and keeps multi-pass paths for the others.
+// - Slots must be zero (EMPTY) before the kernel starts: the host fills them.
+
+#ifndef CLPRIM_LOOKBACK_CL
+#define CLPRIM_LOOKBACK_CL
+
+#define LB_EMPTY 0u
+#define LB_AGGREGATE 1u
+#define LB_PREFIX 2u
+
+// --- 32-bit slots: flag in the top two bits, a count below 2^30 (the radix sort's digit counts).
+#define LB32_VALUE_MASK 0x3FFFFFFFu
+
+inline void lb32_publish(__global volatile uint* slot, uint flag, uint value)
+{
+    atomic_xchg(slot, (flag << 30) | value);
+}
+
+// Sum of the values of every slot before index tile (slots tile*stride apart), found by looking
+// back; spins while a predecessor has published nothing yet.
+inline uint lb32_exclusive_prefix(__global volatile uint* slots, uint tile, uint stride)
+{
+    uint acc = 0;
+    uint j = tile;
+    while (j > 0) {
+        const uint w = slots[(ulong)(j - 1) * stride];
+        const uint flag = w >> 30;
+        if (flag == LB_EMPTY) continue; // not published yet: read again
+        acc += w & LB32_VALUE_MASK;
+        if (flag == LB_PREFIX) break;
+        --j;
+    }
+    return acc;
+}
+
+// --- 64-bit slots: flag in the high half, 32 payload bits in the low half.
+inline void lb64_publish(__global volatile ulong* slot, uint flag, uint payload)
+{
+    *slot = ((ulong)flag << 32) | (ulong)payload;
+}
+
+// Reads a slot: returns its flag and sets *payload.
+inline uint lb64_read(__global volatile ulong* slot, uint* payload)
+{
+    const ulong w = *slot;
+    *payload = (uint)w;
+    return (uint)(w >> 32);
+}
+
+#endif // CLPRIM_LOOKBACK_CL
