@@ -3,7 +3,8 @@
 // per work-item of the tile kernel, a power of two >= 2).
 // Kernels: bitonic_global_m<M> (M passes with large distances per launch, in registers),
 // bitonic_local_pass (one pass whose distance fits a tile, in local memory: the local variant) and
-// bitonic_tile (every pass of a stage that fits a tile, or whole stages, in one launch: fused).
+// bitonic_tile (every pass of a stage that fits a tile, or whole stages, in one launch: fused), and
+// bitonic_transpose + bitonic_transposed_passes (the transpose variant, at the end of this file).
 //
 // We use the "flip" form of the network: in stage k (block size k = 2, 4, ..., N) the first pass
 // compares i with its mirror i ^ (k - 1), the later passes compare i with i ^ j (j = k/4 ... 1), and
@@ -261,3 +262,142 @@ __kernel void bitonic_tile(__global K* keys, ulong koff, __global V* vals, ulong
     tile_store(keys, vals, n, base, tile, lk, lv);
 }
 #undef E
+
+// ---------------------------------------------------------------------------------------------
+// The transpose variant (the matrix formulation of the bitonic sort). View the padded range of
+// N = 2^B elements as a matrix of rows of R = 2^L elements (R = the tile of bitonic_tile, which
+// fits a work-group's local memory). Every pass of a stage whose distance is below R pairs
+// elements of one row, so it runs in local memory (bitonic_tile). A distance of R or more pairs
+// elements of different rows: instead of one sweep over global memory per such distance (the
+// global variant), the host transposes the matrix so that those distance bits become column
+// bits, runs all of them as in-row passes in local memory (bitonic_transposed_passes), and
+// transposes back. The trade: two extra sweeps (out and back) per transposed stage, against
+// one global sweep per row-spanning distance; the transposes themselves are tiled through local
+// memory so that both their reads and their writes are coalesced.
+//
+// In index terms a "transpose" swaps the bit field [lo, lo + w) of the index (w row-spanning
+// distance bits, lo >= L >= w) with the field [0, w): for fixed other bits the elements form a
+// 2^w x 2^w matrix with row stride 2^lo, and that matrix is transposed. A stage k = 2^s with more
+// than L row-spanning distance bits takes two (or more) transposes of up to L bits each.
+//
+// The flip form's first pass of stage k pairs i with i ^ (k - 1), which flips every bit below
+// s, so a transpose alone would not make it an in-row pair. The transposed layout therefore also
+// reflects the upper half of every k-block (i ^ (k/2 - 1) when bit s-1 of i is set): the mirror
+// partner then differs from i in bit s-1 only, and the later passes (i ^ j, j < k/2) are
+// unchanged pairs. Each comparator in the transposed layout puts the smaller key at whichever
+// position holds the lower original index: exactly the comparator of the network.
+//
+// Padding: the transposed layout lives in a scratch buffer of N elements; positions whose
+// original index is >= n hold the largest sortable value there (they never move, as in the
+// other variants) and are never written back to the caller's range.
+// ---------------------------------------------------------------------------------------------
+
+// Swaps the bit fields [0, w) and [lo, lo + w) of v (lo >= w): the transpose of index bits.
+inline ulong swap_fields(ulong v, uint lo, uint w)
+{
+    const ulong t = ((v >> lo) ^ v) & ((1ul << w) - 1);
+    return v ^ t ^ (t << lo);
+}
+
+// Reflects the upper half of each block of 2^s elements (an involution).
+inline ulong reflect_upper(ulong i, uint s)
+{
+    const ulong upper = 1ul << (s - 1);
+    return (i & upper) ? i ^ (upper - 1) : i;
+}
+
+inline ulong to_transposed(ulong i, uint s, uint lo, uint w) { return swap_fields(reflect_upper(i, s), lo, w); }
+inline ulong from_transposed(ulong q, uint s, uint lo, uint w) { return reflect_upper(swap_fields(q, lo, w), s); }
+
+// Tiled transpose between the caller's range and the scratch layout (back = 0: caller -> scratch,
+// back = 1: scratch -> caller). A work-group moves one tile of 2^(c + a) elements: those whose
+// source index has free bits [0, c) (the source's contiguous run) and [lo, lo + a) (a <= c, a <= w;
+// after the swap these become the destination's contiguous run [0, c)). The tile is read in
+// source order and written in destination order through local memory.
+__kernel void bitonic_transpose(__global K* keys, ulong koff, __global V* vals, ulong voff, ulong n,
+                                __global SK* sk, __global V* sv, uint s, uint lo, uint w, uint c, uint a,
+                                uint back, __local SK* lk, __local V* lv)
+{
+    keys += koff;
+    vals += voff;
+    (void)vals; (void)sv; (void)lv;
+    const uint lid = get_local_id(0), wg = get_local_size(0);
+    const uint count = 1u << (c + a);
+    const ulong g = get_group_id(0);
+    // The tile's fixed source bits: the group id deposited into bits [c, lo) and [lo + a, B).
+    const ulong fixed = ((g & ((1ul << (lo - c)) - 1)) << c) | ((g >> (lo - c)) << (lo + a));
+    const uint cmask = (1u << c) - 1, amask = (1u << a) - 1;
+
+    // Source order: local index l = y << c | (bits [0, c) of the source index); y = bits [lo, lo + a).
+    for (uint l = lid; l < count; l += wg) {
+        const ulong src = fixed | ((ulong)(l >> c) << lo) | (l & cmask);
+        if (back) {
+            lk[l] = sk[src];
+#ifdef SORT_HAS_VALUES
+            lv[l] = sv[src];
+#endif
+        } else {
+            lk[l] = src < n ? load_sortable(keys, src) : SK_MAX;
+#ifdef SORT_HAS_VALUES
+            lv[l] = src < n ? vals[src] : (V)0;
+#endif
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // Destination order: m = x << c | z << a | y, where the source's bits [0, c) are z << a | x.
+    for (uint m = lid; m < count; m += wg) {
+        const uint y = m & amask, z = (m & cmask) >> a, x = m >> c;
+        const uint l = (y << c) | (z << a) | x;
+        const ulong src = fixed | ((ulong)y << lo) | (l & cmask);
+        if (back) {
+            const ulong dst = from_transposed(src, s, lo, w);
+            if (dst < n) {
+                keys[dst] = sortable_to_key(lk[l]);
+#ifdef SORT_HAS_VALUES
+                vals[dst] = lv[l];
+#endif
+            }
+        } else {
+            const ulong dst = to_transposed(src, s, lo, w);
+            sk[dst] = lk[l];
+#ifdef SORT_HAS_VALUES
+            sv[dst] = lv[l];
+#endif
+        }
+    }
+}
+
+// The row-spanning passes of stage 2^s with distances 2^(lo + w - 1) ... 2^lo (the first of them
+// the mirror pass when lo + w == s), run on the transposed layout, where they are the in-row
+// distances 2^(w-1) ... 1: a work-group loads one row of R = `row` elements (the tile of
+// bitonic_tile), runs the w passes in local memory (barrier after each) and stores the row.
+__kernel void bitonic_transposed_passes(__global SK* sk, __global V* sv, uint row, uint s, uint lo, uint w,
+                                        __local SK* lk, __local V* lv)
+{
+    (void)sv; (void)lv;
+    const uint lid = get_local_id(0), wg = get_local_size(0);
+    const ulong base = (ulong)get_group_id(0) * row;
+    for (uint l = lid; l < row; l += wg) {
+        lk[l] = sk[base + l];
+#ifdef SORT_HAS_VALUES
+        lv[l] = sv[base + l];
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int t = (int)w - 1; t >= 0; --t) {
+        const uint d = 1u << t;
+        for (uint c = lid; c < row / 2; c += wg) {
+            const uint p = ((c & ~(d - 1)) << 1) | (c & (d - 1)), q = p | d;
+            // The smaller key goes to the position of the lower original index.
+            if (from_transposed(base + p, s, lo, w) < from_transposed(base + q, s, lo, w)) local_cmpx(lk, lv, p, q);
+            else local_cmpx(lk, lv, q, p);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (uint l = lid; l < row; l += wg) {
+        sk[base + l] = lk[l];
+#ifdef SORT_HAS_VALUES
+        sv[base + l] = lv[l];
+#endif
+    }
+}

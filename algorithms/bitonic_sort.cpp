@@ -2,12 +2,18 @@
 // (one launch per pass too, but the passes whose distance fits a work-group's tile run in local
 // memory, a tile of two elements per work-item; larger distances as in global) and fused (whole
 // tiles sorted up front, several global passes per launch in registers, the rest of each stage in
-// one local launch). All three are built from one program. Works in place on the caller's range;
-// see bitonic_sort.cl for how any n is handled.
+// one local launch), and the transpose variant (issue #15: rows of a tile sorted in local memory;
+// the distances of a stage that span rows run in local memory too, between a transpose of the
+// matrix into a scratch buffer and one back). All are built from one program. Works in place on
+// the caller's range; see bitonic_sort.cl for how any n is handled.
 #include "sort_support.hpp"
 
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/scratch_pool.hpp>
+#include <clprim/detail/sort_trace.hpp>
 #include <clprim/bitonic_sort.hpp>
+
+#include <cstdlib>
 
 namespace clprim {
 namespace detail {
@@ -65,7 +71,52 @@ struct bitonic_launcher {
         const std::size_t tiles = ceil_div(std::min(N, round_up(n, tile_size)), tile_size);
         launch_1d(queue, kern, tiles * wg, wg);
     }
+
+    // One transpose between the caller's range and the scratch layout of stage 2^s: index bit
+    // fields [lo, lo + w) and [0, w) swapped (see bitonic_sort.cl), tiles of 2^(c + a) elements.
+    void transpose(bc::kernel& kern, std::size_t N, const bc::buffer& sk, const bc::buffer& sv, unsigned s,
+                   unsigned lo, unsigned w, unsigned tile_bits, bool back)
+    {
+        const unsigned a = std::min(w, tile_bits / 2);
+        const unsigned c = std::min(tile_bits - a, lo);
+        const std::size_t count = std::size_t(1) << (c + a);
+        set_common(kern);
+        kern.set_arg(5, sk);
+        kern.set_arg(6, sv);
+        kern.set_arg(7, cl_uint(s));
+        kern.set_arg(8, cl_uint(lo));
+        kern.set_arg(9, cl_uint(w));
+        kern.set_arg(10, cl_uint(c));
+        kern.set_arg(11, cl_uint(a));
+        kern.set_arg(12, cl_uint(back ? 1 : 0));
+        kern.set_arg(13, count * size_of(r.key_type), nullptr);
+        kern.set_arg(14, r.has_values ? count * value_bytes(r) : std::size_t(8), nullptr);
+        const std::size_t local = std::min(pow2_group_size(kern, queue.get_device(), 256), count);
+        launch_1d(queue, kern, (N / count) * local, local);
+    }
+
+    // The w row-spanning passes of stage 2^s, as in-row passes on the transposed rows.
+    void transposed_passes(bc::kernel& kern, std::size_t wg, std::size_t row, std::size_t N, const bc::buffer& sk,
+                           const bc::buffer& sv, unsigned s, unsigned lo, unsigned w)
+    {
+        kern.set_arg(0, sk);
+        kern.set_arg(1, sv);
+        kern.set_arg(2, cl_uint(row));
+        kern.set_arg(3, cl_uint(s));
+        kern.set_arg(4, cl_uint(lo));
+        kern.set_arg(5, cl_uint(w));
+        kern.set_arg(6, row * size_of(r.key_type), nullptr);
+        kern.set_arg(7, r.has_values ? row * value_bytes(r) : std::size_t(8), nullptr);
+        launch_1d(queue, kern, (N / row) * wg, wg);
+    }
 };
+
+unsigned log2_exact(std::size_t p)
+{
+    unsigned b = 0;
+    while ((std::size_t(1) << b) < p) ++b;
+    return b;
+}
 
 } // namespace
 
@@ -74,7 +125,8 @@ void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::comma
     const char* who = "clprim::bitonic_sort";
     const bc::device device = queue.get_device();
     check_sort_types(r, device, who);
-    if (variant != bitonic_variant::global && variant != bitonic_variant::local && variant != bitonic_variant::fused)
+    if (variant != bitonic_variant::global && variant != bitonic_variant::local && variant != bitonic_variant::fused &&
+        variant != bitonic_variant::transpose)
         throw invalid_argument_error(std::string(who) + ": unknown bitonic_variant");
     const std::size_t n = r.keys.size;
     if (n < 2) return;
@@ -94,8 +146,12 @@ void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::comma
         const std::size_t gwg = pow2_group_size(g1, device, 256);
 
         if (variant == bitonic_variant::global) {
+            sort_observer* trace = sort_trace(); // examples/sort_steps prints every pass
             for (std::size_t k = 2; k <= N; k <<= 1)
-                for (std::size_t j = k / 2; j >= 1; j >>= 1) launch.global_passes(g1, gwg, N, k, j, 1);
+                for (std::size_t j = k / 2; j >= 1; j >>= 1) {
+                    launch.global_passes(g1, gwg, N, k, j, 1);
+                    if (trace) trace->bitonic_pass(queue, r.keys, k, j);
+                }
             return;
         }
 
@@ -124,7 +180,42 @@ void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::comma
         std::size_t wg = pow2_group_size(tk, device, 256);
         while (wg > 1 && wg * elems * bytes_per_elem > lim.local_mem_size / 2) wg /= 2;
         wg = std::min(wg, std::max<std::size_t>(1, N / elems));
+        // CLPRIM_BITONIC_TILE=<elements> caps the tile (fused and transpose), for tests: tiny tiles
+        // make a few thousand keys take stages with many row-spanning distances.
+        if (const char* cap = std::getenv("CLPRIM_BITONIC_TILE"))
+            while (wg > 1 && wg * elems > std::strtoul(cap, nullptr, 10)) wg /= 2;
         const std::size_t tile = wg * elems;
+
+        if (variant == bitonic_variant::transpose) {
+            // Rows of `tile` elements, sorted in local memory; then per stage k > tile the
+            // row-spanning distances (bits L .. s-1 of the index, at most L of them per transpose)
+            // between a transpose into the scratch layout and one back, and the stage's in-row
+            // passes in one tile launch. Transposes move tiles of 2^tile_bits elements, within
+            // half the local memory.
+            launch.tile(tk, wg, tile, N, 2, std::min(tile, N));
+            if (N <= tile) return;
+            bc::kernel tr = program.create_kernel("bitonic_transpose");
+            bc::kernel tp = program.create_kernel("bitonic_transposed_passes");
+            const std::size_t twg = std::min(wg, pow2_group_size(tp, device, 256));
+            unsigned tile_bits = 10;
+            while (tile_bits > 2 && (std::size_t(1) << tile_bits) * bytes_per_elem > limits_for(tr, device).local_mem_size / 2)
+                --tile_bits;
+            const unsigned L = log2_exact(tile), B = log2_exact(N);
+            scratch_lease lease(queue);
+            const bc::buffer sk = lease.buffer(N * size_of(r.key_type));
+            const bc::buffer sv = r.has_values ? lease.buffer(N * value_bytes(r)) : sk;
+            for (unsigned s = L + 1; s <= B; ++s) {
+                for (unsigned hi = s; hi > L;) {
+                    const unsigned w = std::min(L, hi - L), lo = hi - w;
+                    launch.transpose(tr, N, sk, sv, s, lo, w, tile_bits, false);
+                    launch.transposed_passes(tp, twg, tile, N, sk, sv, s, lo, w);
+                    launch.transpose(tr, N, sk, sv, s, lo, w, tile_bits, true);
+                    hi = lo;
+                }
+                launch.tile(tk, wg, tile, N, std::size_t(1) << s, std::size_t(1) << s);
+            }
+            return;
+        }
 
         // fused: every tile sorted in one launch, then per stage the passes with distance >= tile
         // in chunks of up to max_m passes per launch (2^max_m elements per work-item in registers),

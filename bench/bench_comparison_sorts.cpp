@@ -1,5 +1,5 @@
-// Comparison sorts on random uint keys: bitonic fused, merge and Boost.Compute's sort at every
-// size; the bitonic global and local variants up to 2^24 (the optimisation steps); odd-even
+// Comparison sorts on random uint keys: bitonic fused and transpose, merge and Boost.Compute's sort
+// at every size; the bitonic global and local variants up to 2^24 (the optimisation steps); odd-even
 // transposition only up to 2^16 (O(n^2)). The input is restored, untimed, before every repeat.
 #include "bench_framework.hpp"
 
@@ -45,6 +45,8 @@ CLPRIM_BENCH(comparison_sorts)
         using clprim::sort_order;
         row("bitonic_fused", false,
             [&] { clprim::bitonic_sort(work.begin(), work.end(), ctx.queue, sort_order::ascending, bitonic_variant::fused); });
+        row("bitonic_transpose", false,
+            [&] { clprim::bitonic_sort(work.begin(), work.end(), ctx.queue, sort_order::ascending, bitonic_variant::transpose); });
         row("merge", false, [&] { clprim::merge_sort(work.begin(), work.end(), ctx.queue); });
         row("boost_compute", true, [&] { bc::sort(work.begin(), work.end(), ctx.queue); });
         if (n <= (std::size_t(1) << 24)) {

@@ -61,7 +61,7 @@ static_assert(std::is_constructible_v<clprim::error, std::string>);
                                                      sort_algorithm::odd_even, sort_algorithm::merge,
                                                      sort_algorithm::boost_compute};
 [[maybe_unused]] constexpr bitonic_variant bitonics[] = {bitonic_variant::global, bitonic_variant::local,
-                                                        bitonic_variant::fused};
+                                                        bitonic_variant::fused, bitonic_variant::transpose};
 
 } // namespace api_check
 

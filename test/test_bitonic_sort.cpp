@@ -1,11 +1,13 @@
-// Bitonic sort, all three variants: every key type x both orders x the standard sizes and
+// Bitonic sort, all four variants: every key type x both orders x the standard sizes and
 // distributions (float specials included) against std::stable_sort with the total order, bit for
 // bit; sort_by_key (values travel with their keys); guards just outside the range untouched.
 // The fused variant gets the full matrix; global and local a smaller one (they share the network).
 // The local variant runs one launch per pass, in local memory for distances below its tile (2 x
 // work-group size: 512 with 256 work-items), so sizes from 1000 up span several tiles and every
 // stage from 4 up has several local passes; local_variant_several_tiles adds the distributions
-// that move elements farthest.
+// that move elements farthest. The transpose variant gets the full matrix too (it shares the fused
+// variant's program), and again with tiles forced tiny (CLPRIM_BITONIC_TILE), where a stage's
+// row-spanning distances need two or three transposes each.
 #define BOOST_TEST_MODULE clprim_bitonic_sort
 #include "sort_test_support.hpp"
 
@@ -18,12 +20,37 @@ using namespace clprim_test;
 namespace {
 
 constexpr clprim::bitonic_variant all_variants[] = {clprim::bitonic_variant::global, clprim::bitonic_variant::local,
-                                                   clprim::bitonic_variant::fused};
+                                                   clprim::bitonic_variant::fused, clprim::bitonic_variant::transpose};
 
 const char* name_of(clprim::bitonic_variant v)
 {
-    return v == clprim::bitonic_variant::global ? "global" : v == clprim::bitonic_variant::local ? "local" : "fused";
+    switch (v) {
+    case clprim::bitonic_variant::global: return "global";
+    case clprim::bitonic_variant::local: return "local";
+    case clprim::bitonic_variant::fused: return "fused";
+    case clprim::bitonic_variant::transpose: return "transpose";
+    }
+    return "?";
 }
+
+// Sets CLPRIM_BITONIC_TILE (the largest tile, in elements, of the fused and transpose variants)
+// for its lifetime and restores the caller's setting after.
+struct forced_tile {
+    std::string saved;
+    bool had;
+    explicit forced_tile(std::size_t t)
+    {
+        const char* before = std::getenv("CLPRIM_BITONIC_TILE");
+        had = before != nullptr;
+        if (had) saved = before;
+        setenv("CLPRIM_BITONIC_TILE", std::to_string(t).c_str(), 1);
+    }
+    ~forced_tile()
+    {
+        if (had) setenv("CLPRIM_BITONIC_TILE", saved.c_str(), 1);
+        else unsetenv("CLPRIM_BITONIC_TILE");
+    }
+};
 
 template <class T>
 void check_keys(clprim::bitonic_variant variant, std::size_t n, distribution d, clprim::sort_order order)
@@ -49,6 +76,34 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(fused_all_sizes_distributions_orders, T, all_types
     for (auto order : {clprim::sort_order::ascending, clprim::sort_order::descending})
         for (auto n : standard_sizes(false))
             for (auto d : all_distributions()) check_keys<T>(clprim::bitonic_variant::fused, n, d, order);
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(transpose_all_sizes_distributions_orders, T, all_types)
+{
+    if (!type_runs_here<T>()) return;
+    for (auto order : {clprim::sort_order::ascending, clprim::sort_order::descending})
+        for (auto n : standard_sizes(false))
+            for (auto d : all_distributions()) check_keys<T>(clprim::bitonic_variant::transpose, n, d, order);
+}
+
+// Tiles of 8 and 16 elements (rows of 3 or 4 index bits): sizes up to 2^15 have stages with up to
+// 12 row-spanning distance bits, so one stage takes up to four transposes out and back; the
+// transposes' own tiles are then smaller than their usual 2^10 elements. Keys and pairs.
+BOOST_AUTO_TEST_CASE(transpose_variant_tiny_tiles)
+{
+    using clprim::sort_order;
+    const auto tr = clprim::bitonic_variant::transpose;
+    for (std::size_t tile : {8, 16}) {
+        forced_tile force(tile);
+        for (std::size_t n : {9, 17, 100, 1000, 4097, 30001})
+            for (auto d : {distribution::random, distribution::reversed, distribution::few_distinct, distribution::float_specials}) {
+                check_keys<cl_uint>(tr, n, d, sort_order::ascending);
+                check_keys<cl_float>(tr, n, d, sort_order::descending);
+            }
+        check_keys<cl_long>(tr, 4097, distribution::extremes, sort_order::descending);
+        check_pairs<cl_uint, cl_uint>(tr, 30001, distribution::few_distinct, sort_order::ascending);
+        check_pairs<cl_float, cl_long>(tr, 1000, distribution::float_specials, sort_order::descending);
+    }
 }
 
 // The variants share the key order and its descending form (sort_key_order.cl), so descending
@@ -94,6 +149,8 @@ BOOST_AUTO_TEST_CASE(variants_at_larger_sizes)
     check_keys<cl_float>(clprim::bitonic_variant::fused, (1u << 20) + 3, distribution::float_specials, clprim::sort_order::ascending);
     check_keys<cl_ulong>(clprim::bitonic_variant::fused, (1u << 20) + 3, distribution::few_distinct, clprim::sort_order::ascending);
     check_keys<cl_uint>(clprim::bitonic_variant::local, (1u << 20) + 3, distribution::random, clprim::sort_order::ascending);
+    check_keys<cl_uint>(clprim::bitonic_variant::transpose, (1u << 20) + 3, distribution::random, clprim::sort_order::ascending);
+    check_keys<cl_ulong>(clprim::bitonic_variant::transpose, (1u << 20) + 3, distribution::reversed, clprim::sort_order::descending);
     if (type_runs_here<cl_double>())
         check_keys<cl_double>(clprim::bitonic_variant::fused, (1u << 20) + 3, distribution::float_specials, clprim::sort_order::descending);
 }
@@ -108,6 +165,9 @@ BOOST_AUTO_TEST_CASE(above_two_to_the_24)
     }
     check_keys<cl_uint>(clprim::bitonic_variant::fused, (1u << 24) + 5, distribution::random, clprim::sort_order::ascending);
     check_pairs<cl_uint, cl_uint>(clprim::bitonic_variant::fused, (1u << 24) + 5, distribution::few_distinct, clprim::sort_order::descending);
+    // Stages above 2^22 have more row-spanning distances than a transpose takes (two per stage).
+    check_keys<cl_uint>(clprim::bitonic_variant::transpose, (1u << 24) + 5, distribution::random, clprim::sort_order::ascending);
+    check_pairs<cl_float, cl_uint>(clprim::bitonic_variant::transpose, (1u << 23) + 1, distribution::float_specials, clprim::sort_order::descending);
 }
 
 // Key/value type pairs (each one program per variant and order: orders alternate to keep the
@@ -121,7 +181,7 @@ BOOST_AUTO_TEST_CASE(sort_by_key_pairs)
         for (std::size_t n : {0, 1, 2, 33, 1000, 4097}) {
             check_pairs<cl_uint, cl_uint>(variant, n, distribution::random, asc);
             check_pairs<cl_float, cl_long>(variant, n, distribution::float_specials, desc);
-            if (variant != clprim::bitonic_variant::fused) continue;
+            if (variant != clprim::bitonic_variant::fused && variant != clprim::bitonic_variant::transpose) continue;
             check_pairs<cl_uint, cl_uint>(variant, n, distribution::few_distinct, desc);
             check_pairs<cl_int, cl_ulong>(variant, n, distribution::few_distinct, asc);
             check_pairs<cl_ulong, cl_float>(variant, n, distribution::extremes, desc);

@@ -8,7 +8,7 @@ namespace clprim {
 
 enum class sort_order { ascending, descending };
 enum class sort_algorithm { radix, bitonic, odd_even, merge, boost_compute };
-enum class bitonic_variant { global, local, fused };
+enum class bitonic_variant { global, local, fused, transpose };
 
 namespace detail {
 
