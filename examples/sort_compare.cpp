@@ -179,12 +179,18 @@ int run(sort_compare_options o)
                 r.ms = -1;
             } else {
                 const clprim::sort_algorithm alg = a == "radix" ? clprim::sort_algorithm::radix
-                                                 : a == "bitonic" ? clprim::sort_algorithm::bitonic
+                                                 : a.rfind("bitonic", 0) == 0 ? clprim::sort_algorithm::bitonic
                                                  : a == "merge" ? clprim::sort_algorithm::merge
                                                  : a == "odd_even" ? clprim::sort_algorithm::odd_even
                                                                    : clprim::sort_algorithm::boost_compute;
+                const bool transpose = a == "bitonic_transpose"; // a bitonic variant clprim::sort does not pick
                 auto sort_once = [&] {
-                    if (o.pairs) clprim::sort_by_key(d_keys.begin(), d_keys.end(), d_values.begin(), queue, alg, order);
+                    if (transpose && o.pairs)
+                        clprim::bitonic_sort_by_key(d_keys.begin(), d_keys.end(), d_values.begin(), queue, order,
+                                                    clprim::bitonic_variant::transpose);
+                    else if (transpose)
+                        clprim::bitonic_sort(d_keys.begin(), d_keys.end(), queue, order, clprim::bitonic_variant::transpose);
+                    else if (o.pairs) clprim::sort_by_key(d_keys.begin(), d_keys.end(), d_values.begin(), queue, alg, order);
                     else clprim::sort(d_keys.begin(), d_keys.end(), queue, alg, order);
                 };
                 r.ms = median_ms(queue, restore, sort_once, o.repeat, 1);
@@ -202,7 +208,7 @@ int run(sort_compare_options o)
     double bc_ms = 0;
     for (const auto& r : rows)
         if (r.algorithm == "boost_compute" && r.ms > 0) bc_ms = r.ms;
-    std::printf("%-14s %12s %12s %10s %8s\n", "algorithm", "median ms", "Mkeys/s", "vs BC", "correct");
+    std::printf("%-17s %12s %12s %10s %8s\n", "algorithm", "median ms", "Mkeys/s", "vs BC", "correct");
     std::ofstream csv;
     if (!o.csv.empty()) {
         csv.open(o.csv);
@@ -211,14 +217,14 @@ int run(sort_compare_options o)
     bool all_ok = true;
     for (const auto& r : rows) {
         if (r.ms < 0) {
-            std::printf("%-14s %s\n", r.algorithm.c_str(), r.note.c_str());
+            std::printf("%-17s %s\n", r.algorithm.c_str(), r.note.c_str());
             continue;
         }
         const double mkeys = r.ms > 0 ? double(o.n) / (r.ms * 1e3) : 0;
         const double speedup = (bc_ms > 0 && r.ms > 0) ? bc_ms / r.ms : 0;
         char sp[32] = "-";
         if (speedup > 0) std::snprintf(sp, sizeof sp, "%.2fx", speedup);
-        std::printf("%-14s %12.3f %12.1f %10s %8s%s%s\n", r.algorithm.c_str(), r.ms, mkeys, sp, r.ok ? "yes" : "NO",
+        std::printf("%-17s %12.3f %12.1f %10s %8s%s%s\n", r.algorithm.c_str(), r.ms, mkeys, sp, r.ok ? "yes" : "NO",
                     r.note.empty() ? "" : "   ", r.note.c_str());
         all_ok = all_ok && r.ok;
         if (csv)

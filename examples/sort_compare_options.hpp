@@ -33,7 +33,7 @@ struct usage_error : std::runtime_error {
 
 inline const std::vector<std::string>& sort_compare_algorithms()
 {
-    static const std::vector<std::string> all{"radix", "bitonic", "merge", "odd_even", "boost_compute", "std"};
+    static const std::vector<std::string> all{"radix", "bitonic", "bitonic_transpose", "merge", "odd_even", "boost_compute", "std"};
     return all;
 }
 
@@ -52,7 +52,7 @@ inline sort_compare_options parse_sort_compare_options(int argc, const char* con
     desc.add_options()
         ("help,h", "show this help")
         ("algorithm,a", po::value(&algorithms)->default_value("all"),
-         "comma list of radix, bitonic, merge, odd_even, boost_compute, std; or all")
+         "comma list of radix, bitonic (the fused variant), bitonic_transpose, merge, odd_even, boost_compute, std; or all")
         ("n", po::value(&n_text)->default_value("2^24"), "number of keys: 2^24, 16M or 16777216")
         ("type,t", po::value(&o.type)->default_value("uint"), "key type: int, uint, long, ulong, float, double")
         ("order", po::value(&order)->default_value("ascending"), "ascending or descending")
