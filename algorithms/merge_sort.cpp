@@ -4,6 +4,7 @@
 
 #include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/scratch_pool.hpp>
+#include <clprim/detail/sort_trace.hpp>
 #include <clprim/merge_sort.hpp>
 
 namespace clprim {
@@ -18,7 +19,8 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& queue)
     if (n < 2) return;
 
     guarded(who, [&] {
-        constexpr std::size_t elems = 8; // per work-item: register runs of 8, 8 merges per work-item and round
+        sort_observer* const trace = sort_trace(); // examples/sort_steps: tiny tiles, runs after each round
+        const std::size_t elems = trace && trace->merge_elems() ? trace->merge_elems() : 8; // per work-item: register runs of 8, 8 merges per work-item and round
         const bc::context& context = queue.get_context();
         const bc::program program = algorithms_program(context, {"sort_key_order.cl", "merge_sort.cl"},
                                                        sort_build_options(r) + " -DMERGE_ELEMS=" + std::to_string(elems));
@@ -34,6 +36,7 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& queue)
         std::size_t wg = std::min(pow2_group_size(tk, device, 256), pow2_group_size(gk, device, 256));
         while (wg > 2 && wg * elems * (kbytes + vbytes) + 64 > lim.local_mem_size / 2) wg /= 2;
         wg = std::max<std::size_t>(2, std::min(wg, next_pow2(ceil_div(n, elems))));
+        if (trace && trace->merge_group()) wg = trace->merge_group();
         const std::size_t tile = wg * elems;
         const std::size_t groups = ceil_div(n, tile);
         const std::size_t pwg = std::min(pow2_group_size(pk, device, 128), next_pow2(groups));
@@ -74,6 +77,7 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& queue)
         tk.set_arg(10, lk_bytes, nullptr);
         tk.set_arg(11, lv_bytes, nullptr);
         launch_1d(queue, tk, groups * wg, wg);
+        if (trace) trace->merge_round(queue, 0, tile, src.k, src.koff, n, rounds == 0);
 
         unsigned round = 0;
         for (std::size_t L = tile; L < n; L <<= 1) {
@@ -102,6 +106,7 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& queue)
             gk.set_arg(12, lk_bytes, nullptr);
             gk.set_arg(13, lv_bytes, nullptr);
             launch_1d(queue, gk, groups * wg, wg);
+            if (trace) trace->merge_round(queue, round, 2 * L, dst.k, dst.koff, n, round == rounds);
             src = dst;
         }
     });
