@@ -120,8 +120,10 @@ unsigned log2_exact(std::size_t p)
 
 } // namespace
 
-void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::command_queue& queue)
+void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::command_queue& user_queue)
 {
+    in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
+    bc::command_queue& queue = scope.queue();
     const char* who = "clprim::bitonic_sort";
     const bc::device device = queue.get_device();
     check_sort_types(r, device, who);

@@ -10,8 +10,10 @@
 namespace clprim {
 namespace detail {
 
-void merge_sort_impl(const sort_request& r, bc::command_queue& queue)
+void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
 {
+    in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
+    bc::command_queue& queue = scope.queue();
     const char* who = "clprim::merge_sort";
     const bc::device device = queue.get_device();
     check_sort_types(r, device, who);

@@ -36,8 +36,10 @@ std::size_t capped(std::size_t x, std::size_t cap) { return cap ? std::min(x, ca
 
 } // namespace
 
-void odd_even_sort_impl(const sort_request& r, bc::command_queue& queue)
+void odd_even_sort_impl(const sort_request& r, bc::command_queue& user_queue)
 {
+    in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
+    bc::command_queue& queue = scope.queue();
     const char* who = "clprim::odd_even_sort";
     const bc::device device = queue.get_device();
     check_sort_types(r, device, who);

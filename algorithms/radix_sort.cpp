@@ -111,8 +111,10 @@ radix_kernels build_kernels(const bc::command_queue& queue, const sort_request& 
 
 } // namespace
 
-void radix_sort_impl(const sort_request& r, bc::command_queue& queue)
+void radix_sort_impl(const sort_request& r, bc::command_queue& user_queue)
 {
+    in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
+    bc::command_queue& queue = scope.queue();
     const char* who = r.has_values ? "clprim::radix_sort_by_key" : "clprim::radix_sort";
     const bc::device device = queue.get_device();
     require_type_support(r.key_type, device, who);

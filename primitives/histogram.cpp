@@ -105,9 +105,11 @@ void set_scalar(bc::kernel& k, std::size_t i, const unsigned char* bytes)
 
 void histogram_impl_tuned(const buffer_range& in, const buffer_range& counts, std::size_t num_bins,
                           element_type type, const void* lower, const void* upper,
-                          bc::command_queue& queue, std::size_t local_budget, unsigned copies,
+                          bc::command_queue& user_queue, std::size_t local_budget, unsigned copies,
                           std::size_t wg_size, int path)
 {
+    in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
+    bc::command_queue& queue = scope.queue();
     // Everything is checked before anything is enqueued.
     if (num_bins == 0) throw invalid_argument_error(std::string(who) + ": num_bins must be at least 1");
     if (num_bins > std::numeric_limits<cl_uint>::max() - 1)

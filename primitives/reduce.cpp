@@ -232,8 +232,10 @@ void read_result(const bc::context& context, bc::command_queue& queue, const bc:
 } // namespace
 
 void reduce_impl(const buffer_range& in, element_type type, reduce_op op, reduce_variant variant,
-                 bc::command_queue& queue, void* result)
+                 bc::command_queue& user_queue, void* result)
 {
+    in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
+    bc::command_queue& queue = scope.queue();
     const char* kname = kernel_name(variant);
     if (kname == nullptr) throw invalid_argument_error("clprim::reduce: unknown reduce_variant");
     if (op_code(op) < 0) throw invalid_argument_error("clprim::reduce: unknown reduce_op");

@@ -210,8 +210,10 @@ void scan_single_pass(scan_kernels& k, bc::command_queue& queue, const buffer_ra
 } // namespace
 
 void scan_impl(const buffer_range& in, const buffer_range& out, element_type type, bool inclusive,
-               const void* init, scan_algorithm algorithm, bc::command_queue& queue)
+               const void* init, scan_algorithm algorithm, bc::command_queue& user_queue)
 {
+    in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
+    bc::command_queue& queue = scope.queue();
     const char* who = inclusive ? "clprim::inclusive_scan" : "clprim::exclusive_scan";
     if (algorithm != scan_algorithm::hillis_steele && algorithm != scan_algorithm::blelloch &&
         algorithm != scan_algorithm::fast)

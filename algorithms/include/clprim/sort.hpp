@@ -26,9 +26,10 @@ void sort(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::command
     auto request = detail::make_sort_request(first, last, queue, order, "clprim::sort");
     if (algorithm != sort_algorithm::boost_compute) return detail::sort_impl(request, algorithm, queue);
     detail::require_type_support(request.key_type, queue.get_device(), "clprim::sort");
+    detail::in_order_scope scope(queue); // Boost.Compute's sort in order on out-of-order queues too
     detail::guarded("clprim::sort (boost_compute)", [&] {
-        if (order == sort_order::ascending) bc::sort(first, last, bc::less<T>(), queue);
-        else bc::sort(first, last, bc::greater<T>(), queue);
+        if (order == sort_order::ascending) bc::sort(first, last, bc::less<T>(), scope.queue());
+        else bc::sort(first, last, bc::greater<T>(), scope.queue());
     });
 }
 
@@ -41,9 +42,10 @@ void sort_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterator<K> keys_
     if (algorithm != sort_algorithm::boost_compute) return detail::sort_impl(request, algorithm, queue);
     detail::require_type_support(request.key_type, queue.get_device(), "clprim::sort_by_key");
     detail::require_type_support(request.value_type, queue.get_device(), "clprim::sort_by_key");
+    detail::in_order_scope scope(queue); // Boost.Compute's sort in order on out-of-order queues too
     detail::guarded("clprim::sort_by_key (boost_compute)", [&] {
-        if (order == sort_order::ascending) bc::sort_by_key(keys_first, keys_last, values_first, bc::less<K>(), queue);
-        else bc::sort_by_key(keys_first, keys_last, values_first, bc::greater<K>(), queue);
+        if (order == sort_order::ascending) bc::sort_by_key(keys_first, keys_last, values_first, bc::less<K>(), scope.queue());
+        else bc::sort_by_key(keys_first, keys_last, values_first, bc::greater<K>(), scope.queue());
     });
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 #include <clprim/config.hpp>
+#include <clprim/detail/queue_order.hpp> // in_order_scope, opened by every entry point
 #include <clprim/error.hpp>
 #include <boost/compute/iterator/buffer_iterator.hpp>
 #include <cstddef>
@@ -43,6 +44,12 @@ buffer_range checked_output(bc::buffer_iterator<T> first, std::size_t n,
     return {first.get_buffer(), first.get_index(), n};
 }
 
+// A temporary could not be allocated, also after the scratch pool was released (scratch_pool.hpp).
+// guarded() passes it on as a clprim::error named after the call.
+struct out_of_device_memory : error {
+    using error::error;
+};
+
 // Runs f, turning OpenCL and allocation failures into clprim::error naming what was being done.
 [[noreturn]] void rethrow_as_clprim_error(const char* what);
 
@@ -51,6 +58,8 @@ decltype(auto) guarded(const char* what, F&& f)
 {
     try {
         return std::forward<F>(f)();
+    } catch (const out_of_device_memory& e) {
+        throw clprim::error(std::string(what) + ": " + e.what());
     } catch (const clprim::error&) {
         throw;
     } catch (...) {

@@ -8,6 +8,18 @@
 // buffer is never used by two calls at once; out-of-order queues get fresh buffers every time.
 // The pool keeps at most scratch_limit_bytes() in all (CLPRIM_SCRATCH_LIMIT_MB, default a quarter
 // of the device's global memory; 0 disables it); clprim::release_scratch_memory() empties it.
+// (clprim calls on out-of-order queues run on an in-order companion queue, queue_order.hpp, and
+// so are pooled under it.)
+//
+// Out of device memory: a buffer that cannot be had (CL_MEM_OBJECT_ALLOCATION_FAILURE,
+// CL_OUT_OF_RESOURCES or CL_OUT_OF_HOST_MEMORY, at creation or at first use) makes the lease
+// release the whole pool (after waiting for the queues whose buffers it drops, so that their
+// memory is really free) and try once more; if that fails too it throws out_of_device_memory, a
+// clprim::error saying how many bytes were wanted. Some drivers (NVIDIA's) allocate a buffer only
+// when a command first uses it, so a fresh buffer is touched at once (a one-byte blocking write on
+// a private queue): the failure then comes here, before the algorithm has enqueued anything that
+// writes the caller's data, and not from a kernel launch half-way through. Pool hits cost nothing
+// of this.
 #include <clprim/config.hpp>
 
 #include <cstddef>
@@ -27,6 +39,8 @@ public:
     bc::buffer buffer(std::size_t bytes);
 
 private:
+    bc::buffer allocate(std::size_t bytes);
+
     bc::command_queue queue_;
     std::size_t limit_; // scratch_limit_bytes() when the lease began
     bool pooled_;
@@ -37,6 +51,11 @@ private:
 std::size_t scratch_limit_bytes(const bc::device& device);
 // Bytes the pool keeps now.
 std::size_t scratch_pooled_bytes();
+
+// Test hook: after the next `after` buffer allocations of scratch leases (pool misses, retries
+// included), the n following ones fail as if the device were out of memory, so the retry, the
+// error and where in an algorithm an allocation may fail can be tested on any device.
+void scratch_fail_next(unsigned n, unsigned after = 0);
 
 } // namespace detail
 } // namespace clprim
