@@ -313,7 +313,9 @@ inline ulong from_transposed(ulong q, uint s, uint lo, uint w) { return reflect_
 // back = 1: scratch -> caller). A work-group moves one tile of 2^(c + a) elements: those whose
 // source index has free bits [0, c) (the source's contiguous run) and [lo, lo + a) (a <= c, a <= w;
 // after the swap these become the destination's contiguous run [0, c)). The tile is read in
-// source order and written in destination order through local memory.
+// source order and written in destination order through local memory, at padded positions
+// (TPAD: one slot per 32) so that the column-wise reads of the second phase hit distinct banks.
+#define TPAD(l) ((l) + ((l) >> 5))
 __kernel void bitonic_transpose(__global K* keys, ulong koff, __global V* vals, ulong voff, ulong n,
                                 __global SK* sk, __global V* sv, uint s, uint lo, uint w, uint c, uint a,
                                 uint back, __local SK* lk, __local V* lv)
@@ -332,14 +334,14 @@ __kernel void bitonic_transpose(__global K* keys, ulong koff, __global V* vals, 
     for (uint l = lid; l < count; l += wg) {
         const ulong src = fixed | ((ulong)(l >> c) << lo) | (l & cmask);
         if (back) {
-            lk[l] = sk[src];
+            lk[TPAD(l)] = sk[src];
 #ifdef SORT_HAS_VALUES
-            lv[l] = sv[src];
+            lv[TPAD(l)] = sv[src];
 #endif
         } else {
-            lk[l] = src < n ? load_sortable(keys, src) : SK_MAX;
+            lk[TPAD(l)] = src < n ? load_sortable(keys, src) : SK_MAX;
 #ifdef SORT_HAS_VALUES
-            lv[l] = src < n ? vals[src] : (V)0;
+            lv[TPAD(l)] = src < n ? vals[src] : (V)0;
 #endif
         }
     }
@@ -352,20 +354,21 @@ __kernel void bitonic_transpose(__global K* keys, ulong koff, __global V* vals, 
         if (back) {
             const ulong dst = from_transposed(src, s, lo, w);
             if (dst < n) {
-                keys[dst] = sortable_to_key(lk[l]);
+                keys[dst] = sortable_to_key(lk[TPAD(l)]);
 #ifdef SORT_HAS_VALUES
-                vals[dst] = lv[l];
+                vals[dst] = lv[TPAD(l)];
 #endif
             }
         } else {
             const ulong dst = to_transposed(src, s, lo, w);
-            sk[dst] = lk[l];
+            sk[dst] = lk[TPAD(l)];
 #ifdef SORT_HAS_VALUES
-            sv[dst] = lv[l];
+            sv[dst] = lv[TPAD(l)];
 #endif
         }
     }
 }
+#undef TPAD
 
 // The row-spanning passes of stage 2^s with distances 2^(lo + w - 1) ... 2^lo (the first of them
 // the mirror pass when lo + w == s), run on the transposed layout, where they are the in-row

@@ -6,6 +6,7 @@
 // the distances of a stage that span rows run in local memory too, between a transpose of the
 // matrix into a scratch buffer and one back). All are built from one program. Works in place on
 // the caller's range; see bitonic_sort.cl for how any n is handled.
+#include "bitonic_sort_cpu.hpp"
 #include "sort_support.hpp"
 
 #include <clprim/detail/kernel_launch.hpp>
@@ -80,6 +81,7 @@ struct bitonic_launcher {
         const unsigned a = std::min(w, tile_bits / 2);
         const unsigned c = std::min(tile_bits - a, lo);
         const std::size_t count = std::size_t(1) << (c + a);
+        const std::size_t slots = count + count / 32 + 1; // padded (TPAD in bitonic_sort.cl)
         set_common(kern);
         kern.set_arg(5, sk);
         kern.set_arg(6, sv);
@@ -89,8 +91,8 @@ struct bitonic_launcher {
         kern.set_arg(10, cl_uint(c));
         kern.set_arg(11, cl_uint(a));
         kern.set_arg(12, cl_uint(back ? 1 : 0));
-        kern.set_arg(13, count * size_of(r.key_type), nullptr);
-        kern.set_arg(14, r.has_values ? count * value_bytes(r) : std::size_t(8), nullptr);
+        kern.set_arg(13, slots * size_of(r.key_type), nullptr);
+        kern.set_arg(14, r.has_values ? slots * value_bytes(r) : std::size_t(8), nullptr);
         const std::size_t local = std::min(pow2_group_size(kern, queue.get_device(), 256), count);
         launch_1d(queue, kern, (N / count) * local, local);
     }
@@ -132,6 +134,8 @@ void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::comma
         throw invalid_argument_error(std::string(who) + ": unknown bitonic_variant");
     const std::size_t n = r.keys.size;
     if (n < 2) return;
+    // CPU devices sort `fused` with the CPU-shaped network (bitonic_sort_cpu.cpp, CLPRIM_BITONIC_PATH).
+    if (bitonic_cpu_path_wanted(device, variant)) return guarded(who, [&] { bitonic_sort_cpu(r, queue); });
 
     guarded(who, [&] {
         // Elements per work-item in the fused variant's tile kernel: 8 (the last three passes of a
@@ -200,7 +204,7 @@ void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::comma
             bc::kernel tp = program.create_kernel("bitonic_transposed_passes");
             const std::size_t twg = std::min(wg, pow2_group_size(tp, device, 256));
             unsigned tile_bits = 10;
-            while (tile_bits > 2 && (std::size_t(1) << tile_bits) * bytes_per_elem > limits_for(tr, device).local_mem_size / 2)
+            while (tile_bits > 2 && (std::size_t(1) << tile_bits) * 33 / 32 * bytes_per_elem > limits_for(tr, device).local_mem_size / 2)
                 --tile_bits;
             const unsigned L = log2_exact(tile), B = log2_exact(N);
             scratch_lease lease(queue);

@@ -1,6 +1,7 @@
 // sort_compare: sorts the same data with each chosen algorithm (clprim's radix, bitonic, merge and
 // odd-even sorts, Boost.Compute's sort, std::sort on the host) and prints one row each: median
-// time, Mkeys/s, speedup over Boost.Compute and whether the result equals std::stable_sort's.
+// time, Mkeys/s, speedup over Boost.Compute and whether the result equals std::stable_sort's (a
+// row that does not is marked WRONG with the first differing position; the exit status is then 1).
 #include "sort_compare_options.hpp"
 
 #include <clprim/clprim.hpp>
@@ -39,6 +40,13 @@ std::vector<T> make_keys(std::size_t n, const std::string& dist, std::uint64_t s
                                      double(std::numeric_limits<T>::max()));
             x = static_cast<T>(d);
         }
+    } else if (dist == "extremes") {
+        // The values that catch sign and overflow mistakes (and Boost.Compute's descending sort of
+        // int and long keys on the H100, see README).
+        const T ex[] = {std::numeric_limits<T>::lowest(), std::numeric_limits<T>::max(), T(0), T(1),
+                        static_cast<T>(std::numeric_limits<T>::lowest() + T(1)),
+                        static_cast<T>(std::numeric_limits<T>::max() - T(1))};
+        for (auto& x : v) x = ex[rng() % 6];
     } else if (dist == "all_equal") {
         const T c = uniform();
         std::fill(v.begin(), v.end(), c);
@@ -75,6 +83,7 @@ struct row {
     std::string algorithm;
     double ms = 0;
     bool ok = false;
+    long first_wrong = -1; // first position whose key (or value) differs from the reference
     std::string note;
 };
 
@@ -126,31 +135,30 @@ int run(sort_compare_options o)
         if (o.pairs) bc::copy(d_values_input.begin(), d_values_input.end(), d_values.begin(), queue);
     };
     // Stable algorithms must reproduce the values exactly; the others only as a multiset per key.
-    auto check = [&](bool stable, bool bc_order) {
+    // Returns the first wrong position, or -1.
+    auto check = [&](bool stable, bool bc_order) -> long {
         std::vector<T> out(o.n);
         std::vector<cl_uint> vout(o.n);
         if (o.n) bc::copy(d_keys.begin(), d_keys.end(), out.begin(), queue);
         if (o.n && o.pairs) bc::copy(d_values.begin(), d_values.end(), vout.begin(), queue);
         queue.finish();
-        bool ok;
-        if (bc_order) { // Boost.Compute's own order: compare values with ==, not bits
-            ok = true;
-            for (std::size_t i = 0; i < o.n && ok; ++i)
-                ok = out[i] == ref_keys[i] || (std::isnan(double(out[i])) && std::isnan(double(ref_keys[i])));
-        } else {
-            ok = o.n == 0 || std::memcmp(out.data(), ref_keys.data(), o.n * sizeof(T)) == 0;
+        for (std::size_t i = 0; i < o.n; ++i) {
+            const bool same = bc_order // Boost.Compute's own order: compare values with ==, not bits
+                                  ? out[i] == ref_keys[i] || (std::isnan(double(out[i])) && std::isnan(double(ref_keys[i])))
+                                  : std::memcmp(&out[i], &ref_keys[i], sizeof(T)) == 0;
+            if (!same) return long(i);
         }
-        if (ok && o.pairs) {
-            if (stable) {
-                ok = vout == ref_values;
-            } else {
-                for (std::size_t i = 0; i < o.n && ok; ++i) ok = std::memcmp(&keys[vout[i]], &out[i], sizeof(T)) == 0;
-                std::vector<cl_uint> s = vout;
-                std::sort(s.begin(), s.end());
-                for (std::size_t i = 0; i < o.n && ok; ++i) ok = s[i] == i;
+        if (o.pairs) {
+            std::vector<char> seen(o.n, 0);
+            for (std::size_t i = 0; i < o.n; ++i) {
+                // Stable: the reference's values exactly; otherwise each value once, beside its own key.
+                const bool same = stable ? vout[i] == ref_values[i]
+                                         : vout[i] < o.n && !seen[vout[i]] && std::memcmp(&keys[vout[i]], &out[i], sizeof(T)) == 0;
+                if (!same) return long(i);
+                if (!stable) seen[vout[i]] = 1;
             }
         }
-        return ok;
+        return -1;
     };
 
     std::vector<row> rows;
@@ -195,7 +203,9 @@ int run(sort_compare_options o)
                 };
                 r.ms = median_ms(queue, restore, sort_once, o.repeat, 1);
                 const bool stable = alg == clprim::sort_algorithm::radix || alg == clprim::sort_algorithm::merge;
-                r.ok = check(stable, alg == clprim::sort_algorithm::boost_compute);
+                r.first_wrong = check(stable, alg == clprim::sort_algorithm::boost_compute);
+                r.ok = r.first_wrong < 0;
+                if (!r.ok) r.note = "first difference from std::stable_sort at position " + std::to_string(r.first_wrong);
             }
         } catch (const clprim::unsupported_error& e) {
             r.ms = -1;
@@ -224,7 +234,7 @@ int run(sort_compare_options o)
         const double speedup = (bc_ms > 0 && r.ms > 0) ? bc_ms / r.ms : 0;
         char sp[32] = "-";
         if (speedup > 0) std::snprintf(sp, sizeof sp, "%.2fx", speedup);
-        std::printf("%-17s %12.3f %12.1f %10s %8s%s%s\n", r.algorithm.c_str(), r.ms, mkeys, sp, r.ok ? "yes" : "NO",
+        std::printf("%-17s %12.3f %12.1f %10s %8s%s%s\n", r.algorithm.c_str(), r.ms, mkeys, sp, r.ok ? "yes" : "WRONG",
                     r.note.empty() ? "" : "   ", r.note.c_str());
         all_ok = all_ok && r.ok;
         if (csv)
@@ -232,6 +242,7 @@ int run(sort_compare_options o)
                 << (o.descending ? "descending" : "ascending") << ',' << o.distribution << ',' << o.pairs << ','
                 << r.ms << ',' << mkeys << ',' << speedup << ',' << r.ok << '\n';
     }
+    if (!all_ok) std::printf("\nWRONG: a result differs from std::stable_sort's (exit status 1)\n");
     return all_ok ? 0 : 1;
 }
 

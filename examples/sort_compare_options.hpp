@@ -39,7 +39,7 @@ inline const std::vector<std::string>& sort_compare_algorithms()
 
 inline const std::vector<std::string>& sort_compare_distributions()
 {
-    static const std::vector<std::string> all{"uniform", "sorted", "reversed", "all_equal", "few_unique", "normal"};
+    static const std::vector<std::string> all{"uniform", "sorted", "reversed", "all_equal", "few_unique", "normal", "extremes"};
     return all;
 }
 
@@ -57,13 +57,20 @@ inline sort_compare_options parse_sort_compare_options(int argc, const char* con
         ("type,t", po::value(&o.type)->default_value("uint"), "key type: int, uint, long, ulong, float, double")
         ("order", po::value(&order)->default_value("ascending"), "ascending or descending")
         ("distribution,d", po::value(&o.distribution)->default_value("uniform"),
-         "uniform, sorted, reversed, all_equal, few_unique, normal")
+         "uniform, sorted, reversed, all_equal, few_unique, normal, extremes (only the type's lowest, max, 0, 1, "
+         "lowest+1 and max-1)")
         ("pairs", po::bool_switch(&o.pairs), "sort (key, uint value) pairs with sort_by_key")
         ("repeat,r", po::value(&o.repeat)->default_value(5), "timed repeats per algorithm (median shown)")
         ("device", po::value(&o.device)->default_value(""), "device: gpu, cpu, an index or a name substring")
         ("csv", po::value(&o.csv)->default_value(""), "also write the table to this CSV file");
     std::ostringstream u;
-    u << desc;
+    u << desc
+      << "\nEach result is checked against std::stable_sort (by the IEEE-754 total order; Boost.Compute's by\n"
+         "value): a row whose result differs is marked WRONG with the first differing position, the other\n"
+         "rows still run, and the exit status is 1.\n"
+         "\nDevice memory: clprim keeps its sorts' temporary buffers (up to 2n keys, and 2n values with --pairs)\n"
+         "in a scratch pool between calls, up to a quarter of the device's memory. CLPRIM_SCRATCH_LIMIT_MB=<MiB>\n"
+         "caps it (0 keeps nothing); in code, clprim::release_scratch_memory() (<clprim/scratch.hpp>) frees it.\n";
     o.usage = u.str();
     po::variables_map vm;
     try {
