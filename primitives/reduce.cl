@@ -12,6 +12,19 @@
 // Integer sums are done in the unsigned type of the same width: two's-complement wrap-around is
 // then defined behaviour and gives the same bits OpenCL's signed arithmetic would.
 
+// A user operator (CLPRIM_REDUCE_OP 3) comes from a generated source joined in front: it defines
+// CLPRIM_OP(a, b) and CLPRIM_IDENTITY (clprim/detail/operator_source.hpp). Sub-group builtins
+// know only add/min/max, so such programs use the barrier tree.
+#if CLPRIM_REDUCE_OP == 3
+#undef CLPRIM_SUBGROUPS
+#endif
+// Which kernels the program holds (fewer kernels compile faster, and a program per user operator
+// needs only the ones it runs): 0 all but the order-keeping ones, 1 the fast ones, 2 the
+// order-keeping ones.
+#ifndef RED_KERNELS
+#define RED_KERNELS 0
+#endif
+
 #if defined(CLPRIM_SUBGROUPS) && CLPRIM_SUBGROUPS == 2
 #pragma OPENCL EXTENSION cl_intel_subgroups : enable
 #elif defined(CLPRIM_SUBGROUPS)
@@ -36,6 +49,10 @@
 #endif
 #define R_ID ((R)T_MAXVAL)
 #define R_SG_REDUCE sub_group_reduce_min
+#elif CLPRIM_REDUCE_OP == 3
+#define R T
+#define R_OP(a, b) CLPRIM_OP(a, b)
+#define R_ID ((R)CLPRIM_IDENTITY)
 #else
 #define R T
 #if T_IS_FLOAT
@@ -56,6 +73,22 @@
 #define R_HREDUCE(v) R_OP((v).s0, (v).s1)
 #endif
 #define RV CLPRIM_CAT(R, R_VEC)
+
+// The operator on whole vectors (component by component): the builtins take vectors as they
+// are; a user operator, written for scalars, is applied to each component.
+#if CLPRIM_REDUCE_OP == 3
+inline RV reduce_op_vec(const RV a, const RV b)
+{
+#if R_VEC == 4
+    return (RV)(R_OP(a.s0, b.s0), R_OP(a.s1, b.s1), R_OP(a.s2, b.s2), R_OP(a.s3, b.s3));
+#else
+    return (RV)(R_OP(a.s0, b.s0), R_OP(a.s1, b.s1));
+#endif
+}
+#define R_OPV(a, b) reduce_op_vec(a, b)
+#else
+#define R_OPV(a, b) R_OP(a, b)
+#endif
 
 #ifdef CLPRIM_SUBGROUPS
 CLPRIM_DEFINE_WORKGROUP_REDUCE_SG(reduce_workgroup, R, R_OP, R_SG_REDUCE)
@@ -94,6 +127,7 @@ inline R reduce_last_wavefront(__local R *s, const uint lid, const uint L)
 #endif
 }
 
+#if RED_KERNELS == 0
 // reduce0: interleaved addressing; the active work-items are those with lid % (2*st) == 0, so
 // neighbours in a wavefront take different branches (divergence) and the modulo is slow.
 __kernel void reduce0(REDUCE_ARGS)
@@ -229,6 +263,9 @@ __kernel __attribute__((reqd_work_group_size(RED_WG, 1, 1))) void reduce6(REDUCE
     if (lid == 0) out[out_off + get_group_id(0)] = r;
 }
 
+#endif // RED_KERNELS == 0
+
+#if RED_KERNELS != 2
 // Loads per grid-stride iteration of the fast variants (independent accumulators, so that many
 // 16-byte loads are in flight per work-item): 2 or 4, chosen by the host (RED_LOADS).
 #ifndef RED_LOADS
@@ -258,20 +295,20 @@ inline R fast_strided(__global const R *in, const ulong n, const ulong head, con
 #if RED_LOADS >= 4
     RV a2 = (RV)(R_ID), a3 = (RV)(R_ID);
     for (; i + 3 * gs < nvec; i += 4 * gs) {
-        a0 = R_OP(a0, v[i]);
-        a1 = R_OP(a1, v[i + gs]);
-        a2 = R_OP(a2, v[i + 2 * gs]);
-        a3 = R_OP(a3, v[i + 3 * gs]);
+        a0 = R_OPV(a0, v[i]);
+        a1 = R_OPV(a1, v[i + gs]);
+        a2 = R_OPV(a2, v[i + 2 * gs]);
+        a3 = R_OPV(a3, v[i + 3 * gs]);
     }
-    a0 = R_OP(a0, a2);
-    a1 = R_OP(a1, a3);
+    a0 = R_OPV(a0, a2);
+    a1 = R_OPV(a1, a3);
 #endif
     for (; i + gs < nvec; i += 2 * gs) {
-        a0 = R_OP(a0, v[i]);
-        a1 = R_OP(a1, v[i + gs]);
+        a0 = R_OPV(a0, v[i]);
+        a1 = R_OPV(a1, v[i + gs]);
     }
-    if (i < nvec) a0 = R_OP(a0, v[i]);
-    a0 = R_OP(a0, a1);
+    if (i < nvec) a0 = R_OPV(a0, v[i]);
+    a0 = R_OPV(a0, a1);
     return R_OP(acc, R_HREDUCE(a0));
 }
 
@@ -288,11 +325,11 @@ inline R fast_chunked(__global const R *in, const ulong n, const ulong head, con
     RV a0 = (RV)(R_ID), a1 = (RV)(R_ID);
     ulong i = begin;
     for (; i + 1 < end; i += 2) {
-        a0 = R_OP(a0, v[i]);
-        a1 = R_OP(a1, v[i + 1]);
+        a0 = R_OPV(a0, v[i]);
+        a1 = R_OPV(a1, v[i + 1]);
     }
-    if (i < end) a0 = R_OP(a0, v[i]);
-    a0 = R_OP(a0, a1);
+    if (i < end) a0 = R_OPV(a0, v[i]);
+    a0 = R_OPV(a0, a1);
     return R_OP(acc, R_HREDUCE(a0));
 }
 
@@ -342,9 +379,10 @@ __kernel void reduce_fast_chunked(__global const R *in, const ulong in_off, cons
 
 #ifdef RED_ONCE
 // Called by every work-item with its work-group's result r (the same in all): partials go to
-// out[0, groups), the final value to out[groups].
-inline void reduce_finish_once(R r, __global R *out, volatile __global uint *counter, __local R *s,
-                               __local uint *is_last)
+// out[0, groups), the final value to *res (out + groups for a value the host reads back, or the
+// caller's one-element result range).
+inline void reduce_finish_once(R r, __global R *out, __global R *res, volatile __global uint *counter,
+                               __local R *s, __local uint *is_last)
 {
     const uint lid = get_local_id(0), L = get_local_size(0), G = get_num_groups(0);
     if (lid == 0) {
@@ -359,29 +397,84 @@ inline void reduce_finish_once(R r, __global R *out, volatile __global uint *cou
         for (uint j = lid; j < G; j += L) a = R_OP(a, R_FETCH(out + j));
         a = reduce_workgroup(a, s);
         if (lid == 0) {
-            out[G] = a;
+            *res = a;
             atomic_xchg(counter, 0u);
         }
     }
 }
 
 __kernel void reduce_fast_once(__global const R *in, const ulong in_off, const ulong n, const ulong head,
-                               __global R *out, const ulong out_off, volatile __global uint *counter,
+                               __global R *out, const ulong out_off, __global R *res, const ulong res_off, volatile __global uint *counter,
                                __local R *s)
 {
     __local uint is_last;
     R acc = fast_strided(in + in_off, n, head, get_global_id(0), get_global_size(0));
     acc = reduce_workgroup(acc, s);
-    reduce_finish_once(acc, out + out_off, counter, s, &is_last);
+    reduce_finish_once(acc, out + out_off, res + res_off, counter, s, &is_last);
 }
 
 __kernel void reduce_fast_chunked_once(__global const R *in, const ulong in_off, const ulong n, const ulong head,
-                                       __global R *out, const ulong out_off, volatile __global uint *counter,
+                                       __global R *out, const ulong out_off, __global R *res, const ulong res_off, volatile __global uint *counter,
                                        __local R *s)
 {
     __local uint is_last;
     R acc = fast_chunked(in + in_off, n, head, get_global_id(0), get_global_size(0));
     acc = reduce_workgroup(acc, s);
-    reduce_finish_once(acc, out + out_off, counter, s, &is_last);
+    reduce_finish_once(acc, out + out_off, res + res_off, counter, s, &is_last);
 }
 #endif
+
+#endif // RED_KERNELS != 2
+
+#if RED_KERNELS == 2
+// ---- Order-keeping reductions (operators that are associative but maybe not commutative) ----
+// The fast kernels above interleave elements (grid stride, several accumulators, vectors
+// reduced across), which only a commutative operator forgives. These keep the left-to-right
+// order: every work-group reduces one contiguous segment of the input, tile after tile, and
+// inside a tile every work-item reduces RED_ITEMS consecutive elements before an order-keeping
+// work-group tree combines the work-items from left to right. The host combines the per-group
+// results, in group order, with a second launch of one work-group.
+#ifndef RED_ITEMS
+#define RED_ITEMS 8
+#endif
+// One pad slot every 32 elements: item-major reads (stride RED_ITEMS) fall into different banks.
+#define RED_TILE_PAD(i) ((i) + ((i) >> 5))
+
+// Group g reduces in[in_off + g*seg, min(n, (g+1)*seg)) into out[out_off + g]. tile holds
+// RED_TILE_PAD(L * RED_ITEMS - 1) + 1 elements, s L elements.
+__kernel void reduce_ordered(__global const R *in, const ulong in_off, const ulong n, const ulong seg,
+                             __global R *out, const ulong out_off, __local R *tile, __local R *s)
+{
+    const uint lid = get_local_id(0), L = get_local_size(0);
+    const uint tile_n = L * RED_ITEMS;
+    const ulong b = (ulong)get_group_id(0) * seg, e = min(n, b + seg);
+    in += in_off;
+    R acc = R_ID; // the same in every work-item: the combination of the tiles so far
+    for (ulong t = b; t < e; t += tile_n) {
+        // Coalesced load (neighbours read neighbours); past the end, the identity.
+        for (uint j = 0; j < RED_ITEMS; ++j) {
+            const ulong i = t + j * L + lid;
+            tile[RED_TILE_PAD(j * L + lid)] = i < e ? in[i] : R_ID;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        // Work-item lid takes the consecutive elements [lid*RED_ITEMS, (lid+1)*RED_ITEMS).
+        R x = tile[RED_TILE_PAD(lid * RED_ITEMS)];
+        for (uint j = 1; j < RED_ITEMS; ++j) x = R_OP(x, tile[RED_TILE_PAD(lid * RED_ITEMS + j)]);
+        acc = R_OP(acc, reduce_workgroup(x, s)); // begins with a barrier: the tile is free again
+    }
+    if (lid == 0) out[out_off + get_group_id(0)] = acc;
+}
+
+// The same order on CPU devices, without local memory: work-item g (work-groups of one) reduces
+// the consecutive elements [g*chunk, min(n, (g+1)*chunk)) in a plain loop.
+__kernel void reduce_ordered_chunks(__global const R *in, const ulong in_off, const ulong n, const ulong chunk,
+                                    __global R *out, const ulong out_off)
+{
+    const ulong g = get_global_id(0);
+    const ulong b = g * chunk, e = min(n, b + chunk);
+    in += in_off;
+    R acc = R_ID;
+    for (ulong i = b; i < e; ++i) acc = R_OP(acc, in[i]);
+    out[out_off + g] = acc;
+}
+#endif // RED_KERNELS == 2

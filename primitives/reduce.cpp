@@ -1,5 +1,8 @@
-// clprim::reduce: host side of the reduce0..reduce6 progression and the fast variant.
-// Kernels: reduce.cl over workgroup_reduce.cl, one program per (type, op) holding every variant.
+// clprim::reduce: host side of the reduce0..reduce6 progression, the fast variant, reductions
+// whose result stays on the device, and reductions with a user operator (any Boost.Compute
+// binary function object, rendered into the kernels; commutative ones take the fast kernels,
+// the others order-keeping ones). Kernels: reduce.cl over workgroup_reduce.cl, one program per
+// (type, op) holding every variant.
 #include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/scratch_pool.hpp>
@@ -111,17 +114,35 @@ int subgroup_kind(const bc::device& device)
     return 0;
 }
 
+// The operator a call reduces with: one of the builtins (code 0 sum, 1 min, 2 max), or a
+// generated source (code 3, clprim/detail/operator_source.hpp) defining CLPRIM_OP and
+// CLPRIM_IDENTITY; ordered: the operator may not be commutative, so only the order-keeping
+// kernels (reduce_ordered*) may run it.
+struct op_desc {
+    int code = 0;
+    std::string file;
+    bool ordered = false;
+    const void* identity = nullptr; // code 3: size_of(type) bytes
+};
+
+// Elements per work-item and tile in the order-keeping kernels (RED_ITEMS): 64 bytes each.
+std::size_t ordered_items(std::size_t elem) { return elem == 4 ? 16 : 8; }
+std::size_t ordered_tile_slots(std::size_t tile) { return tile + ((tile - 1) >> 5); } // RED_TILE_PAD(tile-1)+1
+
 // The program for (type, op) with work-group size wg compiled in (reduce5/reduce6 unroll for it).
 // Sub-group code is tried first where the device reports it; a driver that then fails to build
-// it gets the barrier-only program.
+// it gets the barrier-only program. A generated operator is joined in front of the kernels.
 bc::program reduce_program(const bc::context& context, const bc::device& device, element_type type,
-                           reduce_op op, std::size_t wg)
+                           const op_desc& op, std::size_t wg)
 {
-    std::string base = type_options(type, "T") + " -DCLPRIM_REDUCE_OP=" + std::to_string(op_code(op)) +
-                       " -DRED_WG=" + std::to_string(wg) + " -DRED_LOADS=" + std::to_string(tuning().loads);
+    std::string base = type_options(type, "T") + " -DCLPRIM_REDUCE_OP=" + std::to_string(op.code) +
+                       " -DRED_WG=" + std::to_string(wg) + " -DRED_LOADS=" + std::to_string(tuning().loads) +
+                       " -DRED_ITEMS=" + std::to_string(ordered_items(size_of(type))) +
+                       " -DRED_KERNELS=" + (op.code != 3 ? "0" : op.ordered ? "2" : "1");
     if (device.supports_extension("cl_khr_int64_base_atomics")) base += " -DRED_ATOM64=1";
-    const std::vector<std::string> files{"workgroup_reduce.cl", "reduce.cl"};
-    if (const int sg = subgroup_kind(device)) {
+    std::vector<std::string> files{"workgroup_reduce.cl", "reduce.cl"};
+    if (op.code == 3) files.insert(files.begin(), op.file);
+    if (const int sg = op.code == 3 ? 0 : subgroup_kind(device)) {
         try {
             return primitives_program(context, files, base + " -DCLPRIM_SUBGROUPS=" + std::to_string(sg));
         } catch (const build_error&) {
@@ -138,7 +159,8 @@ struct prepared_kernel {
     bc::kernel kernel;
     std::size_t wg = 0;
     device_limits lim{};
-    bool once = false; // reduce_fast_once / reduce_fast_chunked_once: one launch, a counter argument
+    bool once = false;    // reduce_fast_once / reduce_fast_chunked_once: one launch, a counter argument
+    bool ordered = false; // reduce_ordered (GPU) / reduce_ordered_chunks (CPU, work-groups of one)
 };
 
 // Where the result comes back: a small buffer in pinned host memory (CL_MEM_ALLOC_HOST_PTR),
@@ -150,16 +172,24 @@ struct pinned_result {
 };
 
 struct per_context {
-    bc::buffer counter; // one uint, 0 between launches of the one-launch kernels
     pinned_result pinned;
+};
+
+// The one-launch kernels' counter (one uint, 0 between launches), one per queue: a reduction
+// whose result stays on the device does not wait, so reductions on two queues of one context
+// may run at the same time. The queue is kept (retained) so that its handle is not reused.
+struct per_queue {
+    bc::command_queue queue;
+    bc::buffer counter;
 };
 
 struct reduce_state {
     std::mutex mutex;
     std::map<cl_context, per_context> contexts;
-    // Kernels ready to launch, by (context, device, type, op, variant): creating a kernel and
-    // querying its limits costs more than a small reduction itself on some drivers.
-    std::map<std::tuple<cl_context, cl_device_id, int, int, int>, prepared_kernel> kernels;
+    std::map<cl_command_queue, per_queue> queues;
+    // Kernels ready to launch, by (context, device, type, op, variant, generated source): creating
+    // a kernel and querying its limits costs more than a small reduction itself on some drivers.
+    std::map<std::tuple<cl_context, cl_device_id, int, int, int, std::string>, prepared_kernel> kernels;
 };
 
 reduce_state& pool()
@@ -168,14 +198,15 @@ reduce_state& pool()
     return *p;
 }
 
-bc::buffer& counter_for(const bc::context& context)
+bc::buffer& counter_for(const bc::context& context, const bc::command_queue& queue)
 {
-    auto& c = pool().contexts[context.get()].counter;
-    if (c.get() == nullptr) {
+    auto& q = pool().queues[queue.get()];
+    if (q.counter.get() == nullptr) {
         cl_uint zero[4] = {0, 0, 0, 0};
-        c = bc::buffer(context, sizeof zero, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, zero);
+        q.counter = bc::buffer(context, sizeof zero, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, zero);
+        q.queue = queue;
     }
-    return c;
+    return q.counter;
 }
 
 // nullptr where pinned memory cannot be had (the caller then reads into *result directly).
@@ -231,53 +262,153 @@ void read_result(const bc::context& context, bc::command_queue& queue, const bc:
 
 } // namespace
 
-void reduce_impl(const buffer_range& in, element_type type, reduce_op op, reduce_variant variant,
-                 bc::command_queue& user_queue, void* result)
+namespace {
+
+// Where the result goes: the host (*host, the call waits) or a one-element device range (the
+// call only enqueues).
+struct destination {
+    void* host = nullptr;
+    const buffer_range* device = nullptr;
+};
+
+// The identity of op, for an empty range.
+void op_identity(element_type type, const op_desc& op, void* out)
 {
-    in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
-    bc::command_queue& queue = scope.queue();
+    if (op.code == 3) std::memcpy(out, op.identity, size_of(type));
+    else identity(type, op.code == 0 ? reduce_op::sum : op.code == 1 ? reduce_op::min : reduce_op::max, out);
+}
+
+prepared_kernel& prepare(const bc::context& context, const bc::device& device, element_type type, const op_desc& op,
+                         reduce_variant variant)
+{
     const char* kname = kernel_name(variant);
-    if (kname == nullptr) throw invalid_argument_error("clprim::reduce: unknown reduce_variant");
-    if (op_code(op) < 0) throw invalid_argument_error("clprim::reduce: unknown reduce_op");
-    const bc::device device = queue.get_device();
-    require_type_support(type, device, who);
-    if (in.size == 0) {
-        identity(type, op, result);
+    const std::size_t elem = size_of(type);
+    auto& prepared = pool().kernels[std::make_tuple(context.get(), device.id(), int(type), 2 * op.code + int(op.ordered),
+                                                     int(variant), op.file)];
+    if (prepared.wg != 0) return prepared;
+    const bool gpu = (device.type() & CL_DEVICE_TYPE_GPU) != 0;
+    // Work-group size: a power of two the device allows, whose scratch fits in local memory, at
+    // most 256 (enough to hide latency; larger only lengthens the tree). The order-keeping tile
+    // kernel also holds a tile of 64 bytes per work-item.
+    const std::size_t per_item = op.ordered && gpu ? 2 * elem + 64 + 4 : 2 * elem;
+    std::size_t wg0 = floor_pow2(std::min<std::size_t>(
+        {device.max_work_group_size(), tuning().wg, std::max<std::size_t>(1, device.local_memory_size() / per_item)}));
+    bc::program program = reduce_program(context, device, type, op, wg0);
+    // fast on a CPU: one contiguous chunk per work-item, work-groups of one (see reduce.cl).
+    const bool chunked = (variant == reduce_variant::fast || op.ordered) && !gpu;
+    bool once = false;
+    if (op.ordered) {
+        kname = chunked ? "reduce_ordered_chunks" : "reduce_ordered";
+    } else {
+        if (chunked) kname = "reduce_fast_chunked";
+        // One launch where the partials can be published with atomics (reduce.cl, RED_ONCE).
+        once = variant == reduce_variant::fast && tuning().once &&
+               (elem == 4 || device.supports_extension("cl_khr_int64_base_atomics"));
+        if (once) kname = chunked ? "reduce_fast_chunked_once" : "reduce_fast_once";
+    }
+    bc::kernel k = program.create_kernel(kname);
+    device_limits l = limits_for(k, device);
+    if (l.max_work_group_size < wg0) {
+        // This kernel allows less than the device maximum (registers, say): rebuild for it.
+        wg0 = floor_pow2(l.max_work_group_size);
+        program = reduce_program(context, device, type, op, wg0);
+        k = program.create_kernel(kname);
+        l = limits_for(k, device);
+    }
+    prepared.kernel = k;
+    prepared.lim = l;
+    prepared.wg = chunked ? 1 : wg0;
+    prepared.once = once;
+    prepared.ordered = op.ordered;
+    return prepared;
+}
+
+// The last value of a reduction, at (from, offset), goes to the destination.
+void deliver(const bc::context& context, bc::command_queue& queue, const bc::buffer& from, std::size_t offset,
+             std::size_t elem, const destination& dest)
+{
+    if (dest.device) {
+        queue.enqueue_copy_buffer(from, dest.device->buffer, offset * elem, dest.device->offset * elem, elem);
         return;
     }
+    read_result(context, queue, from, offset * elem, elem, dest.host);
+}
+
+// Order-keeping reduction (any associative operator): per-segment results in group order, then
+// one more launch of a single work-group (or work-item, on CPUs) over them.
+void run_ordered(prepared_kernel& prepared, const bc::context& context, bc::command_queue& queue,
+                 const buffer_range& in, std::size_t elem, const destination& dest)
+{
+    bc::kernel& kernel = prepared.kernel;
+    const std::size_t wg = prepared.wg;
+    const bool chunked = !prepared.lim.is_gpu;
+    const std::size_t items = ordered_items(elem);
+    const std::size_t unit = chunked ? 4096 : wg * items; // elements per chunk at least / per tile
+    const std::size_t max_parts = std::max<std::size_t>(1, prepared.lim.compute_units) * (chunked ? 4 : tuning().gpc);
+    std::size_t parts = std::min(max_parts, ceil_div(in.size, unit));
+    const std::size_t seg = chunked ? ceil_div(in.size, parts) : round_up(ceil_div(in.size, parts), unit);
+    parts = ceil_div(in.size, seg);
+
+    scratch_lease lease(queue);
+    const bc::buffer scratch = lease.buffer((parts + 1) * elem);
+    auto launch = [&](const bc::buffer& src, std::size_t src_off, std::size_t n, std::size_t segment,
+                      const bc::buffer& dst, std::size_t dst_off, std::size_t groups) {
+        kernel.set_arg(0, src);
+        kernel.set_arg(1, cl_ulong(src_off));
+        kernel.set_arg(2, cl_ulong(n));
+        kernel.set_arg(3, cl_ulong(segment));
+        kernel.set_arg(4, dst);
+        kernel.set_arg(5, cl_ulong(dst_off));
+        if (!chunked) {
+            kernel.set_arg(6, ordered_tile_slots(wg * items) * elem, nullptr);
+            kernel.set_arg(7, wg * elem, nullptr);
+        }
+        launch_1d(queue, kernel, groups * wg, wg);
+    };
+    // One part only: straight into the device destination, or into scratch for the host.
+    if (parts == 1 && dest.device) {
+        launch(in.buffer, in.offset, in.size, seg, dest.device->buffer, dest.device->offset, 1);
+        return;
+    }
+    launch(in.buffer, in.offset, in.size, seg, scratch, 0, parts);
+    if (parts == 1) {
+        deliver(context, queue, scratch, 0, elem, dest);
+        return;
+    }
+    if (dest.device) {
+        launch(scratch, 0, parts, parts, dest.device->buffer, dest.device->offset, 1);
+    } else {
+        launch(scratch, 0, parts, parts, scratch, parts, 1);
+        deliver(context, queue, scratch, parts, elem, dest);
+    }
+}
+
+void run_reduce(const buffer_range& in, element_type type, const op_desc& op, reduce_variant variant,
+                bc::command_queue& queue, const destination& dest)
+{
+    if (kernel_name(variant) == nullptr) throw invalid_argument_error("clprim::reduce: unknown reduce_variant");
+    if (op.code < 0) throw invalid_argument_error("clprim::reduce: unknown reduce_op");
+    const bc::device device = queue.get_device();
+    require_type_support(type, device, who);
+    if (dest.device && dest.device->buffer.get() == in.buffer.get() && dest.device->offset >= in.offset &&
+        dest.device->offset < in.offset + in.size)
+        throw invalid_argument_error("clprim::reduce: the result lies inside the input range");
 
     guarded(who, [&] {
         const bc::context context = queue.get_context();
         const std::size_t elem = size_of(type);
+        if (in.size == 0) {
+            unsigned char id[8];
+            op_identity(type, op, id);
+            if (dest.host) std::memcpy(dest.host, id, elem);
+            else queue.enqueue_fill_buffer(dest.device->buffer, id, elem, dest.device->offset * elem, elem);
+            return;
+        }
         std::lock_guard<std::mutex> lock(pool().mutex);
-
-        auto& prepared = pool().kernels[std::make_tuple(context.get(), device.id(), int(type), op_code(op), int(variant))];
-        if (prepared.wg == 0) {
-            // Work-group size: a power of two the device allows, whose scratch fits in local
-            // memory, at most 256 (enough to hide latency; larger only lengthens the tree).
-            std::size_t wg0 = floor_pow2(std::min<std::size_t>(
-                {device.max_work_group_size(), tuning().wg, std::max<std::size_t>(1, device.local_memory_size() / elem / 2)}));
-            bc::program program = reduce_program(context, device, type, op, wg0);
-            // fast on a CPU: one contiguous chunk per work-item, work-groups of one (see reduce.cl).
-            const bool chunked = variant == reduce_variant::fast && (device.type() & CL_DEVICE_TYPE_GPU) == 0;
-            if (chunked) kname = "reduce_fast_chunked";
-            // One launch where the partials can be published with atomics (reduce.cl, RED_ONCE).
-            const bool once = variant == reduce_variant::fast && tuning().once &&
-                              (elem == 4 || device.supports_extension("cl_khr_int64_base_atomics"));
-            if (once) kname = chunked ? "reduce_fast_chunked_once" : "reduce_fast_once";
-            bc::kernel k = program.create_kernel(kname);
-            device_limits l = limits_for(k, device);
-            if (l.max_work_group_size < wg0) {
-                // This kernel allows less than the device maximum (registers, say): rebuild for it.
-                wg0 = floor_pow2(l.max_work_group_size);
-                program = reduce_program(context, device, type, op, wg0);
-                k = program.create_kernel(kname);
-                l = limits_for(k, device);
-            }
-            prepared.kernel = k;
-            prepared.lim = l;
-            prepared.wg = chunked ? 1 : wg0;
-            prepared.once = once;
+        prepared_kernel& prepared = prepare(context, device, type, op, variant);
+        if (prepared.ordered) {
+            run_ordered(prepared, context, queue, in, elem, dest);
+            return;
         }
         bc::kernel& kernel = prepared.kernel;
         const std::size_t wg = prepared.wg;
@@ -300,7 +431,8 @@ void reduce_impl(const buffer_range& in, element_type type, reduce_op op, reduce
         }
 
         if (prepared.once) {
-            // One launch: partials in scratch[0, groups), the result in scratch[groups].
+            // One launch: partials in scratch[0, groups), the result in scratch[groups] or
+            // straight in the caller's result range.
             const std::size_t groups = groups_for(p, variant, in.size, 0);
             scratch_lease lease(queue);
             const bc::buffer scratch = lease.buffer((groups + 1) * elem);
@@ -310,10 +442,12 @@ void reduce_impl(const buffer_range& in, element_type type, reduce_op op, reduce
             kernel.set_arg(3, cl_ulong(std::min(in.size, (p.vec - in.offset % p.vec) % p.vec)));
             kernel.set_arg(4, scratch);
             kernel.set_arg(5, cl_ulong(0));
-            kernel.set_arg(6, counter_for(context));
-            kernel.set_arg(7, wg * elem, nullptr); // __local scratch
+            kernel.set_arg(6, dest.device ? dest.device->buffer : scratch);
+            kernel.set_arg(7, cl_ulong(dest.device ? dest.device->offset : groups));
+            kernel.set_arg(8, counter_for(context, queue));
+            kernel.set_arg(9, wg * elem, nullptr); // __local scratch
             launch_1d(queue, kernel, groups * wg, wg);
-            read_result(context, queue, scratch, groups * elem, elem, result);
+            if (dest.host) read_result(context, queue, scratch, groups * elem, elem, dest.host);
             return;
         }
 
@@ -348,8 +482,54 @@ void reduce_impl(const buffer_range& in, element_type type, reduce_op op, reduce
             m = groups;
             if (groups == 1) break;
         }
-        read_result(context, queue, scratch, src_off * elem, elem, result);
+        deliver(context, queue, scratch, src_off, elem, dest);
     });
+}
+
+op_desc builtin(reduce_op op)
+{
+    op_desc d;
+    d.code = op_code(op);
+    return d;
+}
+
+} // namespace
+
+void reduce_impl(const buffer_range& in, element_type type, reduce_op op, reduce_variant variant,
+                 bc::command_queue& user_queue, void* result)
+{
+    in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
+    bc::command_queue& queue = scope.queue();
+    destination dest;
+    dest.host = result;
+    run_reduce(in, type, builtin(op), variant, queue, dest);
+}
+
+void reduce_to_device_impl(const buffer_range& in, const buffer_range& result, element_type type, reduce_op op,
+                           bc::command_queue& user_queue)
+{
+    in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
+    bc::command_queue& queue = scope.queue();
+    destination dest;
+    dest.device = &result;
+    run_reduce(in, type, builtin(op), reduce_variant::fast, queue, dest);
+}
+
+void reduce_generated_impl(const buffer_range& in, element_type type, const std::string& op_file, bool commutative,
+                           const void* identity, bc::command_queue& user_queue, void* host_result,
+                           const buffer_range* device_result)
+{
+    in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
+    bc::command_queue& queue = scope.queue();
+    op_desc op;
+    op.code = 3;
+    op.file = op_file;
+    op.ordered = !commutative;
+    op.identity = identity;
+    destination dest;
+    dest.host = host_result;
+    dest.device = device_result;
+    run_reduce(in, type, op, reduce_variant::fast, queue, dest);
 }
 
 } // namespace detail

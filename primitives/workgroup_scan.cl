@@ -8,6 +8,9 @@
 // Generated for uint always, and for the program's type T when T is defined (e.g. T=long gives
 // wg_inclusive_scan_hs_long, ...; the wg_*_T spellings below name the T versions). Other programs
 // may instantiate more types with WG_SCAN_DEFINE(type) (WG_SCAN_DEFINE_EXPANDED(K) for a macro).
+// WG_SCAN_DEFINE also defines the public names clprim_wg_inclusive_scan_TYPE and
+// clprim_wg_exclusive_scan_TYPE (workgroup_api.cl, clprim::workgroup_source()).
+// This file compiles on its own (no clprim_types.cl needed) for clprim::workgroup_source().
 //
 //   TYPE wg_inclusive_scan_hs_TYPE(TYPE x, __local TYPE* scratch)
 //        Hillis & Steele: log2(n) steps, element i adds element i - 2^d; double-buffered.
@@ -126,6 +129,16 @@
     TYPE wg_exclusive_scan_##TYPE(TYPE x, __local TYPE* scratch, TYPE* total)                     \
     {                                                                                             \
         return wg_exclusive_scan_hs_##TYPE(x, scratch, total);                                    \
+    }                                                                                             \
+                                                                                                  \
+    /* The public names (clprim::workgroup_source()): the same functions. */                     \
+    TYPE clprim_wg_inclusive_scan_##TYPE(TYPE x, __local TYPE* scratch)                           \
+    {                                                                                             \
+        return wg_inclusive_scan_hs_##TYPE(x, scratch);                                           \
+    }                                                                                             \
+    TYPE clprim_wg_exclusive_scan_##TYPE(TYPE x, __local TYPE* scratch, TYPE* total)              \
+    {                                                                                             \
+        return wg_exclusive_scan_##TYPE(x, scratch, total);                                       \
     }
 
 WG_SCAN_DEFINE(uint)
@@ -133,11 +146,13 @@ WG_SCAN_DEFINE(uint)
 // The program's own type, unless it is uint (defined above already).
 // (Through a second macro so that T is expanded before ## pastes it into the names.)
 #define WG_SCAN_DEFINE_EXPANDED(TYPE) WG_SCAN_DEFINE(TYPE)
-#if defined(T) && !(T_IS_FLOAT == 0 && T_IS_SIGNED == 0 && T_BITS == 32)
+// (Only in the library's own programs, which join clprim_types.cl first: a program built from
+// clprim::workgroup_source() has none of these macros.)
+#if defined(CLPRIM_CAT) && defined(T) && !(T_IS_FLOAT == 0 && T_IS_SIGNED == 0 && T_BITS == 32)
 WG_SCAN_DEFINE_EXPANDED(T)
 #endif
 
-#ifdef T
+#if defined(CLPRIM_CAT) && defined(T)
 #define wg_inclusive_scan_hs_T CLPRIM_CAT(wg_inclusive_scan_hs_, T)
 #define wg_exclusive_scan_hs_T CLPRIM_CAT(wg_exclusive_scan_hs_, T)
 #define wg_exclusive_scan_blelloch_T CLPRIM_CAT(wg_exclusive_scan_blelloch_, T)

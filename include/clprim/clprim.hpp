@@ -5,9 +5,11 @@
 #include <clprim/error.hpp>
 #include <clprim/scratch.hpp>
 
+#include <clprim/copy_if.hpp>
 #include <clprim/histogram.hpp>
 #include <clprim/reduce.hpp>
 #include <clprim/scan.hpp>
+#include <clprim/workgroup_source.hpp>
 
 #include <clprim/bitonic_sort.hpp>
 #include <clprim/merge_sort.hpp>

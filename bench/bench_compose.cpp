@@ -1,0 +1,113 @@
+// Bench case "compose": the composing pieces beside Boost.Compute, uint at each size.
+//   reduce_device / device_x100: 100 back-to-back clprim::reduce(first, last, result, queue)
+//       (result on the device, no wait) then one finish; time per call. Beside it the
+//       value-returning fast reduce and Boost.Compute's reduce (the baseline).
+//   reduce_op / bit_xor: clprim::reduce with bc::bit_xor<cl_uint>() and its identity, beside the
+//       sum (reduce_op::sum) and Boost.Compute's reduce with bc::bit_xor (the baseline).
+//   copy_if / half: clprim::copy_if keeping the odd values (about half), beside
+//       boost::compute::copy_if (the baseline).
+// Effective bandwidth: bytes read (and, for copy_if, written) / time. Results checked on the host.
+#include "bench_framework.hpp"
+
+#include <boost/compute/algorithm/copy_if.hpp>
+#include <boost/compute/algorithm/reduce.hpp>
+#include <boost/compute/function.hpp>
+#include <boost/compute/functional.hpp>
+#include <boost/compute/lambda.hpp>
+
+#include <chrono>
+#include <random>
+
+namespace bc = boost::compute;
+
+namespace {
+BOOST_COMPUTE_FUNCTION(bool, bench_is_odd, (cl_uint x), { return (x & 1u) != 0; });
+}
+
+CLPRIM_BENCH(compose)
+{
+    for (const std::size_t n : ctx.sizes) {
+        std::vector<cl_uint> host(n);
+        std::mt19937 rng(static_cast<unsigned>(n));
+        cl_uint sum = 0, x_or = 0;
+        std::vector<cl_uint> odd;
+        for (auto& x : host) {
+            x = rng();
+            sum += x;
+            x_or ^= x;
+            if (x & 1u) odd.push_back(x);
+        }
+        bc::vector<cl_uint> d(n, ctx.ctx);
+        if (n) bc::copy(host.begin(), host.end(), d.begin(), ctx.queue);
+        ctx.queue.finish();
+
+        auto add = [&](const char* group, const char* name, double ms, double bytes, bool baseline, bool correct) {
+            clprim_bench::result r;
+            r.group = group;
+            r.name = name;
+            r.type = "uint";
+            r.n = n;
+            r.ms = ms;
+            r.gbps = ms > 0 ? bytes / (ms * 1e6) : 0;
+            r.baseline = baseline;
+            r.correct = correct;
+            ctx.add(r);
+        };
+        const double in_bytes = double(n) * sizeof(cl_uint);
+
+        // Device-side reduce: 100 calls, one finish.
+        {
+            cl_uint got = 0;
+            const double bc_ms = clprim_bench::median_ms(
+                ctx.queue, [&] { bc::reduce(d.begin(), d.end(), &got, bc::plus<cl_uint>(), ctx.queue); }, ctx.repeat);
+            add("reduce_device", "boost_compute", bc_ms, in_bytes, true, got == sum);
+            const double fast_ms = clprim_bench::median_ms(
+                ctx.queue, [&] { got = clprim::reduce(d.begin(), d.end(), ctx.queue); }, ctx.repeat);
+            add("reduce_device", "value_returning", fast_ms, in_bytes, false, got == sum);
+            bc::vector<cl_uint> results(100, ctx.ctx);
+            const double x100_ms = clprim_bench::median_ms(
+                ctx.queue,
+                [&] {
+                    for (int i = 0; i < 100; ++i) clprim::reduce(d.begin(), d.end(), results.begin() + i, ctx.queue);
+                },
+                ctx.repeat);
+            std::vector<cl_uint> h(100);
+            bc::copy(results.begin(), results.end(), h.begin(), ctx.queue);
+            bool ok = true;
+            for (cl_uint v : h) ok = ok && v == sum;
+            add("reduce_device", "device_x100", x100_ms / 100, in_bytes, false, ok);
+        }
+
+        // Reduce with an operator: bit_xor against the sum.
+        {
+            cl_uint got = 0;
+            const double bc_ms = clprim_bench::median_ms(
+                ctx.queue, [&] { bc::reduce(d.begin(), d.end(), &got, bc::bit_xor<cl_uint>(), ctx.queue); }, ctx.repeat);
+            add("reduce_op", "boost_compute", bc_ms, in_bytes, true, got == x_or);
+            const double sum_ms = clprim_bench::median_ms(
+                ctx.queue, [&] { got = clprim::reduce(d.begin(), d.end(), ctx.queue); }, ctx.repeat);
+            add("reduce_op", "sum", sum_ms, in_bytes, false, got == sum);
+            const double xor_ms = clprim_bench::median_ms(
+                ctx.queue, [&] { got = clprim::reduce(d.begin(), d.end(), ctx.queue, bc::bit_xor<cl_uint>(), 0u); },
+                ctx.repeat);
+            add("reduce_op", "bit_xor", xor_ms, in_bytes, false, got == x_or);
+        }
+
+        // copy_if keeping about half.
+        {
+            bc::vector<cl_uint> out(std::max<std::size_t>(n, 1), ctx.ctx);
+            std::size_t count = 0;
+            const double bc_ms = clprim_bench::median_ms(
+                ctx.queue,
+                [&] { count = std::size_t(bc::copy_if(d.begin(), d.end(), out.begin(), bench_is_odd, ctx.queue) - out.begin()); },
+                ctx.repeat);
+            add("copy_if", "boost_compute", bc_ms, in_bytes + double(odd.size()) * sizeof(cl_uint), true, count == odd.size());
+            const double ms = clprim_bench::median_ms(
+                ctx.queue, [&] { count = clprim::copy_if(d.begin(), d.end(), out.begin(), ctx.queue, bench_is_odd); },
+                ctx.repeat);
+            std::vector<cl_uint> h(count);
+            if (count) bc::copy(out.begin(), out.begin() + count, h.begin(), ctx.queue);
+            add("copy_if", "half", ms, in_bytes + double(odd.size()) * sizeof(cl_uint), false, h == odd);
+        }
+    }
+}

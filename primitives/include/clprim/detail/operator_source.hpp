@@ -1,0 +1,117 @@
+#pragma once
+// Turning a Boost.Compute function object into OpenCL C for the library's own kernels.
+//
+// Boost.Compute's meta_kernel renders a function object applied to named variables as OpenCL C:
+// bc::plus<uint>() gives "(a+b)", bc::max<uint>() "max(a,b)", a BOOST_COMPUTE_FUNCTION a call
+// plus the function's definition, a lambda (bc::lambda::_1 > 5) its expression. The library
+// wraps that text as
+//     inline uint clprim_op_fn(const uint a, const uint b) { return (...); }
+//     #define CLPRIM_OP(a, b) clprim_op_fn(a, b)
+//     #define CLPRIM_IDENTITY as_uint(0x00000000u)
+// (or clprim_pred_fn / CLPRIM_PRED(x) for a predicate), registers the text as a generated
+// kernel source named after its hash, and joins it in front of its kernels: the program cache
+// then holds one program per operator source.
+#include <clprim/config.hpp>
+#include <clprim/detail/element_type.hpp>
+
+#include <boost/compute/detail/meta_kernel.hpp>
+#include <boost/compute/function.hpp>
+#include <boost/compute/functional.hpp>
+#include <boost/compute/lambda.hpp>
+#include <boost/proto/traits.hpp>
+
+#include <string>
+#include <type_traits>
+
+namespace clprim {
+
+namespace detail {
+template <class Signature>
+std::true_type is_bc_function_test(const bc::function<Signature>*);
+std::false_type is_bc_function_test(...);
+} // namespace detail
+
+// True for Boost.Compute function objects: bc::function<...> and everything built on it (the
+// built-in operators and functions such as bc::plus<T>, bc::max<T>, bc::bit_xor<T>, and functions
+// made with BOOST_COMPUTE_FUNCTION), and Boost.Compute lambda expressions (bc::lambda::_1 > 5).
+template <class F>
+struct is_function_object
+    : std::integral_constant<bool, decltype(detail::is_bc_function_test(static_cast<const F*>(nullptr)))::value ||
+                                       boost::proto::is_expr<F>::value> {};
+
+// Operators for which op(a, b) == op(b, a): the library may then combine elements in any order
+// (the reduction's fastest kernels interleave them). Every other operator is only assumed
+// associative, and the library keeps element order (left operand = earlier elements).
+// Specialise it for an operator of your own to get the same speed.
+template <class F>
+struct is_commutative : std::false_type {};
+#define CLPRIM_COMMUTATIVE_(name)                                                                  \
+    template <class T>                                                                             \
+    struct is_commutative<bc::name<T>> : std::true_type {}
+CLPRIM_COMMUTATIVE_(plus);
+CLPRIM_COMMUTATIVE_(multiplies);
+CLPRIM_COMMUTATIVE_(min);
+CLPRIM_COMMUTATIVE_(max);
+CLPRIM_COMMUTATIVE_(fmin);
+CLPRIM_COMMUTATIVE_(fmax);
+CLPRIM_COMMUTATIVE_(bit_and);
+CLPRIM_COMMUTATIVE_(bit_or);
+CLPRIM_COMMUTATIVE_(bit_xor);
+#undef CLPRIM_COMMUTATIVE_
+
+namespace detail {
+
+// From the full source meta_kernel generated for a kernel named `kernel` whose body is one
+// expression: the definitions before the kernel (functions, types, pragmas) and the expression.
+void split_rendered(const std::string& source, const std::string& kernel, std::string& definitions,
+                    std::string& expression);
+
+// Registers a generated source text under a name made from its hash ("clprim_gen_<hash>.cl"),
+// once, and returns the name (to put into a primitives_program's file list).
+std::string register_generated_source(const std::string& text);
+
+// "as_uint(0x0000002au)": the exact bits of *value (size_of(type) bytes) as an OpenCL C constant.
+std::string exact_literal(element_type type, const void* value);
+
+// The generated source for op over T with identity: CLPRIM_OP(a, b) and CLPRIM_IDENTITY.
+std::string binary_operator_source(element_type type, const std::string& definitions,
+                                   const std::string& expression, const void* identity);
+// The generated source for pred over T: CLPRIM_PRED(x) (a bool).
+std::string predicate_source(element_type type, const std::string& definitions, const std::string& expression);
+
+template <class Op>
+void check_function_object()
+{
+    static_assert(is_function_object<Op>::value,
+                  "clprim: the operator or predicate must be a Boost.Compute function object "
+                  "(bc::plus<T>(), bc::max<T>(), a BOOST_COMPUTE_FUNCTION, or a bc::lambda expression); "
+                  "a C++ lambda or std:: functor cannot run on the device");
+}
+
+// Registers the source of op over T (with its identity) and returns the generated file's name.
+template <class T, class Op>
+std::string binary_operator_file(const Op& op, const T& identity)
+{
+    check_function_object<Op>();
+    bc::detail::meta_kernel k("clprim_render_op");
+    k << op(k.var<T>("a"), k.var<T>("b"));
+    std::string definitions, expression;
+    split_rendered(k.source(), "clprim_render_op", definitions, expression);
+    return register_generated_source(
+        binary_operator_source(element_type_of<T>(), definitions, expression, &identity));
+}
+
+// Registers the source of pred over T and returns the generated file's name.
+template <class T, class Pred>
+std::string predicate_file(const Pred& pred)
+{
+    check_function_object<Pred>();
+    bc::detail::meta_kernel k("clprim_render_pred");
+    k << pred(k.var<T>("x"));
+    std::string definitions, expression;
+    split_rendered(k.source(), "clprim_render_pred", definitions, expression);
+    return register_generated_source(predicate_source(element_type_of<T>(), definitions, expression));
+}
+
+} // namespace detail
+} // namespace clprim
