@@ -258,3 +258,162 @@ __kernel void merge_global(__global const SK* in, ulong in_off, __global const V
     }
 }
 #undef E
+
+// ---------------------------------------------------------------------------------------------
+// The CPU path (merge_sort.cpp chooses it on CPU devices). A CPU has a few cores, each quickest
+// on one long sequential run, and barriers and local memory buy nothing there. So work-groups
+// are ONE work-item, and each work-item does a long contiguous piece of sequential work:
+//  (4) merge_cpu_chunks: work-item c sorts its chunk [c * chunk, (c + 1) * chunk) on its own:
+//      runs of MERGE_CPU_RUN keys by insertion sort (in registers), then bottom-up merge passes
+//      within the chunk, ping-ponging between two buffers. Every chunk does the same number of
+//      passes (a short last chunk copies), so all chunks end in the buffer the host expects.
+//  (5) merge_cpu_round: one round merging sorted runs of L pairwise. The output is cut into equal
+//      pieces, one per work-item; a piece's ends are found in the two input runs by co-rank
+//      (co_rank above: ties go to the left run, so the merge is stable) and the work-item merges
+//      the two sub-ranges sequentially.
+// Both merge branch-free: the next output is min(a[i], b[j]) (a on ties) and the index of the
+// side taken advances, so random keys cost no mispredicted branches.
+
+#ifndef MERGE_CPU_RUN
+#define MERGE_CPU_RUN 16
+#endif
+
+// Stable merge of k[i, i1) and k[j, j1) (same buffer, runs side by side) into out[o, ...);
+// values move with their keys. CONVERT: store the keys back in the caller's form.
+inline void merge_seq(__global const SK* restrict k, __global const V* restrict v, ulong i, ulong i1, ulong j,
+                      ulong j1, __global SK* restrict out, __global V* restrict vout, ulong o, const bool convert)
+{
+    (void)v; (void)vout;
+    while (i < i1 && j < j1) {
+        const SK x = k[i], y = k[j];
+        const bool take_b = y < x;
+        const SK s = take_b ? y : x;
+        out[o] = convert ? sortable_to_caller(s) : s;
+#ifdef SORT_HAS_VALUES
+        vout[o] = v[take_b ? j : i];
+#endif
+        ++o;
+        i += take_b ? 0 : 1;
+        j += take_b ? 1 : 0;
+    }
+    for (; i < i1; ++i, ++o) {
+        out[o] = convert ? sortable_to_caller(k[i]) : k[i];
+#ifdef SORT_HAS_VALUES
+        vout[o] = v[i];
+#endif
+    }
+    for (; j < j1; ++j, ++o) {
+        out[o] = convert ? sortable_to_caller(k[j]) : k[j];
+#ifdef SORT_HAS_VALUES
+        vout[o] = v[j];
+#endif
+    }
+}
+
+// (4) in: the caller's keys (converted on load); x / y: the two buffers the chunk ping-pongs
+// through, the sorted chunk ending in x after `passes` merge passes (so the runs go to y when
+// passes is odd). x may be the caller's range itself (each work-item touches only its chunk).
+// out_convert: nothing follows this kernel, store keys in the caller's form.
+__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
+void merge_cpu_chunks(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
+                      __global SK* xk, ulong x_off, __global V* xv, ulong xv_off,
+                      __global SK* yk, ulong y_off, __global V* yv, ulong yv_off,
+                      ulong n, ulong chunk, uint passes, uint out_convert)
+{
+    (void)vin; (void)vin_off; (void)xv; (void)xv_off; (void)yv; (void)yv_off;
+    in += in_off;
+    xk += x_off;
+    yk += y_off;
+#ifdef SORT_HAS_VALUES
+    vin += vin_off;
+    xv += xv_off;
+    yv += yv_off;
+#endif
+    const ulong c = get_global_id(0);
+    const ulong b = min(n, c * chunk), e = min(n, b + chunk);
+    __global SK* dk = (passes & 1) ? yk : xk;
+    __global V* dv = (passes & 1) ? yv : xv;
+    const bool convert_runs = passes == 0 && out_convert;
+
+    // Runs of MERGE_CPU_RUN keys: insertion sort in registers (moves only past strictly greater
+    // keys: stable).
+    for (ulong r = b; r < e; r += MERGE_CPU_RUN) {
+        const uint len = (uint)min((ulong)MERGE_CPU_RUN, e - r);
+        SK kr[MERGE_CPU_RUN];
+        V vr[MERGE_CPU_RUN];
+        for (uint a = 0; a < len; ++a) {
+            const SK s = caller_to_sortable(in[r + a]);
+#ifdef SORT_HAS_VALUES
+            const V w = vin[r + a];
+#endif
+            uint p = a;
+            while (p > 0 && kr[p - 1] > s) {
+                kr[p] = kr[p - 1];
+#ifdef SORT_HAS_VALUES
+                vr[p] = vr[p - 1];
+#endif
+                --p;
+            }
+            kr[p] = s;
+#ifdef SORT_HAS_VALUES
+            vr[p] = w;
+#endif
+        }
+        for (uint a = 0; a < len; ++a) {
+            dk[r + a] = convert_runs ? sortable_to_caller(kr[a]) : kr[a];
+#ifdef SORT_HAS_VALUES
+            dv[r + a] = vr[a];
+#endif
+        }
+        (void)vr;
+    }
+
+    // Bottom-up merge passes inside the chunk: runs of w into runs of 2w.
+    ulong w = MERGE_CPU_RUN;
+    for (uint p = 0; p < passes; ++p, w <<= 1) {
+        __global const SK* sk = dk;
+        __global const V* sv = dv;
+        dk = (dk == xk) ? yk : xk;
+        dv = (dk == xk) ? xv : yv;
+        const bool last = p + 1 == passes && out_convert;
+        for (ulong s = b; s < e; s += 2 * w) {
+            const ulong m = min(e, s + w), t = min(e, s + 2 * w);
+            if (last) merge_seq(sk, sv, s, m, m, t, dk, dv, s, true);
+            else merge_seq(sk, sv, s, m, m, t, dk, dv, s, false);
+        }
+    }
+}
+
+// (5) One round: runs of L (sorted, side by side from 0) pairwise into runs of 2L; work-item g
+// writes outputs [g * piece, (g + 1) * piece), which may span the end of one pair and the start
+// of the next.
+__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
+void merge_cpu_round(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
+                     __global SK* out, ulong out_off, __global V* vout, ulong vout_off,
+                     ulong n, ulong L, ulong piece, uint out_convert)
+{
+    (void)vin; (void)vin_off; (void)vout; (void)vout_off;
+    in += in_off;
+    out += out_off;
+#ifdef SORT_HAS_VALUES
+    vin += vin_off;
+    vout += vout_off;
+#endif
+    const ulong g = get_global_id(0);
+    ulong o = min(n, g * piece);
+    const ulong o1 = min(n, o + piece);
+    while (o < o1) {
+        const ulong base = o / (2 * L) * (2 * L);
+        const ulong la = min(L, n - base);
+        const ulong lb = min(L, n - base - la);
+        const ulong end = min(o1, base + la + lb);
+        // This segment is outputs [o - base, end - base) of the merge of a = in[base, +la) and
+        // b = in[base + la, +lb).
+        const ulong i0 = co_rank(in + base, la, in + base + la, lb, o - base);
+        const ulong i1 = co_rank(in + base, la, in + base + la, lb, end - base);
+        const ulong j0 = (o - base) - i0, j1 = (end - base) - i1;
+        if (out_convert) merge_seq(in, vin, base + i0, base + i1, base + la + j0, base + la + j1, out, vout, o, true);
+        else merge_seq(in, vin, base + i0, base + i1, base + la + j0, base + la + j1, out, vout, o, false);
+        o = end;
+    }
+}

@@ -1,5 +1,6 @@
 // Stable merge sort (issue #6): tiles sorted in local memory (register runs, then rank merges),
-// then one merge-path round per doubling of the run length. See merge_sort.cl.
+// then one merge-path round per doubling of the run length; on CPU devices, chunks sorted
+// sequentially, then co-rank rounds (issue #13). See merge_sort.cl and merge_policy below.
 #include "sort_support.hpp"
 
 #include <clprim/detail/kernel_launch.hpp>
@@ -7,8 +8,123 @@
 #include <clprim/detail/sort_trace.hpp>
 #include <clprim/merge_sort.hpp>
 
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
 namespace clprim {
 namespace detail {
+
+namespace {
+
+// Which path sorts, and its shape: chosen in this one place.
+//  - gpu: tiles sorted in local memory by whole work-groups, then merge-path rounds
+//    (merge_tile_sort, merge_partition, merge_global): many work-items, many barriers.
+//  - cpu: one work-item per contiguous chunk, sorted sequentially, then co-rank rounds where each
+//    work-item merges one long piece (merge_cpu_chunks, merge_cpu_round): no barriers, no local
+//    memory, which PoCL-like CPU devices run as plain loops.
+// CPU devices take the cpu path; CLPRIM_MERGE_PATH=cpu|gpu forces one (tests, measurements), and
+// CLPRIM_MERGE_CPU_TUNE="chunks,run" overrides the cpu path's shape.
+struct merge_policy {
+    bool cpu = false;
+    std::size_t elems = 8;    // gpu: per work-item (register runs of 8, 8 merges per work-item and round)
+    std::size_t chunks = 1;   // cpu: work-items (chunks of the first stage, pieces of each round)
+    std::size_t run = 16;     // cpu: keys per insertion-sorted run
+};
+
+merge_policy choose_merge_policy(const bc::device& device, std::size_t n)
+{
+    merge_policy p;
+    p.cpu = (device.type() & CL_DEVICE_TYPE_CPU) != 0;
+    if (const char* v = std::getenv("CLPRIM_MERGE_PATH")) {
+        if (std::strcmp(v, "cpu") == 0) p.cpu = true;
+        if (std::strcmp(v, "gpu") == 0) p.cpu = false;
+    }
+    // Measured on PoCL (2-core AMD EPYC, 2^24 uint keys): see docs/DEVELOPERS.md.
+    p.chunks = 4 * std::max<cl_uint>(1, device.compute_units());
+    p.run = 16;
+    if (const char* t = std::getenv("CLPRIM_MERGE_CPU_TUNE")) {
+        char* end = nullptr;
+        const unsigned long c = std::strtoul(t, &end, 10);
+        if (c >= 1) p.chunks = c;
+        if (end && *end == ',') {
+            const unsigned long run = std::strtoul(end + 1, nullptr, 10);
+            if (run >= 1 && run <= 64) p.run = run;
+        }
+    }
+    p.chunks = std::max<std::size_t>(1, std::min(p.chunks, ceil_div(n, 4 * p.run))); // no tiny chunks
+    return p;
+}
+
+// The cpu path: (4) every chunk sorted by its own work-item, ending in buffer x, then (5) rounds
+// of pairwise co-rank merges, the last one into the caller's range.
+void merge_sort_cpu(const sort_request& r, const merge_policy& pol, bc::command_queue& queue)
+{
+    const std::size_t n = r.keys.size;
+    const bc::program program =
+        algorithms_program(queue.get_context(), {"sort_key_order.cl", "merge_sort.cl"},
+                           sort_build_options(r) + " -DMERGE_ELEMS=8 -DMERGE_CPU_RUN=" + std::to_string(pol.run));
+    bc::kernel ck = program.create_kernel("merge_cpu_chunks");
+    bc::kernel rk = program.create_kernel("merge_cpu_round");
+    const std::size_t chunk = ceil_div(n, pol.chunks);
+    const std::size_t chunks = ceil_div(n, chunk);
+    unsigned passes = 0, rounds = 0;
+    for (std::size_t w = pol.run; w < chunk; w <<= 1) ++passes;
+    for (std::size_t L = chunk; L < n; L <<= 1) ++rounds;
+
+    struct place {
+        bc::buffer k, v;
+        std::size_t koff, voff;
+    };
+    const place caller{r.keys.buffer, values_buffer_or(r), r.keys.offset, r.has_values ? r.values.offset : 0};
+    scratch_lease lease(queue); // reused from the last call on this queue where it fits
+    place scratch{lease.buffer(n * size_of(r.key_type)), bc::buffer(), 0, 0};
+    scratch.v = r.has_values ? lease.buffer(n * value_bytes(r)) : scratch.k;
+    // Stage (4) ends where an even number of rounds later the result lands in the caller.
+    const place x = rounds % 2 == 0 ? caller : scratch;
+    const place y = rounds % 2 == 0 ? scratch : caller;
+    ck.set_arg(0, caller.k);
+    ck.set_arg(1, cl_ulong(caller.koff));
+    ck.set_arg(2, caller.v);
+    ck.set_arg(3, cl_ulong(caller.voff));
+    ck.set_arg(4, x.k);
+    ck.set_arg(5, cl_ulong(x.koff));
+    ck.set_arg(6, x.v);
+    ck.set_arg(7, cl_ulong(x.voff));
+    ck.set_arg(8, y.k);
+    ck.set_arg(9, cl_ulong(y.koff));
+    ck.set_arg(10, y.v);
+    ck.set_arg(11, cl_ulong(y.voff));
+    ck.set_arg(12, cl_ulong(n));
+    ck.set_arg(13, cl_ulong(chunk));
+    ck.set_arg(14, cl_uint(passes));
+    ck.set_arg(15, cl_uint(rounds == 0 ? 1 : 0));
+    launch_1d(queue, ck, chunks, 1);
+
+    const std::size_t piece = ceil_div(n, pol.chunks);
+    const std::size_t pieces = ceil_div(n, piece);
+    place src = x, dst = y;
+    unsigned round = 0;
+    for (std::size_t L = chunk; L < n; L <<= 1) {
+        ++round;
+        rk.set_arg(0, src.k);
+        rk.set_arg(1, cl_ulong(src.koff));
+        rk.set_arg(2, src.v);
+        rk.set_arg(3, cl_ulong(src.voff));
+        rk.set_arg(4, dst.k);
+        rk.set_arg(5, cl_ulong(dst.koff));
+        rk.set_arg(6, dst.v);
+        rk.set_arg(7, cl_ulong(dst.voff));
+        rk.set_arg(8, cl_ulong(n));
+        rk.set_arg(9, cl_ulong(L));
+        rk.set_arg(10, cl_ulong(piece));
+        rk.set_arg(11, cl_uint(round == rounds ? 1 : 0));
+        launch_1d(queue, rk, pieces, 1);
+        std::swap(src, dst);
+    }
+}
+
+} // namespace
 
 void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
 {
@@ -21,8 +137,10 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
     if (n < 2) return;
 
     guarded(who, [&] {
+        const merge_policy pol = choose_merge_policy(device, n);
+        if (pol.cpu) return merge_sort_cpu(r, pol, queue);
         sort_observer* const trace = sort_trace(); // examples/sort_steps: tiny tiles, runs after each round
-        const std::size_t elems = trace && trace->merge_elems() ? trace->merge_elems() : 8; // per work-item: register runs of 8, 8 merges per work-item and round
+        const std::size_t elems = trace && trace->merge_elems() ? trace->merge_elems() : pol.elems;
         const bc::context& context = queue.get_context();
         const bc::program program = algorithms_program(context, {"sort_key_order.cl", "merge_sort.cl"},
                                                        sort_build_options(r) + " -DMERGE_ELEMS=" + std::to_string(elems));

@@ -1,0 +1,191 @@
+// Host side of the radix sort's CPU path (algorithms/radix_sort_cpu.cl): per pass a count of each
+// chunk's digits, a small offsets kernel and one sequential stable scatter, each work-item owning
+// one contiguous chunk. One read-back per call (which digits vary, after the first count).
+#include "radix_sort_cpu.hpp"
+
+#include <clprim/detail/algorithms_kernels.hpp>
+#include <clprim/detail/device_limits.hpp>
+#include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/scratch_pool.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace clprim {
+namespace detail {
+
+namespace {
+
+// The CPU path's tuning, chosen in this one place.
+struct radix_cpu_policy {
+    unsigned digit_bits = 8;  // 2^digit_bits buckets per pass
+    std::size_t chunks = 1;   // work-items, each owning one contiguous chunk
+    unsigned wc_line = 0;     // keys per write-combining line per digit (0: write each key directly)
+};
+
+// Measured on PoCL (2-core AMD EPYC, 2^24 keys; see docs/DEVELOPERS.md and RESULTS):
+//  - digit width: 8 bits (4 passes of 32-bit keys); 11 bits (3 passes) scatters into 2048 places
+//    per chunk, which costs more per pass than the pass it saves;
+//  - chunks: a few per compute unit, so a core slowed by other work does not hold up the pass;
+//  - write combining: measured below.
+// CLPRIM_RADIX_CPU_TUNE="bits,chunks,wc" overrides all three, for measurements.
+radix_cpu_policy choose_policy(const bc::device& device, const sort_request& r)
+{
+    radix_cpu_policy p;
+    const std::size_t n = r.keys.size;
+    const std::size_t cus = std::max<cl_uint>(1, device.compute_units());
+    p.digit_bits = 8;
+    p.chunks = 4 * cus;
+    p.wc_line = 0;
+    if (const char* t = std::getenv("CLPRIM_RADIX_CPU_TUNE")) {
+        char* end = nullptr;
+        const unsigned long bits = std::strtoul(t, &end, 10);
+        if (bits >= 4 && bits <= 12) p.digit_bits = unsigned(bits);
+        if (end && *end == ',') {
+            const unsigned long c = std::strtoul(end + 1, &end, 10);
+            if (c >= 1) p.chunks = c;
+            if (end && *end == ',') p.wc_line = unsigned(std::min(255ul, std::strtoul(end + 1, &end, 10)));
+        }
+    }
+    // Small inputs: no chunk shorter than 4096 keys (a launch costs more than that much work).
+    p.chunks = std::max<std::size_t>(1, std::min(p.chunks, ceil_div(n, 4096)));
+    // The write-combining lines live in local memory (one line per digit, keys and values).
+    const std::size_t per_key = size_of(r.key_type) + (r.has_values ? size_of(r.value_type) : 0);
+    while (p.wc_line > 1 && (std::size_t(p.wc_line) << p.digit_bits) * per_key > device.local_memory_size())
+        p.wc_line /= 2;
+    if (p.wc_line < 2) p.wc_line = 0;
+    return p;
+}
+
+} // namespace
+
+void radix_sort_cpu_impl(const sort_request& r, bc::command_queue& queue)
+{
+    const char* who = r.has_values ? "clprim::radix_sort_by_key" : "clprim::radix_sort";
+    const std::size_t n = r.keys.size;
+    if (n < 2) return;
+
+    guarded(who, [&] {
+        const bc::device device = queue.get_device();
+        const radix_cpu_policy pol = choose_policy(device, r);
+        const std::size_t key_size = size_of(r.key_type);
+        const std::size_t value_size = r.has_values ? size_of(r.value_type) : 4;
+        const unsigned key_bits = unsigned(key_size * 8);
+        const unsigned num_passes = (key_bits + pol.digit_bits - 1) / pol.digit_bits;
+        const std::size_t radix = std::size_t(1) << pol.digit_bits;
+        const std::size_t chunk = ceil_div(n, pol.chunks);
+        const std::size_t chunks = ceil_div(n, chunk);
+
+        std::string options = type_options(r.key_type, "K") + " -DDIGIT_BITS=" + std::to_string(pol.digit_bits) +
+                              " -DPASSES=" + std::to_string(num_passes) + " -DWC_LINE=" + std::to_string(pol.wc_line);
+        if (r.order == sort_order::descending) options += " -DSORT_DESCENDING";
+        if (r.has_values) options += std::string(" -DHAS_VALUES -DV=") + (value_size == 4 ? "uint" : "ulong");
+        const bc::program program =
+            algorithms_program(queue.get_context(), {"sort_key_order.cl", "radix_sort_cpu.cl"}, options);
+        bc::kernel count = program.create_kernel("radix_cpu_count");
+        bc::kernel offsets = program.create_kernel("radix_cpu_offsets");
+        bc::kernel scatter = program.create_kernel("radix_cpu_scatter");
+
+        // Every temporary of the call, from the queue's scratch pool.
+        scratch_lease scratch(queue);
+        const bc::buffer counts = scratch.buffer(chunks * num_passes * radix * sizeof(cl_uint));
+        const bc::buffer masks = scratch.buffer(chunks * 2 * key_size);
+        const bc::buffer keys_a = scratch.buffer(n * key_size);
+        const bc::buffer values_a = r.has_values ? scratch.buffer(n * value_size) : keys_a;
+
+        // (1) + (2) for one pass: the chunks' digit counts, then their output slots.
+        auto count_and_offsets = [&](const bc::buffer& keys, std::size_t off, unsigned pass, bool convert, bool want_mask) {
+            count.set_arg(0, keys);
+            count.set_arg(1, cl_ulong(off));
+            count.set_arg(2, cl_ulong(n));
+            count.set_arg(3, cl_ulong(chunk));
+            count.set_arg(4, cl_uint(pass));
+            count.set_arg(5, cl_uint(convert));
+            count.set_arg(6, counts);
+            count.set_arg(7, masks);
+            count.set_arg(8, cl_uint(want_mask));
+            launch_1d(queue, count, chunks, 1);
+            offsets.set_arg(0, counts);
+            offsets.set_arg(1, cl_ulong(chunks));
+            offsets.set_arg(2, cl_uint(pass));
+            launch_1d(queue, offsets, 1, 1);
+        };
+
+        // The first pass's counts and which digits vary (the one read-back of the call).
+        count_and_offsets(r.keys.buffer, r.keys.offset, 0, true, true);
+        std::vector<std::uint64_t> any_all(2 * chunks);
+        if (key_size == 4) {
+            std::vector<cl_uint> m(2 * chunks);
+            queue.enqueue_read_buffer(masks, 0, m.size() * 4, m.data());
+            std::copy(m.begin(), m.end(), any_all.begin());
+        } else {
+            queue.enqueue_read_buffer(masks, 0, any_all.size() * 8, any_all.data());
+        }
+        std::uint64_t any = 0, all = ~std::uint64_t(0);
+        for (std::size_t c = 0; c < chunks; ++c) {
+            any |= any_all[2 * c];
+            all &= any_all[2 * c + 1];
+        }
+        std::uint64_t varying = any ^ all;
+        if (key_size == 4) varying &= 0xffffffffu;
+        std::vector<unsigned> passes;
+        for (unsigned p = 0; p < num_passes; ++p)
+            if ((varying >> (p * pol.digit_bits)) & (radix - 1)) passes.push_back(p);
+        if (passes.empty()) return; // every key has the same bits: already in (stable) order
+
+        // (3) One scatter per varying digit, ping-ponging through scratch; the last lands in the
+        // caller's range. A single pass cannot scatter in place: the input is copied aside first.
+        struct place {
+            bc::buffer keys, values;
+            std::size_t key_off = 0, value_off = 0;
+        };
+        const place caller{r.keys.buffer, r.has_values ? r.values.buffer : r.keys.buffer, r.keys.offset,
+                           r.has_values ? r.values.offset : 0};
+        const place a{keys_a, values_a, 0, 0};
+        place b = a;
+        place from = caller;
+        if (passes.size() == 1) {
+            queue.enqueue_copy_buffer(caller.keys, keys_a, caller.key_off * key_size, 0, n * key_size);
+            if (r.has_values)
+                queue.enqueue_copy_buffer(caller.values, values_a, caller.value_off * value_size, 0, n * value_size);
+            from = a;
+        } else {
+            b.keys = scratch.buffer(n * key_size);
+            b.values = r.has_values ? scratch.buffer(n * value_size) : b.keys;
+        }
+        const std::size_t wc_elems = pol.wc_line ? radix * pol.wc_line : 1;
+        for (std::size_t i = 0; i < passes.size(); ++i) {
+            const bool first = i == 0, last = i + 1 == passes.size();
+            const place to = last ? caller : (i % 2 == 0 ? a : b);
+            // Pass 0's slots are there already (same keys, same chunks) if pass 0 runs first.
+            if (!(first && passes[i] == 0)) count_and_offsets(from.keys, from.key_off, passes[i], first, false);
+            scatter.set_arg(0, from.keys);
+            scatter.set_arg(1, cl_ulong(from.key_off));
+            scatter.set_arg(2, to.keys);
+            scatter.set_arg(3, cl_ulong(to.key_off));
+            scatter.set_arg(4, from.values);
+            scatter.set_arg(5, cl_ulong(from.value_off));
+            scatter.set_arg(6, to.values);
+            scatter.set_arg(7, cl_ulong(to.value_off));
+            scatter.set_arg(8, cl_ulong(n));
+            scatter.set_arg(9, cl_ulong(chunk));
+            scatter.set_arg(10, cl_uint(passes[i]));
+            // The caller's keys are converted on the first read; a one-pass sort reads a copy of them.
+            scatter.set_arg(11, cl_uint(first));
+            scatter.set_arg(12, cl_uint(last));
+            scatter.set_arg(13, counts);
+            scatter.set_arg(14, wc_elems * key_size, nullptr);
+            scatter.set_arg(15, r.has_values ? wc_elems * value_size : 8, nullptr);
+            launch_1d(queue, scatter, chunks, 1);
+            from = to;
+        }
+    });
+}
+
+} // namespace detail
+} // namespace clprim

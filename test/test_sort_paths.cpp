@@ -1,0 +1,229 @@
+// Every path of the radix and merge sorts forced on the device under test (issue #13): the CPU
+// paths (chunked, one work-item per chunk) and the GPU paths (work-group tiles), through the
+// environment knobs CLPRIM_RADIX_PATH=cpu|multipass and CLPRIM_MERGE_PATH=cpu|gpu, with the CPU
+// paths' shapes varied (digit widths 4, 8 and 11 bits, write-combining lines, odd chunk counts,
+// short runs). Each result is checked bit for bit against std::stable_sort by the total order
+// (keys, and for sort_by_key the values: the stable order's input positions), so every path
+// gives the same result. The default path of each device is what test_radix_sort and
+// test_merge_sort run.
+#define BOOST_TEST_MODULE clprim_sort_paths
+#include "sort_test_support.hpp"
+
+#include <clprim/merge_sort.hpp>
+#include <clprim/radix_sort.hpp>
+
+#include <cstdlib>
+
+using namespace clprim_test;
+
+namespace {
+
+// Sets an environment variable for one scope, restoring what was there.
+class env_override {
+public:
+    env_override(const char* name, const char* value) : name_(name)
+    {
+        const char* before = std::getenv(name);
+        had_ = before != nullptr;
+        if (had_) saved_ = before;
+        if (value) setenv(name, value, 1);
+        else unsetenv(name);
+    }
+    ~env_override()
+    {
+        if (had_) setenv(name_.c_str(), saved_.c_str(), 1);
+        else unsetenv(name_.c_str());
+    }
+    env_override(const env_override&) = delete;
+    env_override& operator=(const env_override&) = delete;
+
+private:
+    std::string name_, saved_;
+    bool had_ = false;
+};
+
+const std::vector<std::size_t>& path_sizes()
+{
+    // 0, 1, primes, 2^k +- 1, and enough for several chunks of 4096 (the CPU paths' minimum).
+    static const std::vector<std::size_t> s{0, 1, 2, 3, 31, 257, 4093, 4097, 10007, 65535, 65537, 131071};
+    return s;
+}
+
+template <class K>
+void radix_keys(std::size_t n, distribution d, clprim::sort_order order, const std::string& label)
+{
+    check_sorted_keys<K>(n, d, order, [&](auto f, auto l, bc::command_queue& q) { clprim::radix_sort(f, l, q, order); },
+                         label);
+}
+
+template <class K, class V>
+void radix_pairs(std::size_t n, distribution d, clprim::sort_order order, const std::string& label)
+{
+    check_sorted_pairs<K, V>(n, d, order, true, [&](auto kf, auto kl, auto vf, bc::command_queue& q) {
+        clprim::radix_sort_by_key(kf, kl, vf, q, order);
+    }, label);
+}
+
+template <class K>
+void merge_keys(std::size_t n, distribution d, clprim::sort_order order, const std::string& label)
+{
+    check_sorted_keys<K>(n, d, order, [&](auto f, auto l, bc::command_queue& q) { clprim::merge_sort(f, l, q, order); },
+                         label);
+}
+
+template <class K, class V>
+void merge_pairs(std::size_t n, distribution d, clprim::sort_order order, const std::string& label)
+{
+    check_sorted_pairs<K, V>(n, d, order, true, [&](auto kf, auto kl, auto vf, bc::command_queue& q) {
+        clprim::merge_sort_by_key(kf, kl, vf, q, order);
+    }, label);
+}
+
+constexpr clprim::sort_order both_orders[] = {clprim::sort_order::ascending, clprim::sort_order::descending};
+
+// The distributions that stress a path: random, duplicates (stability), all equal (skipped
+// radix passes), the extremes and float specials (the total order).
+const std::vector<distribution>& path_distributions()
+{
+    static const std::vector<distribution> d{distribution::random, distribution::few_distinct, distribution::all_equal,
+                                             distribution::extremes, distribution::float_specials,
+                                             distribution::reversed};
+    return d;
+}
+
+} // namespace
+
+BOOST_FIXTURE_TEST_SUITE(sort_paths, fixture)
+
+// The radix sort's CPU path on this device, its default shape: every type, both orders, the
+// sizes and distributions above.
+BOOST_AUTO_TEST_CASE_TEMPLATE(radix_cpu_path_keys, K, all_types)
+{
+    if (!type_runs_here<K>()) return;
+    env_override path("CLPRIM_RADIX_PATH", "cpu");
+    env_override tune("CLPRIM_RADIX_CPU_TUNE", nullptr);
+    for (auto order : both_orders)
+        for (auto n : path_sizes())
+            for (auto d : path_distributions()) radix_keys<K>(n, d, order, "radix cpu");
+}
+
+// The CPU path's shapes: digit widths (4, 8, 11 bits: 32-bit keys in 8, 4, 3 passes, the last
+// digit narrower), chunk counts that do not divide n, write-combining lines of several lengths.
+BOOST_AUTO_TEST_CASE(radix_cpu_path_shapes)
+{
+    env_override path("CLPRIM_RADIX_PATH", "cpu");
+    for (const char* shape : {"4,3,0", "8,5,0", "8,7,16", "11,3,8", "11,2,0", "8,1,4"}) {
+        env_override tune("CLPRIM_RADIX_CPU_TUNE", shape);
+        const std::string label = std::string("radix cpu ") + shape;
+        for (auto order : both_orders)
+            for (std::size_t n : {std::size_t(2), std::size_t(4097), std::size_t(40009), std::size_t(65537)}) {
+                radix_keys<cl_uint>(n, distribution::random, order, label);
+                radix_keys<cl_float>(n, distribution::float_specials, order, label);
+                radix_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, order, label);
+                if (type_runs_here<cl_ulong>()) {
+                    radix_keys<cl_long>(n, distribution::extremes, order, label);
+                    radix_pairs<cl_ulong, cl_uint>(n, distribution::few_distinct, order, label);
+                    radix_pairs<cl_uint, cl_ulong>(n, distribution::random, order, label);
+                }
+            }
+    }
+}
+
+// sort_by_key on the CPU path with every value type beside a spread of key types.
+BOOST_AUTO_TEST_CASE(radix_cpu_path_pairs)
+{
+    env_override path("CLPRIM_RADIX_PATH", "cpu");
+    env_override tune("CLPRIM_RADIX_CPU_TUNE", nullptr);
+    for (auto order : both_orders)
+        for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(33), std::size_t(10007), std::size_t(65537)})
+            for (auto d : {distribution::few_distinct, distribution::all_equal, distribution::random}) {
+                radix_pairs<cl_uint, cl_uint>(n, d, order, "radix cpu");
+                radix_pairs<cl_int, cl_float>(n, d, order, "radix cpu");
+                radix_pairs<cl_float, cl_int>(n, d, order, "radix cpu");
+                if (type_runs_here<cl_ulong>()) {
+                    radix_pairs<cl_uint, cl_ulong>(n, d, order, "radix cpu");
+                    radix_pairs<cl_long, cl_long>(n, d, order, "radix cpu");
+                    radix_pairs<cl_ulong, cl_uint>(n, d, order, "radix cpu");
+                }
+                if (type_runs_here<cl_double>()) {
+                    radix_pairs<cl_double, cl_double>(n, d, order, "radix cpu");
+                    radix_pairs<cl_uint, cl_double>(n, d, order, "radix cpu");
+                }
+            }
+}
+
+// The GPU (work-group tile) radix path forced on this device, so a CPU device still tests it.
+BOOST_AUTO_TEST_CASE(radix_multipass_path)
+{
+    env_override path("CLPRIM_RADIX_PATH", "multipass");
+    for (auto order : both_orders)
+        for (std::size_t n : {std::size_t(1), std::size_t(257), std::size_t(10007), std::size_t(65537)}) {
+            radix_keys<cl_uint>(n, distribution::random, order, "radix multipass");
+            radix_keys<cl_float>(n, distribution::float_specials, order, "radix multipass");
+            radix_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, order, "radix multipass");
+        }
+}
+
+// Past 2^20: many chunks of the default shape, a partial last chunk.
+BOOST_AUTO_TEST_CASE(radix_cpu_path_large)
+{
+    env_override path("CLPRIM_RADIX_PATH", "cpu");
+    const std::size_t n = (std::size_t(1) << 20) + 3;
+    radix_keys<cl_uint>(n, distribution::random, clprim::sort_order::ascending, "radix cpu 2^20+3");
+    radix_keys<cl_float>(n, distribution::float_specials, clprim::sort_order::descending, "radix cpu 2^20+3");
+    radix_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, clprim::sort_order::ascending, "radix cpu 2^20+3");
+    if (type_runs_here<cl_ulong>())
+        radix_pairs<cl_ulong, cl_uint>(n, distribution::random, clprim::sort_order::descending, "radix cpu 2^20+3");
+}
+
+// The merge sort's CPU path: every type, both orders, the sizes and distributions above.
+BOOST_AUTO_TEST_CASE_TEMPLATE(merge_cpu_path_keys, K, all_types)
+{
+    if (!type_runs_here<K>()) return;
+    env_override path("CLPRIM_MERGE_PATH", "cpu");
+    env_override tune("CLPRIM_MERGE_CPU_TUNE", nullptr);
+    for (auto order : both_orders)
+        for (auto n : path_sizes())
+            for (auto d : path_distributions()) merge_keys<K>(n, d, order, "merge cpu");
+}
+
+// Shapes: chunk counts (1: no round; 3 and 7: rounds whose pieces span pairs of runs and an odd
+// run left over), runs of 1 (no insertion sort) and 32 keys.
+BOOST_AUTO_TEST_CASE(merge_cpu_path_shapes_and_pairs)
+{
+    env_override path("CLPRIM_MERGE_PATH", "cpu");
+    for (const char* shape : {"1,16", "3,1", "7,32", "16,8"}) {
+        env_override tune("CLPRIM_MERGE_CPU_TUNE", shape);
+        const std::string label = std::string("merge cpu ") + shape;
+        for (auto order : both_orders)
+            for (std::size_t n : {std::size_t(2), std::size_t(33), std::size_t(4097), std::size_t(40009)}) {
+                merge_keys<cl_uint>(n, distribution::random, order, label);
+                merge_keys<cl_float>(n, distribution::float_specials, order, label);
+                merge_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, order, label);
+                merge_pairs<cl_int, cl_float>(n, distribution::all_equal, order, label);
+                if (type_runs_here<cl_ulong>()) {
+                    merge_pairs<cl_ulong, cl_uint>(n, distribution::few_distinct, order, label);
+                    merge_pairs<cl_uint, cl_long>(n, distribution::random, order, label);
+                }
+                if (type_runs_here<cl_double>()) merge_pairs<cl_double, cl_double>(n, distribution::few_distinct, order, label);
+            }
+    }
+    env_override tune("CLPRIM_MERGE_CPU_TUNE", nullptr);
+    const std::size_t n = (std::size_t(1) << 20) + 3;
+    merge_keys<cl_uint>(n, distribution::random, clprim::sort_order::ascending, "merge cpu 2^20+3");
+    merge_pairs<cl_float, cl_uint>(n, distribution::float_specials, clprim::sort_order::descending, "merge cpu 2^20+3");
+}
+
+// The GPU (work-group tile) merge path forced on this device.
+BOOST_AUTO_TEST_CASE(merge_gpu_path)
+{
+    env_override path("CLPRIM_MERGE_PATH", "gpu");
+    for (auto order : both_orders)
+        for (std::size_t n : {std::size_t(1), std::size_t(257), std::size_t(10007), std::size_t(65537)}) {
+            merge_keys<cl_uint>(n, distribution::random, order, "merge gpu");
+            merge_keys<cl_float>(n, distribution::float_specials, order, "merge gpu");
+            merge_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, order, "merge gpu");
+        }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
