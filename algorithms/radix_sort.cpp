@@ -1,8 +1,13 @@
-// Host side of the LSD radix sort (algorithms/radix_sort.cl): per pass, digit counts per tile
-// (work-group histogram), device-wide exclusive scan of the digit-major table (clprim::scan),
-// then rank and scatter. One read-back per call: after the first count kernel, the OR/AND of
-// all keys' sortable bits says which digits vary; passes over a digit that is the same for every
-// key are skipped.
+// Host side of the radix sort. choose_radix_path (below) picks the path: the one-sweep sort on
+// GPUs (radix_onesweep.cpp), the chunked CPU sort on CPU devices (radix_sort_cpu.cpp), or the
+// textbook LSD sort of this file (Zagha & Blelloch; algorithms/radix_sort.cl): per pass, digit
+// counts per tile (work-group histogram), device-wide exclusive scan of the digit-major table
+// (clprim::scan), then rank and scatter. One read-back per call: after the first count kernel,
+// the OR/AND of all keys' sortable bits says which digits vary; passes over a digit that is the
+// same for every key are skipped.
+#include "radix_onesweep.hpp"
+#include "radix_sort_cpu.hpp"
+
 #include <clprim/detail/algorithms_kernels.hpp>
 #include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/kernel_launch.hpp>
@@ -15,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace clprim {
@@ -109,6 +115,37 @@ radix_kernels build_kernels(const bc::command_queue& queue, const sort_request& 
     }
 }
 
+// Which radix sort runs (the one place where that is chosen):
+//  - onesweep (radix_onesweep.cpp): GPUs, n < 2^30. One read and one write of the keys per 8-bit
+//    digit, chained across work-groups by decoupled look-back, which is safe where a work-group
+//    that has started runs to completion (every GPU; the argument is in lookback.cl). Ranks with
+//    NVIDIA's match.any where the compiler takes inline PTX, else portably (onesweep_portable).
+//  - cpu (radix_sort_cpu.cpp): CPU devices: a contiguous chunk per work-item, no barriers.
+//  - multipass (this file): Zagha & Blelloch's count / scan / scatter per digit, the textbook
+//    algorithm: every other device, and n >= 2^30 on GPUs (the look-back counts hold 30 bits).
+// CLPRIM_RADIX_PATH=onesweep|onesweep_portable|multipass|cpu forces a path (for tests and
+// measurements; onesweep falls back to onesweep_portable where match.any is not available).
+enum class radix_path { onesweep, onesweep_portable, multipass, cpu };
+
+radix_path choose_radix_path(const bc::command_queue& queue, std::size_t n)
+{
+    const bc::device device = queue.get_device();
+    const bool fits_onesweep = n <= onesweep_max_keys;
+    auto onesweep = [&] {
+        return onesweep_match_any_available(queue) ? radix_path::onesweep : radix_path::onesweep_portable;
+    };
+    if (const char* v = std::getenv("CLPRIM_RADIX_PATH")) {
+        const std::string s = v;
+        if (s == "cpu") return radix_path::cpu;
+        if (s == "multipass") return radix_path::multipass;
+        if (s == "onesweep" && fits_onesweep) return onesweep();
+        if (s == "onesweep_portable" && fits_onesweep) return radix_path::onesweep_portable;
+    }
+    if (device.type() & CL_DEVICE_TYPE_CPU) return radix_path::cpu;
+    if ((device.type() & CL_DEVICE_TYPE_GPU) && fits_onesweep) return onesweep();
+    return radix_path::multipass;
+}
+
 } // namespace
 
 void radix_sort_impl(const sort_request& r, bc::command_queue& user_queue)
@@ -124,6 +161,14 @@ void radix_sort_impl(const sort_request& r, bc::command_queue& user_queue)
     if (n > std::size_t(std::numeric_limits<cl_uint>::max()) - (std::size_t(1) << 16))
         throw invalid_argument_error(std::string(who) + ": more than 2^32 - 2^16 keys");
     if (n < 2) return;
+    const radix_path path = choose_radix_path(queue, n);
+    if (path == radix_path::cpu) return radix_sort_cpu_impl(r, queue);
+    if (path == radix_path::onesweep || path == radix_path::onesweep_portable) {
+        return guarded(who, [&] {
+            radix_sort_onesweep(r, queue,
+                                path == radix_path::onesweep ? onesweep_ranking::match_any : onesweep_ranking::portable);
+        });
+    }
 
     guarded(who, [&] {
         radix_kernels k = build_kernels(queue, r);

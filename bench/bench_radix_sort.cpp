@@ -4,6 +4,8 @@
 // (std::sort over (key, index) pairs = std::stable_sort, bit for bit).
 // CLPRIM_RADIX_SWEEP="wg,kpt,variant;..." adds a radix row per setting (CLPRIM_RADIX_TUNE and
 // CLPRIM_RADIX_VARIANT for that row), named "radix:WGxKPT/vV", for tuning on one device.
+// Every size also gets a "radix:multipass" row (the textbook three-kernel pass, forced), and
+// CLPRIM_ONESWEEP_SWEEP="wg,kpt;..." adds one-sweep rows per tile shape ("radix:onesweep:wg,kpt").
 #include "bench_framework.hpp"
 
 #include <clprim/detail/kernel_launch.hpp>
@@ -109,6 +111,40 @@ void bench_keys(clprim_bench::context& ctx, std::size_t n, const char* type, boo
     r.gkeys = r.ms > 0 ? double(n) / (r.ms * 1e6) : 0;
     r.correct = check(true);
     ctx.add(r);
+
+    // The textbook pass (count, scan, scatter per digit) beside the default path, where the
+    // default is another one (one-sweep on GPUs, the chunked CPU path on CPUs).
+    {
+        const char* path0 = std::getenv("CLPRIM_RADIX_PATH");
+        const std::string path_saved = path0 ? path0 : "";
+        setenv("CLPRIM_RADIX_PATH", "multipass", 1);
+        result s = r;
+        s.name = "radix:multipass";
+        s.ms = clprim_examples::median_ms(q, prepare, run_radix, ctx.repeat);
+        s.gkeys = s.ms > 0 ? double(n) / (s.ms * 1e6) : 0;
+        s.correct = check(true);
+        ctx.add(s);
+        // CLPRIM_ONESWEEP_SWEEP="wg,kpt;...": one-sweep rows per tile shape, for tuning.
+        if (const char* sweep = std::getenv("CLPRIM_ONESWEEP_SWEEP")) {
+            setenv("CLPRIM_RADIX_PATH", "onesweep", 1);
+            std::stringstream list(sweep);
+            std::string item;
+            while (std::getline(list, item, ';')) {
+                setenv("CLPRIM_ONESWEEP_TUNE", item.c_str(), 1);
+                result o = r;
+                o.name = "radix:onesweep:" + item;
+                o.ms = clprim_examples::median_ms(q, prepare, run_radix, ctx.repeat);
+                o.gkeys = o.ms > 0 ? double(n) / (o.ms * 1e6) : 0;
+                o.correct = check(true);
+                std::fprintf(stderr, "sweep %s %s %s %zu %.4f ms %.3f Gkeys/s%s\n", o.group.c_str(), type,
+                             o.name.c_str(), n, o.ms, o.gkeys, o.correct ? "" : " WRONG");
+                ctx.add(o);
+            }
+            unsetenv("CLPRIM_ONESWEEP_TUNE");
+        }
+        if (path0) setenv("CLPRIM_RADIX_PATH", path_saved.c_str(), 1);
+        else unsetenv("CLPRIM_RADIX_PATH");
+    }
 
     if (const char* sweep = std::getenv("CLPRIM_RADIX_SWEEP")) {
         const char* tune0 = std::getenv("CLPRIM_RADIX_TUNE");

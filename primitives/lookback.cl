@@ -44,19 +44,34 @@ inline void lb32_publish(__global volatile uint* slot, uint flag, uint value)
     atomic_xchg(slot, (flag << 30) | value);
 }
 
+// How many predecessors' slots a look-back reads at once. One slot per round trip to L2 made
+// the walk back over aggregates the slowest part of a tile; LB_BATCH independent loads are in
+// flight together, then taken in order (an EMPTY one is read again in the next batch).
+#ifndef LB_BATCH
+#define LB_BATCH 8
+#endif
+
 // Sum of the values of every slot before index tile (slots tile*stride apart), found by looking
 // back; spins while a predecessor has published nothing yet.
 inline uint lb32_exclusive_prefix(__global volatile uint* slots, uint tile, uint stride)
 {
+#ifdef LB_DIAG_SKIP // measurement only (wrong results): what a tile costs without waiting
+    return 0;
+#endif
     uint acc = 0;
-    uint j = tile;
+    uint j = tile; // slots j-1, j-2, ... are still to be read
     while (j > 0) {
-        const uint w = slots[(ulong)(j - 1) * stride];
-        const uint flag = w >> 30;
-        if (flag == LB_EMPTY) continue; // not published yet: read again
-        acc += w & LB32_VALUE_MASK;
-        if (flag == LB_PREFIX) break;
-        --j;
+        uint w[LB_BATCH];
+#pragma unroll
+        for (uint b = 0; b < LB_BATCH; ++b) w[b] = b < j ? slots[(ulong)(j - 1 - b) * stride] : (LB_PREFIX << 30);
+#pragma unroll
+        for (uint b = 0; b < LB_BATCH; ++b) {
+            const uint flag = w[b] >> 30;
+            if (flag == LB_EMPTY) break; // not published yet: read it again in the next batch
+            acc += w[b] & LB32_VALUE_MASK;
+            --j;
+            if (flag == LB_PREFIX) return acc;
+        }
     }
     return acc;
 }

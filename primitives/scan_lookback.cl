@@ -49,18 +49,30 @@ inline uint scan_read(__global volatile ulong* slots, uint tile, T* v)
 }
 #endif
 
-// The combined value of every tile before tile t (spins until its predecessors have published).
+// The combined value of every tile before tile t (spins until its predecessors have published),
+// reading LB_BATCH predecessors per round trip (lookback.cl).
 inline T scan_look_back(__global volatile ulong* slots, uint t)
 {
+#ifdef LB_DIAG_SKIP // measurement only (wrong results): what a tile costs without waiting
+    return SCAN_IDENTITY;
+#endif
     T acc = SCAN_IDENTITY;
-    uint j = t;
+    uint j = t; // tiles j-1, j-2, ... are still to be combined
     while (j > 0) {
-        T v;
-        const uint flag = scan_read(slots, j - 1, &v);
-        if (flag == LB_EMPTY) continue;
-        acc = SCAN_OP(v, acc); // v covers earlier elements than acc
-        if (flag == LB_PREFIX) break;
-        --j;
+        T v[LB_BATCH];
+        uint flag[LB_BATCH];
+#pragma unroll
+        for (uint b = 0; b < LB_BATCH; ++b) {
+            v[b] = SCAN_IDENTITY;
+            flag[b] = b < j ? scan_read(slots, j - 1 - b, &v[b]) : LB_PREFIX;
+        }
+#pragma unroll
+        for (uint b = 0; b < LB_BATCH; ++b) {
+            if (flag[b] == LB_EMPTY) break; // read it again in the next batch
+            acc = SCAN_OP(v[b], acc);     // v covers earlier elements than acc
+            --j;
+            if (flag[b] == LB_PREFIX) return acc;
+        }
     }
     return acc;
 }

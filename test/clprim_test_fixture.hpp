@@ -231,9 +231,9 @@ std::vector<T> to_host(const bc::vector<T>& dev, bc::command_queue& queue)
 
 // Sets an environment variable (a path or tuning knob the library reads per call) for the life of
 // the object, then restores what was there: lets a suite force each path on the device under test.
-class scoped_env {
+class env_override {
 public:
-    scoped_env(const char* name, const std::string& value) : name_(name)
+    env_override(const char* name, const std::string& value) : name_(name)
     {
         if (const char* old = std::getenv(name)) {
             had_ = true;
@@ -241,13 +241,13 @@ public:
         }
         ::setenv(name, value.c_str(), 1);
     }
-    ~scoped_env()
+    ~env_override()
     {
         if (had_) ::setenv(name_, old_.c_str(), 1);
         else ::unsetenv(name_);
     }
-    scoped_env(const scoped_env&) = delete;
-    scoped_env& operator=(const scoped_env&) = delete;
+    env_override(const env_override&) = delete;
+    env_override& operator=(const env_override&) = delete;
 
 private:
     const char* name_;

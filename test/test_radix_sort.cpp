@@ -346,6 +346,63 @@ BOOST_AUTO_TEST_CASE(kernel_variants)
     else unsetenv("CLPRIM_RADIX_VARIANT");
 }
 
+// The one-sweep path (one kernel per digit chained by decoupled look-back) forced on the device
+// under test, with NVIDIA's match.any ranking where the device has it and the portable ranking
+// everywhere (PoCL included: its work-groups also run to completion, so the look-back's spin is
+// safe there). The large case has far more tiles than the device runs at once (16K tiles of 4096
+// keys on a GPU; 257 on a CPU device, which runs a few), so tiles wait on running predecessors.
+BOOST_AUTO_TEST_CASE(onesweep_paths)
+{
+    const bool gpu = (device.type() & CL_DEVICE_TYPE_GPU) != 0;
+    std::vector<std::string> paths{"onesweep_portable"};
+    if (device.platform().name().find("NVIDIA") != std::string::npos) paths.push_back("onesweep");
+    for (const std::string& path : paths) {
+        env_override force("CLPRIM_RADIX_PATH", path);
+        auto keys_of = [&](auto key, std::vector<std::size_t> sizes) {
+            using K = decltype(key);
+            if (!type_runs_here<K>()) return;
+            for (bool descending : {false, true})
+                for (std::size_t n : sizes)
+                    for (distribution dist : all_distributions())
+                        check_sort(make_data<K>(n, dist), descending, queue,
+                                   path + " " + type_label<K>() + " n " + std::to_string(n) + " " + name_of(dist) + " " +
+                                       order_name(descending));
+        };
+        const std::vector<std::size_t> sizes{0, 1, 2, 33, 255, 4095, 4097, 65537};
+        keys_of(cl_uint{}, sizes);
+        keys_of(cl_int{}, sizes);
+        keys_of(cl_float{}, sizes);
+        keys_of(cl_ulong{}, {1, 4097, 65537});
+        keys_of(cl_long{}, {2, 4095});
+        keys_of(cl_double{}, {33, 65537});
+        const std::size_t large = gpu ? (std::size_t(1) << 26) + 7 : (std::size_t(1) << 20) + 3;
+        check_sort(make_data<cl_uint>(large, distribution::random), false, queue, path + " uint large random");
+        check_sort(make_data<cl_float>(large, distribution::float_specials), true, queue, path + " float large specials");
+        if (type_runs_here<cl_ulong>())
+            check_sort(make_data<cl_ulong>(large / 4, distribution::random), true, queue, path + " ulong large/4 random");
+        for (bool descending : {false, true})
+            for (std::size_t n : {std::size_t(1), std::size_t(4097), std::size_t(65537)})
+                for (distribution dist : {distribution::few_distinct, distribution::random, distribution::all_equal}) {
+                    const std::string tag = path + " n " + std::to_string(n) + " " + name_of(dist) + " " + order_name(descending);
+                    check_sort_by_key<cl_uint, cl_uint>(make_data<cl_uint>(n, dist), descending, queue, tag + " uint->uint");
+                    check_sort_by_key<cl_uint, cl_ulong>(make_data<cl_uint>(n, dist), descending, queue, tag + " uint->ulong");
+                    check_sort_by_key<cl_float, cl_double>(make_data<cl_float>(n, dist), descending, queue, tag + " float->double");
+                    check_sort_by_key<cl_ulong, cl_uint>(make_data<cl_ulong>(n, dist), descending, queue, tag + " ulong->uint");
+                }
+        check_sort_by_key<cl_uint, cl_uint>(make_data<cl_uint>(large, distribution::random), false, queue,
+                                            path + " uint->uint large random");
+        // Digits that are the same for every key (the NVIDIA build copies such passes).
+        std::mt19937 rng(11);
+        std::vector<cl_uint> low(70001), same(70001, 0xDEADBEEFu);
+        for (auto& x : low) x = 0xAB000000u | (rng() & 0xFFu);
+        for (bool descending : {false, true}) {
+            check_sort(low, descending, queue, path + " only the low digit varies");
+            check_sort(same, descending, queue, path + " no digit varies");
+            check_sort_by_key<cl_uint, cl_uint>(low, descending, queue, path + " pairs, only the low digit varies");
+        }
+    }
+}
+
 // Keys that differ only in some digits: the other passes are skipped (one pass, the copy-aside
 // path; two non-adjacent passes; none at all).
 BOOST_AUTO_TEST_CASE(skipped_passes)

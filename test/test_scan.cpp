@@ -157,7 +157,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_fast_path, T, all_types)
 {
     if (!type_runs_here<T>()) return;
     for (const char* path : {"lookback", "chunks", "tiles"}) {
-        scoped_env force("CLPRIM_SCAN_PATH", path);
+        env_override force("CLPRIM_SCAN_PATH", path);
         BOOST_TEST_MESSAGE("CLPRIM_SCAN_PATH=" << path);
         for (bool inclusive : {true, false})
             for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(4095), std::size_t(4097),

@@ -1,0 +1,308 @@
+// One-sweep LSD radix sort (Adinets & Merrill, "Onesweep: A Faster Least Significant Digit Radix
+// Sort for GPUs", 2022): one kernel per digit, each reading and writing every key once.
+//
+//   onesweep_histogram  reads the keys once and counts the digits of EVERY pass at once; the last
+//                       work-group to finish turns each pass's counts into digit starts (the
+//                       position of the first key of each digit in that pass's output).
+//   onesweep_pass       per pass: a tile ranks its keys by digit in local memory (stable), then
+//                       finds, per digit, how many keys of that digit the earlier tiles hold by a
+//                       decoupled look-back (lookback.cl, one look-back per digit: work-item d
+//                       looks back over digit d's slots), then writes each key to
+//                       digit start + keys of its digit in earlier tiles + its rank in the tile.
+// The textbook pass (radix_sort.cl: count, scan the digit table, scatter) reads the keys twice and
+// needs three launches; here a pass is one launch and one read.
+//
+// Ranking (stable): the tile is split into warps of 32 work-items; warp w owns the 32*KPT keys
+// [w*32*KPT, (w+1)*32*KPT) and ranks them 32 at a time (key k*32 + lane at step k). At each step
+// the keys of one digit in the warp ("peers") are ranked among themselves by lane, the last of
+// them adds the peer count to the warp's counter of that digit, and each peer's rank is the
+// counter before that plus the peers on lower lanes. Afterwards a scan over warps (per digit) and
+// over digits (per tile) turns the warp counters into positions in the tile.
+// - MATCH_RANK (NVIDIA, where the host found the compiler takes inline PTX): peers come from one
+//   match.any.sync instruction, the counter is broadcast with shfl.sync, and bar.warp.sync orders
+//   the counter updates between steps: no work-group barrier inside the ranking loop.
+// - otherwise (portable): peers are found by comparing the warp's 32 digits through local memory,
+//   with work-group barriers between the steps. Slower, but correct on any OpenCL device.
+//
+// Build macros: K... (key type), WG (work-group size, a multiple of 32, >= RADIX), KPT (keys per
+// work-item), RADIX_BITS, PASSES, HAS_VALUES and V (uint or ulong, values only move), MATCH_RANK.
+// Needs sort_key_order.cl, workgroup_scan.cl and lookback.cl joined before it.
+
+#define RADIX (1u << RADIX_BITS)
+#define DIGIT_MASK (RADIX - 1u)
+#define TILE (WG * KPT)
+#define WARP 32u
+#define WARPS (WG / WARP)
+#define WARP_KEYS (WARP * KPT)
+
+#if WG % 32 != 0 || WG < RADIX
+#error "onesweep needs a work-group size that is a multiple of 32 and at least RADIX"
+#endif
+
+// info[] layout (uints): counts[PASSES][RADIX], starts[PASSES][RADIX], the histogram's done
+// counter, then one tile counter per pass. Zero at launch except what the kernels write.
+#define INFO_COUNTS 0u
+#define INFO_STARTS (PASSES * RADIX)
+#define INFO_DONE (2u * PASSES * RADIX)
+#define INFO_TILE_COUNTER(p) (INFO_DONE + 1u + (p))
+
+typedef K_UNSIGNED bits_t;
+
+#ifndef HIST_KEYS
+#define HIST_KEYS 8 // keys per work-item per round of onesweep_histogram
+#endif
+
+inline uint os_digit(bits_t u, uint shift) { return (uint)(u >> shift) & DIGIT_MASK; }
+
+// Counts the digits of every pass of every key (one read of the keys); the last work-group done
+// scans each pass's counts into starts. Any number of work-groups of WG items (grid-stride loop).
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void onesweep_histogram(__global const bits_t* src, ulong src_off, uint n, __global uint* info)
+{
+    __local uint bins[PASSES * RADIX];
+    __local uint scratch[WG_SCAN_SCRATCH(WG)];
+    __local uint is_last;
+    const uint lid = get_local_id(0);
+    for (uint i = lid; i < PASSES * RADIX; i += WG) bins[i] = 0u;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // HIST_KEYS keys per work-item per round, all loaded before any is counted: a load issued
+    // after a local atomic waits for it, and one key at a time left this kernel latency-bound.
+    const uint stride = get_global_size(0);
+    for (uint i0 = get_group_id(0) * WG * HIST_KEYS + lid; i0 < n; i0 += stride * HIST_KEYS) {
+        bits_t keys[HIST_KEYS];
+#pragma unroll
+        for (uint k = 0; k < HIST_KEYS; ++k) {
+            const uint i = i0 + k * WG;
+            keys[k] = i < n ? src[src_off + i] : 0;
+        }
+#pragma unroll
+        for (uint k = 0; k < HIST_KEYS; ++k) {
+            if (i0 + k * WG < n) {
+                const bits_t u = key_to_sortable(K_AS_KEY(keys[k]));
+#pragma unroll
+                for (uint p = 0; p < PASSES; ++p) atomic_inc(&bins[p * RADIX + os_digit(u, p * RADIX_BITS)]);
+            }
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = lid; i < PASSES * RADIX; i += WG)
+        if (bins[i] != 0u) atomic_add(&info[INFO_COUNTS + i], bins[i]);
+
+    // The last work-group to get here sees every other group's counts (they were added before
+    // those groups took their ticket) and writes the starts: no second launch.
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    if (lid == 0) is_last = atomic_inc(&info[INFO_DONE]) == get_num_groups(0) - 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!is_last) return;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    for (uint p = 0; p < PASSES; ++p) {
+        const uint c = lid < RADIX ? atomic_add(&info[INFO_COUNTS + p * RADIX + lid], 0u) : 0u;
+        uint total;
+        const uint start = wg_exclusive_scan_uint(c, scratch, &total);
+        if (lid < RADIX) info[INFO_STARTS + p * RADIX + lid] = start;
+    }
+}
+
+#ifdef MATCH_RANK
+// The lanes of this warp whose d equals this lane's (a bit mask by lane).
+inline uint os_peers(uint d, uint lane, __local uint* ldigits)
+{
+    (void)lane;
+    (void)ldigits;
+    uint m;
+    asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(m) : "r"(d));
+    return m;
+}
+#else
+inline uint os_peers(uint d, uint lane, __local uint* ldigits)
+{
+    barrier(CLK_LOCAL_MEM_FENCE); // the last step's digits have been read
+    ldigits[get_local_id(0)] = d;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local const uint* warp_digits = ldigits + (get_local_id(0) - lane);
+    uint m = 0;
+    for (uint j = 0; j < WARP; ++j) m |= (warp_digits[j] == d ? 1u : 0u) << j;
+    return m;
+}
+#endif
+
+// Ranks one pass's digit of a tile, looks back for its global offsets and scatters it.
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* dst, ulong dst_off, uint n,
+                   uint pass, uint convert_in, uint convert_out, __global uint* info,
+                   __global volatile uint* lookback_all, ulong lookback_off
+#ifdef HAS_VALUES
+                   , __global const V* vsrc, ulong vsrc_off, __global V* vdst, ulong vdst_off
+#endif
+                   )
+{
+    __local bits_t lkeys[TILE];
+#if defined(HAS_VALUES) && (V_BYTES > K_BITS / 8)
+    __local V lvals_own[TILE];
+#endif
+    __local uint warp_counts[WARPS * RADIX]; // per warp and digit: keys ranked so far, then offsets
+    __local uint tile_start[RADIX];          // first position of each digit in the ranked tile
+    __local uint global_base[RADIX];         // where position j of digit d's run goes: base[d] + j
+    __local uint scratch[WG_SCAN_SCRATCH(WG)];
+    __local uint tile_id, trivial;
+#ifndef MATCH_RANK
+    __local uint ldigits[WG];
+#else
+    __local uint* ldigits = 0;
+#endif
+
+    __global volatile uint* lookback = lookback_all + lookback_off; // this pass's slots: [tile][digit]
+    const uint lid = get_local_id(0);
+    const uint lane = lid % WARP;
+    const uint warp = lid / WARP;
+    const uint shift = pass * RADIX_BITS;
+    // Tiles are numbered in the order work-groups start (lookback.cl: forward progress).
+    if (lid == 0) tile_id = atomic_inc(&info[INFO_TILE_COUNTER(pass)]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint t = tile_id;
+    const uint base = t * TILE;
+    const uint m = min((uint)TILE, n - base); // keys in this tile
+
+    // Warp-blocked load: key k*32 + lane of the warp's segment (coalesced 128-byte rows). Missing
+    // keys of the last tile are all-ones: digit RADIX-1 and after every real key, never written.
+    const uint seg = warp * WARP_KEYS;
+    bits_t keys[KPT];
+#pragma unroll
+    for (uint k = 0; k < KPT; ++k) {
+        const uint j = seg + k * WARP + lane;
+        keys[k] = j < m ? src[src_off + base + j] : ~(bits_t)0;
+        if (convert_in && j < m) keys[k] = key_to_sortable(K_AS_KEY(keys[k]));
+    }
+#ifdef HAS_VALUES
+    V vals[KPT];
+#pragma unroll
+    for (uint k = 0; k < KPT; ++k) {
+        const uint j = seg + k * WARP + lane;
+        vals[k] = j < m ? vsrc[vsrc_off + base + j] : (V)0;
+    }
+#endif
+
+    for (uint i = lid; i < WARPS * RADIX; i += WG) warp_counts[i] = 0u;
+#ifdef MATCH_RANK
+    // A pass whose digit is the same for every key moves nothing: copy the tile (the host does not
+    // know which passes these are without waiting for the histogram; the device does). Only in
+    // the NVIDIA build: PoCL mishandles barriers after a branch like this (it reorders the keys),
+    // so the portable build ranks such a pass like any other (correct, just not skipped).
+    if (lid == 0) trivial = info[INFO_COUNTS + pass * RADIX + os_digit(keys[0], shift)] == n;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (trivial) {
+#pragma unroll
+        for (uint k = 0; k < KPT; ++k) {
+            const uint j = seg + k * WARP + lane;
+            if (j < m) {
+                dst[dst_off + base + j] = convert_out ? K_AS_UNSIGNED(sortable_to_key(keys[k])) : keys[k];
+#ifdef HAS_VALUES
+                vdst[vdst_off + base + j] = vals[k];
+#endif
+            }
+        }
+        return;
+    }
+#else
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+    {
+        // 1. Rank within the warp: rank[k] = keys of the same digit earlier in the warp's segment.
+        uint rank[KPT];
+        __local uint* my_counts = warp_counts + warp * RADIX;
+        const uint lanes_below = (1u << lane) - 1u;
+#pragma unroll
+        for (uint k = 0; k < KPT; ++k) {
+            const uint d = os_digit(keys[k], shift);
+            const uint peers = os_peers(d, lane, ldigits);
+            const uint leader = 31u - clz(peers); // the highest peer lane updates the counter
+#ifdef MATCH_RANK
+            uint before = 0;
+            if (lane == leader) {
+                before = my_counts[d];
+                my_counts[d] = before + popcount(peers);
+            }
+            asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(before) : "r"(before), "r"(leader));
+            asm volatile("bar.warp.sync 0xffffffff;" ::: "memory"); // the update is seen at the next step
+#else
+            const uint before = my_counts[d];
+            barrier(CLK_LOCAL_MEM_FENCE); // every peer has read the counter
+            if (lane == leader) my_counts[d] = before + popcount(peers);
+#endif
+            rank[k] = before + popcount(peers & lanes_below);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        // 2. Per digit (work-item d): exclusive scan over warps -> the warp's offset within the digit,
+        //    and the tile's count of the digit, published at once (the earlier it is out, the shorter
+        //    later tiles wait).
+        uint count = 0;
+        if (lid < RADIX) {
+            for (uint w = 0; w < WARPS; ++w) {
+                const uint c = warp_counts[w * RADIX + lid];
+                warp_counts[w * RADIX + lid] = count;
+                count += c;
+            }
+            if (t == 0) lb32_publish(&lookback[lid], LB_PREFIX, count);
+            else lb32_publish(&lookback[(ulong)t * RADIX + lid], LB_AGGREGATE, count);
+        }
+        uint total;
+        const uint start = wg_exclusive_scan_uint(count, scratch, &total); // ends with a barrier
+        if (lid < RADIX) tile_start[lid] = start;
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        // 3. Local scatter: the tile, ordered by digit (stable), in local memory. (rank[k] becomes
+        //    the key's position in the tile: one register array fewer, more work-groups per SM.)
+#pragma unroll
+        for (uint k = 0; k < KPT; ++k) {
+            const uint d = os_digit(keys[k], shift);
+            rank[k] += tile_start[d] + warp_counts[warp * RADIX + d];
+            lkeys[rank[k]] = keys[k];
+        }
+
+        // 4. Look back (work-item d for digit d) while the local scatter settles.
+        if (lid < RADIX) {
+            uint before = 0;
+            if (t > 0) {
+                before = lb32_exclusive_prefix(lookback + lid, t, RADIX);
+                lb32_publish(&lookback[(ulong)t * RADIX + lid], LB_PREFIX, before + count);
+            }
+            global_base[lid] = info[INFO_STARTS + pass * RADIX + lid] + before - start;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        // 5. Write out in tile order: consecutive work-items write consecutive keys of a digit's run.
+#ifdef HAS_VALUES
+        uint out_digit[KPT];
+#endif
+#pragma unroll
+        for (uint k = 0; k < KPT; ++k) {
+            const uint j = k * WG + lid;
+            const bits_t u = lkeys[j];
+            const uint d = os_digit(u, shift);
+#ifdef HAS_VALUES
+            out_digit[k] = d;
+#endif
+            if (j < m) dst[dst_off + global_base[d] + j] = convert_out ? K_AS_UNSIGNED(sortable_to_key(u)) : u;
+        }
+
+#ifdef HAS_VALUES
+        // 6. Values follow their keys through the same local positions.
+#if V_BYTES > K_BITS / 8
+        __local V* lvals = lvals_own;
+#else
+        __local V* lvals = (__local V*)lkeys;
+        barrier(CLK_LOCAL_MEM_FENCE); // every key has been read out of lkeys
+#endif
+#pragma unroll
+        for (uint k = 0; k < KPT; ++k) lvals[rank[k]] = vals[k];
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (uint k = 0; k < KPT; ++k) {
+            const uint j = k * WG + lid;
+            if (j < m) vdst[vdst_off + global_base[out_digit[k]] + j] = lvals[j];
+        }
+#endif
+    }
+}

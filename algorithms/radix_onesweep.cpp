@@ -1,0 +1,214 @@
+// Host side of the one-sweep radix sort (radix_onesweep.cl): one fill of the status words, one
+// histogram launch, then one launch per 8-bit digit, and no host round trip: the call returns
+// while the device works.
+#include "radix_onesweep.hpp"
+
+#include <clprim/detail/algorithms_kernels.hpp>
+#include <clprim/detail/device_limits.hpp>
+#include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/scratch_pool.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+
+namespace clprim {
+namespace detail {
+
+namespace {
+
+constexpr unsigned radix_bits = 8;
+constexpr std::size_t radix = std::size_t(1) << radix_bits;
+
+// Tuning for the one-sweep path, in one place. A tile is wg * kpt keys: larger tiles mean fewer
+// look-back slots and tiles to chain, but more registers and local memory per work-group.
+// GPU (measured on the H100, see docs/RESULTS.md): 256 work-items; 16 keys per work-item for
+// 32-bit keys, 8 for 64-bit keys; fewer if local memory is short (pairs with wide values).
+// CLPRIM_ONESWEEP_TUNE="wg,kpt" overrides, for measurements.
+struct onesweep_tuning {
+    std::size_t wg = 256;
+    std::size_t kpt = 16;
+    std::size_t histogram_groups_per_cu = 4;
+};
+
+onesweep_tuning choose_tuning(const sort_request& r)
+{
+    onesweep_tuning t;
+    t.kpt = size_of(r.key_type) == 4 ? 16 : 8;
+    if (const char* v = std::getenv("CLPRIM_ONESWEEP_TUNE")) {
+        if (const char* comma = std::strchr(v, ',')) {
+            t.wg = std::max<std::size_t>(radix, std::strtoul(v, nullptr, 10) / 32 * 32);
+            t.kpt = std::max<std::size_t>(1, std::strtoul(comma + 1, nullptr, 10));
+        }
+    }
+    return t;
+}
+
+// Local memory of onesweep_pass (bytes), as the kernel declares it.
+std::size_t pass_local_bytes(std::size_t wg, std::size_t kpt, const sort_request& r)
+{
+    const std::size_t tile = wg * kpt;
+    const std::size_t key_size = size_of(r.key_type);
+    std::size_t bytes = tile * key_size + (wg / 32) * radix * 4 + 2 * radix * 4 + (2 * wg + (2 * wg) / 32 + 1) * 4 +
+                        wg * 4 + 64;
+    if (r.has_values && size_of(r.value_type) > key_size) bytes += tile * size_of(r.value_type);
+    return bytes;
+}
+
+struct onesweep_kernels {
+    bc::kernel histogram, pass;
+    std::size_t wg = 0, kpt = 0, histogram_groups = 0;
+    std::size_t tile() const { return wg * kpt; }
+};
+
+std::string program_options(const sort_request& r, std::size_t wg, std::size_t kpt, std::size_t passes,
+                            onesweep_ranking ranking)
+{
+    std::string o = type_options(r.key_type, "K") + " -DWG=" + std::to_string(wg) + " -DKPT=" + std::to_string(kpt) +
+                    " -DRADIX_BITS=" + std::to_string(radix_bits) + " -DPASSES=" + std::to_string(passes);
+    if (r.order == sort_order::descending) o += " -DSORT_DESCENDING";
+    if (r.has_values)
+        o += std::string(" -DHAS_VALUES -DV=") + (size_of(r.value_type) == 4 ? "uint -DV_BYTES=4" : "ulong -DV_BYTES=8");
+    if (ranking == onesweep_ranking::match_any) o += " -DMATCH_RANK";
+    return o;
+}
+
+const std::vector<std::string>& program_files()
+{
+    static const std::vector<std::string> files{"sort_key_order.cl", "workgroup_scan.cl", "lookback.cl",
+                                                "radix_onesweep.cl"};
+    return files;
+}
+
+onesweep_kernels make_kernels(const bc::command_queue& queue, const sort_request& r, onesweep_ranking ranking)
+{
+    const bc::device device = queue.get_device();
+    const onesweep_tuning t = choose_tuning(r);
+    const std::size_t passes = size_of(r.key_type) * 8 / radix_bits;
+    std::size_t kpt = t.kpt;
+    while (kpt > 1 && pass_local_bytes(t.wg, kpt, r) > device.local_memory_size()) --kpt;
+    const bc::program program =
+        algorithms_program(queue.get_context(), program_files(), program_options(r, t.wg, kpt, passes, ranking));
+    onesweep_kernels k{program.create_kernel("onesweep_histogram"), program.create_kernel("onesweep_pass"), t.wg, kpt, 0};
+    const auto lh = limits_for(k.histogram, device);
+    const auto lp = limits_for(k.pass, device);
+    if (lh.max_work_group_size < t.wg || lp.max_work_group_size < t.wg)
+        throw unsupported_error("clprim::radix_sort: device '" + device.name() + "' runs fewer than " +
+                                std::to_string(t.wg) + " work-items per group for the one-sweep kernels");
+    k.histogram_groups = std::max<std::size_t>(1, lh.compute_units) * t.histogram_groups_per_cu;
+    return k;
+}
+
+// Kernels per (context, device, key type, value type, order, ranking), made once per host thread
+// (kernel objects carry their arguments, so threads must not share them).
+onesweep_kernels& cached_kernels(const bc::command_queue& queue, const sort_request& r, onesweep_ranking ranking)
+{
+    using key = std::tuple<cl_context, cl_device_id, int, int, int, int, std::size_t, std::size_t>;
+    thread_local std::map<key, onesweep_kernels> cache;
+    const onesweep_tuning t = choose_tuning(r);
+    const key k{queue.get_context().get(), queue.get_device().get(), int(r.key_type),
+                r.has_values ? int(r.value_type) : -1, int(r.order), int(ranking), t.wg, t.kpt};
+    auto it = cache.find(k);
+    if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, r, ranking)).first;
+    return it->second;
+}
+
+} // namespace
+
+bool onesweep_match_any_available(const bc::command_queue& queue)
+{
+    const bc::device device = queue.get_device();
+    if (device.platform().name().find("NVIDIA") == std::string::npos) return false;
+    static std::mutex mutex;
+    static std::map<cl_device_id, bool> known;
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        auto it = known.find(device.id());
+        if (it != known.end()) return it->second;
+    }
+    // Build the smallest instance of the kernels with inline PTX: if the compiler refuses, the
+    // portable ranking runs instead.
+    bool ok = true;
+    try {
+        sort_request probe;
+        probe.key_type = element_type::uint32;
+        algorithms_program(queue.get_context(), program_files(),
+                           program_options(probe, 256, 1, 4, onesweep_ranking::match_any));
+    } catch (const build_error&) {
+        ok = false;
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    known[device.id()] = ok;
+    return ok;
+}
+
+void radix_sort_onesweep(const sort_request& r, bc::command_queue& queue, onesweep_ranking ranking)
+{
+    onesweep_kernels& k = cached_kernels(queue, r, ranking);
+    const std::size_t n = r.keys.size;
+    const std::size_t key_size = size_of(r.key_type);
+    const std::size_t value_size = r.has_values ? size_of(r.value_type) : 0;
+    const std::size_t passes = key_size * 8 / radix_bits; // even: 4 or 8
+    const std::size_t tiles = ceil_div(n, k.tile());
+    const cl_uint n32 = cl_uint(n);
+
+    // One status buffer, zeroed by one fill: the histogram's counts and starts, its done counter
+    // and the tile counters (info), then each pass's look-back slots ([pass][tile][digit]).
+    const std::size_t info_words = round_up(2 * passes * radix + 1 + passes, 16);
+    const std::size_t status_words = info_words + passes * tiles * radix;
+    scratch_lease scratch(queue);
+    const bc::buffer status = scratch.buffer(status_words * sizeof(cl_uint));
+    const bc::buffer keys_a = scratch.buffer(n * key_size), keys_b = scratch.buffer(n * key_size);
+    bc::buffer values_a, values_b;
+    if (r.has_values) {
+        values_a = scratch.buffer(n * value_size);
+        values_b = scratch.buffer(n * value_size);
+    }
+    const cl_uint zero = 0;
+    queue.enqueue_fill_buffer(status, &zero, sizeof zero, 0, status_words * sizeof(cl_uint));
+
+    k.histogram.set_arg(0, r.keys.buffer);
+    k.histogram.set_arg(1, cl_ulong(r.keys.offset));
+    k.histogram.set_arg(2, n32);
+    k.histogram.set_arg(3, status);
+    launch_1d(queue, k.histogram, std::min(k.histogram_groups, ceil_div(n, k.wg)) * k.wg, k.wg);
+
+    struct place {
+        bc::buffer keys, values;
+        std::size_t key_off, value_off;
+    };
+    const place caller{r.keys.buffer, r.has_values ? r.values.buffer : bc::buffer(), r.keys.offset,
+                       r.has_values ? r.values.offset : 0};
+    const place a{keys_a, values_a, 0, 0}, b{keys_b, values_b, 0, 0};
+    for (std::size_t p = 0; p < passes; ++p) {
+        // caller -> a -> b -> a ... -> caller (an even number of passes ends where it started)
+        const place& from = p == 0 ? caller : (p % 2 == 1 ? a : b);
+        const place& to = p + 1 == passes ? caller : (p % 2 == 0 ? a : b);
+        bc::kernel& s = k.pass;
+        s.set_arg(0, from.keys);
+        s.set_arg(1, cl_ulong(from.key_off));
+        s.set_arg(2, to.keys);
+        s.set_arg(3, cl_ulong(to.key_off));
+        s.set_arg(4, n32);
+        s.set_arg(5, cl_uint(p));
+        s.set_arg(6, cl_uint(p == 0));
+        s.set_arg(7, cl_uint(p + 1 == passes));
+        s.set_arg(8, status);
+        s.set_arg(9, status);
+        s.set_arg(10, cl_ulong(info_words + p * tiles * radix));
+        if (r.has_values) {
+            s.set_arg(11, from.values);
+            s.set_arg(12, cl_ulong(from.value_off));
+            s.set_arg(13, to.values);
+            s.set_arg(14, cl_ulong(to.value_off));
+        }
+        launch_1d(queue, s, tiles * k.wg, k.wg);
+    }
+}
+
+} // namespace detail
+} // namespace clprim
