@@ -28,18 +28,21 @@ struct radix_cpu_policy {
     unsigned wc_line = 0;     // keys per write-combining line per digit (0: write each key directly)
 };
 
-// Measured on PoCL (2-core AMD EPYC, 2^24 keys; see docs/DEVELOPERS.md and RESULTS):
-//  - digit width: 8 bits (4 passes of 32-bit keys); 11 bits (3 passes) scatters into 2048 places
-//    per chunk, which costs more per pass than the pass it saves;
-//  - chunks: a few per compute unit, so a core slowed by other work does not hold up the pass;
-//  - write combining: measured below.
+// Measured on PoCL (2-core AMD EPYC, 2^24 uint keys, sort_compare, same run as Boost.Compute;
+// the machine shared with other builds, so a spread of runs):
+//  - digit width: 11 bits (3 passes of 32-bit keys) 212-262 ms against 272-590 ms for 8 bits (4
+//    passes); pairs 307-502 against 464-1028 ms. 64-bit keys keep 8 bits (not measured: 6 passes
+//    of 11 bits against 8 of 8);
+//  - chunks: 4 per compute unit, so a core slowed by other work holds up less of a pass;
+//  - write combining (a cache line of keys per digit in local memory, WC_LINE) measured no better
+//    on PoCL (8 bits x 16 keys: 617-627 against 590-960 ms, 11 bits x 8: 318-492 ms), so off.
 // CLPRIM_RADIX_CPU_TUNE="bits,chunks,wc" overrides all three, for measurements.
 radix_cpu_policy choose_policy(const bc::device& device, const sort_request& r)
 {
     radix_cpu_policy p;
     const std::size_t n = r.keys.size;
     const std::size_t cus = std::max<cl_uint>(1, device.compute_units());
-    p.digit_bits = 8;
+    p.digit_bits = size_of(r.key_type) == 4 ? 11 : 8;
     p.chunks = 4 * cus;
     p.wc_line = 0;
     if (const char* t = std::getenv("CLPRIM_RADIX_CPU_TUNE")) {
