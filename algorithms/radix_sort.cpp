@@ -12,6 +12,7 @@
 #include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/scratch_pool.hpp>
+#include <clprim/detail/sort_trace.hpp>
 #include <clprim/radix_sort.hpp>
 #include <clprim/scan.hpp>
 
@@ -255,14 +256,19 @@ void radix_sort_impl(const sort_request& r, bc::command_queue& user_queue)
             b.keys = scratch.buffer(n * key_size);
             if (r.has_values) b.values = scratch.buffer(n * value_size);
         }
+        sort_observer* const trace = sort_trace(); // examples/sort_steps prints each step
+        using step = sort_observer::radix_step;
         for (std::size_t i = 0; i < passes.size(); ++i) {
             const unsigned shift = passes[i] * radix_bits;
             const bool first = i == 0, last = i + 1 == passes.size();
             // Pass 0's counts are already there (same keys, same tiles) if pass 0 runs first.
             if (!(first && passes[i] == 0)) count(from.keys, from.key_off, first, shift, false);
+            if (trace) trace->radix_pass(queue, step::counts, shift, counts, groups, radix, from.keys, from.key_off, n, first);
             scan_counts();
+            if (trace) trace->radix_pass(queue, step::offsets, shift, counts, groups, radix, from.keys, from.key_off, n, first);
             const place to = last ? caller : (i % 2 == 0 ? a : b);
             scatter(from, to, first, last, shift);
+            if (trace) trace->radix_pass(queue, step::scattered, shift, counts, groups, radix, to.keys, to.key_off, n, last);
             from = to;
         }
     });
