@@ -106,7 +106,12 @@ void check_reduce(std::size_t n)
         clprim::reduce_variant::reduce0, clprim::reduce_variant::reduce1, clprim::reduce_variant::reduce2,
         clprim::reduce_variant::reduce3, clprim::reduce_variant::reduce4, clprim::reduce_variant::reduce5,
         clprim::reduce_variant::reduce6, clprim::reduce_variant::fast};
-    for (auto op : {clprim::reduce_op::sum, clprim::reduce_op::min, clprim::reduce_op::max})
+    // 64-bit types: sums only (one program fewer to compile per op on PoCL; ordering does not
+    // depend on the type).
+    const auto ops = sizeof(T) == 4 ? std::vector<clprim::reduce_op>{clprim::reduce_op::sum, clprim::reduce_op::min,
+                                                                     clprim::reduce_op::max}
+                                    : std::vector<clprim::reduce_op>{clprim::reduce_op::sum};
+    for (auto op : ops)
         for (auto v : variants) {
             staged_buffer<T> in(data, T(0));
             in.stage(q);
@@ -322,7 +327,7 @@ BOOST_AUTO_TEST_CASE(scans_every_algorithm_and_path)
             for (auto n : sizes)
                 for (bool inclusive : {true, false}) {
                     check_scan<cl_uint>(n, inclusive, algo, false);
-                    check_scan<cl_long>(n, inclusive, algo, true);
+                    if (algo == clprim::scan_algorithm::fast) check_scan<cl_long>(n, inclusive, algo, true);
                 }
         }
     }
@@ -358,6 +363,46 @@ BOOST_AUTO_TEST_CASE(every_sort_by_key)
                    clprim::sort_algorithm::odd_even, clprim::sort_algorithm::boost_compute})
         for (auto n : sizes) check_sort_by_key(a, n, a == clprim::sort_algorithm::merge ? clprim::sort_order::descending
                                                                                          : clprim::sort_order::ascending);
+}
+
+// The composed entry points: reductions whose result stays on the device (built-in and user
+// operators), a user operator's reduction to the host, and copy_if (which waits for its count).
+BOOST_AUTO_TEST_CASE(composed_entry_points)
+{
+    if (!ooo_supported()) return;
+    auto& q = ooo_queue();
+    for (auto n : sizes) {
+        const auto data = make_data<cl_uint>(n, distribution::random);
+        cl_uint sum = 0, x = 0, mx = 0;
+        std::vector<cl_uint> kept;
+        for (cl_uint v : data) {
+            sum += v;
+            x ^= v;
+            mx = std::max(mx, v);
+            if (v > 0x80000000u) kept.push_back(v);
+        }
+        staged_buffer<cl_uint> in(data, 0u), res(std::vector<cl_uint>(2, 1u), 5u);
+        in.stage(q);
+        res.stage(q);
+        clprim::reduce(in.first(), in.last(), res.first(), q);
+        clprim::reduce(in.first(), in.last(), res.first() + 1, q, bc::bit_xor<cl_uint>(), 0u);
+        BOOST_TEST(clprim::reduce(in.first(), in.last(), q, bc::max<cl_uint>(), 0u) == mx, "n=" << n);
+        bool guards_ok = false;
+        const auto got = copy_after(q, res, guards_ok);
+        BOOST_TEST(guards_ok);
+        BOOST_TEST(got[0] == sum, "reduce to device, n=" << n);
+        BOOST_TEST(got[1] == x, "user operator to device, n=" << n);
+
+        staged_buffer<cl_uint> in2(data, 0u), out(std::vector<cl_uint>(n, 3u), 9u);
+        in2.stage(q);
+        out.stage(q);
+        using boost::compute::lambda::_1;
+        const std::size_t count = clprim::copy_if(in2.first(), in2.last(), out.first(), q, _1 > 0x80000000u);
+        const auto all = copy_after(q, out, guards_ok);
+        BOOST_TEST(guards_ok);
+        BOOST_TEST(count == kept.size(), "copy_if n=" << n);
+        BOOST_TEST((count <= n && std::equal(kept.begin(), kept.end(), all.begin())), "copy_if n=" << n);
+    }
 }
 
 // Calls back to back on the out-of-order queue with no wait between them: each starts after the
