@@ -73,7 +73,7 @@ std::string program_options(const sort_request& r, std::size_t wg, std::size_t k
     if (r.order == sort_order::descending) o += " -DSORT_DESCENDING";
     if (r.has_values)
         o += std::string(" -DHAS_VALUES -DV=") + (size_of(r.value_type) == 4 ? "uint -DV_BYTES=4" : "ulong -DV_BYTES=8");
-    if (ranking == onesweep_ranking::match_any) o += " -DMATCH_RANK";
+    if (ranking == onesweep_ranking::match_any) o += " -DMATCH_RANK -DLB_NANOSLEEP"; // NVIDIA: PTX in both
     return o;
 }
 

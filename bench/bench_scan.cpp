@@ -1,11 +1,14 @@
 // Scan bench: exclusive scan of uint with each clprim algorithm beside bc::exclusive_scan, as
-// effective GB/s (the n elements read plus the n written), each checked against the host.
+// effective GB/s (the n elements read plus the n written), each checked against the host; plus
+// `fast` with each GPU path forced (fast:lookback, fast:tiles).
 #include "bench_framework.hpp"
 
 #include <boost/compute/algorithm/copy.hpp>
 #include <boost/compute/algorithm/exclusive_scan.hpp>
 
+#include <cstdlib>
 #include <random>
+#include <string>
 
 namespace {
 
@@ -58,6 +61,18 @@ CLPRIM_BENCH(scan)
         };
         for (const auto& [name, algo] : algos)
             measure(name, false, [&, a = algo] { clprim::exclusive_scan(in.begin(), in.end(), out.begin(), q, 0u, a); });
+        // `fast` with each of its device-wide paths forced (CLPRIM_SCAN_PATH): the single-pass
+        // look-back and the three-pass reduce-then-scan, side by side on this device.
+        for (const char* path : {"lookback", "tiles"}) {
+            const char* before = std::getenv("CLPRIM_SCAN_PATH");
+            const std::string saved = before ? before : "";
+            setenv("CLPRIM_SCAN_PATH", path, 1);
+            measure((std::string("fast:") + path).c_str(), false, [&] {
+                clprim::exclusive_scan(in.begin(), in.end(), out.begin(), q, 0u, clprim::scan_algorithm::fast);
+            });
+            if (before) setenv("CLPRIM_SCAN_PATH", saved.c_str(), 1);
+            else unsetenv("CLPRIM_SCAN_PATH");
+        }
         measure("boost_compute", true, [&] { bc::exclusive_scan(in.begin(), in.end(), out.begin(), q); });
     }
 }

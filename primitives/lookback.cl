@@ -51,6 +51,15 @@ inline void lb32_publish(__global volatile uint* slot, uint flag, uint value)
 #define LB_BATCH 8
 #endif
 
+// While a predecessor has published nothing, wait a little before reading again: spinning
+// tiles otherwise flood L2 with reads and slow the very tiles they wait for. NVIDIA builds
+// (LB_NANOSLEEP, set by the host) sleep with PTX nanosleep; elsewhere the loop simply reads again.
+#ifdef LB_NANOSLEEP
+#define LB_BACKOFF() asm volatile("nanosleep.u32 100;")
+#else
+#define LB_BACKOFF()
+#endif
+
 // Sum of the values of every slot before index tile (slots tile*stride apart), found by looking
 // back; spins while a predecessor has published nothing yet.
 inline uint lb32_exclusive_prefix(__global volatile uint* slots, uint tile, uint stride)
@@ -61,6 +70,7 @@ inline uint lb32_exclusive_prefix(__global volatile uint* slots, uint tile, uint
     uint acc = 0;
     uint j = tile; // slots j-1, j-2, ... are still to be read
     while (j > 0) {
+        const uint j_before = j;
         uint w[LB_BATCH];
 #pragma unroll
         for (uint b = 0; b < LB_BATCH; ++b) w[b] = b < j ? slots[(ulong)(j - 1 - b) * stride] : (LB_PREFIX << 30);
@@ -72,6 +82,7 @@ inline uint lb32_exclusive_prefix(__global volatile uint* slots, uint tile, uint
             --j;
             if (flag == LB_PREFIX) return acc;
         }
+        if (j == j_before) LB_BACKOFF();
     }
     return acc;
 }

@@ -44,7 +44,11 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
     k.items = k.elem == 4 ? 16 : 8;
     const int wg_algo = algorithm == scan_algorithm::hillis_steele ? 0 : algorithm == scan_algorithm::blelloch ? 1 : 2;
     const std::string options = type_options(type, "T") + " -DSCAN_ITEMS=" + std::to_string(k.items) +
-                                " -DSCAN_WG=" + std::to_string(wg_algo);
+                                " -DSCAN_WG=" + std::to_string(wg_algo) +
+                                // NVIDIA: the look-back backs off with PTX nanosleep (lookback.cl)
+                                (queue.get_device().platform().name().find("NVIDIA") != std::string::npos
+                                     ? " -DLB_NANOSLEEP"
+                                     : "");
     const bc::context context = queue.get_context();
     bc::program program =
         primitives_program(context, {"workgroup_scan.cl", "scan.cl", "lookback.cl", "scan_lookback.cl"}, options);
@@ -161,12 +165,14 @@ void scan_level(scan_kernels& k, bc::command_queue& queue, const bc::buffer& in,
 
 // Which device-wide scan runs (the one place where that is chosen):
 //  - lookback: one pass, every element read once and written once (decoupled look-back,
-//    lookback.cl). Only on GPUs, where a work-group that has started runs to completion, so the
-//    look-back's spin on earlier tiles cannot hang (the argument is in lookback.cl).
+//    lookback.cl). Safe only where a work-group that has started runs to completion (GPUs, PoCL:
+//    the argument is in lookback.cl). Not the default anywhere yet: on the H100 it measured
+//    0.365-0.39 ms at 2^26 against 0.31 ms for tiles (the tiles' look-back chain, not memory,
+//    limits it; docs/RESULTS.md), so GPUs keep tiles until it is faster.
 //  - chunks: CPU devices: a few long sequential runs per core, no barriers (two reads of the
 //    input, but a CPU is bound by its cores long before its memory).
-//  - tiles: reduce-then-scan over tiles (three passes over n): every other device, and the
-//    textbook algorithms (hillis_steele, blelloch), whatever the device.
+//  - tiles: reduce-then-scan over tiles (three passes over n): GPUs and every other device,
+//    and the textbook algorithms (hillis_steele, blelloch), whatever the device.
 // CLPRIM_SCAN_PATH=lookback|chunks|tiles overrides the choice for `fast`, for tests and
 // measurements (PoCL runs lookback too: its work-groups also run to completion).
 enum class scan_path { lookback, chunks, tiles };
@@ -180,7 +186,7 @@ scan_path choose_scan_path(const scan_kernels& k, scan_algorithm algorithm)
         if (s == "chunks") return scan_path::chunks;
         if (s == "tiles") return scan_path::tiles;
     }
-    return k.is_gpu ? scan_path::lookback : scan_path::chunks;
+    return k.is_gpu ? scan_path::tiles : scan_path::chunks;
 }
 
 // One launch: tiles take their index from a counter in status[0] and chain through look-back.

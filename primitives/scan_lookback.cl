@@ -49,32 +49,51 @@ inline uint scan_read(__global volatile ulong* slots, uint tile, T* v)
 }
 #endif
 
-// The combined value of every tile before tile t (spins until its predecessors have published),
-// reading LB_BATCH predecessors per round trip (lookback.cl).
-inline T scan_look_back(__global volatile ulong* slots, uint t)
-{
-#ifdef LB_DIAG_SKIP // measurement only (wrong results): what a tile costs without waiting
-    return SCAN_IDENTITY;
+// The combined value of every tile before tile t, found by the work-group together: in each
+// round work-items 0..LB_WINDOW-1 read one predecessor's slot each (one round trip covers
+// LB_WINDOW tiles, where one work-item walking back alone covered one), then work-item 0 combines
+// them in order up to the first inclusive prefix, or up to the first slot still empty (read
+// again next round). Every work-item of the group calls it (it has barriers); *out gets the
+// value in every work-item. t == 0 ends at once.
+#ifndef LB_WINDOW
+#define LB_WINDOW 32
 #endif
-    T acc = SCAN_IDENTITY;
-    uint j = t; // tiles j-1, j-2, ... are still to be combined
-    while (j > 0) {
-        T v[LB_BATCH];
-        uint flag[LB_BATCH];
-#pragma unroll
-        for (uint b = 0; b < LB_BATCH; ++b) {
-            v[b] = SCAN_IDENTITY;
-            flag[b] = b < j ? scan_read(slots, j - 1 - b, &v[b]) : LB_PREFIX;
-        }
-#pragma unroll
-        for (uint b = 0; b < LB_BATCH; ++b) {
-            if (flag[b] == LB_EMPTY) break; // read it again in the next batch
-            acc = SCAN_OP(v[b], acc);     // v covers earlier elements than acc
-            --j;
-            if (flag[b] == LB_PREFIX) return acc;
-        }
+inline T scan_look_back(__global volatile ulong* slots, uint t, __local uint* wflag, __local T* wval,
+                        __local uint* wstate, __local T* wacc)
+{
+    const uint lid = (uint)get_local_id(0);
+    if (lid == 0) {
+        wstate[0] = t;      // slots t-1, t-2, ... are still to be combined
+        wstate[1] = t == 0; // done
+        *wacc = SCAN_IDENTITY;
     }
-    return acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    while (!wstate[1]) {
+        const uint j = wstate[0];
+        if (lid < LB_WINDOW) {
+            T v = SCAN_IDENTITY;
+            wflag[lid] = lid < j ? scan_read(slots, j - 1 - lid, &v) : LB_PREFIX;
+            wval[lid] = v;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) {
+            T acc = *wacc;
+            uint used = 0;
+            bool done = false;
+            for (uint b = 0; b < LB_WINDOW && !done; ++b) {
+                if (wflag[b] == LB_EMPTY) break;
+                acc = SCAN_OP(wval[b], acc); // wval[b] covers earlier elements than acc
+                ++used;
+                done = wflag[b] == LB_PREFIX;
+            }
+            if (used == 0) LB_BACKOFF();
+            *wacc = acc;
+            wstate[0] = j - used;
+            wstate[1] = done;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    return *wacc;
 }
 
 // One work-group per tile of SCAN_ITEMS * local size elements; tiles are numbered in the order
@@ -86,7 +105,8 @@ __kernel void scan_lookback(__global const T* in, ulong in_off, __global T* out,
                             __local T* tile, __local T* scratch)
 {
     __local uint tile_id;
-    __local T carry_in;
+    __local uint lb_flag[LB_WINDOW], lb_state[2];
+    __local T lb_value[LB_WINDOW], lb_acc;
     const uint lid = (uint)get_local_id(0);
     const uint wg = (uint)get_local_size(0);
     const uint tile_n = wg * SCAN_ITEMS;
@@ -114,21 +134,12 @@ __kernel void scan_lookback(__global const T* in, ulong in_off, __global T* out,
     T total;
     T p = SCAN_WG_EXCLUSIVE(sum, scratch, &total);
 
-    // One work-item publishes the tile's aggregate, looks back, publishes the inclusive prefix.
-    if (lid == 0) {
-        // Published prefixes leave init out; it is applied once, here.
-        T before = SCAN_IDENTITY;
-        if (t == 0) {
-            scan_publish(slots, 0, LB_PREFIX, total);
-        } else {
-            scan_publish(slots, t, LB_AGGREGATE, total);
-            before = scan_look_back(slots, t);
-            scan_publish(slots, t, LB_PREFIX, SCAN_OP(before, total));
-        }
-        carry_in = SCAN_OP(init, before);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    p = SCAN_OP(carry_in, p);
+    // Publish the tile's aggregate (tile 0: its inclusive prefix), look back together, publish
+    // the inclusive prefix. Published prefixes leave init out; it is applied once, here.
+    if (lid == 0) scan_publish(slots, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, total);
+    const T before = scan_look_back(slots, t, lb_flag, lb_value, lb_state, &lb_acc);
+    if (lid == 0 && t > 0) scan_publish(slots, t, LB_PREFIX, SCAN_OP(before, total));
+    p = SCAN_OP(SCAN_OP(init, before), p);
     if (inclusive) {
         for (uint j = 0; j < SCAN_ITEMS; ++j) {
             p = SCAN_OP(p, v[j]);
