@@ -233,13 +233,16 @@ std::vector<T> to_host(const bc::vector<T>& dev, bc::command_queue& queue)
 // the object, then restores what was there: lets a suite force each path on the device under test.
 class env_override {
 public:
-    env_override(const char* name, const std::string& value) : name_(name)
+    env_override(const char* name, const std::string& value) : env_override(name, value.c_str()) {}
+    // value nullptr: the variable is unset for the scope.
+    env_override(const char* name, const char* value) : name_(name)
     {
         if (const char* old = std::getenv(name)) {
             had_ = true;
             old_ = old;
         }
-        ::setenv(name, value.c_str(), 1);
+        if (value) ::setenv(name, value, 1);
+        else ::unsetenv(name);
     }
     ~env_override()
     {

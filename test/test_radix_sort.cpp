@@ -403,6 +403,15 @@ BOOST_AUTO_TEST_CASE(onesweep_paths)
     }
 }
 
+// 2^28 + 1 keys (1 GiB of uint keys, 65537 one-sweep tiles) on GPU devices: the largest size
+// the issue names, far past what the device runs at once. Skipped on CPU devices (minutes there).
+BOOST_AUTO_TEST_CASE(huge_on_gpus)
+{
+    if ((device.type() & CL_DEVICE_TYPE_GPU) == 0) return;
+    const std::size_t n = (std::size_t(1) << 28) + 1;
+    check_sort(make_data<cl_uint>(n, distribution::random), false, queue, "uint 2^28+1 random");
+}
+
 // Keys that differ only in some digits: the other passes are skipped (one pass, the copy-aside
 // path; two non-adjacent passes; none at all).
 BOOST_AUTO_TEST_CASE(skipped_passes)

@@ -18,29 +18,7 @@ using namespace clprim_test;
 
 namespace {
 
-// Sets an environment variable for one scope, restoring what was there.
-class env_override {
-public:
-    env_override(const char* name, const char* value) : name_(name)
-    {
-        const char* before = std::getenv(name);
-        had_ = before != nullptr;
-        if (had_) saved_ = before;
-        if (value) setenv(name, value, 1);
-        else unsetenv(name);
-    }
-    ~env_override()
-    {
-        if (had_) setenv(name_.c_str(), saved_.c_str(), 1);
-        else unsetenv(name_.c_str());
-    }
-    env_override(const env_override&) = delete;
-    env_override& operator=(const env_override&) = delete;
-
-private:
-    std::string name_, saved_;
-    bool had_ = false;
-};
+// env_override (clprim_test_fixture.hpp) sets a knob for one scope; nullptr unsets it.
 
 const std::vector<std::size_t>& path_sizes()
 {
