@@ -1,4 +1,4 @@
-// Device-wide scans (sums) of T, joined after workgroup_scan.cl.
+// Device-wide scans of T, joined after workgroup_scan.cl: sums, or any associative operator.
 //
 // A tile is SCAN_ITEMS elements per work-item times the work-group size. Within a tile each
 // work-item scans its SCAN_ITEMS consecutive elements in registers, then one work-group scan
@@ -9,6 +9,12 @@
 // and a level of at most a few tiles is scanned by one work-group in one launch (scan_single).
 //
 // SCAN_WG selects the work-group scan: 0 Hillis & Steele, 1 Blelloch, 2 the fastest one.
+//
+// The operator is SCAN_OP(a, b) with identity SCAN_IDENTITY: the sum, or a user's operator from
+// a generated source joined in front (CLPRIM_OP and CLPRIM_IDENTITY, clprim/detail/
+// operator_source.hpp). Every kernel keeps element order (a is always the earlier part of the
+// range), so the operator need only be associative; SCAN_ORDERED (set by the host for operators
+// not known to be commutative) also keeps it where a sum may take elements in any order.
 
 #ifndef SCAN_ITEMS
 #define SCAN_ITEMS 8
@@ -17,12 +23,32 @@
 #define SCAN_WG 2
 #endif
 
+#ifndef SCAN_ORDERED
+#define SCAN_ORDERED 0
+#endif
+
+#ifdef CLPRIM_OP
+#define SCAN_OP(a, b) CLPRIM_OP(a, b)
+#define SCAN_IDENTITY ((T)CLPRIM_IDENTITY)
+// The work-group scans of workgroup_scan.cl over the user's operator: wg_exclusive_scan_hs_op, ...
+WG_SCAN_DEFINE_OP(op, T, SCAN_OP, SCAN_IDENTITY)
+#if SCAN_WG == 0
+#define SCAN_WG_EXCLUSIVE wg_exclusive_scan_hs_op
+#elif SCAN_WG == 1
+#define SCAN_WG_EXCLUSIVE wg_exclusive_scan_blelloch_op
+#else
+#define SCAN_WG_EXCLUSIVE wg_exclusive_scan_op
+#endif
+#else
+#define SCAN_OP(a, b) ((a) + (b))
+#define SCAN_IDENTITY ((T)0)
 #if SCAN_WG == 0
 #define SCAN_WG_EXCLUSIVE wg_exclusive_scan_hs_T
 #elif SCAN_WG == 1
 #define SCAN_WG_EXCLUSIVE wg_exclusive_scan_blelloch_T
 #else
 #define SCAN_WG_EXCLUSIVE wg_exclusive_scan_T
+#endif
 #endif
 
 // Tile slots in local memory: one pad every 32 elements, so that the item-major accesses
@@ -45,28 +71,28 @@ T scan_one_tile(__global const T* in, __global T* out, uint count, T carry, bool
     // Coalesced load; slots past the end of the range hold the identity, never read from memory.
     for (uint j = 0; j < SCAN_ITEMS; ++j) {
         const uint i = j * wg + lid;
-        tile[SCAN_TILE_PAD(i)] = i < count ? in[i] : (T)0;
+        tile[SCAN_TILE_PAD(i)] = i < count ? in[i] : SCAN_IDENTITY;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
     T v[SCAN_ITEMS];
-    T sum = (T)0;
+    T sum = SCAN_IDENTITY;
     for (uint j = 0; j < SCAN_ITEMS; ++j) {
         v[j] = tile[SCAN_TILE_PAD(lid * SCAN_ITEMS + j)];
-        sum = sum + v[j];
+        sum = SCAN_OP(sum, v[j]);
     }
     T total;
-    T p = carry + SCAN_WG_EXCLUSIVE(sum, scratch, &total);
+    T p = SCAN_OP(carry, SCAN_WG_EXCLUSIVE(sum, scratch, &total));
     if (inclusive) {
         for (uint j = 0; j < SCAN_ITEMS; ++j) {
-            p = p + v[j];
+            p = SCAN_OP(p, v[j]);
             v[j] = p;
         }
     } else {
         for (uint j = 0; j < SCAN_ITEMS; ++j) {
             const T x = v[j];
             v[j] = p;
-            p = p + x;
+            p = SCAN_OP(p, x);
         }
     }
     // Each item rewrites only its own slots (which only it read), then all read for the store.
@@ -105,13 +131,16 @@ __kernel void scan_single(__global const T* in, ulong in_off, __global T* out, u
     T carry = init;
     for (ulong base = 0; base < n; base += tile_n) {
         const uint count = (uint)min((ulong)tile_n, n - base);
-        carry = carry + scan_one_tile(in + in_off + base, out + out_off + base, count, carry,
-                                      (flags & SCAN_INCLUSIVE) != 0, tile, scratch);
+        carry = SCAN_OP(carry, scan_one_tile(in + in_off + base, out + out_off + base, count, carry,
+                                      (flags & SCAN_INCLUSIVE) != 0, tile, scratch));
     }
 }
 
 // sums[g] = the total of tile g (same tiling as scan_tiles). Needs no tile in local memory: the
-// order of a sum does not matter for integers, and floats are only promised to a tolerance.
+// order of a sum (or of any commutative operator) does not matter for integers, and floats are
+// only promised to a tolerance, so each work-item takes a coalesced column of the tile. An
+// operator that may not commute (SCAN_ORDERED) gets each work-item's own SCAN_ITEMS consecutive
+// elements instead (the layout scan_one_tile uses), so the work-group scan sees runs in order.
 __kernel void reduce_tiles(__global const T* in, ulong in_off, ulong n, __global T* sums,
                            ulong sums_off, __local T* scratch)
 {
@@ -123,21 +152,28 @@ __kernel void reduce_tiles(__global const T* in, ulong in_off, ulong n, __global
     const uint count = (uint)min((ulong)tile_n, n - base);
     in += in_off + base;
 
-    T sum = (T)0;
+    T sum = SCAN_IDENTITY;
+#if SCAN_ORDERED
+    for (uint j = 0; j < SCAN_ITEMS; ++j) {
+        const uint i = lid * SCAN_ITEMS + j;
+        if (i < count) sum = SCAN_OP(sum, in[i]);
+    }
+#else
     if (count == tile_n) {
-        for (uint j = 0; j < SCAN_ITEMS; ++j) sum = sum + in[j * wg + lid];
+        for (uint j = 0; j < SCAN_ITEMS; ++j) sum = SCAN_OP(sum, in[j * wg + lid]);
     } else {
         for (uint j = 0; j < SCAN_ITEMS; ++j) {
             const uint i = j * wg + lid;
-            if (i < count) sum = sum + in[i];
+            if (i < count) sum = SCAN_OP(sum, in[i]);
         }
     }
+#endif
     T total;
     SCAN_WG_EXCLUSIVE(sum, scratch, &total);
     if (lid == 0) sums[sums_off + g] = total;
 }
 
-// out[tile g] = offsets[g] + out[tile g], one work-group per tile of tile_n elements.
+// out[tile g] = offsets[g] combined with out[tile g], one work-group per tile of tile_n elements.
 __kernel void add_tile_offsets(__global T* out, ulong out_off, ulong n, __global const T* offsets,
                                ulong offsets_off, uint tile_n)
 {
@@ -148,7 +184,7 @@ __kernel void add_tile_offsets(__global T* out, ulong out_off, ulong n, __global
     const uint count = (uint)min((ulong)tile_n, n - base);
     const T off = offsets[offsets_off + g];
     out += out_off + base;
-    for (uint i = lid; i < count; i += wg) out[i] = off + out[i];
+    for (uint i = lid; i < count; i += wg) out[i] = SCAN_OP(off, out[i]);
 }
 
 // CPU devices (fast algorithm): a work-item per chunk of consecutive elements and plain loops,
@@ -158,29 +194,30 @@ __kernel void reduce_chunks(__global const T* in, ulong in_off, ulong n, ulong c
 {
     const ulong g = get_global_id(0);
     const ulong b = g * chunk, e = min(n, b + chunk);
-    T s = (T)0;
-    for (ulong i = b; i < e; ++i) s = s + in[in_off + i];
+    T s = SCAN_IDENTITY;
+    for (ulong i = b; i < e; ++i) s = SCAN_OP(s, in[in_off + i]);
     sums[g] = s;
 }
 
-// Chunk g starts from init plus the sums of chunks 0..g-1 (few: a small multiple of the cores).
+// Chunk g starts from init combined with the totals of chunks 0..g-1, in order (few: a small
+// multiple of the cores).
 __kernel void scan_chunks(__global const T* in, ulong in_off, __global T* out, ulong out_off,
                           ulong n, ulong chunk, __global const T* sums, uint flags, T init)
 {
     const ulong g = get_global_id(0);
     const ulong b = g * chunk, e = min(n, b + chunk);
     T p = init;
-    for (ulong c = 0; c < g; ++c) p = p + sums[c];
+    for (ulong c = 0; c < g; ++c) p = SCAN_OP(p, sums[c]);
     if (flags & SCAN_INCLUSIVE) {
         for (ulong i = b; i < e; ++i) {
-            p = p + in[in_off + i];
+            p = SCAN_OP(p, in[in_off + i]);
             out[out_off + i] = p;
         }
     } else {
         for (ulong i = b; i < e; ++i) {
             const T x = in[in_off + i];
             out[out_off + i] = p;
-            p = p + x;
+            p = SCAN_OP(p, x);
         }
     }
 }

@@ -1,5 +1,6 @@
 // Device-wide inclusive and exclusive scans (kernels in scan.cl, work-group scans in
-// workgroup_scan.cl).
+// workgroup_scan.cl), of sums or of a user's operator (a generated source joined in front,
+// clprim/detail/operator_source.hpp: one cached program per operator source).
 #include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/scratch_pool.hpp>
@@ -8,9 +9,11 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <tuple>
 #include <string>
+#include <vector>
 
 namespace clprim {
 namespace detail {
@@ -29,16 +32,27 @@ struct scan_kernels {
     std::size_t wg = 1;         // work-group size
     std::size_t items = 1;      // elements per work-item
     std::size_t elem = 4;       // bytes per element
+    unsigned char identity[8] = {}; // the operator's identity (elem bytes): 0 for the sum
     std::size_t tile() const { return wg * items; }
+};
+
+// The operator a scan combines with: the sum (file empty), or a generated source defining
+// CLPRIM_OP and CLPRIM_IDENTITY; ordered: it may not commute (reduce_tiles then keeps order).
+struct scan_op {
+    std::string file;
+    bool ordered = false;
+    const void* identity = nullptr; // elem bytes; null for the sum
 };
 
 std::size_t scratch_elements(std::size_t wg) { return 2 * wg + ((2 * wg) >> 5) + 1; } // WG_SCAN_SCRATCH
 std::size_t tile_slots(std::size_t tile) { return tile + ((tile - 1) >> 5); }         // SCAN_TILE_PAD(tile-1)+1
 
-scan_kernels make_kernels(const bc::command_queue& queue, element_type type, scan_algorithm algorithm)
+scan_kernels make_kernels(const bc::command_queue& queue, element_type type, scan_algorithm algorithm,
+                          const scan_op& op)
 {
     scan_kernels k;
     k.elem = size_of(type);
+    if (op.identity) std::memcpy(k.identity, op.identity, k.elem);
     // 16 uints or 8 ulongs (64 bytes) per work-item: enough work per barrier to keep the kernel
     // bound by memory, while a 256-item tile still fits local memory several times per SM.
     k.items = k.elem == 4 ? 16 : 8;
@@ -48,10 +62,11 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
                                 // NVIDIA: the look-back backs off with PTX nanosleep (lookback.cl)
                                 (queue.get_device().platform().name().find("NVIDIA") != std::string::npos
                                      ? " -DLB_NANOSLEEP"
-                                     : "");
+                                     : "") + (op.ordered ? " -DSCAN_ORDERED=1" : "");
     const bc::context context = queue.get_context();
-    bc::program program =
-        primitives_program(context, {"workgroup_scan.cl", "scan.cl", "lookback.cl", "scan_lookback.cl"}, options);
+    std::vector<std::string> files{"workgroup_scan.cl", "scan.cl", "lookback.cl", "scan_lookback.cl"};
+    if (!op.file.empty()) files.insert(files.begin(), op.file);
+    bc::program program = primitives_program(context, files, options);
     k.scan_tiles = program.create_kernel("scan_tiles");
     k.scan_single = program.create_kernel("scan_single");
     k.reduce_chunks = program.create_kernel("reduce_chunks");
@@ -79,17 +94,19 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
     return k;
 }
 
-// The kernels for (context, device, type, algorithm), made once per host thread: kernel objects
+// The kernels for (context, device, type, algorithm, operator), made once per host thread: kernel objects
 // carry their arguments, so threads must not share them, and making them (program lookup, kernel
 // creation, limit queries) would otherwise cost tens of microseconds per call. The cached
 // kernels keep their context alive, so a key's handles cannot be reused by another context.
-scan_kernels& cached_kernels(const bc::command_queue& queue, element_type type, scan_algorithm algorithm)
+scan_kernels& cached_kernels(const bc::command_queue& queue, element_type type, scan_algorithm algorithm,
+                             const scan_op& op)
 {
-    using key = std::tuple<cl_context, cl_device_id, int, int>;
+    // The generated file's name is a hash of the operator's text, identity included.
+    using key = std::tuple<cl_context, cl_device_id, int, int, std::string, bool>;
     thread_local std::map<key, scan_kernels> cache;
-    const key k{queue.get_context().get(), queue.get_device().get(), int(type), int(algorithm)};
+    const key k{queue.get_context().get(), queue.get_device().get(), int(type), int(algorithm), op.file, op.ordered};
     auto it = cache.find(k);
-    if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, type, algorithm)).first;
+    if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, type, algorithm, op)).first;
     return it->second;
 }
 
@@ -102,7 +119,7 @@ void scan_level(scan_kernels& k, bc::command_queue& queue, const bc::buffer& in,
     const std::size_t tile = k.tile();
     const std::size_t tiles = ceil_div(n, tile);
     const cl_uint incl = inclusive ? flag_inclusive : 0;
-    const unsigned char zero[8] = {};
+    const unsigned char* identity = k.identity; // where a tile scan starts when no offset is given
 
     auto run_scan = [&](cl_uint flags, const void* start) {
         bc::kernel& s = k.scan_tiles;
@@ -148,9 +165,9 @@ void scan_level(scan_kernels& k, bc::command_queue& queue, const bc::buffer& in,
         r.set_arg(5, scratch_elements(k.wg) * k.elem, nullptr);
         launch_1d(queue, r, tiles * k.wg, k.wg);
         scan_level(k, queue, aux, aux_off, aux, aux_off, tiles, false, init, algorithm, aux, next_off);
-        run_scan(incl | flag_use_offsets, zero);
+        run_scan(incl | flag_use_offsets, identity);
     } else {
-        run_scan(incl | flag_write_sums, zero);
+        run_scan(incl | flag_write_sums, identity);
         scan_level(k, queue, aux, aux_off, aux, aux_off, tiles, false, init, algorithm, aux, next_off);
         bc::kernel& a = k.add_tile_offsets;
         a.set_arg(0, out);
@@ -165,14 +182,12 @@ void scan_level(scan_kernels& k, bc::command_queue& queue, const bc::buffer& in,
 
 // Which device-wide scan runs (the one place where that is chosen):
 //  - lookback: one pass, every element read once and written once (decoupled look-back,
-//    lookback.cl). Safe only where a work-group that has started runs to completion (GPUs, PoCL:
-//    the argument is in lookback.cl). Not the default anywhere yet: on the H100 it measured
-//    0.365-0.39 ms at 2^26 against 0.31 ms for tiles (the tiles' look-back chain, not memory,
-//    limits it; docs/RESULTS.md), so GPUs keep tiles until it is faster.
+//    lookback.cl). Only on GPUs, where a work-group that has started runs to completion, so the
+//    look-back's spin on earlier tiles cannot hang (the argument is in lookback.cl).
 //  - chunks: CPU devices: a few long sequential runs per core, no barriers (two reads of the
 //    input, but a CPU is bound by its cores long before its memory).
-//  - tiles: reduce-then-scan over tiles (three passes over n): GPUs and every other device,
-//    and the textbook algorithms (hillis_steele, blelloch), whatever the device.
+//  - tiles: reduce-then-scan over tiles (three passes over n): every other device, and the
+//    textbook algorithms (hillis_steele, blelloch), whatever the device.
 // CLPRIM_SCAN_PATH=lookback|chunks|tiles overrides the choice for `fast`, for tests and
 // measurements (PoCL runs lookback too: its work-groups also run to completion).
 enum class scan_path { lookback, chunks, tiles };
@@ -186,7 +201,7 @@ scan_path choose_scan_path(const scan_kernels& k, scan_algorithm algorithm)
         if (s == "chunks") return scan_path::chunks;
         if (s == "tiles") return scan_path::tiles;
     }
-    return k.is_gpu ? scan_path::tiles : scan_path::chunks;
+    return k.is_gpu ? scan_path::lookback : scan_path::chunks;
 }
 
 // One launch: tiles take their index from a counter in status[0] and chain through look-back.
@@ -213,13 +228,10 @@ void scan_single_pass(scan_kernels& k, bc::command_queue& queue, const buffer_ra
     launch_1d(queue, s, tiles * k.wg, k.wg);
 }
 
-} // namespace
-
-void scan_impl(const buffer_range& in, const buffer_range& out, element_type type, bool inclusive,
-               const void* init, scan_algorithm algorithm, bc::command_queue& user_queue)
+// Checks the arguments, then scans with op (the sum, or a generated operator).
+void run_scan(const buffer_range& in, const buffer_range& out, element_type type, bool inclusive,
+              const void* init, scan_algorithm algorithm, const scan_op& op, bc::command_queue& queue)
 {
-    in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
-    bc::command_queue& queue = scope.queue();
     const char* who = inclusive ? "clprim::inclusive_scan" : "clprim::exclusive_scan";
     if (algorithm != scan_algorithm::hillis_steele && algorithm != scan_algorithm::blelloch &&
         algorithm != scan_algorithm::fast)
@@ -236,7 +248,7 @@ void scan_impl(const buffer_range& in, const buffer_range& out, element_type typ
     guarded(who, [&] {
         require_type_support(type, queue.get_device(), who);
         if (in.size == 0) return;
-        scan_kernels& k = cached_kernels(queue, type, algorithm);
+        scan_kernels& k = cached_kernels(queue, type, algorithm, op);
         const scan_path path = choose_scan_path(k, algorithm);
         if (path == scan_path::lookback) {
             scan_single_pass(k, queue, in, out, inclusive, init); // inclusive: init is the identity
@@ -279,6 +291,28 @@ void scan_impl(const buffer_range& in, const buffer_range& out, element_type typ
         scan_level(k, queue, in.buffer, in.offset, out.buffer, out.offset, in.size, inclusive, init, algorithm,
                    aux, 0);
     });
+}
+
+} // namespace
+
+void scan_impl(const buffer_range& in, const buffer_range& out, element_type type, bool inclusive,
+               const void* init, scan_algorithm algorithm, bc::command_queue& user_queue)
+{
+    in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
+    run_scan(in, out, type, inclusive, init, algorithm, scan_op{}, scope.queue());
+}
+
+void scan_generated_impl(const buffer_range& in, const buffer_range& out, element_type type, bool inclusive,
+                         const void* init, const std::string& op_file, bool commutative, const void* identity,
+                         bc::command_queue& user_queue)
+{
+    in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
+    if (identity == nullptr) throw invalid_argument_error("clprim::scan: identity is null");
+    scan_op op;
+    op.file = op_file;
+    op.ordered = !commutative;
+    op.identity = identity;
+    run_scan(in, out, type, inclusive, init, scan_algorithm::fast, op, scope.queue());
 }
 
 } // namespace detail

@@ -25,6 +25,11 @@
 //
 // *total receives the sum over the whole work-group (the same value in every work-item).
 // Sums of floats are added left to right in each step (earlier elements as the left operand).
+//
+// WG_SCAN_DEFINE_OP(NAME, TYPE, OP, ID) defines the same four scans for any associative operator
+// (wg_inclusive_scan_hs_NAME, ...; *total is then the combination of the whole work-group): the
+// sums above are its instance with OP = +, and the device-wide scans (scan.cl) instantiate it for
+// a user's operator. Every step combines a run of earlier work-items (left) with a later one.
 
 #ifndef CLPRIM_WORKGROUP_SCAN_CL
 #define CLPRIM_WORKGROUP_SCAN_CL
@@ -37,8 +42,11 @@
 // Blelloch pads a tree over the next power of two m < 2n.
 #define WG_SCAN_SCRATCH(n) (2 * (n) + ((2 * (n)) >> 5) + 1)
 
-#define WG_SCAN_DEFINE(TYPE)                                                                      \
-    TYPE wg_inclusive_scan_hs_##TYPE(TYPE x, __local TYPE* scratch)                               \
+// The scans over any associative operator OP (a function or function-like macro of two TYPE
+// values) with identity ID, named wg_*_NAME. Element order is kept everywhere: the left operand
+// always covers earlier work-items than the right one, so OP need not be commutative.
+#define WG_SCAN_DEFINE_OP(NAME, TYPE, OP, ID)                                                     \
+    TYPE wg_inclusive_scan_hs_##NAME(TYPE x, __local TYPE* scratch)                               \
     {                                                                                             \
         const uint n = (uint)get_local_size(0);                                                   \
         const uint lid = (uint)get_local_id(0);                                                   \
@@ -50,7 +58,7 @@
         for (uint d = 1; d < n; d <<= 1) {                                                        \
             /* x caches src[lid]; only the neighbour d to the left is read, from the buffer */   \
             /* no one writes in this step, so one barrier per step suffices */                   \
-            if (lid >= d) x = src[lid - d] + x;                                                   \
+            if (lid >= d) x = OP(src[lid - d], x);                                                \
             dst[lid] = x;                                                                         \
             barrier(CLK_LOCAL_MEM_FENCE);                                                         \
             __local TYPE* t = src;                                                                \
@@ -60,7 +68,7 @@
         return x;                                                                                 \
     }                                                                                             \
                                                                                                   \
-    TYPE wg_exclusive_scan_hs_##TYPE(TYPE x, __local TYPE* scratch, TYPE* total)                  \
+    TYPE wg_exclusive_scan_hs_##NAME(TYPE x, __local TYPE* scratch, TYPE* total)                  \
     {                                                                                             \
         const uint n = (uint)get_local_size(0);                                                   \
         const uint lid = (uint)get_local_id(0);                                                   \
@@ -70,7 +78,7 @@
         src[lid] = x;                                                                             \
         barrier(CLK_LOCAL_MEM_FENCE);                                                             \
         for (uint d = 1; d < n; d <<= 1) {                                                        \
-            if (lid >= d) x = src[lid - d] + x;                                                   \
+            if (lid >= d) x = OP(src[lid - d], x);                                                \
             dst[lid] = x;                                                                         \
             barrier(CLK_LOCAL_MEM_FENCE);                                                         \
             __local TYPE* t = src;                                                                \
@@ -78,14 +86,14 @@
             dst = t;                                                                              \
         }                                                                                         \
         /* src holds every inclusive prefix: the exclusive one is the left neighbour's */        \
-        /* (read, not x minus the element, so that floats stay exact) */                         \
-        const TYPE r = lid > 0 ? src[lid - 1] : (TYPE)0;                                          \
+        /* (read, not x minus the element: exact for floats, and OP need have no inverse) */     \
+        const TYPE r = lid > 0 ? src[lid - 1] : (ID);                                             \
         *total = src[n - 1];                                                                      \
         barrier(CLK_LOCAL_MEM_FENCE);                                                             \
         return r;                                                                                 \
     }                                                                                             \
                                                                                                   \
-    TYPE wg_exclusive_scan_blelloch_##TYPE(TYPE x, __local TYPE* scratch, TYPE* total)            \
+    TYPE wg_exclusive_scan_blelloch_##NAME(TYPE x, __local TYPE* scratch, TYPE* total)            \
     {                                                                                             \
         const uint n = (uint)get_local_size(0);                                                   \
         const uint lid = (uint)get_local_id(0);                                                   \
@@ -93,23 +101,23 @@
         while (m < n) m <<= 1;                                                                    \
         barrier(CLK_LOCAL_MEM_FENCE);                                                             \
         scratch[WG_SCAN_PAD(lid)] = x;                                                            \
-        if (lid + n < m) scratch[WG_SCAN_PAD(lid + n)] = (TYPE)0; /* leaves past n */            \
+        if (lid + n < m) scratch[WG_SCAN_PAD(lid + n)] = (ID); /* leaves past n */               \
         barrier(CLK_LOCAL_MEM_FENCE);                                                             \
-        /* up-sweep: node (2k+2)d-1 gathers the sum of its 2d leaves */                          \
+        /* up-sweep: node (2k+2)d-1 gathers its 2d leaves (left subtree a, right subtree b) */   \
         for (uint d = 1; d < m; d <<= 1) {                                                        \
             if (lid < m / (2 * d)) {                                                              \
                 const uint a = (2 * lid + 1) * d - 1;                                             \
                 const uint b = a + d;                                                             \
-                scratch[WG_SCAN_PAD(b)] = scratch[WG_SCAN_PAD(a)] + scratch[WG_SCAN_PAD(b)];      \
+                scratch[WG_SCAN_PAD(b)] = OP(scratch[WG_SCAN_PAD(a)], scratch[WG_SCAN_PAD(b)]);   \
             }                                                                                     \
             barrier(CLK_LOCAL_MEM_FENCE);                                                         \
         }                                                                                         \
         *total = scratch[WG_SCAN_PAD(m - 1)];                                                     \
         barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read the root before it is cleared */      \
-        if (lid == 0) scratch[WG_SCAN_PAD(m - 1)] = (TYPE)0;                                      \
+        if (lid == 0) scratch[WG_SCAN_PAD(m - 1)] = (ID);                                         \
         barrier(CLK_LOCAL_MEM_FENCE);                                                             \
-        /* down-sweep: a node's prefix goes to its left child; the right child gets the */       \
-        /* prefix plus the left child's sum */                                                   \
+        /* down-sweep: a node's prefix (everything before its subtree) goes to its left */       \
+        /* child; the right child gets the prefix combined with the left child's subtree */      \
         for (uint d = m >> 1; d >= 1; d >>= 1) {                                                  \
             if (lid < m / (2 * d)) {                                                              \
                 const uint a = (2 * lid + 1) * d - 1;                                             \
@@ -117,7 +125,7 @@
                 const TYPE left = scratch[WG_SCAN_PAD(a)];                                        \
                 const TYPE prefix = scratch[WG_SCAN_PAD(b)];                                      \
                 scratch[WG_SCAN_PAD(a)] = prefix;                                                 \
-                scratch[WG_SCAN_PAD(b)] = prefix + left;                                          \
+                scratch[WG_SCAN_PAD(b)] = OP(prefix, left);                                       \
             }                                                                                     \
             barrier(CLK_LOCAL_MEM_FENCE);                                                         \
         }                                                                                         \
@@ -126,12 +134,16 @@
         return r;                                                                                 \
     }                                                                                             \
                                                                                                   \
-    TYPE wg_exclusive_scan_##TYPE(TYPE x, __local TYPE* scratch, TYPE* total)                     \
+    TYPE wg_exclusive_scan_##NAME(TYPE x, __local TYPE* scratch, TYPE* total)                     \
     {                                                                                             \
-        return wg_exclusive_scan_hs_##TYPE(x, scratch, total);                                    \
-    }                                                                                             \
-                                                                                                  \
-    /* The public names (clprim::workgroup_source()): the same functions. */                     \
+        return wg_exclusive_scan_hs_##NAME(x, scratch, total);                                    \
+    }
+
+// The sums (the library's radix sort, copy_if and histogram build on these names) and their
+// public names (clprim::workgroup_source()): the same functions.
+#define WG_SCAN_ADD_(a, b) ((a) + (b))
+#define WG_SCAN_DEFINE(TYPE)                                                                      \
+    WG_SCAN_DEFINE_OP(TYPE, TYPE, WG_SCAN_ADD_, (TYPE)0)                                          \
     TYPE clprim_wg_inclusive_scan_##TYPE(TYPE x, __local TYPE* scratch)                           \
     {                                                                                             \
         return wg_inclusive_scan_hs_##TYPE(x, scratch);                                           \

@@ -127,7 +127,7 @@ BOOST_AUTO_TEST_CASE(histogram)
 BOOST_AUTO_TEST_CASE(same_code_as_the_library)
 {
     const std::string s = clprim::workgroup_source();
-    BOOST_TEST(s.find("wg_exclusive_scan_hs_##TYPE") != std::string::npos);
+    BOOST_TEST(s.find("wg_exclusive_scan_hs_##NAME") != std::string::npos);
     BOOST_TEST(s.find("CLPRIM_DEFINE_WORKGROUP_REDUCE") != std::string::npos);
     BOOST_TEST(s.find("wg_hist_flush_add") != std::string::npos);
 }

@@ -29,15 +29,6 @@ void reduce_to_device_impl(const buffer_range& in, const buffer_range& result, e
 void reduce_generated_impl(const buffer_range& in, element_type type, const std::string& op_file, bool commutative,
                            const void* identity, bc::command_queue& queue, void* host_result,
                            const buffer_range* device_result);
-
-// T, in a parameter that takes no part in deduction (so that an identity written as 0 works for
-// any T the ranges give).
-template <class T>
-struct nondeduced {
-    using type = T;
-};
-template <class T>
-using nondeduced_t = typename nondeduced<T>::type;
 } // namespace detail
 
 // Reduces [first, last) with op and waits for the value. Empty range: the identity (0 for sum,

@@ -2,7 +2,10 @@
 #include <clprim/config.hpp>
 #include <clprim/detail/checks.hpp>
 #include <clprim/detail/element_type.hpp>
+#include <clprim/detail/operator_source.hpp>
 #include <clprim/error.hpp>
+
+#include <string>
 
 namespace clprim {
 
@@ -13,6 +16,12 @@ namespace detail {
 // every element of an exclusive scan; ignored for an inclusive one.
 void scan_impl(const buffer_range& in, const buffer_range& out, element_type type, bool inclusive,
                const void* init, scan_algorithm algorithm, bc::command_queue& queue);
+// The same with the generated operator op_file (operator_source.hpp) and its identity
+// (size_of(type) bytes). init starts the scan on the left: the identity for an inclusive one.
+// commutative: the operator may see elements in any order.
+void scan_generated_impl(const buffer_range& in, const buffer_range& out, element_type type, bool inclusive,
+                         const void* init, const std::string& op_file, bool commutative, const void* identity,
+                         bc::command_queue& queue);
 } // namespace detail
 
 // result[i] = first[0] + ... + first[i]. result == first (in place) is allowed.
@@ -36,6 +45,39 @@ void exclusive_scan(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last,
     const auto in = detail::checked_range(first, last, queue, "clprim::exclusive_scan");
     const auto out = detail::checked_output(result, in.size, queue, "clprim::exclusive_scan");
     detail::scan_impl(in, out, detail::element_type_of<T>(), false, &init, algorithm, queue);
+}
+
+// result[i] = op(...op(op(first[0], first[1]), first[2])..., first[i]) for any associative
+// Boost.Compute binary function object over T (bc::plus<T>(), bc::max<T>(), bc::bit_xor<T>(), a
+// BOOST_COMPUTE_FUNCTION, ...) whose identity element is identity. Earlier elements are always
+// the left operand, so op need not be commutative. The operator is rendered into the library's
+// scan kernels (one cached program per operator source). result == first (in place) is allowed.
+template <class T, class BinaryFunction>
+void inclusive_scan(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last,
+                    bc::buffer_iterator<T> result, bc::command_queue& queue, BinaryFunction op,
+                    detail::nondeduced_t<T> identity)
+{
+    detail::check_function_object<BinaryFunction>();
+    const auto in = detail::checked_range(first, last, queue, "clprim::inclusive_scan");
+    const auto out = detail::checked_output(result, in.size, queue, "clprim::inclusive_scan");
+    const std::string file = detail::binary_operator_file<T>(op, identity);
+    detail::scan_generated_impl(in, out, detail::element_type_of<T>(), true, &identity, file,
+                                is_commutative<BinaryFunction>::value, &identity, queue);
+}
+
+// result[0] = init, result[i] = op(result[i-1], first[i-1]): the same with init on the left of
+// everything. result == first (in place) is allowed.
+template <class T, class BinaryFunction>
+void exclusive_scan(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last,
+                    bc::buffer_iterator<T> result, bc::command_queue& queue, detail::nondeduced_t<T> init,
+                    BinaryFunction op, detail::nondeduced_t<T> identity)
+{
+    detail::check_function_object<BinaryFunction>();
+    const auto in = detail::checked_range(first, last, queue, "clprim::exclusive_scan");
+    const auto out = detail::checked_output(result, in.size, queue, "clprim::exclusive_scan");
+    const std::string file = detail::binary_operator_file<T>(op, identity);
+    detail::scan_generated_impl(in, out, detail::element_type_of<T>(), false, &init, file,
+                                is_commutative<BinaryFunction>::value, &identity, queue);
 }
 
 } // namespace clprim

@@ -61,6 +61,15 @@ CLPRIM_COMMUTATIVE_(bit_xor);
 
 namespace detail {
 
+// T, in a parameter that takes no part in deduction (so that an identity written as 0 works for
+// any T the ranges give).
+template <class T>
+struct nondeduced {
+    using type = T;
+};
+template <class T>
+using nondeduced_t = typename nondeduced<T>::type;
+
 // From the full source meta_kernel generated for a kernel named `kernel` whose body is one
 // expression: the definitions before the kernel (functions, types, pragmas) and the expression.
 void split_rendered(const std::string& source, const std::string& kernel, std::string& definitions,
