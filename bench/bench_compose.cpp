@@ -6,10 +6,15 @@
 //       sum (reduce_op::sum) and Boost.Compute's reduce with bc::bit_xor (the baseline).
 //   copy_if / half: clprim::copy_if keeping the odd values (about half), beside
 //       boost::compute::copy_if (the baseline).
-// Effective bandwidth: bytes read (and, for copy_if, written) / time. Results checked on the host.
+//   scan_op / max: clprim::inclusive_scan with bc::max<cl_uint>() and identity 0, beside the sum
+//       scan (clprim::inclusive_scan, fast) and Boost.Compute's inclusive_scan with bc::max (the
+//       baseline). Target: max within 10% of sum.
+// Effective bandwidth: bytes read (and, for copy_if and the scans, written) / time. Results
+// checked on the host.
 #include "bench_framework.hpp"
 
 #include <boost/compute/algorithm/copy_if.hpp>
+#include <boost/compute/algorithm/inclusive_scan.hpp>
 #include <boost/compute/algorithm/reduce.hpp>
 #include <boost/compute/function.hpp>
 #include <boost/compute/functional.hpp>
@@ -108,6 +113,36 @@ CLPRIM_BENCH(compose)
             std::vector<cl_uint> h(count);
             if (count) bc::copy(out.begin(), out.begin() + count, h.begin(), ctx.queue);
             add("copy_if", "half", ms, in_bytes + double(odd.size()) * sizeof(cl_uint), false, h == odd);
+        }
+
+        // Inclusive scan with bc::max against the sum scan (read n, write n).
+        {
+            std::vector<cl_uint> run_max(n), run_sum(n);
+            cl_uint m = 0, s = 0;
+            for (std::size_t i = 0; i < n; ++i) {
+                m = std::max(m, host[i]);
+                s += host[i];
+                run_max[i] = m;
+                run_sum[i] = s;
+            }
+            bc::vector<cl_uint> out(std::max<std::size_t>(n, 1), ctx.ctx);
+            auto result_is = [&](const std::vector<cl_uint>& expected) {
+                std::vector<cl_uint> h(n);
+                if (n) bc::copy(out.begin(), out.begin() + n, h.begin(), ctx.queue);
+                return h == expected;
+            };
+            const double bc_ms = clprim_bench::median_ms(
+                ctx.queue, [&] { bc::inclusive_scan(d.begin(), d.end(), out.begin(), bc::max<cl_uint>(), ctx.queue); },
+                ctx.repeat);
+            add("scan_op", "boost_compute", bc_ms, 2 * in_bytes, true, result_is(run_max));
+            const double sum_ms = clprim_bench::median_ms(
+                ctx.queue, [&] { clprim::inclusive_scan(d.begin(), d.end(), out.begin(), ctx.queue); }, ctx.repeat);
+            add("scan_op", "sum", sum_ms, 2 * in_bytes, false, result_is(run_sum));
+            const double max_ms = clprim_bench::median_ms(
+                ctx.queue,
+                [&] { clprim::inclusive_scan(d.begin(), d.end(), out.begin(), ctx.queue, bc::max<cl_uint>(), 0u); },
+                ctx.repeat);
+            add("scan_op", "max", max_ms, 2 * in_bytes, false, result_is(run_max));
         }
     }
 }
