@@ -182,12 +182,14 @@ void scan_level(scan_kernels& k, bc::command_queue& queue, const bc::buffer& in,
 
 // Which device-wide scan runs (the one place where that is chosen):
 //  - lookback: one pass, every element read once and written once (decoupled look-back,
-//    lookback.cl). Only on GPUs, where a work-group that has started runs to completion, so the
-//    look-back's spin on earlier tiles cannot hang (the argument is in lookback.cl).
+//    lookback.cl). Safe only where a work-group that has started runs to completion (GPUs, PoCL:
+//    the argument is in lookback.cl). Not the default anywhere yet: on the H100 it measured
+//    0.365-0.39 ms at 2^26 against 0.31-0.32 ms for tiles (its look-back wait, not memory,
+//    limits it; docs/RESULTS.md), so GPUs keep tiles until it is faster.
 //  - chunks: CPU devices: a few long sequential runs per core, no barriers (two reads of the
 //    input, but a CPU is bound by its cores long before its memory).
-//  - tiles: reduce-then-scan over tiles (three passes over n): every other device, and the
-//    textbook algorithms (hillis_steele, blelloch), whatever the device.
+//  - tiles: reduce-then-scan over tiles (three passes over n): GPUs and every other device,
+//    and the textbook algorithms (hillis_steele, blelloch), whatever the device.
 // CLPRIM_SCAN_PATH=lookback|chunks|tiles overrides the choice for `fast`, for tests and
 // measurements (PoCL runs lookback too: its work-groups also run to completion).
 enum class scan_path { lookback, chunks, tiles };
@@ -201,7 +203,7 @@ scan_path choose_scan_path(const scan_kernels& k, scan_algorithm algorithm)
         if (s == "chunks") return scan_path::chunks;
         if (s == "tiles") return scan_path::tiles;
     }
-    return k.is_gpu ? scan_path::lookback : scan_path::chunks;
+    return k.is_gpu ? scan_path::tiles : scan_path::chunks;
 }
 
 // One launch: tiles take their index from a counter in status[0] and chain through look-back.

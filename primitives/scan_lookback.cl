@@ -50,7 +50,7 @@ inline uint scan_read(__global volatile ulong* slots, uint tile, T* v)
 #endif
 
 // The combined value of every tile before tile t, found by the work-group together: in each
-// round work-items 0..LB_WINDOW-1 read one predecessor's slot each (one round trip covers
+// round work-items 0..LB_WINDOW-1 (or the whole group, if smaller) read one predecessor's slot each (one round trip covers
 // LB_WINDOW tiles, where one work-item walking back alone covered one), then work-item 0 combines
 // them in order up to the first inclusive prefix, or up to the first slot still empty (read
 // again next round). Every work-item of the group calls it (it has barriers); *out gets the
@@ -62,6 +62,7 @@ inline T scan_look_back(__global volatile ulong* slots, uint t, __local uint* wf
                         __local uint* wstate, __local T* wacc)
 {
     const uint lid = (uint)get_local_id(0);
+    const uint window = min((uint)LB_WINDOW, (uint)get_local_size(0)); // small work-groups: fewer
     if (lid == 0) {
         wstate[0] = t;      // slots t-1, t-2, ... are still to be combined
         wstate[1] = t == 0; // done
@@ -70,7 +71,7 @@ inline T scan_look_back(__global volatile ulong* slots, uint t, __local uint* wf
     barrier(CLK_LOCAL_MEM_FENCE);
     while (!wstate[1]) {
         const uint j = wstate[0];
-        if (lid < LB_WINDOW) {
+        if (lid < window) {
             T v = SCAN_IDENTITY;
             wflag[lid] = lid < j ? scan_read(slots, j - 1 - lid, &v) : LB_PREFIX;
             wval[lid] = v;
@@ -80,7 +81,7 @@ inline T scan_look_back(__global volatile ulong* slots, uint t, __local uint* wf
             T acc = *wacc;
             uint used = 0;
             bool done = false;
-            for (uint b = 0; b < LB_WINDOW && !done; ++b) {
+            for (uint b = 0; b < window && !done; ++b) {
                 if (wflag[b] == LB_EMPTY) break;
                 acc = SCAN_OP(wval[b], acc); // wval[b] covers earlier elements than acc
                 ++used;
