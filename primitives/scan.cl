@@ -59,30 +59,33 @@ WG_SCAN_DEFINE_OP(op, T, SCAN_OP, SCAN_IDENTITY)
 #define SCAN_USE_OFFSETS 2u   // start tile g from offsets[g] (else from init)
 #define SCAN_WRITE_SUMS 4u    // write tile g's total to sums[g]
 
-// Scans the count (<= tile size) elements of one tile from carry; returns the tile's total.
-// tile holds SCAN_TILE_PAD(tile size - 1) + 1 elements, scratch WG_SCAN_SCRATCH(work-group
-// size). in may equal out (in place): the tile is read in full before any of it is written.
-T scan_one_tile(__global const T* in, __global T* out, uint count, T carry, bool inclusive,
-                __local T* tile, __local T* scratch)
+// Loads the count (<= tile size) elements of one tile, coalesced, through local memory into v:
+// the work-item's SCAN_ITEMS consecutive elements (slots past the end hold the identity, never
+// read from memory). Returns their combination. tile holds SCAN_TILE_PAD(tile size - 1) + 1.
+inline T scan_tile_load(__global const T* in, uint count, T* v, __local T* tile)
 {
     const uint lid = (uint)get_local_id(0);
     const uint wg = (uint)get_local_size(0);
     barrier(CLK_LOCAL_MEM_FENCE); // a previous tile may still be reading the tile memory
-    // Coalesced load; slots past the end of the range hold the identity, never read from memory.
     for (uint j = 0; j < SCAN_ITEMS; ++j) {
         const uint i = j * wg + lid;
         tile[SCAN_TILE_PAD(i)] = i < count ? in[i] : SCAN_IDENTITY;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-
-    T v[SCAN_ITEMS];
     T sum = SCAN_IDENTITY;
     for (uint j = 0; j < SCAN_ITEMS; ++j) {
         v[j] = tile[SCAN_TILE_PAD(lid * SCAN_ITEMS + j)];
         sum = SCAN_OP(sum, v[j]);
     }
-    T total;
-    T p = SCAN_OP(carry, SCAN_WG_EXCLUSIVE(sum, scratch, &total));
+    return sum;
+}
+
+// Scans v from p (everything before the work-item's first element) and stores the tile's count
+// elements, coalesced, through local memory.
+inline void scan_tile_store(__global T* out, uint count, T* v, T p, bool inclusive, __local T* tile)
+{
+    const uint lid = (uint)get_local_id(0);
+    const uint wg = (uint)get_local_size(0);
     if (inclusive) {
         for (uint j = 0; j < SCAN_ITEMS; ++j) {
             p = SCAN_OP(p, v[j]);
@@ -102,6 +105,19 @@ T scan_one_tile(__global const T* in, __global T* out, uint count, T carry, bool
         const uint i = j * wg + lid;
         if (i < count) out[i] = tile[SCAN_TILE_PAD(i)];
     }
+}
+
+// Scans the count (<= tile size) elements of one tile from carry; returns the tile's total.
+// scratch holds WG_SCAN_SCRATCH(work-group size). in may equal out (in place): the tile is read
+// in full before any of it is written.
+T scan_one_tile(__global const T* in, __global T* out, uint count, T carry, bool inclusive,
+                __local T* tile, __local T* scratch)
+{
+    T v[SCAN_ITEMS];
+    const T sum = scan_tile_load(in, count, v, tile);
+    T total;
+    const T p = SCAN_OP(carry, SCAN_WG_EXCLUSIVE(sum, scratch, &total));
+    scan_tile_store(out, count, v, p, inclusive, tile);
     return total;
 }
 

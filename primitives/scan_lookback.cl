@@ -2,8 +2,8 @@
 // decoupled look-back, lookback.cl). The reduce-then-scan of scan.cl reads the input twice; at
 // 2^26 elements that second read is a third of the memory traffic.
 //
-// Joined after workgroup_scan.cl, lookback.cl and scan.cl (for SCAN_ITEMS, SCAN_TILE_PAD and
-// SCAN_WG_EXCLUSIVE). The operator is SCAN_OP(a, b) with identity SCAN_IDENTITY (a sum unless the
+// Joined after workgroup_scan.cl, lookback.cl and scan.cl (for SCAN_ITEMS, SCAN_WG_EXCLUSIVE and
+// the tile load and store, scan_tile_load / scan_tile_store). The operator is SCAN_OP(a, b) with identity SCAN_IDENTITY (a sum unless the
 // host defines them): a is always the earlier part of the range, so an associative operator need
 // not be commutative.
 
@@ -120,44 +120,16 @@ __kernel void scan_lookback(__global const T* in, ulong in_off, __global T* out,
     __global T* dst = out + out_off + base;
     __global volatile ulong* slots = status + 1;
 
-    // Coalesced load through local memory; each work-item then owns SCAN_ITEMS consecutive elements.
-    for (uint j = 0; j < SCAN_ITEMS; ++j) {
-        const uint i = j * wg + lid;
-        tile[SCAN_TILE_PAD(i)] = i < count ? src[i] : SCAN_IDENTITY;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    // Load (each work-item then owns SCAN_ITEMS consecutive elements), scan within the tile.
     T v[SCAN_ITEMS];
-    T sum = SCAN_IDENTITY;
-    for (uint j = 0; j < SCAN_ITEMS; ++j) {
-        v[j] = tile[SCAN_TILE_PAD(lid * SCAN_ITEMS + j)];
-        sum = SCAN_OP(sum, v[j]);
-    }
+    const T sum = scan_tile_load(src, count, v, tile);
     T total;
-    T p = SCAN_WG_EXCLUSIVE(sum, scratch, &total);
+    const T p = SCAN_WG_EXCLUSIVE(sum, scratch, &total);
 
     // Publish the tile's aggregate (tile 0: its inclusive prefix), look back together, publish
     // the inclusive prefix. Published prefixes leave init out; it is applied once, here.
     if (lid == 0) scan_publish(slots, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, total);
     const T before = scan_look_back(slots, t, lb_flag, lb_value, lb_state, &lb_acc);
     if (lid == 0 && t > 0) scan_publish(slots, t, LB_PREFIX, SCAN_OP(before, total));
-    p = SCAN_OP(SCAN_OP(init, before), p);
-    if (inclusive) {
-        for (uint j = 0; j < SCAN_ITEMS; ++j) {
-            p = SCAN_OP(p, v[j]);
-            v[j] = p;
-        }
-    } else {
-        for (uint j = 0; j < SCAN_ITEMS; ++j) {
-            const T x = v[j];
-            v[j] = p;
-            p = SCAN_OP(p, x);
-        }
-    }
-    // Each item rewrites only its own slots (which only it read), then all read for the store.
-    for (uint j = 0; j < SCAN_ITEMS; ++j) tile[SCAN_TILE_PAD(lid * SCAN_ITEMS + j)] = v[j];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint j = 0; j < SCAN_ITEMS; ++j) {
-        const uint i = j * wg + lid;
-        if (i < count) dst[i] = tile[SCAN_TILE_PAD(i)];
-    }
+    scan_tile_store(dst, count, v, SCAN_OP(SCAN_OP(init, before), p), inclusive != 0, tile);
 }
