@@ -40,11 +40,13 @@
 #endif
 
 // info[] layout (uints): counts[PASSES][RADIX], starts[PASSES][RADIX], the histogram's done
-// counter, then one tile counter per pass. Zero at launch except what the kernels write.
+// counter, one tile counter per pass, then one flag per pass: 1 when every key has the same digit
+// in that pass (the pass moves nothing). Zero at launch except what the kernels write.
 #define INFO_COUNTS 0u
 #define INFO_STARTS (PASSES * RADIX)
 #define INFO_DONE (2u * PASSES * RADIX)
 #define INFO_TILE_COUNTER(p) (INFO_DONE + 1u + (p))
+#define INFO_TRIVIAL(p) (INFO_DONE + 1u + PASSES + (p))
 
 typedef K_UNSIGNED bits_t;
 
@@ -101,6 +103,7 @@ void onesweep_histogram(__global const bits_t* src, ulong src_off, uint n, __glo
         uint total;
         const uint start = wg_exclusive_scan_uint(c, scratch, &total);
         if (lid < RADIX) info[INFO_STARTS + p * RADIX + lid] = start;
+        if (lid < RADIX && c == n) info[INFO_TRIVIAL(p)] = 1u;
     }
 }
 
@@ -157,8 +160,14 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
     const uint lane = lid % WARP;
     const uint warp = lid / WARP;
     const uint shift = pass * RADIX_BITS;
-    // Tiles are numbered in the order work-groups start (lookback.cl: forward progress).
+    // Tiles are numbered in the order work-groups start (lookback.cl: forward progress). The
+    // reads that do not depend on the tile (this pass's digit starts, whether it moves anything)
+    // are issued together with that atomic, so a tile waits for one round trip, not three.
     if (lid == 0) tile_id = atomic_inc(&info[INFO_TILE_COUNTER(pass)]);
+#ifdef MATCH_RANK
+    if (lid == 0) trivial = info[INFO_TRIVIAL(pass)];
+#endif
+    const uint digit_start = lid < RADIX ? info[INFO_STARTS + pass * RADIX + lid] : 0u;
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint t = tile_id;
     const uint base = t * TILE;
@@ -189,7 +198,6 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
     // know which passes these are without waiting for the histogram; the device does). Only in
     // the NVIDIA build: PoCL mishandles barriers after a branch like this (it reorders the keys),
     // so the portable build ranks such a pass like any other (correct, just not skipped).
-    if (lid == 0) trivial = info[INFO_COUNTS + pass * RADIX + os_digit(keys[0], shift)] == n;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (trivial) {
 #pragma unroll
@@ -268,7 +276,7 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
                 before = lb32_exclusive_prefix(lookback + lid, t, RADIX);
                 lb32_publish(&lookback[(ulong)t * RADIX + lid], LB_PREFIX, before + count);
             }
-            global_base[lid] = info[INFO_STARTS + pass * RADIX + lid] + before - start;
+            global_base[lid] = digit_start + before - start;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 

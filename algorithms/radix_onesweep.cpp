@@ -23,16 +23,20 @@ namespace {
 
 constexpr unsigned radix_bits = 8;
 constexpr std::size_t radix = std::size_t(1) << radix_bits;
+constexpr std::size_t histogram_keys = 8; // keys per work-item per round of onesweep_histogram (HIST_KEYS)
 
 // Tuning for the one-sweep path, in one place. A tile is wg * kpt keys: larger tiles mean fewer
 // look-back slots and tiles to chain, but more registers and local memory per work-group.
 // GPU (measured on the H100, see docs/RESULTS.md): 256 work-items; 16 keys per work-item for
 // 32-bit keys, 8 for 64-bit keys; fewer if local memory is short (pairs with wide values).
-// CLPRIM_ONESWEEP_TUNE="wg,kpt" overrides, for measurements.
+// CLPRIM_ONESWEEP_TUNE="wg,kpt" overrides, for measurements; CLPRIM_ONESWEEP_OPTIONS adds build
+// options (e.g. -DLB_BATCH=16, -DLB_SLEEP_NS=0, -cl-nv-maxrregcount=64), for measurements too.
 struct onesweep_tuning {
     std::size_t wg = 256;
     std::size_t kpt = 16;
     std::size_t histogram_groups_per_cu = 4;
+    std::size_t histogram_rounds = 1; // at least this many rounds of WG*HIST_KEYS keys per group
+    std::string extra_options;
 };
 
 onesweep_tuning choose_tuning(const sort_request& r)
@@ -43,8 +47,11 @@ onesweep_tuning choose_tuning(const sort_request& r)
         if (const char* comma = std::strchr(v, ',')) {
             t.wg = std::max<std::size_t>(radix, std::strtoul(v, nullptr, 10) / 32 * 32);
             t.kpt = std::max<std::size_t>(1, std::strtoul(comma + 1, nullptr, 10));
+            if (const char* c2 = std::strchr(comma + 1, ','))
+                t.histogram_rounds = std::max<std::size_t>(1, std::strtoul(c2 + 1, nullptr, 10));
         }
     }
+    if (const char* v = std::getenv("CLPRIM_ONESWEEP_OPTIONS")) t.extra_options = std::string(" ") + v;
     return t;
 }
 
@@ -61,20 +68,21 @@ std::size_t pass_local_bytes(std::size_t wg, std::size_t kpt, const sort_request
 
 struct onesweep_kernels {
     bc::kernel histogram, pass;
-    std::size_t wg = 0, kpt = 0, histogram_groups = 0;
+    std::size_t wg = 0, kpt = 0, histogram_groups = 0, histogram_rounds = 1;
     std::size_t tile() const { return wg * kpt; }
 };
 
 std::string program_options(const sort_request& r, std::size_t wg, std::size_t kpt, std::size_t passes,
-                            onesweep_ranking ranking)
+                            onesweep_ranking ranking, const std::string& extra = std::string())
 {
     std::string o = type_options(r.key_type, "K") + " -DWG=" + std::to_string(wg) + " -DKPT=" + std::to_string(kpt) +
-                    " -DRADIX_BITS=" + std::to_string(radix_bits) + " -DPASSES=" + std::to_string(passes);
+                    " -DRADIX_BITS=" + std::to_string(radix_bits) + " -DPASSES=" + std::to_string(passes) +
+                    " -DHIST_KEYS=" + std::to_string(histogram_keys);
     if (r.order == sort_order::descending) o += " -DSORT_DESCENDING";
     if (r.has_values)
         o += std::string(" -DHAS_VALUES -DV=") + (size_of(r.value_type) == 4 ? "uint -DV_BYTES=4" : "ulong -DV_BYTES=8");
     if (ranking == onesweep_ranking::match_any) o += " -DMATCH_RANK -DLB_NANOSLEEP"; // NVIDIA: PTX in both
-    return o;
+    return o + extra;
 }
 
 const std::vector<std::string>& program_files()
@@ -92,14 +100,17 @@ onesweep_kernels make_kernels(const bc::command_queue& queue, const sort_request
     std::size_t kpt = t.kpt;
     while (kpt > 1 && pass_local_bytes(t.wg, kpt, r) > device.local_memory_size()) --kpt;
     const bc::program program =
-        algorithms_program(queue.get_context(), program_files(), program_options(r, t.wg, kpt, passes, ranking));
+        algorithms_program(queue.get_context(), program_files(), program_options(r, t.wg, kpt, passes, ranking, t.extra_options));
     onesweep_kernels k{program.create_kernel("onesweep_histogram"), program.create_kernel("onesweep_pass"), t.wg, kpt, 0};
     const auto lh = limits_for(k.histogram, device);
     const auto lp = limits_for(k.pass, device);
     if (lh.max_work_group_size < t.wg || lp.max_work_group_size < t.wg)
         throw unsupported_error("clprim::radix_sort: device '" + device.name() + "' runs fewer than " +
-                                std::to_string(t.wg) + " work-items per group for the one-sweep kernels");
+                                std::to_string(t.wg) + " work-items per group for the one-sweep kernels (histogram " +
+                                std::to_string(lh.max_work_group_size) + ", pass " +
+                                std::to_string(lp.max_work_group_size) + ")");
     k.histogram_groups = std::max<std::size_t>(1, lh.compute_units) * t.histogram_groups_per_cu;
+    k.histogram_rounds = t.histogram_rounds;
     return k;
 }
 
@@ -107,11 +118,12 @@ onesweep_kernels make_kernels(const bc::command_queue& queue, const sort_request
 // (kernel objects carry their arguments, so threads must not share them).
 onesweep_kernels& cached_kernels(const bc::command_queue& queue, const sort_request& r, onesweep_ranking ranking)
 {
-    using key = std::tuple<cl_context, cl_device_id, int, int, int, int, std::size_t, std::size_t>;
+    using key = std::tuple<cl_context, cl_device_id, int, int, int, int, std::size_t, std::size_t, std::string>;
     thread_local std::map<key, onesweep_kernels> cache;
     const onesweep_tuning t = choose_tuning(r);
     const key k{queue.get_context().get(), queue.get_device().get(), int(r.key_type),
-                r.has_values ? int(r.value_type) : -1, int(r.order), int(ranking), t.wg, t.kpt};
+                r.has_values ? int(r.value_type) : -1, int(r.order), int(ranking), t.wg, t.kpt,
+                t.extra_options + "/" + std::to_string(t.histogram_rounds)};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, r, ranking)).first;
     return it->second;
@@ -156,9 +168,9 @@ void radix_sort_onesweep(const sort_request& r, bc::command_queue& queue, oneswe
     const std::size_t tiles = ceil_div(n, k.tile());
     const cl_uint n32 = cl_uint(n);
 
-    // One status buffer, zeroed by one fill: the histogram's counts and starts, its done counter
-    // and the tile counters (info), then each pass's look-back slots ([pass][tile][digit]).
-    const std::size_t info_words = round_up(2 * passes * radix + 1 + passes, 16);
+    // One status buffer, zeroed by one fill: the histogram's counts and starts, its done counter,
+    // the tile counters and per-pass flags (info), then each pass's look-back slots ([pass][tile][digit]).
+    const std::size_t info_words = round_up(2 * passes * radix + 1 + 2 * passes, 16);
     const std::size_t status_words = info_words + passes * tiles * radix;
     scratch_lease scratch(queue);
     const bc::buffer status = scratch.buffer(status_words * sizeof(cl_uint));
@@ -175,7 +187,7 @@ void radix_sort_onesweep(const sort_request& r, bc::command_queue& queue, oneswe
     k.histogram.set_arg(1, cl_ulong(r.keys.offset));
     k.histogram.set_arg(2, n32);
     k.histogram.set_arg(3, status);
-    launch_1d(queue, k.histogram, std::min(k.histogram_groups, ceil_div(n, k.wg)) * k.wg, k.wg);
+    launch_1d(queue, k.histogram, std::min(k.histogram_groups, ceil_div(n, k.wg * histogram_keys * k.histogram_rounds)) * k.wg, k.wg);
 
     struct place {
         bc::buffer keys, values;

@@ -54,8 +54,11 @@ inline void lb32_publish(__global volatile uint* slot, uint flag, uint value)
 // While a predecessor has published nothing, wait a little before reading again: spinning
 // tiles otherwise flood L2 with reads and slow the very tiles they wait for. NVIDIA builds
 // (LB_NANOSLEEP, set by the host) sleep with PTX nanosleep; elsewhere the loop simply reads again.
-#ifdef LB_NANOSLEEP
-#define LB_BACKOFF() asm volatile("nanosleep.u32 100;")
+#ifndef LB_SLEEP_NS
+#define LB_SLEEP_NS 100
+#endif
+#if defined(LB_NANOSLEEP) && LB_SLEEP_NS > 0
+#define LB_BACKOFF() asm volatile("nanosleep.u32 %0;" ::"r"(LB_SLEEP_NS))
 #else
 #define LB_BACKOFF()
 #endif
