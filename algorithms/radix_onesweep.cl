@@ -98,8 +98,12 @@ void onesweep_histogram(__global const bits_t* src, ulong src_off, uint n, __glo
     barrier(CLK_LOCAL_MEM_FENCE);
     if (!is_last) return;
     mem_fence(CLK_GLOBAL_MEM_FENCE);
+    // Every pass's count of digit lid read at once (one round trip, not one per pass), then scanned.
+    uint counts[PASSES];
+#pragma unroll
+    for (uint p = 0; p < PASSES; ++p) counts[p] = lid < RADIX ? atomic_add(&info[INFO_COUNTS + p * RADIX + lid], 0u) : 0u;
     for (uint p = 0; p < PASSES; ++p) {
-        const uint c = lid < RADIX ? atomic_add(&info[INFO_COUNTS + p * RADIX + lid], 0u) : 0u;
+        const uint c = counts[p];
         uint total;
         const uint start = wg_exclusive_scan_uint(c, scratch, &total);
         if (lid < RADIX) info[INFO_STARTS + p * RADIX + lid] = start;

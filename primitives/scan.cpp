@@ -47,6 +47,19 @@ struct scan_op {
 std::size_t scratch_elements(std::size_t wg) { return 2 * wg + ((2 * wg) >> 5) + 1; } // WG_SCAN_SCRATCH
 std::size_t tile_slots(std::size_t tile) { return tile + ((tile - 1) >> 5); }         // SCAN_TILE_PAD(tile-1)+1
 
+// Elements per work-item: 32 four-byte (16 eight-byte) on GPUs, half that elsewhere. On the H100
+// 32 made every path faster than 16 (2^20 scan 0.028 against 0.036 ms) and the look-back path
+// the fastest: twice the elements per tile, half the tiles for the look-back to chain (2^26:
+// 0.280 against 0.367 ms; 64 was no better). CLPRIM_SCAN_ITEMS overrides the four-byte figure
+// (eight-byte elements take half), for measurements.
+std::size_t scan_items(std::size_t elem, bool gpu)
+{
+    std::size_t items = gpu ? 32 : 16;
+    if (const char* v = std::getenv("CLPRIM_SCAN_ITEMS"))
+        items = std::max<std::size_t>(2, std::min<std::size_t>(64, std::strtoul(v, nullptr, 10)));
+    return elem == 4 ? items : items / 2;
+}
+
 scan_kernels make_kernels(const bc::command_queue& queue, element_type type, scan_algorithm algorithm,
                           const scan_op& op)
 {
@@ -55,7 +68,7 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
     if (op.identity) std::memcpy(k.identity, op.identity, k.elem);
     // 16 uints or 8 ulongs (64 bytes) per work-item: enough work per barrier to keep the kernel
     // bound by memory, while a 256-item tile still fits local memory several times per SM.
-    k.items = k.elem == 4 ? 16 : 8;
+    k.items = scan_items(k.elem, (queue.get_device().type() & CL_DEVICE_TYPE_GPU) != 0);
     const int wg_algo = algorithm == scan_algorithm::hillis_steele ? 0 : algorithm == scan_algorithm::blelloch ? 1 : 2;
     const std::string options = type_options(type, "T") + " -DSCAN_ITEMS=" + std::to_string(k.items) +
                                 " -DSCAN_WG=" + std::to_string(wg_algo) +
@@ -102,9 +115,10 @@ scan_kernels& cached_kernels(const bc::command_queue& queue, element_type type, 
                              const scan_op& op)
 {
     // The generated file's name is a hash of the operator's text, identity included.
-    using key = std::tuple<cl_context, cl_device_id, int, int, std::string, bool>;
+    using key = std::tuple<cl_context, cl_device_id, int, int, std::string, bool, std::size_t>;
     thread_local std::map<key, scan_kernels> cache;
-    const key k{queue.get_context().get(), queue.get_device().get(), int(type), int(algorithm), op.file, op.ordered};
+    const key k{queue.get_context().get(), queue.get_device().get(), int(type), int(algorithm), op.file, op.ordered,
+                scan_items(size_of(type), (queue.get_device().type() & CL_DEVICE_TYPE_GPU) != 0)};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, type, algorithm, op)).first;
     return it->second;
@@ -181,15 +195,15 @@ void scan_level(scan_kernels& k, bc::command_queue& queue, const bc::buffer& in,
 }
 
 // Which device-wide scan runs (the one place where that is chosen):
-//  - lookback: one pass, every element read once and written once (decoupled look-back,
+//  - lookback: GPUs. One pass, every element read once and written once (decoupled look-back,
 //    lookback.cl). Safe only where a work-group that has started runs to completion (GPUs, PoCL:
-//    the argument is in lookback.cl). Not the default anywhere yet: on the H100 it measured
-//    0.365-0.39 ms at 2^26 against 0.31-0.32 ms for tiles (its look-back wait, not memory,
-//    limits it; docs/RESULTS.md), so GPUs keep tiles until it is faster.
+//    the argument is in lookback.cl), as the one-sweep radix sort assumes too. With tiles of
+//    32 elements per work-item it is the fastest path on the H100 at every size measured (2^26:
+//    0.280 ms against 0.298 for tiles; docs/RESULTS.md).
 //  - chunks: CPU devices: a few long sequential runs per core, no barriers (two reads of the
 //    input, but a CPU is bound by its cores long before its memory).
-//  - tiles: reduce-then-scan over tiles (three passes over n): GPUs and every other device,
-//    and the textbook algorithms (hillis_steele, blelloch), whatever the device.
+//  - tiles: reduce-then-scan over tiles (three passes over n): the textbook algorithms
+//    (hillis_steele, blelloch), whatever the device; selectable for `fast`.
 // CLPRIM_SCAN_PATH=lookback|chunks|tiles overrides the choice for `fast`, for tests and
 // measurements (PoCL runs lookback too: its work-groups also run to completion).
 enum class scan_path { lookback, chunks, tiles };
@@ -203,7 +217,7 @@ scan_path choose_scan_path(const scan_kernels& k, scan_algorithm algorithm)
         if (s == "chunks") return scan_path::chunks;
         if (s == "tiles") return scan_path::tiles;
     }
-    return k.is_gpu ? scan_path::tiles : scan_path::chunks;
+    return k.is_gpu ? scan_path::lookback : scan_path::chunks;
 }
 
 // One launch: tiles take their index from a counter in status[0] and chain through look-back.

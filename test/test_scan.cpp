@@ -149,8 +149,8 @@ BOOST_AUTO_TEST_CASE(above_2_pow_24)
     if (type_runs_here<cl_double>()) run_case<cl_double>(n, clprim::scan_algorithm::fast, true, false, queue);
 }
 
-// `fast` picks its path by device (single-pass look-back on GPUs, chunks on CPUs, tiles
-// elsewhere): each path forced here on the device under test, every type, in place or not. The
+// `fast` picks its path by device (single-pass look-back on GPUs, chunks elsewhere): each path
+// forced here on the device under test, every type, in place or not. The
 // largest size has hundreds of look-back tiles, far more than run at once on a CPU device, so
 // tiles really wait on predecessors that are still running.
 BOOST_AUTO_TEST_CASE_TEMPLATE(every_fast_path, T, all_types)
@@ -164,6 +164,18 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_fast_path, T, all_types)
                                   std::size_t(65537), (std::size_t(1) << 20) + 3})
                 run_case<T>(n, clprim::scan_algorithm::fast, inclusive, n % 2 == 1, queue);
     }
+}
+
+// GPUs scan with the look-back by default: here with tens of thousands of tiles, many times what
+// the device runs at once, so most tiles start only after earlier ones have finished and the
+// chain of published prefixes is long (a hang or a lost prefix would show here). Skipped on CPU
+// devices, which run every_fast_path's look-back cases.
+BOOST_AUTO_TEST_CASE(lookback_many_tiles_on_gpus)
+{
+    if ((device.type() & CL_DEVICE_TYPE_GPU) == 0) return;
+    env_override force("CLPRIM_SCAN_PATH", "lookback");
+    run_case<cl_uint>((std::size_t(1) << 28) + 5, clprim::scan_algorithm::fast, true, false, queue);
+    run_case<cl_ulong>((std::size_t(1) << 26) + 3, clprim::scan_algorithm::fast, false, true, queue);
 }
 
 // Ranges that start and end inside their buffers: nothing outside [result, result + n) changes.
