@@ -13,8 +13,8 @@
 //     consecutive keys in registers (odd-even transposition: swaps only on strictly greater, so
 //     stable), then the work-group merges runs of E, 2E, ... up to the tile in local memory.
 // (2) merge_partition + merge_global: one global round per doubling of the run length. Each
-//     work-group owns one tile of the output; one co-rank search per work-group (8-ary, in a
-//     kernel of its own) finds where it starts in its left input run. The work-group loads its pieces of
+//     work-group owns one tile of the output; one co-rank search per work-group (in a kernel
+//     of its own) finds where it starts in its left input run. The work-group loads its pieces of
 //     both runs side by side into local memory (coalesced), and each work-item then does ONE
 //     co-rank search for its E outputs and merges them serially, keeping the two head keys in
 //     registers and reading one new key per output. Results go back through local memory so the
@@ -204,32 +204,6 @@ inline ulong co_rank(__global const SK* a, ulong la, __global const SK* b, ulong
 // pairwise, pair p covering [2pL, 2(p+1)L).
 inline ulong pair_base(ulong o, ulong L) { return o / (2 * L) * (2 * L); }
 
-// Co-rank in global memory for one work-item, an 8-ary search: each step probes 7 points of
-// the remaining range [lo, hi] with independent loads (all in flight at once), instead of one
-// dependent load per halving. The probes that still lie before the answer are a prefix (the
-// merge-path predicate is monotone); the range shrinks to the gap after the last of them (at
-// most 1/8 of it), so a run of 2^25 keys takes 9 steps rather than 25.
-inline ulong co_rank_8ary(__global const SK* a, ulong la, __global const SK* b, ulong lb, ulong d)
-{
-    ulong lo = d > lb ? d - lb : 0;
-    ulong hi = min(d, la);
-    while (lo < hi) {
-        const ulong s = hi - lo;
-        uint c = 0;
-#pragma unroll
-        for (uint j = 1; j < 8; ++j) {
-            const ulong q = lo + ((j * s) >> 3);
-            c += a[q] <= b[d - 1 - q] ? 1 : 0;
-        }
-        // Probe j (1..7) sits at lo + j*s/8; the answer lies after probe c and at or before
-        // probe c + 1 (probe 0 is lo - 1, probe 8 is hi).
-        const ulong nhi = c < 7 ? lo + (((c + 1) * s) >> 3) : hi;
-        if (c > 0) lo = lo + ((c * s) >> 3) + 1;
-        hi = nhi;
-    }
-    return lo;
-}
-
 // (2a) Where each work-group's tile of the output starts in its left run: one co-rank search per
 // work-group, all in parallel, in a small kernel of its own before the merge kernel.
 __kernel void merge_partition(__global const SK* in, ulong in_off, ulong n, ulong L, ulong tile,
@@ -242,7 +216,7 @@ __kernel void merge_partition(__global const SK* in, ulong in_off, ulong n, ulon
     const ulong base = pair_base(o0, L);
     const ulong la = min(L, n - base);
     const ulong lb = min(L, n - base - la);
-    splits[g] = co_rank_8ary(in + base, la, in + base + la, lb, o0 - base);
+    splits[g] = co_rank(in + base, la, in + base + la, lb, o0 - base);
 }
 
 // (2b) One merge round: runs of L pairwise into runs of 2L, one output tile per work-group: the

@@ -63,9 +63,10 @@ merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::s
     }
     // gpu: 256 work-items; keys per work-item by the registers a work-item holds while it merges
     // (a key and, with values, a 32-bit index per output): 17 for 32-bit keys alone, 11 for 32-bit
-    // keys with values or 64-bit keys alone, 7 for 64-bit keys with values. H100, 2^26 uint keys:
-    // 256 x 17 (14 rounds) 4.30 ms, 512 x 11 4.26, 256 x 13 4.36; uint -> uint pairs: 256 x 11
-    // 8.5 ms, 256 x 13 11.5, 256 x 17 16.8 (128+ registers: one work-group per SM).
+    // keys with values or 64-bit keys alone, 7 for 64-bit keys with values. H100, 2^26 random
+    // uint keys (docs/DEVELOPERS.md): 256 x 17 (14 rounds) 4.30-4.45 ms, 512 x 17 (13) 4.30-4.42,
+    // 512 x 11 4.26-4.52, 256 x 13 4.36-4.57, 128 x 17 4.43; uint -> uint pairs: 256 x 11 8.5-8.7 ms,
+    // 256 x 13 9.2-11.5, 256 x 17 16.8 (the merge kernel at 128+ registers: one work-group per SM).
     p.group = 256;
     const std::size_t words = kbytes / 4 + (vbytes ? 1 : 0);
     p.elems = words <= 1 ? 17 : words == 2 ? 11 : 7;
