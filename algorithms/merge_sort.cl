@@ -1,6 +1,6 @@
-// Stable merge sort in three phases. Joined after sort_key_order.cl; needs K (key type macros),
-// V (value type macros), SORT_HAS_VALUES when values travel with the keys, MERGE_ELEMS (elements
-// per work-item, a power of two).
+// Stable merge sort. Joined after sort_key_order.cl; needs K (key type macros), V (value type
+// macros), SORT_HAS_VALUES when values travel with the keys, MERGE_ELEMS (elements per
+// work-item, any count >= 1; odd counts make the strided local accesses below conflict-free).
 //
 // Keys are sorted as their sortable bits (key_to_sortable: unsigned order = requested order, floats
 // by total order, descending as inverted bits so equal keys stay equal and ties are still broken by
@@ -8,15 +8,20 @@
 // the keys live in the host's scratch buffers. Buffers holding caller keys are declared as SK
 // pointers (same width) and reinterpreted with as_K / as_K_UNSIGNED.
 //
-// (1) merge_tile_sort: each work-item sorts its MERGE_ELEMS consecutive elements in registers with
-//     a neighbour-exchange network (swaps only on strictly greater: stable); (2) the work-group
-//     then merges runs of E, 2E, ... up to its tile in local memory: each work-item takes E
-//     consecutive outputs of its pair of runs, finds where they start in both runs (co-rank
-//     binary search: an output's position is its index in its run plus its rank in the other
-//     run, ties going to the left run so input order is kept) and merges them sequentially.
-//     (3) merge_global merges runs longer than a tile: each work-group takes one tile-sized piece
-//     of the output, finds where that piece starts and ends in both input runs (merge path /
-//     co-rank, merge_partition), loads both pieces and merges them as in (2).
+// The GPU path, a tile of wg * E elements per work-group:
+// (1) merge_tile_sort: loads a tile (coalesced, through local memory), each work-item sorts its E
+//     consecutive keys in registers (odd-even transposition: swaps only on strictly greater, so
+//     stable), then the work-group merges runs of E, 2E, ... up to the tile in local memory.
+// (2) merge_partition + merge_global: one global round per doubling of the run length. Each
+//     work-group owns one tile of the output; one co-rank search per work-group (in a kernel
+//     of its own) finds where it starts in its left input run. The work-group loads its pieces of
+//     both runs side by side into local memory (coalesced), and each work-item then does ONE
+//     co-rank search for its E outputs and merges them serially, keeping the two head keys in
+//     registers and reading one new key per output. Results go back through local memory so the
+//     stores are coalesced too. Every round reads and writes every key once.
+// Values never move during the merges: a merge records where each output came from (its index in
+// local memory), and the values follow once, at the end of each kernel, by that index (gathered in
+// local memory, stored coalesced). Ties always go to the left run, so the sort is stable.
 // Elements past n in the last tile are padded with the largest sortable value; being last in
 // input order, stability keeps them last, and they are never stored.
 
@@ -31,80 +36,86 @@
 inline SK caller_to_sortable(SK bits) { return key_to_sortable(K_AS_KEY(bits)); }
 inline SK sortable_to_caller(SK s) { return K_AS_UNSIGNED(sortable_to_key(s)); }
 
-// Outputs [d, d + E) of the stable merge of a[0, la) and b[0, lb) (local memory), into registers:
-// one co-rank search for where this work-item's piece starts, then a sequential merge of E steps
-// (ties: a first). Far fewer local reads than one binary search per element. Returns how many
-// outputs were produced (fewer than E at the end of the merge).
-inline uint merge_piece(__local const SK* a, __local const V* va, uint la, __local const SK* b,
-                        __local const V* vb, uint lb, uint d, SK* kr, V* vr)
+// Co-rank (merge path) in local memory: how many of the first d outputs of the stable merge of
+// k[a0, a0 + la) and k[b0, b0 + lb) come from the first run. A binary search on the diagonal d.
+inline uint co_rank_local(__local const SK* k, uint a0, uint la, uint b0, uint lb, uint d)
 {
-    (void)va; (void)vb; (void)vr;
     uint lo = d > lb ? d - lb : 0;
-    uint hi = d < la ? d : la;
+    uint hi = min(d, la);
     while (lo < hi) {
         const uint mid = (lo + hi) >> 1;
-        if (a[mid] <= b[d - 1 - mid]) lo = mid + 1;
+        // k[a0 + mid] precedes k[b0 + d-1-mid] (ties: a first): more of a is among the first d.
+        if (k[a0 + mid] <= k[b0 + d - 1 - mid]) lo = mid + 1;
         else hi = mid;
     }
-    uint i = lo, j = d - lo, cnt = 0;
-#pragma unroll
-    for (uint e = 0; e < E; ++e) {
-        if (i < la || j < lb) {
-            const bool take_a = j >= lb || (i < la && a[i] <= b[j]);
-            if (take_a) {
-                kr[e] = a[i];
-#ifdef SORT_HAS_VALUES
-                vr[e] = va[i];
-#endif
-                ++i;
-            } else {
-                kr[e] = b[j];
-#ifdef SORT_HAS_VALUES
-                vr[e] = vb[j];
-#endif
-                ++j;
-            }
-            ++cnt;
-        }
-    }
-    return cnt;
+    return lo;
 }
 
+// Serial merge from registers: the next E outputs of the stable merge of k[i, iend) and k[j, jend)
+// (one local array, iend <= j, k[jend] readable). The two head keys stay in registers, so each
+// output costs one comparison and one local read (the successor of the key taken). kr gets the
+// keys, ix the local index each came from (for the values). Outputs past the end are garbage;
+// callers never store them.
+inline void merge_serial(__local const SK* k, uint i, const uint iend, uint j, const uint jend, SK* kr, uint* ix)
+{
+    SK ka = k[i], kb = k[j];
+#pragma unroll
+    for (uint e = 0; e < E; ++e) {
+        const bool take_a = j >= jend || (i < iend && ka <= kb);
+        kr[e] = take_a ? ka : kb;
+        ix[e] = take_a ? i : j;
+        const uint next = take_a ? i + 1 : j + 1;
+        const SK x = k[min(next, jend)];
+        if (take_a) {
+            ka = x;
+            i = next;
+        } else {
+            kb = x;
+            j = next;
+        }
+    }
+}
+
+// (1) Sorts each tile of wg * E keys (values by the final index, see above). lmem holds the keys
+// (tile + 1, the serial merge's look-ahead slot), then the indices (tile, with values); later the
+// values (tile), over both.
 __kernel void merge_tile_sort(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
                               __global SK* out, ulong out_off, __global V* vout, ulong vout_off, ulong n,
-                              uint out_convert, __local SK* lk, __local V* lv)
+                              uint out_convert, __local ulong* lmem)
 {
-    (void)vin; (void)vout; (void)lv; (void)vin_off; (void)vout_off;
+    (void)vin; (void)vout; (void)vin_off; (void)vout_off;
     in += in_off;
     out += out_off;
-#ifdef SORT_HAS_VALUES
-    vin += vin_off;
-    vout += vout_off;
-#endif
     const uint lid = get_local_id(0);
     const uint wg = get_local_size(0);
     const uint tile = wg * E;
     const ulong base = (ulong)get_group_id(0) * tile;
+    __local SK* lk = (__local SK*)lmem;
+#ifdef SORT_HAS_VALUES
+    vin += vin_off;
+    vout += vout_off;
+    __local uint* li = (__local uint*)(lk + tile + 1);
+    __local V* lv = (__local V*)lmem;
+#endif
 
+    // Coalesced load (work-item lid reads lid, lid + wg, ...), converted to sortable bits.
+#pragma unroll
     for (uint r = 0; r < E; ++r) {
         const uint l = lid + r * wg;
         const ulong i = base + l;
         lk[l] = i < n ? caller_to_sortable(in[i]) : SK_MAX;
-#ifdef SORT_HAS_VALUES
-        if (i < n) lv[l] = vin[i];
-#endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    // (1) E consecutive elements in registers: E rounds of odd/even neighbour exchange.
+    // Blocked into registers: E consecutive keys per work-item, sorted by E rounds of odd/even
+    // neighbour exchange (ir: where each key sits in the tile, for the values).
+    const uint o = lid * E;
     SK kr[E];
-    V vr[E];
+    uint ir[E];
 #pragma unroll
     for (uint a = 0; a < E; ++a) {
-        kr[a] = lk[lid * E + a];
-#ifdef SORT_HAS_VALUES
-        vr[a] = lv[lid * E + a];
-#endif
+        kr[a] = lk[o + a];
+        ir[a] = o + a;
     }
 #pragma unroll
     for (uint p = 0; p < E; ++p) {
@@ -112,49 +123,67 @@ __kernel void merge_tile_sort(__global const SK* in, ulong in_off, __global cons
         for (uint a = p & 1; a + 1 < E; a += 2) {
             if (kr[a] > kr[a + 1]) {
                 const SK t = kr[a]; kr[a] = kr[a + 1]; kr[a + 1] = t;
-#ifdef SORT_HAS_VALUES
-                const V u = vr[a]; vr[a] = vr[a + 1]; vr[a + 1] = u;
-#endif
+                const uint u = ir[a]; ir[a] = ir[a + 1]; ir[a + 1] = u;
             }
         }
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-    for (uint a = 0; a < E; ++a) {
-        lk[lid * E + a] = kr[a];
-#ifdef SORT_HAS_VALUES
-        lv[lid * E + a] = vr[a];
-#endif
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
 
-    // (2) Merge runs of L into runs of 2L inside the tile: work-item lid produces outputs
-    // [lid*E, lid*E + E) of its pair of runs.
-    for (uint L = E; L < tile; L <<= 1) {
-        const uint o = lid * E;
-        const uint pair = o & ~(2 * L - 1);
-        merge_piece(lk + pair, lv + pair, L, lk + pair + L, lv + pair + L, L, o - pair, kr, vr);
-        barrier(CLK_LOCAL_MEM_FENCE);
+    // Runs of `span` work-items (span * E keys) merged pairwise, until one run fills the tile.
+    for (uint span = 1; span < wg; span <<= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE); // the last pass's reads are done
 #pragma unroll
         for (uint a = 0; a < E; ++a) {
             lk[o + a] = kr[a];
 #ifdef SORT_HAS_VALUES
-            lv[o + a] = vr[a];
+            li[o + a] = ir[a];
 #endif
         }
         barrier(CLK_LOCAL_MEM_FENCE);
+        const uint L = span * E;
+        const uint pair = (lid & ~(2 * span - 1)) * E;
+        const uint d = o - pair;
+        const uint took_a = co_rank_local(lk, pair, L, pair + L, L, d);
+        uint ix[E];
+        merge_serial(lk, pair + took_a, pair + L, pair + L + d - took_a, pair + 2 * L, kr, ix);
+#ifdef SORT_HAS_VALUES
+#pragma unroll
+        for (uint a = 0; a < E; ++a) ir[a] = li[ix[a]];
+#endif
     }
 
+    // Back through local memory for coalesced stores.
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (uint a = 0; a < E; ++a) lk[o + a] = kr[a];
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
     for (uint r = 0; r < E; ++r) {
         const uint l = lid + r * wg;
         const ulong i = base + l;
-        if (i < n) {
-            out[i] = out_convert ? sortable_to_caller(lk[l]) : lk[l];
-#ifdef SORT_HAS_VALUES
-            vout[i] = lv[l];
-#endif
-        }
+        if (i < n) out[i] = out_convert ? sortable_to_caller(lk[l]) : lk[l];
     }
+#ifdef SORT_HAS_VALUES
+    // The values, once: loaded coalesced, gathered by ir, stored coalesced.
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (uint r = 0; r < E; ++r) {
+        const uint l = lid + r * wg;
+        if (base + l < n) lv[l] = vin[base + l];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    V vr[E];
+#pragma unroll
+    for (uint a = 0; a < E; ++a) vr[a] = lv[ir[a]];
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (uint a = 0; a < E; ++a) lv[o + a] = vr[a];
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (uint r = 0; r < E; ++r) {
+        const uint l = lid + r * wg;
+        if (base + l < n) vout[base + l] = lv[l];
+    }
+#endif
 }
 
 // How many of the first d outputs of the stable merge of a[0, la) and b[0, lb) come from a.
@@ -171,9 +200,12 @@ inline ulong co_rank(__global const SK* a, ulong la, __global const SK* b, ulong
     return lo;
 }
 
-// (3) One merge round over the whole array: runs of L (a multiple of the tile) pairwise into 2L.
-// (3a) Where each work-group's piece of the output starts in its left run: one co-rank search per
-// work-group, all in parallel (rather than serially inside the merge kernel).
+// The first output of a round's pair of runs: runs of L (a multiple of the tile) are merged
+// pairwise, pair p covering [2pL, 2(p+1)L).
+inline ulong pair_base(ulong o, ulong L) { return o / (2 * L) * (2 * L); }
+
+// (2a) Where each work-group's tile of the output starts in its left run: one co-rank search per
+// work-group, all in parallel, in a small kernel of its own before the merge kernel.
 __kernel void merge_partition(__global const SK* in, ulong in_off, ulong n, ulong L, ulong tile,
                               __global ulong* splits, ulong groups)
 {
@@ -181,45 +213,49 @@ __kernel void merge_partition(__global const SK* in, ulong in_off, ulong n, ulon
     if (g >= groups) return;
     in += in_off;
     const ulong o0 = g * tile;
-    const ulong base = o0 & ~(2 * L - 1);
+    const ulong base = pair_base(o0, L);
     const ulong la = min(L, n - base);
     const ulong lb = min(L, n - base - la);
     splits[g] = co_rank(in + base, la, in + base + la, lb, o0 - base);
 }
 
-// (3b) One merge round: runs of L (a multiple of the tile) pairwise into runs of 2L. The input and
-// output may each be the caller's range (holding sortable bits between rounds) or the scratch
-// buffer, hence the offsets; only the last round converts back to keys.
+// (2b) One merge round: runs of L pairwise into runs of 2L, one output tile per work-group: the
+// work-group loads its pieces of both runs (from merge_partition's splits), and each work-item
+// merges E outputs serially after one co-rank search in local memory. The input and output may
+// each be the caller's range (holding sortable bits between rounds) or the scratch buffer, hence
+// the offsets; only the last round converts back to keys. lmem: the keys (tile + 1), then the
+// values (tile).
 __kernel void merge_global(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
                            __global SK* out, ulong out_off, __global V* vout, ulong vout_off, ulong n,
-                           ulong L, uint out_convert, __global const ulong* splits, __local SK* lk,
-                           __local V* lv)
+                           ulong L, uint out_convert, __global const ulong* splits, __local ulong* lmem)
 {
-    (void)vin; (void)vout; (void)lv; (void)vin_off; (void)vout_off;
+    (void)vin; (void)vout; (void)vin_off; (void)vout_off;
     in += in_off;
     out += out_off;
-#ifdef SORT_HAS_VALUES
-    vin += vin_off;
-    vout += vout_off;
-#endif
     const uint lid = get_local_id(0);
     const uint wg = get_local_size(0);
     const uint tile = wg * E;
     const ulong g = get_group_id(0);
     const ulong o0 = g * tile;
-    const ulong base = o0 & ~(2 * L - 1);
+    const ulong base = pair_base(o0, L);
     const ulong la = min(L, n - base);
+    const ulong lb = min(L, n - base - la);
     const ulong o1 = min(o0 + tile, n);
-    const ulong d0 = o0 - base;
-    const ulong d1 = o1 - base;
-    // The piece ends where the next one starts, unless it ends its pair of runs (all of a used).
+    // The tile ends where the next one starts, unless it ends its pair of runs (all of a used).
     const ulong a0 = splits[g];
-    const ulong a1 = (o1 == n || (o1 & (2 * L - 1)) == 0) ? la : splits[g + 1];
-    const ulong b0 = d0 - a0;
+    const ulong a1 = o1 == base + la + lb ? la : splits[g + 1];
+    const ulong b0 = (o0 - base) - a0;
     const uint na = (uint)(a1 - a0);
-    const uint total = (uint)(d1 - d0);
+    const uint total = (uint)(o1 - o0);
+    __local SK* lk = (__local SK*)lmem;
+#ifdef SORT_HAS_VALUES
+    vin += vin_off;
+    vout += vout_off;
+    __local V* lv = (__local V*)(lmem + ((tile + 1) * sizeof(SK) + 7) / 8); // after the keys
+#endif
 
-    // Our pieces of both runs side by side in local memory: a's first.
+    // Our pieces of both runs side by side in local memory, a's first (coalesced loads; the
+    // values' loads are in flight together with the keys').
     for (uint r = 0; r < E; ++r) {
         const uint l = lid + r * wg;
         if (l < total) {
@@ -231,14 +267,26 @@ __kernel void merge_global(__global const SK* in, ulong in_off, __global const V
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    SK kr[E];
-    V vr[E];
+
+    // One co-rank search per work-item, then E outputs merged serially from registers; the
+    // values follow by the index each key came from.
     const uint o = lid * E;
-    const uint cnt = o < total ? merge_piece(lk, lv, na, lk + na, lv + na, total - na, o, kr, vr) : 0;
+    const uint d = min(o, total);
+    const uint took_a = co_rank_local(lk, 0, na, na, total - na, d);
+    SK kr[E];
+    uint ix[E];
+    merge_serial(lk, took_a, na, na + d - took_a, total, kr, ix);
+#ifdef SORT_HAS_VALUES
+    V vr[E];
+#pragma unroll
+    for (uint e = 0; e < E; ++e) vr[e] = o + e < total ? lv[ix[e]] : 0;
+#endif
+
+    // Back through local memory for coalesced stores.
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
     for (uint e = 0; e < E; ++e) {
-        if (e < cnt) {
+        if (o + e < total) {
             lk[o + e] = kr[e];
 #ifdef SORT_HAS_VALUES
             lv[o + e] = vr[e];
@@ -249,10 +297,9 @@ __kernel void merge_global(__global const SK* in, ulong in_off, __global const V
     for (uint r = 0; r < E; ++r) {
         const uint l = lid + r * wg;
         if (l < total) {
-            const ulong i = o0 + l;
-            out[i] = out_convert ? sortable_to_caller(lk[l]) : lk[l];
+            out[o0 + l] = out_convert ? sortable_to_caller(lk[l]) : lk[l];
 #ifdef SORT_HAS_VALUES
-            vout[i] = lv[l];
+            vout[o0 + l] = lv[l];
 #endif
         }
     }

@@ -1,5 +1,6 @@
-// Stable merge sort (issue #6): tiles sorted in local memory (register runs, then rank merges),
-// then one merge-path round per doubling of the run length; on CPU devices, chunks sorted
+// Stable merge sort (issues #6, #14): tiles sorted in registers and local memory, then one
+// merge-path round per doubling of the run length (one co-rank search per work-item, serial
+// merges from registers, coalesced loads and stores through local memory); on CPU devices, chunks sorted
 // sequentially, then co-rank rounds (issue #13). See merge_sort.cl and merge_policy below.
 #include "sort_support.hpp"
 
@@ -8,6 +9,7 @@
 #include <clprim/detail/sort_trace.hpp>
 #include <clprim/merge_sort.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <utility>
@@ -18,21 +20,40 @@ namespace detail {
 namespace {
 
 // Which path sorts, and its shape: chosen in this one place.
-//  - gpu: tiles sorted in local memory by whole work-groups, then merge-path rounds
-//    (merge_tile_sort, merge_partition, merge_global): many work-items, many barriers.
+//  - gpu: tiles of group * elems keys sorted by whole work-groups (registers, then local memory),
+//    then one merge-path round per doubling of the run length (merge_tile_sort, merge_partition,
+//    merge_global): each work-item merges `elems` outputs serially after one co-rank search.
 //  - cpu: one work-item per contiguous chunk, sorted sequentially, then co-rank rounds where each
 //    work-item merges one long piece (merge_cpu_chunks, merge_cpu_round): no barriers, no local
 //    memory, which PoCL-like CPU devices run as plain loops.
-// CPU devices take the cpu path; CLPRIM_MERGE_PATH=cpu|gpu forces one (tests, measurements), and
-// CLPRIM_MERGE_CPU_TUNE="chunks,run" overrides the cpu path's shape.
+// CPU devices take the cpu path; CLPRIM_MERGE_PATH=cpu|gpu forces one (tests, measurements),
+// CLPRIM_MERGE_GPU_TUNE="group,elems" and CLPRIM_MERGE_CPU_TUNE="chunks,run" override the shapes.
 struct merge_policy {
     bool cpu = false;
-    std::size_t elems = 8;    // gpu: per work-item (register runs of 8, 8 merges per work-item and round)
+    std::size_t group = 256;  // gpu: work-items per work-group (a power of two)
+    std::size_t elems = 17;   // gpu: keys per work-item (odd: strided local accesses conflict-free)
     std::size_t chunks = 1;   // cpu: work-items (chunks of the first stage, pieces of each round)
     std::size_t run = 16;     // cpu: keys per insertion-sorted run
 };
 
-merge_policy choose_merge_policy(const bc::device& device, std::size_t n)
+// Local memory of the GPU kernels, in bytes, for tiles of `tile` keys: the tile sort holds the
+// keys (plus one look-ahead slot) and, with values, a 32-bit index per key; afterwards the
+// values alone. The merge round holds the keys and the values side by side.
+std::size_t tile_sort_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes)
+{
+    const std::size_t merging = (tile + 1) * kbytes + (vbytes ? tile * 4 : 0);
+    return round_up(std::max(merging, tile * vbytes), 8);
+}
+std::size_t merge_round_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes)
+{
+    return round_up((tile + 1) * kbytes, 8) + tile * vbytes;
+}
+std::size_t merge_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes)
+{
+    return std::max(tile_sort_local_bytes(tile, kbytes, vbytes), merge_round_local_bytes(tile, kbytes, vbytes));
+}
+
+merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::size_t kbytes, std::size_t vbytes)
 {
     merge_policy p;
     p.cpu = (device.type() & CL_DEVICE_TYPE_CPU) != 0;
@@ -40,6 +61,31 @@ merge_policy choose_merge_policy(const bc::device& device, std::size_t n)
         if (std::strcmp(v, "cpu") == 0) p.cpu = true;
         if (std::strcmp(v, "gpu") == 0) p.cpu = false;
     }
+    // gpu: 256 work-items; keys per work-item by the registers a work-item holds while it merges
+    // (a key and, with values, a 32-bit index per output): 17 for 32-bit keys alone, 11 for 32-bit
+    // keys with values or 64-bit keys alone, 7 for 64-bit keys with values. H100, 2^26 random
+    // uint keys (docs/DEVELOPERS.md): 256 x 17 (14 rounds) 4.30-4.45 ms, 512 x 17 (13) 4.30-4.42,
+    // 512 x 11 4.26-4.52, 256 x 13 4.36-4.57, 128 x 17 4.43; uint -> uint pairs: 256 x 11 8.5-8.7 ms,
+    // 256 x 13 9.2-11.5, 256 x 17 16.8 (the merge kernel at 128+ registers: one work-group per SM).
+    p.group = 256;
+    const std::size_t words = kbytes / 4 + (vbytes ? 1 : 0);
+    p.elems = words <= 1 ? 17 : words == 2 ? 11 : 7;
+    if (const char* t = std::getenv("CLPRIM_MERGE_GPU_TUNE")) {
+        char* end = nullptr;
+        const unsigned long g = std::strtoul(t, &end, 10);
+        if (g >= 1 && g <= 1024 && (g & (g - 1)) == 0) p.group = g;
+        if (end && *end == ',') {
+            const unsigned long e = std::strtoul(end + 1, nullptr, 10);
+            if (e >= 1 && e <= 64) p.elems = e;
+        }
+    }
+    // The tile must fit the device's local memory (queried, never assumed): fewer work-items first.
+    const std::size_t local = device.local_memory_size();
+    while (p.group > 1 && merge_local_bytes(p.group * p.elems, kbytes, vbytes) > local) p.group /= 2;
+    while (p.elems > 1 && merge_local_bytes(p.group * p.elems, kbytes, vbytes) > local) --p.elems;
+    // No larger than the input needs.
+    p.group = std::min(p.group, next_pow2(ceil_div(n, p.elems)));
+
     // Measured on PoCL (2-core AMD EPYC, 2^24 uint keys): see docs/DEVELOPERS.md.
     p.chunks = 4 * std::max<cl_uint>(1, device.compute_units());
     p.run = 16;
@@ -137,7 +183,9 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
     if (n < 2) return;
 
     guarded(who, [&] {
-        const merge_policy pol = choose_merge_policy(device, n);
+        const std::size_t kbytes = size_of(r.key_type);
+        const std::size_t vbytes = r.has_values ? value_bytes(r) : 0;
+        const merge_policy pol = choose_merge_policy(device, n, kbytes, vbytes);
         if (pol.cpu) return merge_sort_cpu(r, pol, queue);
         sort_observer* const trace = sort_trace(); // examples/sort_steps: tiny tiles, runs after each round
         const std::size_t elems = trace && trace->merge_elems() ? trace->merge_elems() : pol.elems;
@@ -148,14 +196,8 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
         bc::kernel gk = program.create_kernel("merge_global");
         bc::kernel pk = program.create_kernel("merge_partition");
 
-        // A power-of-two work-group (>= 2: two work-items find the split points) whose tile fits
-        // local memory, no larger than the input needs.
-        const std::size_t kbytes = size_of(r.key_type);
-        const std::size_t vbytes = r.has_values ? value_bytes(r) : 0;
-        const device_limits lim = limits_for(tk, device);
-        std::size_t wg = std::min(pow2_group_size(tk, device, 256), pow2_group_size(gk, device, 256));
-        while (wg > 2 && wg * elems * (kbytes + vbytes) + 64 > lim.local_mem_size / 2) wg /= 2;
-        wg = std::max<std::size_t>(2, std::min(wg, next_pow2(ceil_div(n, elems))));
+        // The policy's work-group, no larger than these kernels allow here (registers).
+        std::size_t wg = std::min({pol.group, pow2_group_size(tk, device, pol.group), pow2_group_size(gk, device, pol.group)});
         if (trace && trace->merge_group()) wg = trace->merge_group();
         const std::size_t tile = wg * elems;
         const std::size_t groups = ceil_div(n, tile);
@@ -180,7 +222,8 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
             scratch.v = r.has_values ? lease.buffer(n * vbytes) : scratch.k;
             scratch.koff = scratch.voff = 0;
         }
-        const std::size_t lk_bytes = tile * kbytes, lv_bytes = r.has_values ? tile * vbytes : 8;
+        const std::size_t tile_local = tile_sort_local_bytes(tile, kbytes, vbytes);
+        const std::size_t round_local = merge_round_local_bytes(tile, kbytes, vbytes);
 
         // The tile sort writes where an even number of rounds later the result lands in the caller.
         place src = (rounds % 2 == 0) ? caller : scratch;
@@ -194,8 +237,7 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
         tk.set_arg(7, cl_ulong(src.voff));
         tk.set_arg(8, cl_ulong(n));
         tk.set_arg(9, cl_uint(rounds == 0 ? 1 : 0));
-        tk.set_arg(10, lk_bytes, nullptr);
-        tk.set_arg(11, lv_bytes, nullptr);
+        tk.set_arg(10, tile_local, nullptr);
         launch_1d(queue, tk, groups * wg, wg);
         if (trace) trace->merge_round(queue, 0, tile, src.k, src.koff, n, rounds == 0);
 
@@ -223,8 +265,7 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
             gk.set_arg(9, cl_ulong(L));
             gk.set_arg(10, cl_uint(round == rounds ? 1 : 0));
             gk.set_arg(11, splits);
-            gk.set_arg(12, lk_bytes, nullptr);
-            gk.set_arg(13, lv_bytes, nullptr);
+            gk.set_arg(12, round_local, nullptr);
             launch_1d(queue, gk, groups * wg, wg);
             if (trace) trace->merge_round(queue, round, 2 * L, dst.k, dst.koff, n, round == rounds);
             src = dst;

@@ -2,6 +2,9 @@
 // included) against std::stable_sort with the total order, bit for bit; sort_by_key checked for
 // stability (values = input indices must equal the stable reference's permutation, descending
 // too); sizes past several merge rounds and above 2^24; guards just outside the range untouched.
+// The GPU path (tile sort, merge rounds) is also forced on any device (CLPRIM_MERGE_PATH=gpu,
+// so PoCL runs it too), with tiny tiles (CLPRIM_MERGE_GPU_TUNE="group,elems") so that a few
+// thousand keys take many merge rounds, tiles of odd and even lengths, ragged last tiles.
 #define BOOST_TEST_MODULE clprim_merge_sort
 #include "sort_test_support.hpp"
 
@@ -80,6 +83,58 @@ BOOST_AUTO_TEST_CASE(sort_by_key_is_stable)
         check_pairs<cl_uint, cl_uint>((1u << 20) + 3, distribution::few_distinct, order);
     }
     check_pairs<cl_float, cl_ulong>((1u << 20) + 3, distribution::float_specials, clprim::sort_order::descending);
+}
+
+// The GPU path's kernels on this device: every type, both orders, tiles of 4 x 3 = 12 keys (a
+// prime n of 10007 takes 10 rounds, most tiles straddle nothing, the last is ragged).
+BOOST_AUTO_TEST_CASE_TEMPLATE(gpu_path_keys_tiny_tiles, T, all_types)
+{
+    if (!type_runs_here<T>()) return;
+    env_override path("CLPRIM_MERGE_PATH", "gpu");
+    env_override tune("CLPRIM_MERGE_GPU_TUNE", "4,3");
+    for (auto order : {clprim::sort_order::ascending, clprim::sort_order::descending})
+        for (std::size_t n : {0, 1, 2, 3, 11, 12, 13, 31, 257, 4093, 4097, 10007})
+            for (auto d : {distribution::random, distribution::few_distinct, distribution::all_equal,
+                           distribution::reversed, distribution::extremes, distribution::float_specials})
+                check_keys<T>(n, d, order);
+}
+
+// sort_by_key on the GPU path: values follow their keys and stay stable, every key and value
+// width, through tiles of one key per work-item and of odd counts. (Each type pair, order and
+// shape is a program that PoCL compiles cold in CI, about 7 s each: hence one order per pair.)
+BOOST_AUTO_TEST_CASE(gpu_path_pairs_shapes)
+{
+    env_override path("CLPRIM_MERGE_PATH", "gpu");
+    const bool fp64 = type_runs_here<cl_double>();
+    const auto asc = clprim::sort_order::ascending, desc = clprim::sort_order::descending;
+    // One key per work-item (wg 2: tiles of 2, a dozen rounds), then 16 x 7.
+    {
+        env_override tune("CLPRIM_MERGE_GPU_TUNE", "2,1");
+        for (std::size_t n : {0, 1, 2, 33, 1000, 4097}) {
+            check_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, asc);
+            check_pairs<cl_int, cl_ulong>(n, distribution::all_equal, desc);
+        }
+    }
+    env_override tune("CLPRIM_MERGE_GPU_TUNE", "16,7");
+    for (std::size_t n : {0, 1, 2, 33, 1000, 4097}) {
+        check_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, desc);
+        check_pairs<cl_float, cl_long>(n, distribution::float_specials, asc);
+        check_pairs<cl_ulong, cl_float>(n, distribution::few_distinct, desc);
+        if (fp64) check_pairs<cl_double, cl_int>(n, distribution::float_specials, asc);
+    }
+}
+
+// The GPU path's default shape (the policy's tiles, thousands of keys) over several rounds.
+BOOST_AUTO_TEST_CASE(gpu_path_default_shape)
+{
+    env_override path("CLPRIM_MERGE_PATH", "gpu");
+    env_override tune("CLPRIM_MERGE_GPU_TUNE", nullptr);
+    for (std::size_t n : {std::size_t(4352), std::size_t(65537), (std::size_t(1) << 17) + 3}) {
+        check_keys<cl_uint>(n, distribution::random, clprim::sort_order::ascending);
+        check_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, clprim::sort_order::descending);
+        if (type_runs_here<cl_ulong>())
+            check_pairs<cl_ulong, cl_long>(n, distribution::few_distinct, clprim::sort_order::ascending);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_throws_before_enqueue)

@@ -198,16 +198,21 @@ BOOST_AUTO_TEST_CASE(merge_cpu_path_shapes_and_pairs)
     merge_pairs<cl_float, cl_uint>(n, distribution::float_specials, clprim::sort_order::descending, "merge cpu 2^20+3");
 }
 
-// The GPU (work-group tile) merge path forced on this device.
+// The GPU (work-group tile) merge path forced on this device: its default tiles, and tiles of
+// 32 x 5 keys (a few thousand keys take several merge rounds; test_merge_sort has more shapes).
 BOOST_AUTO_TEST_CASE(merge_gpu_path)
 {
     env_override path("CLPRIM_MERGE_PATH", "gpu");
-    for (auto order : both_orders)
-        for (std::size_t n : {std::size_t(1), std::size_t(257), std::size_t(10007), std::size_t(65537)}) {
-            merge_keys<cl_uint>(n, distribution::random, order, "merge gpu");
-            merge_keys<cl_float>(n, distribution::float_specials, order, "merge gpu");
-            merge_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, order, "merge gpu");
-        }
+    for (const char* shape : {static_cast<const char*>(nullptr), "32,5"}) {
+        env_override tune("CLPRIM_MERGE_GPU_TUNE", shape);
+        const std::string label = std::string("merge gpu ") + (shape ? shape : "default");
+        for (auto order : both_orders)
+            for (std::size_t n : {std::size_t(1), std::size_t(257), std::size_t(10007), std::size_t(65537)}) {
+                merge_keys<cl_uint>(n, distribution::random, order, label);
+                merge_keys<cl_float>(n, distribution::float_specials, order, label);
+                merge_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, order, label);
+            }
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
