@@ -62,7 +62,7 @@ unsigned bitonic_reg_bits()
 {
     int f[3];
     parse_bitonic_tune(f);
-    return f[2] >= 1 ? unsigned(std::min(f[2], 6)) : 4;
+    return f[2] >= 1 ? unsigned(std::min(f[2], 5)) : 4;
 }
 
 unsigned log2_floor(std::size_t p)

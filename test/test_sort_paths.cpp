@@ -257,22 +257,23 @@ BOOST_AUTO_TEST_CASE(bitonic_gpu_path_shapes_and_pairs)
         env_override tune("CLPRIM_BITONIC_TUNE", *shape ? shape : nullptr);
         const std::string label = std::string("bitonic gpu ") + shape;
         for (std::size_t n : {std::size_t(2), std::size_t(33), std::size_t(4093), std::size_t(10007)}) {
+            // (key, value) types and orders that test_bitonic_sort also builds: the same programs.
             bitonic_keys<cl_uint>(n, distribution::random, asc, label);
             bitonic_keys<cl_float>(n, distribution::float_specials, desc, label);
             bitonic_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, asc, label);
-            bitonic_pairs<cl_int, cl_float>(n, distribution::reversed, desc, label);
+            bitonic_pairs<cl_float, cl_long>(n, distribution::float_specials, desc, label);
             if (type_runs_here<cl_ulong>()) {
                 bitonic_keys<cl_long>(n, distribution::extremes, asc, label);
-                bitonic_pairs<cl_ulong, cl_uint>(n, distribution::few_distinct, desc, label);
-                bitonic_pairs<cl_uint, cl_long>(n, distribution::random, asc, label);
+                bitonic_pairs<cl_ulong, cl_float>(n, distribution::few_distinct, desc, label);
+                bitonic_pairs<cl_int, cl_ulong>(n, distribution::reversed, asc, label);
             }
-            if (type_runs_here<cl_double>()) bitonic_pairs<cl_double, cl_double>(n, distribution::few_distinct, desc, label);
+            if (type_runs_here<cl_double>()) bitonic_pairs<cl_long, cl_double>(n, distribution::random, desc, label);
         }
     }
     // Default shape past one tile of 2^13: rows launches of the full width.
     env_override tune("CLPRIM_BITONIC_TUNE", nullptr);
     bitonic_keys<cl_uint>(65537, distribution::random, asc, "bitonic gpu 65537");
-    bitonic_pairs<cl_float, cl_uint>(65537, distribution::float_specials, desc, "bitonic gpu 65537");
+    bitonic_pairs<cl_float, cl_long>(65537, distribution::float_specials, desc, "bitonic gpu 65537");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
