@@ -1,7 +1,7 @@
 // Bitonic sorting network for any n. Joined after sort_key_order.cl; needs K (key type macros),
 // V (value type macros), SORT_HAS_VALUES when values travel with the keys, BITONIC_ELEMS (elements
-// per work-item of the transpose variant's tile kernel, a power of two >= 2) and BITONIC_REG_BITS
-// (log2 of the elements per work-item of the fused variant's group kernel).
+// per work-item of the transpose variant's tile kernel, a power of two >= 2); the fused variant's
+// program instead BITONIC_REG_BITS (log2 of the elements per work-item of its group kernel).
 // Kernels: bitonic_global_m1 (one pass per launch: the global variant, and the local variant's
 // large distances), bitonic_local_pass (one pass whose distance fits a tile, in local memory: the
 // local variant), bitonic_group (the fused variant: many passes per launch, registers + local
@@ -42,6 +42,10 @@ inline SK load_sortable(__global const K* keys, ulong i) { return key_to_sortabl
         if ((ka) > (kb)) { SK tk_ = (ka); (ka) = (kb); (kb) = tk_; }                                \
     } while (0)
 #endif
+
+// Two programs come from this file: with BITONIC_REG_BITS the fused variant's (bitonic_group only),
+// without it the other variants' (everything else): each build compiles only what it runs.
+#ifndef BITONIC_REG_BITS
 
 // ---------------------------------------------------------------------------------------------
 // Global passes. Each work-item owns 2^M elements whose indices differ in the M distance bits
@@ -264,6 +268,9 @@ __kernel void bitonic_tile(__global K* keys, ulong koff, __global V* vals, ulong
 }
 #undef E
 
+#endif // !BITONIC_REG_BITS
+
+#ifdef BITONIC_REG_BITS
 // ---------------------------------------------------------------------------------------------
 // The fused variant's kernel: one work-group holds 2^B elements (B = the launch's group bits)
 // and runs many passes of the network on them, so one read and one write of the data serve
@@ -455,6 +462,9 @@ __kernel void bitonic_group(__global K* keys, ulong koff, __global V* vals, ulon
 #undef RN
 #undef RB
 
+#endif // BITONIC_REG_BITS
+
+#ifndef BITONIC_REG_BITS
 // ---------------------------------------------------------------------------------------------
 // The transpose variant (the matrix formulation of the bitonic sort). View the padded range of
 // N = 2^B elements as a matrix of rows of R = 2^L elements (R = the tile of bitonic_tile, which
@@ -596,3 +606,5 @@ __kernel void bitonic_transposed_passes(__global SK* sk, __global V* sv, uint ro
 #endif
     }
 }
+
+#endif // !BITONIC_REG_BITS

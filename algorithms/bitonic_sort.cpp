@@ -239,16 +239,41 @@ void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::comma
     if (bitonic_cpu_path_wanted(device, variant)) return guarded(who, [&] { bitonic_sort_cpu(r, queue); });
 
     guarded(who, [&] {
+        const std::size_t N = next_pow2(n);
+        bitonic_launcher launch{queue, r, n};
+
+        if (variant == bitonic_variant::fused) {
+            // Its own program (bitonic_sort.cl with BITONIC_REG_BITS: bitonic_group only). Every
+            // tile sorted in one launch; then per stage k = 2^s > tile its distances from 2^(s-1)
+            // down to the tile, m = tile_bits - col_bits (or fewer) per rows launch, and its
+            // distances below the tile in one tile launch. At 2^26 with 13-bit groups and 8 row
+            // bits: 1 + 18 rows + 13 tile launches = 32 sweeps over the data.
+            const bc::program fp =
+                algorithms_program(queue.get_context(), {"sort_key_order.cl", "bitonic_sort.cl"},
+                                   sort_build_options(r) + " -DBITONIC_REG_BITS=" + std::to_string(bitonic_reg_bits()));
+            bc::kernel gk = fp.create_kernel("bitonic_group");
+            const bitonic_policy p = choose_bitonic_policy(gk, device, r, N);
+            const unsigned T = p.tile_bits, S = log2_exact(N);
+            launch.group(gk, p, N, 2, std::min(N, std::size_t(1) << T), T, T);
+            for (unsigned s = T + 1; s <= S; ++s) {
+                const std::size_t k = std::size_t(1) << s;
+                for (unsigned top = s - 1; top >= T;) { // passes on index bits top .. T
+                    const unsigned m = std::min(top - T + 1, T - p.col_bits);
+                    launch.group(gk, p, N, k, k, T - m, top - m + 1);
+                    top -= m;
+                }
+                launch.group(gk, p, N, k, k, T, T);
+            }
+            return;
+        }
+
         // Elements per work-item in the transpose variant's tile kernel: 8 (the last three passes of
-        // a stage in registers). The other variants use other kernels of the same program.
+        // a stage in registers). The global and local variants use other kernels of the same program.
         const std::size_t elems = 8;
         const std::size_t bytes_per_elem = size_of(r.key_type) + (r.has_values ? value_bytes(r) : 0);
         const bc::program program =
             algorithms_program(queue.get_context(), {"sort_key_order.cl", "bitonic_sort.cl"},
-                               sort_build_options(r) + " -DBITONIC_ELEMS=" + std::to_string(elems) +
-                                   " -DBITONIC_REG_BITS=" + std::to_string(bitonic_reg_bits()));
-        const std::size_t N = next_pow2(n);
-        bitonic_launcher launch{queue, r, n};
+                               sort_build_options(r) + " -DBITONIC_ELEMS=" + std::to_string(elems));
 
         bc::kernel g1 = program.create_kernel("bitonic_global_m1");
         const std::size_t gwg = pow2_group_size(g1, device, 256);
@@ -277,27 +302,6 @@ void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::comma
                 std::size_t j = k / 2;
                 for (; j >= tile; j >>= 1) launch.global_passes(g1, gwg, N, k, j, 1);
                 for (; j >= 1; j >>= 1) launch.local_pass(lp, wg, N, k, j);
-            }
-            return;
-        }
-
-        if (variant == bitonic_variant::fused) {
-            // Every tile sorted in one launch; then per stage k = 2^s > tile its distances from
-            // 2^(s-1) down to the tile, m = tile_bits - col_bits (or fewer) per rows launch, and
-            // its distances below the tile in one tile launch. At 2^26 with 13-bit groups and
-            // 8 row bits: 1 + 18 rows + 13 tile launches = 32 sweeps over the data.
-            bc::kernel gk = program.create_kernel("bitonic_group");
-            const bitonic_policy p = choose_bitonic_policy(gk, device, r, N);
-            const unsigned T = p.tile_bits, S = log2_exact(N);
-            launch.group(gk, p, N, 2, std::min(N, std::size_t(1) << T), T, T);
-            for (unsigned s = T + 1; s <= S; ++s) {
-                const std::size_t k = std::size_t(1) << s;
-                for (unsigned top = s - 1; top >= T;) { // passes on index bits top .. T
-                    const unsigned m = std::min(top - T + 1, T - p.col_bits);
-                    launch.group(gk, p, N, k, k, T - m, top - m + 1);
-                    top -= m;
-                }
-                launch.group(gk, p, N, k, k, T, T);
             }
             return;
         }
