@@ -1,10 +1,12 @@
 // Bitonic sorting network for any n. Joined after sort_key_order.cl; needs K (key type macros),
 // V (value type macros), SORT_HAS_VALUES when values travel with the keys, BITONIC_ELEMS (elements
-// per work-item of the tile kernel, a power of two >= 2).
-// Kernels: bitonic_global_m<M> (M passes with large distances per launch, in registers),
-// bitonic_local_pass (one pass whose distance fits a tile, in local memory: the local variant) and
-// bitonic_tile (every pass of a stage that fits a tile, or whole stages, in one launch: fused), and
-// bitonic_transpose + bitonic_transposed_passes (the transpose variant, at the end of this file).
+// per work-item of the transpose variant's tile kernel, a power of two >= 2); the fused variant's
+// program instead BITONIC_REG_BITS (log2 of the elements per work-item of its group kernel).
+// Kernels: bitonic_global_m1 (one pass per launch: the global variant, and the local variant's
+// large distances), bitonic_local_pass (one pass whose distance fits a tile, in local memory: the
+// local variant), bitonic_group (the fused variant: many passes per launch, registers + local
+// memory), bitonic_tile + bitonic_transpose + bitonic_transposed_passes (the transpose variant,
+// at the end of this file).
 //
 // We use the "flip" form of the network: in stage k (block size k = 2, 4, ..., N) the first pass
 // compares i with its mirror i ^ (k - 1), the later passes compare i with i ^ j (j = k/4 ... 1), and
@@ -41,9 +43,13 @@ inline SK load_sortable(__global const K* keys, ulong i) { return key_to_sortabl
     } while (0)
 #endif
 
+// Two programs come from this file: with BITONIC_REG_BITS the fused variant's (bitonic_group only),
+// without it the other variants' (everything else): each build compiles only what it runs.
+#ifndef BITONIC_REG_BITS
+
 // ---------------------------------------------------------------------------------------------
 // Global passes. Each work-item owns 2^M elements whose indices differ in the M distance bits
-// j, j/2, ..., j >> (M-1) (all >= the tile size when called from the fused sort), loads them into
+// j, j/2, ..., j >> (M-1), loads them into
 // registers, runs M consecutive passes of stage k and stores them: M passes for one read and one
 // write of the data. With M = 1 this is the textbook kernel (one comparator per work-item).
 // When flip is set the first pass is stage k's mirror pass (j == k/2): the upper half of the group
@@ -102,10 +108,9 @@ __kernel void bitonic_global_m##M(__global K* keys, ulong koff, __global V* vals
 #define V_STORE(src, i) do { } while (0)
 #endif
 
+// Only M = 1 is instantiated (the textbook kernel); the fused variant's bitonic_group below goes
+// further: 2^m rows of a work-group's columns instead of 2^M elements of one work-item.
 BITONIC_GLOBAL_KERNEL(1)
-BITONIC_GLOBAL_KERNEL(2)
-BITONIC_GLOBAL_KERNEL(3)
-BITONIC_GLOBAL_KERNEL(4)
 
 // ---------------------------------------------------------------------------------------------
 // Local-memory helpers of the tile kernels. A tile is `count` consecutive elements from base,
@@ -263,6 +268,203 @@ __kernel void bitonic_tile(__global K* keys, ulong koff, __global V* vals, ulong
 }
 #undef E
 
+#endif // !BITONIC_REG_BITS
+
+#ifdef BITONIC_REG_BITS
+// ---------------------------------------------------------------------------------------------
+// The fused variant's kernel: one work-group holds 2^B elements (B = the launch's group bits)
+// and runs many passes of the network on them, so one read and one write of the data serve
+// many passes. Which elements a group holds is a choice of index bits:
+//  - "tile" launches (c == B): 2^B consecutive elements; they run whole stages k <= 2^B (the
+//    first launch) or the passes with distance < 2^B of one stage k > 2^B (the stage's tail).
+//  - "rows" launches (c < B): the matrix view. Index bits [0, c) are columns, the m = B - c
+//    index bits [a, a + m) are rows, all other bits name the group. A group holds 2^m rows of
+//    2^c consecutive columns, so every load and store moves whole runs of consecutive elements
+//    (coalesced), while the comparators run between rows: the m passes of one stage with
+//    distances 2^(a+m-1) ... 2^a, m passes per read and write instead of one.
+// Inside the group, the element at local index l (B bits) is global index
+//   fixed | (l & (2^c - 1)) | (l >> c) << a
+// and every pass pairs local indices differing in one local bit. The passes go in chunks of at
+// most R = BITONIC_REG_BITS consecutive local bits: for a chunk each work-item takes the 2^R
+// elements whose local indices differ in R consecutive bits [q, q + R) (its id fills the others),
+// runs the chunk's passes in registers, and puts them back; between chunks the elements go
+// through local memory (padded, one slot per 32, so strided register sets hit distinct banks).
+// The first chunk reads its registers straight from global memory and the last chunk of a rows
+// launch writes straight back, when the id bits below q cover at least 2^cb consecutive elements
+// (cb: the device's coalescing width); otherwise the whole group goes through local memory.
+// Flip form: a stage's first pass pairs i with i ^ (k - 1). In a tile launch with k <= 2^B that
+// pair lies in the tile and runs in local memory. In a rows launch holding stage k's top bit it
+// would leave the group (it flips the group bits too), so the group's upper half (bit s-1 set,
+// k = 2^s) is addressed mirrored, i ^ (k/2 - 1), as in bitonic_global_m1: the mirror partner is
+// then the element one top bit away, and in that half the later passes put the smaller key at the
+// higher local index (the lower global index).
+// ---------------------------------------------------------------------------------------------
+#define RB BITONIC_REG_BITS
+#define RN (1 << RB)
+#define LPAD(l) ((l) + ((l) >> 5))
+
+// Local index of work-item u's register r in a chunk over local bits [q, q + RB).
+inline uint chunk_local(uint u, uint r, uint q)
+{
+    return (u & ((1u << q) - 1)) | (r << q) | ((u >> q) << (q + RB));
+}
+
+// Compare-exchange of two registers; up: the smaller key to a, else to b.
+#ifdef SORT_HAS_VALUES
+#define CMPX_DIR(ka, kb, va, vb, up)                                                                \
+    do {                                                                                            \
+        if ((up) ? (ka) > (kb) : (kb) > (ka)) {                                                     \
+            SK tk_ = (ka); (ka) = (kb); (kb) = tk_;                                                 \
+            V tv_ = (va); (va) = (vb); (vb) = tv_;                                                  \
+        }                                                                                           \
+    } while (0)
+#else
+#define CMPX_DIR(ka, kb, va, vb, up)                                                                \
+    do {                                                                                            \
+        if ((up) ? (ka) > (kb) : (kb) > (ka)) { SK tk_ = (ka); (ka) = (kb); (kb) = tk_; }           \
+    } while (0)
+#endif
+
+// Global index of local element l (mirrored in the upper half of the stage when flip is set).
+inline ulong group_index(uint l, ulong fixed, uint c, uint a, bool flip, ulong khalf)
+{
+    const ulong i = fixed | (l & ((1u << c) - 1)) | ((ulong)(l >> c) << a);
+    return (flip && (i & khalf)) ? i ^ (khalf - 1) : i;
+}
+#define GROUP_INDEX(l) group_index((l), fixed, c, a, flip, khalf)
+
+__kernel void bitonic_group(__global K* keys, ulong koff, __global V* vals, ulong voff, ulong n,
+                            ulong k_lo, ulong k_hi, uint B, uint c, uint a, uint cb,
+                            __local SK* lk, __local V* lv)
+{
+    keys += koff;
+    vals += voff;
+    (void)lv;
+    const uint lid = get_local_id(0), wg = get_local_size(0); // wg == 2^(B - RB)
+    const uint size = 1u << B, m = B - c;
+    const ulong g = get_group_id(0);
+    const ulong fixed = ((g & ((1ul << (a - c)) - 1)) << c) | ((g >> (a - c)) << (a + m));
+    const bool tile = m == 0;
+    // A rows launch runs one stage (k_lo == k_hi); flip when it holds the stage's top bit.
+    const ulong khalf = k_lo >> 1;
+    const bool flip = !tile && (k_lo >> (a + m)) == 1;
+    // Passes run on local bits [bot, top]; bot = c in rows launches (the row bits), 0 in tiles.
+    const int bot = tile ? 0 : (int)c;
+    const bool first_direct = !(tile && k_lo <= size) && B - RB >= cb;
+    int t_last = B - 1;
+    while (t_last - RB >= bot) t_last -= RB;
+    const bool last_direct = !tile && (uint)min(max(bot, t_last - RB + 1), (int)(B - RB)) >= cb;
+
+    if (!first_direct) {
+        for (uint l = lid; l < size; l += wg) {
+            const ulong i = GROUP_INDEX(l);
+            lk[LPAD(l)] = i < n ? load_sortable(keys, i) : SK_MAX;
+#ifdef SORT_HAS_VALUES
+            if (i < n) lv[LPAD(l)] = vals[i];
+#endif
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    SK kr[RN];
+    V vr[RN];
+    bool from_global = first_direct;
+    for (ulong k = k_lo; k <= k_hi; k <<= 1) {
+        // A whole stage in a tile: its mirror pass in local memory (zero or one round).
+        const uint mirror_rounds = (tile && k <= size) ? 1 : 0;
+        for (uint rnd = 0; rnd < mirror_rounds; ++rnd) {
+            const uint h = (uint)(k >> 1);
+            for (uint p = lid; p < size / 2; p += wg) {
+                const uint i = ((p & ~(h - 1)) << 1) | (p & (h - 1));
+                const uint j = i ^ (uint)(k - 1);
+                const SK x = lk[LPAD(i)], y = lk[LPAD(j)];
+                if (x > y) {
+                    lk[LPAD(i)] = y;
+                    lk[LPAD(j)] = x;
+#ifdef SORT_HAS_VALUES
+                    const V tv = lv[LPAD(i)]; lv[LPAD(i)] = lv[LPAD(j)]; lv[LPAD(j)] = tv;
+#endif
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        // The other passes, top local bit down to bot, in chunks of at most RB bits.
+        const int top = !tile ? (int)B - 1 : k <= size ? (int)(31 - clz((uint)k)) - 2 : (int)B - 1;
+        for (int t = top; t >= bot; t -= RB) {
+            const int lo = max(bot, t - RB + 1);
+            const uint q = (uint)min(lo, (int)(B - RB));
+            const bool to_global = last_direct && lo == bot && k == k_hi;
+#pragma unroll
+            for (uint r = 0; r < RN; ++r) {
+                const uint l = chunk_local(lid, r, q);
+                if (from_global) {
+                    const ulong i = GROUP_INDEX(l);
+                    kr[r] = i < n ? load_sortable(keys, i) : SK_MAX;
+#ifdef SORT_HAS_VALUES
+                    if (i < n) vr[r] = vals[i];
+#endif
+                } else {
+                    kr[r] = lk[LPAD(l)];
+#ifdef SORT_HAS_VALUES
+                    vr[r] = lv[LPAD(l)];
+#endif
+                }
+            }
+            from_global = false;
+#pragma unroll
+            for (int rr = RB - 1; rr >= 0; --rr) {
+                const int p = (int)q + rr;
+                if (p > t || p < lo) continue;
+                const uint d = 1u << rr;
+#pragma unroll
+                for (uint r = 0; r < RN; ++r) {
+                    if (r & d) continue;
+                    const bool up = !flip || !((chunk_local(lid, r, q) >> (B - 1)) & 1);
+                    CMPX_DIR(kr[r], kr[r | d], vr[r], vr[r | d], up);
+                }
+            }
+#pragma unroll
+            for (uint r = 0; r < RN; ++r) {
+                const uint l = chunk_local(lid, r, q);
+                if (to_global) {
+                    const ulong i = GROUP_INDEX(l);
+                    if (i < n) {
+                        keys[i] = sortable_to_key(kr[r]);
+#ifdef SORT_HAS_VALUES
+                        vals[i] = vr[r];
+#endif
+                    }
+                } else {
+                    lk[LPAD(l)] = kr[r];
+#ifdef SORT_HAS_VALUES
+                    lv[LPAD(l)] = vr[r];
+#endif
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+    }
+
+    if (!last_direct) {
+        for (uint l = lid; l < size; l += wg) {
+            const ulong i = GROUP_INDEX(l);
+            if (i < n) {
+                keys[i] = sortable_to_key(lk[LPAD(l)]);
+#ifdef SORT_HAS_VALUES
+                vals[i] = lv[LPAD(l)];
+#endif
+            }
+        }
+    }
+}
+#undef GROUP_INDEX
+#undef LPAD
+#undef RN
+#undef RB
+
+#endif // BITONIC_REG_BITS
+
+#ifndef BITONIC_REG_BITS
 // ---------------------------------------------------------------------------------------------
 // The transpose variant (the matrix formulation of the bitonic sort). View the padded range of
 // N = 2^B elements as a matrix of rows of R = 2^L elements (R = the tile of bitonic_tile, which
@@ -404,3 +606,5 @@ __kernel void bitonic_transposed_passes(__global SK* sk, __global V* sv, uint ro
 #endif
     }
 }
+
+#endif // !BITONIC_REG_BITS

@@ -1,8 +1,10 @@
 // Bitonic sort, three variants (issue #6): global (one launch per pass, over global memory), local
 // (one launch per pass too, but the passes whose distance fits a work-group's tile run in local
-// memory, a tile of two elements per work-item; larger distances as in global) and fused (whole
-// tiles sorted up front, several global passes per launch in registers, the rest of each stage in
-// one local launch), and the transpose variant (issue #15: rows of a tile sorted in local memory;
+// memory, a tile of two elements per work-item; larger distances as in global) and fused (issue
+// #14: every launch runs many passes on a work-group's 2^B elements in registers and local memory:
+// whole tiles sorted up front; per later stage its long distances m = B - c at a time on groups
+// of 2^m rows x 2^c consecutive columns, then its short ones in one tile launch; see
+// bitonic_policy and bitonic_group in bitonic_sort.cl), and the transpose variant (issue #15: rows of a tile sorted in local memory;
 // the distances of a stage that span rows run in local memory too, between a transpose of the
 // matrix into a scratch buffer and one back). All are built from one program. Works in place on
 // the caller's range; see bitonic_sort.cl for how any n is handled.
@@ -14,12 +16,88 @@
 #include <clprim/detail/sort_trace.hpp>
 #include <clprim/bitonic_sort.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace clprim {
 namespace detail {
 
 namespace {
+
+// The fused variant's shape, chosen in this one place (from the key and value sizes and the
+// device's queried limits). Every launch of bitonic_group holds 2^tile_bits elements per work-group,
+// 2^reg_bits per work-item (so 2^(tile_bits - reg_bits) work-items); rows launches take
+// 2^col_bits or more consecutive columns, so m = tile_bits - col_bits passes per launch.
+//  - reg_bits: 4 (16 keys per work-item in registers: four passes per local-memory round trip);
+//    a build option (-DBITONIC_REG_BITS), the same for every variant's program.
+//  - tile_bits: the largest group whose keys and values (padded one slot per 32) fit the
+//    device's local memory, at most 13 (8192 elements), with a work-group the kernel allows.
+//  - col_bits: runs of 128 bytes of keys (32 4-byte or 16 8-byte keys), the width at which GPUs
+//    coalesce; 2^col_bits is also how long a run of consecutive elements a work-item's set must
+//    cover before a chunk reads or writes global memory directly (kernel argument cb).
+// CLPRIM_BITONIC_TUNE="tile_bits,col_bits[,reg_bits]" overrides (measurements; tests force tiny
+// shapes), CLPRIM_BITONIC_TILE=<elements> caps the tile as for the transpose variant.
+struct bitonic_policy {
+    unsigned reg_bits = 4;
+    unsigned tile_bits = 13;
+    unsigned col_bits = 5;
+};
+
+// The fields of CLPRIM_BITONIC_TUNE that are set (-1 where not).
+void parse_bitonic_tune(int (&f)[3])
+{
+    f[0] = f[1] = f[2] = -1;
+    const char* t = std::getenv("CLPRIM_BITONIC_TUNE");
+    for (int i = 0; t && *t && i < 3; ++i) {
+        char* end = nullptr;
+        const unsigned long v = std::strtoul(t, &end, 10);
+        if (end == t) break;
+        f[i] = int(std::min(v, 20ul));
+        t = *end == ',' ? end + 1 : nullptr;
+    }
+}
+
+// reg_bits alone: the program is built with it before the rest of the shape is known.
+unsigned bitonic_reg_bits()
+{
+    int f[3];
+    parse_bitonic_tune(f);
+    return f[2] >= 1 ? unsigned(std::min(f[2], 5)) : 4;
+}
+
+unsigned log2_floor(std::size_t p)
+{
+    unsigned b = 0;
+    while ((std::size_t(2) << b) <= p) ++b;
+    return b;
+}
+
+bitonic_policy choose_bitonic_policy(const bc::kernel& kern, const bc::device& device, const sort_request& r,
+                                     std::size_t N)
+{
+    bitonic_policy p;
+    p.reg_bits = bitonic_reg_bits();
+    const std::size_t key_bytes = size_of(r.key_type);
+    const std::size_t bytes = key_bytes + (r.has_values ? value_bytes(r) : 0);
+    const device_limits lim = limits_for(kern, device);
+    p.col_bits = key_bytes >= 8 ? 4 : 5;
+    p.tile_bits = 13;
+    while (p.tile_bits > p.reg_bits &&
+           ((std::size_t(1) << p.tile_bits) * 33 / 32 * bytes > lim.local_mem_size ||
+            (std::size_t(1) << (p.tile_bits - p.reg_bits)) > lim.max_work_group_size))
+        --p.tile_bits;
+    int f[3];
+    parse_bitonic_tune(f);
+    if (f[0] >= 1) p.tile_bits = unsigned(f[0]);
+    if (f[1] >= 0) p.col_bits = unsigned(f[1]);
+    if (const char* cap = std::getenv("CLPRIM_BITONIC_TILE"))
+        while (p.tile_bits > 1 && (std::size_t(1) << p.tile_bits) > std::strtoul(cap, nullptr, 10)) --p.tile_bits;
+    // No larger than the padded input, no smaller than one work-item's registers; rows launches
+    // need at least one row bit.
+    p.tile_bits = std::max(p.reg_bits, std::min(p.tile_bits, log2_floor(N)));
+    p.col_bits = std::min(p.col_bits, p.tile_bits - 1);
+    return p;
+}
 
 struct bitonic_launcher {
     bc::command_queue& queue;
@@ -35,7 +113,8 @@ struct bitonic_launcher {
         k.set_arg(4, cl_ulong(n));
     }
 
-    // m consecutive passes of stage k starting at distance j, 2^m elements per work-item.
+    // m consecutive passes of stage k starting at distance j, 2^m elements per work-item
+    // (bitonic_global_m1: m = 1).
     void global_passes(bc::kernel& kern, std::size_t wg, std::size_t N, std::size_t k, std::size_t j, unsigned m)
     {
         const std::size_t groups = N >> m;
@@ -46,6 +125,28 @@ struct bitonic_launcher {
         kern.set_arg(8, cl_ulong(groups));
         const std::size_t local = std::min(wg, next_pow2(groups));
         launch_1d(queue, kern, round_up(groups, local), local);
+    }
+
+    // One bitonic_group launch: groups of 2^p.tile_bits elements, columns [0, c) and rows
+    // [a, a + tile_bits - c) (c == tile_bits: tiles), stages k_lo..k_hi (see bitonic_sort.cl).
+    void group(bc::kernel& kern, const bitonic_policy& p, std::size_t N, std::size_t k_lo, std::size_t k_hi,
+               unsigned c, unsigned a)
+    {
+        const std::size_t size = std::size_t(1) << p.tile_bits;
+        set_common(kern);
+        kern.set_arg(5, cl_ulong(k_lo));
+        kern.set_arg(6, cl_ulong(k_hi));
+        kern.set_arg(7, cl_uint(p.tile_bits));
+        kern.set_arg(8, cl_uint(c));
+        kern.set_arg(9, cl_uint(a));
+        kern.set_arg(10, cl_uint(p.col_bits));
+        const std::size_t slots = size + size / 32;
+        kern.set_arg(11, slots * size_of(r.key_type), nullptr);
+        kern.set_arg(12, r.has_values ? slots * value_bytes(r) : std::size_t(8), nullptr);
+        // Tiles past n hold nothing; rows groups all hold some of [0, n) (their rows span the range).
+        const std::size_t groups = c == p.tile_bits ? ceil_div(n, size) : N / size;
+        const std::size_t wg = std::size_t(1) << (p.tile_bits - p.reg_bits);
+        launch_1d(queue, kern, groups * wg, wg);
     }
 
     // The pass of stage k with distance j < 2 * wg in local memory, one tile of 2 * wg per work-group.
@@ -138,15 +239,41 @@ void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::comma
     if (bitonic_cpu_path_wanted(device, variant)) return guarded(who, [&] { bitonic_sort_cpu(r, queue); });
 
     guarded(who, [&] {
-        // Elements per work-item in the fused variant's tile kernel: 8 (the last three passes of a
-        // stage in registers). The global and local variants use other kernels of the same program.
+        const std::size_t N = next_pow2(n);
+        bitonic_launcher launch{queue, r, n};
+
+        if (variant == bitonic_variant::fused) {
+            // Its own program (bitonic_sort.cl with BITONIC_REG_BITS: bitonic_group only). Every
+            // tile sorted in one launch; then per stage k = 2^s > tile its distances from 2^(s-1)
+            // down to the tile, m = tile_bits - col_bits (or fewer) per rows launch, and its
+            // distances below the tile in one tile launch. At 2^26 with 13-bit groups and 8 row
+            // bits: 1 + 18 rows + 13 tile launches = 32 sweeps over the data.
+            const bc::program fp =
+                algorithms_program(queue.get_context(), {"sort_key_order.cl", "bitonic_sort.cl"},
+                                   sort_build_options(r) + " -DBITONIC_REG_BITS=" + std::to_string(bitonic_reg_bits()));
+            bc::kernel gk = fp.create_kernel("bitonic_group");
+            const bitonic_policy p = choose_bitonic_policy(gk, device, r, N);
+            const unsigned T = p.tile_bits, S = log2_exact(N);
+            launch.group(gk, p, N, 2, std::min(N, std::size_t(1) << T), T, T);
+            for (unsigned s = T + 1; s <= S; ++s) {
+                const std::size_t k = std::size_t(1) << s;
+                for (unsigned top = s - 1; top >= T;) { // passes on index bits top .. T
+                    const unsigned m = std::min(top - T + 1, T - p.col_bits);
+                    launch.group(gk, p, N, k, k, T - m, top - m + 1);
+                    top -= m;
+                }
+                launch.group(gk, p, N, k, k, T, T);
+            }
+            return;
+        }
+
+        // Elements per work-item in the transpose variant's tile kernel: 8 (the last three passes of
+        // a stage in registers). The global and local variants use other kernels of the same program.
         const std::size_t elems = 8;
         const std::size_t bytes_per_elem = size_of(r.key_type) + (r.has_values ? value_bytes(r) : 0);
         const bc::program program =
             algorithms_program(queue.get_context(), {"sort_key_order.cl", "bitonic_sort.cl"},
                                sort_build_options(r) + " -DBITONIC_ELEMS=" + std::to_string(elems));
-        const std::size_t N = next_pow2(n);
-        bitonic_launcher launch{queue, r, n};
 
         bc::kernel g1 = program.create_kernel("bitonic_global_m1");
         const std::size_t gwg = pow2_group_size(g1, device, 256);
@@ -179,8 +306,8 @@ void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::comma
             return;
         }
 
-        // Tile size: a power-of-two work-group times elems, within the device's local memory, and no
-        // larger than the (padded) input needs.
+        // transpose: tile size a power-of-two work-group times elems, within the device's local
+        // memory, and no larger than the (padded) input needs.
         bc::kernel tk = program.create_kernel("bitonic_tile");
         const device_limits lim = limits_for(tk, device);
         std::size_t wg = pow2_group_size(tk, device, 256);
@@ -221,29 +348,6 @@ void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::comma
                 launch.tile(tk, wg, tile, N, std::size_t(1) << s, std::size_t(1) << s);
             }
             return;
-        }
-
-        // fused: every tile sorted in one launch, then per stage the passes with distance >= tile
-        // in chunks of up to max_m passes per launch (2^max_m elements per work-item in registers),
-        // the rest in one tile launch.
-        bc::kernel gm[5] = {bc::kernel(), g1, program.create_kernel("bitonic_global_m2"),
-                            program.create_kernel("bitonic_global_m3"), program.create_kernel("bitonic_global_m4")};
-        std::size_t gmwg[5] = {0, gwg, 0, 0, 0};
-        for (int m = 2; m <= 4; ++m) gmwg[m] = pow2_group_size(gm[m], device, 256);
-        const unsigned max_m = bytes_per_elem <= 8 ? 4 : 3;
-
-        launch.tile(tk, wg, tile, N, 2, std::min(tile, N));
-        for (std::size_t k = 2 * tile; k <= N; k <<= 1) {
-            std::size_t j = k / 2;
-            unsigned passes = 0;
-            for (std::size_t d = j; d >= tile; d >>= 1) ++passes;
-            while (passes > 0) {
-                const unsigned m = std::min(passes, max_m);
-                launch.global_passes(gm[m], gmwg[m], N, k, j, m);
-                j >>= m;
-                passes -= m;
-            }
-            launch.tile(tk, wg, tile, N, k, k);
         }
     });
 }

@@ -5,10 +5,14 @@
 // short runs). Each result is checked bit for bit against std::stable_sort by the total order
 // (keys, and for sort_by_key the values: the stable order's input positions), so every path
 // gives the same result. The default path of each device is what test_radix_sort and
-// test_merge_sort run.
+// test_merge_sort run. The bitonic sort's fused variant: its GPU path (bitonic_group launches,
+// issue #14) forced with CLPRIM_BITONIC_PATH=gpu and shrunk with CLPRIM_BITONIC_TUNE, so that a
+// few thousand keys take many rows launches of several chunks each (its CPU path is what
+// test_bitonic_sort runs on CPU devices).
 #define BOOST_TEST_MODULE clprim_sort_paths
 #include "sort_test_support.hpp"
 
+#include <clprim/bitonic_sort.hpp>
 #include <clprim/merge_sort.hpp>
 #include <clprim/radix_sort.hpp>
 
@@ -56,6 +60,31 @@ void merge_pairs(std::size_t n, distribution d, clprim::sort_order order, const 
     check_sorted_pairs<K, V>(n, d, order, true, [&](auto kf, auto kl, auto vf, bc::command_queue& q) {
         clprim::merge_sort_by_key(kf, kl, vf, q, order);
     }, label);
+}
+
+template <class K>
+void bitonic_keys(std::size_t n, distribution d, clprim::sort_order order, const std::string& label)
+{
+    check_sorted_keys<K>(n, d, order, [&](auto f, auto l, bc::command_queue& q) {
+        clprim::bitonic_sort(f, l, q, order, clprim::bitonic_variant::fused);
+    }, label);
+}
+
+template <class K, class V>
+void bitonic_pairs(std::size_t n, distribution d, clprim::sort_order order, const std::string& label)
+{
+    check_sorted_pairs<K, V>(n, d, order, false, [&](auto kf, auto kl, auto vf, bc::command_queue& q) {
+        clprim::bitonic_sort_by_key(kf, kl, vf, q, order, clprim::bitonic_variant::fused);
+    }, label);
+}
+
+// The one order each key type runs in on the bitonic GPU path: int, ulong, float ascending;
+// uint, long, double descending.
+template <class K>
+clprim::sort_order bitonic_order_of()
+{
+    const bool asc = std::is_same_v<K, cl_int> || std::is_same_v<K, cl_ulong> || std::is_same_v<K, cl_float>;
+    return asc ? clprim::sort_order::ascending : clprim::sort_order::descending;
 }
 
 constexpr clprim::sort_order both_orders[] = {clprim::sort_order::ascending, clprim::sort_order::descending};
@@ -213,6 +242,49 @@ BOOST_AUTO_TEST_CASE(merge_gpu_path)
                 merge_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, order, label);
             }
     }
+}
+
+// The bitonic fused variant's GPU path with groups of 64 elements (4 work-items of 16 registers)
+// and 2-element columns: 4097 keys (padded to 2^13) take stages 7..13 with one or two rows
+// launches each (up to 5 row bits, chunks of 4 and 1, read and written directly) and a tile
+// launch (chunks through local memory). Every type, sizes 0, 1, primes, 2^k +- 1; one order per
+// type (both for 4- and 8-byte keys): each (type, order) is a program PoCL builds, for each
+// work-group size, which is most of this suite's time there.
+BOOST_AUTO_TEST_CASE_TEMPLATE(bitonic_gpu_path_keys, K, all_types)
+{
+    if (!type_runs_here<K>()) return;
+    env_override path("CLPRIM_BITONIC_PATH", "gpu");
+    env_override tune("CLPRIM_BITONIC_TUNE", "6,1");
+    const auto order = bitonic_order_of<K>();
+    for (std::size_t n : {0, 1, 2, 3, 31, 63, 65, 257, 1021, 4097})
+        for (auto d : {distribution::random, distribution::few_distinct, distribution::reversed, distribution::extremes,
+                       distribution::float_specials})
+            bitonic_keys<K>(n, d, order, "bitonic gpu 6,1");
+}
+
+// Shapes: "6,3" (3 row bits, fewer than a work-item's 4 register bits: the first chunk of a rows
+// launch mixes row and column bits), "9,2" (7 row bits: chunks of 4 and 3); with values, 64-bit
+// keys and values; then the default shape past one tile of 2^13 (rows launches of full width).
+BOOST_AUTO_TEST_CASE(bitonic_gpu_path_shapes_and_pairs)
+{
+    env_override path("CLPRIM_BITONIC_PATH", "gpu");
+    const auto asc = clprim::sort_order::ascending, desc = clprim::sort_order::descending;
+    for (const char* shape : {"6,3", "9,2"}) {
+        env_override tune("CLPRIM_BITONIC_TUNE", shape);
+        const std::string label = std::string("bitonic gpu ") + shape;
+        for (std::size_t n : {std::size_t(2), std::size_t(33), std::size_t(4093), std::size_t(10007)}) {
+            bitonic_keys<cl_uint>(n, distribution::random, bitonic_order_of<cl_uint>(), label);
+            bitonic_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, asc, label);
+            bitonic_pairs<cl_float, cl_long>(n, distribution::float_specials, desc, label);
+            if (type_runs_here<cl_ulong>()) {
+                bitonic_keys<cl_long>(n, distribution::extremes, bitonic_order_of<cl_long>(), label);
+                bitonic_pairs<cl_ulong, cl_float>(n, distribution::few_distinct, desc, label);
+            }
+        }
+    }
+    env_override tune("CLPRIM_BITONIC_TUNE", nullptr);
+    bitonic_keys<cl_uint>(65537, distribution::random, bitonic_order_of<cl_uint>(), "bitonic gpu 65537");
+    bitonic_pairs<cl_float, cl_long>(65537, distribution::float_specials, desc, "bitonic gpu 65537");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
