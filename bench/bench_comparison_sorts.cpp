@@ -33,21 +33,27 @@ CLPRIM_BENCH(comparison_sorts)
         bc::vector<cl_uint> input(n, ctx.ctx), work(n, ctx.ctx);
         bc::copy(host.begin(), host.end(), input.begin(), ctx.queue);
 
+        // One CSV row of n keys sorted in ms (Gkeys/s from n and ms).
+        auto add_row = [&](const char* group, const std::string& name, const char* type, double ms, bool baseline,
+                           bool correct) {
+            result r;
+            r.group = group;
+            r.name = name;
+            r.type = type;
+            r.n = n;
+            r.ms = ms;
+            r.gkeys = ms > 0 ? double(n) / (ms * 1e-3) / 1e9 : 0;
+            r.baseline = baseline;
+            r.correct = correct;
+            ctx.add(r);
+            return r;
+        };
         auto row = [&](const char* name, bool baseline, const std::function<void()>& run) {
             const double ms = median_ms(
                 ctx.queue, [&] { bc::copy(input.begin(), input.end(), work.begin(), ctx.queue); }, run, ctx.repeat);
             std::vector<cl_uint> got(n);
             bc::copy(work.begin(), work.end(), got.begin(), ctx.queue);
-            result r;
-            r.group = "sort";
-            r.name = name;
-            r.type = "uint";
-            r.n = n;
-            r.ms = ms;
-            r.gkeys = ms > 0 ? double(n) / (ms * 1e-3) / 1e9 : 0;
-            r.baseline = baseline;
-            r.correct = got == want;
-            ctx.add(r);
+            add_row("sort", name, "uint", ms, baseline, got == want);
         };
         using clprim::bitonic_variant;
         using clprim::sort_order;
@@ -82,17 +88,7 @@ CLPRIM_BENCH(comparison_sorts)
                 bool ok = true;
                 for (std::size_t i = 0; i < n && ok; ++i)
                     ok = k[i] == ref[i].first && (stable ? v[i] == ref[i].second : v[i] < n && host[v[i]] == k[i]);
-                result r;
-                r.group = "sort_by_key";
-                r.name = name;
-                r.type = "uint->uint";
-                r.n = n;
-                r.ms = ms;
-                r.gkeys = ms > 0 ? double(n) / (ms * 1e-3) / 1e9 : 0;
-                r.baseline = baseline;
-                r.correct = ok;
-                ctx.add(r);
-                return r;
+                return add_row("sort_by_key", name, "uint->uint", ms, baseline, ok);
             };
             pair_row("merge_by_key", false, true,
                      [&] { clprim::merge_sort_by_key(work.begin(), work.end(), vwork.begin(), ctx.queue); });
