@@ -18,6 +18,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 using namespace clprim_test;
 
@@ -201,16 +202,25 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(merge_cpu_path_keys, K, all_types)
 }
 
 // Shapes: chunk counts (1: no round; 3 and 7: rounds whose pieces span pairs of runs and an odd
-// run left over), runs of 1 (no insertion sort) and 32 keys.
+// run left over), runs of 1 (no insertion sort) and 32 keys. The run length is a build option, so
+// each shape is a program per key/value type and order that PoCL builds: the shapes run on uint
+// keys, and the pairs of every width on one shape whose run length is the default (7 chunks,
+// runs of 16: the key programs are merge_cpu_path_keys' own).
 BOOST_AUTO_TEST_CASE(merge_cpu_path_shapes_and_pairs)
 {
     env_override path("CLPRIM_MERGE_PATH", "cpu");
+    const std::vector<std::size_t> sizes{2, 33, 4097, 40009};
     for (const char* shape : {"1,16", "3,1", "7,32", "16,8"}) {
         env_override tune("CLPRIM_MERGE_CPU_TUNE", shape);
         const std::string label = std::string("merge cpu ") + shape;
         for (auto order : both_orders)
-            for (std::size_t n : {std::size_t(2), std::size_t(33), std::size_t(4097), std::size_t(40009)}) {
-                merge_keys<cl_uint>(n, distribution::random, order, label);
+            for (std::size_t n : sizes) merge_keys<cl_uint>(n, distribution::random, order, label);
+    }
+    {
+        env_override tune("CLPRIM_MERGE_CPU_TUNE", "7,16");
+        for (auto order : both_orders)
+            for (std::size_t n : sizes) {
+                const std::string label = "merge cpu 7,16";
                 merge_keys<cl_float>(n, distribution::float_specials, order, label);
                 merge_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, order, label);
                 merge_pairs<cl_int, cl_float>(n, distribution::all_equal, order, label);
@@ -235,12 +245,18 @@ BOOST_AUTO_TEST_CASE(merge_gpu_path)
     for (const char* shape : {static_cast<const char*>(nullptr), "32,5"}) {
         env_override tune("CLPRIM_MERGE_GPU_TUNE", shape);
         const std::string label = std::string("merge gpu ") + (shape ? shape : "default");
+        // The default shape with keys and pairs in both orders; 32 x 5 (another build) on fewer
+        // programs: test_merge_sort runs the tile shapes over every type.
         for (auto order : both_orders)
             for (std::size_t n : {std::size_t(1), std::size_t(257), std::size_t(10007), std::size_t(65537)}) {
                 merge_keys<cl_uint>(n, distribution::random, order, label);
+                if (shape) continue;
                 merge_keys<cl_float>(n, distribution::float_specials, order, label);
                 merge_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, order, label);
             }
+        if (shape)
+            for (std::size_t n : {std::size_t(257), std::size_t(10007)})
+                merge_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, clprim::sort_order::descending, label);
     }
 }
 
