@@ -118,29 +118,15 @@ void merge_sort_cpu(const sort_request& r, const merge_policy& pol, bc::command_
     for (std::size_t w = pol.run; w < chunk; w <<= 1) ++passes;
     for (std::size_t L = chunk; L < n; L <<= 1) ++rounds;
 
-    struct place {
-        bc::buffer k, v;
-        std::size_t koff, voff;
-    };
-    const place caller{r.keys.buffer, values_buffer_or(r), r.keys.offset, r.has_values ? r.values.offset : 0};
+    using place = sort_place;
+    const place caller = place::caller(r);
     scratch_lease lease(queue); // reused from the last call on this queue where it fits
     place scratch{lease.buffer(n * size_of(r.key_type)), bc::buffer(), 0, 0};
     scratch.v = r.has_values ? lease.buffer(n * value_bytes(r)) : scratch.k;
     // Stage (4) ends where an even number of rounds later the result lands in the caller.
     const place x = rounds % 2 == 0 ? caller : scratch;
     const place y = rounds % 2 == 0 ? scratch : caller;
-    ck.set_arg(0, caller.k);
-    ck.set_arg(1, cl_ulong(caller.koff));
-    ck.set_arg(2, caller.v);
-    ck.set_arg(3, cl_ulong(caller.voff));
-    ck.set_arg(4, x.k);
-    ck.set_arg(5, cl_ulong(x.koff));
-    ck.set_arg(6, x.v);
-    ck.set_arg(7, cl_ulong(x.voff));
-    ck.set_arg(8, y.k);
-    ck.set_arg(9, cl_ulong(y.koff));
-    ck.set_arg(10, y.v);
-    ck.set_arg(11, cl_ulong(y.voff));
+    y.set_args(ck, x.set_args(ck, caller.set_args(ck, 0)));
     ck.set_arg(12, cl_ulong(n));
     ck.set_arg(13, cl_ulong(chunk));
     ck.set_arg(14, cl_uint(passes));
@@ -153,14 +139,7 @@ void merge_sort_cpu(const sort_request& r, const merge_policy& pol, bc::command_
     unsigned round = 0;
     for (std::size_t L = chunk; L < n; L <<= 1) {
         ++round;
-        rk.set_arg(0, src.k);
-        rk.set_arg(1, cl_ulong(src.koff));
-        rk.set_arg(2, src.v);
-        rk.set_arg(3, cl_ulong(src.voff));
-        rk.set_arg(4, dst.k);
-        rk.set_arg(5, cl_ulong(dst.koff));
-        rk.set_arg(6, dst.v);
-        rk.set_arg(7, cl_ulong(dst.voff));
+        dst.set_args(rk, src.set_args(rk, 0));
         rk.set_arg(8, cl_ulong(n));
         rk.set_arg(9, cl_ulong(L));
         rk.set_arg(10, cl_ulong(piece));
@@ -208,11 +187,8 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
 
         // The caller's range is one of the two ping-pong buffers (holding sortable bits between
         // rounds); the scratch pair is taken up front, before anything is enqueued.
-        struct place {
-            bc::buffer k, v;
-            std::size_t koff, voff;
-        };
-        const place caller{r.keys.buffer, values_buffer_or(r), r.keys.offset, r.has_values ? r.values.offset : 0};
+        using place = sort_place;
+        const place caller = place::caller(r);
         place scratch = caller;
         bc::buffer splits;
         scratch_lease lease(queue); // reused from the last call on this queue where they fit
@@ -227,14 +203,7 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
 
         // The tile sort writes where an even number of rounds later the result lands in the caller.
         place src = (rounds % 2 == 0) ? caller : scratch;
-        tk.set_arg(0, caller.k);
-        tk.set_arg(1, cl_ulong(caller.koff));
-        tk.set_arg(2, caller.v);
-        tk.set_arg(3, cl_ulong(caller.voff));
-        tk.set_arg(4, src.k);
-        tk.set_arg(5, cl_ulong(src.koff));
-        tk.set_arg(6, src.v);
-        tk.set_arg(7, cl_ulong(src.voff));
+        src.set_args(tk, caller.set_args(tk, 0));
         tk.set_arg(8, cl_ulong(n));
         tk.set_arg(9, cl_uint(rounds == 0 ? 1 : 0));
         tk.set_arg(10, tile_local, nullptr);
@@ -244,7 +213,7 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
         unsigned round = 0;
         for (std::size_t L = tile; L < n; L <<= 1) {
             ++round;
-            const place dst = (src.k.get() == caller.k.get() && src.koff == caller.koff) ? scratch : caller;
+            const place dst = src.same_keys(caller) ? scratch : caller;
             pk.set_arg(0, src.k);
             pk.set_arg(1, cl_ulong(src.koff));
             pk.set_arg(2, cl_ulong(n));
@@ -253,14 +222,7 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
             pk.set_arg(5, splits);
             pk.set_arg(6, cl_ulong(groups));
             launch_1d(queue, pk, round_up(groups, pwg), pwg);
-            gk.set_arg(0, src.k);
-            gk.set_arg(1, cl_ulong(src.koff));
-            gk.set_arg(2, src.v);
-            gk.set_arg(3, cl_ulong(src.voff));
-            gk.set_arg(4, dst.k);
-            gk.set_arg(5, cl_ulong(dst.koff));
-            gk.set_arg(6, dst.v);
-            gk.set_arg(7, cl_ulong(dst.voff));
+            dst.set_args(gk, src.set_args(gk, 0));
             gk.set_arg(8, cl_ulong(n));
             gk.set_arg(9, cl_ulong(L));
             gk.set_arg(10, cl_uint(round == rounds ? 1 : 0));

@@ -35,6 +35,28 @@ inline const bc::buffer& values_buffer_or(const sort_request& r)
     return r.has_values ? r.values.buffer : r.keys.buffer;
 }
 
+// Where a sort's keys and values live for one kernel argument group: the caller's range or a
+// scratch pair. Kernels take them as (keys, key offset, values, value offset).
+struct sort_place {
+    bc::buffer k, v;
+    std::size_t koff = 0, voff = 0;
+
+    static sort_place caller(const sort_request& r)
+    {
+        return {r.keys.buffer, values_buffer_or(r), r.keys.offset, r.has_values ? r.values.offset : 0};
+    }
+    bool same_keys(const sort_place& o) const { return k.get() == o.k.get() && koff == o.koff; }
+    // Sets arguments first .. first + 3 of kern; returns the next argument's index.
+    unsigned set_args(bc::kernel& kern, unsigned first) const
+    {
+        kern.set_arg(first, k);
+        kern.set_arg(first + 1, cl_ulong(koff));
+        kern.set_arg(first + 2, v);
+        kern.set_arg(first + 3, cl_ulong(voff));
+        return first + 4;
+    }
+};
+
 // Bytes of one value as the kernels store it (a dummy 4 bytes without values).
 inline std::size_t value_bytes(const sort_request& r) { return r.has_values ? size_of(r.value_type) : 4; }
 
