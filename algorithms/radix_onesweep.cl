@@ -18,9 +18,11 @@
 // them adds the peer count to the warp's counter of that digit, and each peer's rank is the
 // counter before that plus the peers on lower lanes. Afterwards a scan over warps (per digit) and
 // over digits (per tile) turns the warp counters into positions in the tile.
-// - MATCH_RANK (NVIDIA, where the host found the compiler takes inline PTX): peers come from one
-//   match.any.sync instruction, the counter is broadcast with shfl.sync, and bar.warp.sync orders
-//   the counter updates between steps: no work-group barrier inside the ranking loop.
+// - MATCH_RANK (NVIDIA, where the host found the compiler takes inline PTX): peers come from
+//   RADIX_BITS warp votes (vote.sync.ballot, one per digit bit; PEERS_MATCH_ANY: one
+//   match.any.sync instead, which is slower on the H100), the counter is broadcast with
+//   shfl.sync, and bar.warp.sync orders the counter updates between steps: no work-group barrier
+//   inside the ranking loop.
 // - otherwise (portable): peers are found by comparing the warp's 32 digits through local memory,
 //   with work-group barriers between the steps. Slower, but correct on any OpenCL device.
 //
@@ -111,8 +113,35 @@ void onesweep_histogram(__global const bits_t* src, ulong src_off, uint n, __glo
     }
 }
 
+#ifdef LB_TRACE
+// Measurement only (NVIDIA builds: PTX timers): each tile records when it started, took its id,
+// had its keys (warp 0), had ranked them (warp 0), published its counts, began and ended its look-back and finished, on which SM, and how many
+// look-back rounds its slowest digit took; the host writes the records out
+// (CLPRIM_ONESWEEP_TRACE). They go after the last pass's look-back slots: 10 ulongs per tile and pass.
+#ifndef MATCH_RANK
+#error "LB_TRACE reads NVIDIA's timers: only with MATCH_RANK"
+#endif
+#define TRACE_WORDS 10u
+inline ulong os_now(void)
+{
+    ulong t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+inline uint os_smid(void)
+{
+    uint s;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+    return s;
+}
+#endif
+
 #ifdef MATCH_RANK
 // The lanes of this warp whose d equals this lane's (a bit mask by lane).
+#ifdef PEERS_MATCH_ANY
+// One match.any.sync instruction: short to write, but slow on the H100: a 256 x 16 tile's ranking
+// took 8.4 us of its 17.4 us in the pass, against 4.9 us with the votes below (measured with
+// CLPRIM_ONESWEEP_TRACE); measurement builds only.
 inline uint os_peers(uint d, uint lane, __local uint* ldigits)
 {
     (void)lane;
@@ -121,6 +150,26 @@ inline uint os_peers(uint d, uint lane, __local uint* ldigits)
     asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(m) : "r"(d));
     return m;
 }
+#else
+// One warp vote per digit bit: the lanes whose bit b equals this lane's are the ballot of bit b
+// or its complement, and the peers are the lanes that agree on every bit (RADIX_BITS ballots).
+inline uint os_peers(uint d, uint lane, __local uint* ldigits)
+{
+    (void)lane;
+    (void)ldigits;
+    uint m = 0xffffffffu;
+#pragma unroll
+    for (uint b = 0; b < RADIX_BITS; ++b) {
+        const uint bit = (d >> b) & 1u;
+        uint ones;
+        asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %1, 0;\n\tvote.sync.ballot.b32 %0, p, 0xffffffff;\n\t}"
+                     : "=r"(ones)
+                     : "r"(bit));
+        m &= bit ? ones : ~ones;
+    }
+    return m;
+}
+#endif
 #else
 inline uint os_peers(uint d, uint lane, __local uint* ldigits)
 {
@@ -164,6 +213,12 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
     const uint lane = lid % WARP;
     const uint warp = lid / WARP;
     const uint shift = pass * RADIX_BITS;
+#ifdef LB_TRACE
+    __local uint trace_batches, trace_waits;
+    ulong trace_time[8];
+    trace_time[0] = os_now();
+    if (lid == 0) trace_batches = trace_waits = 0u;
+#endif
     // Tiles are numbered in the order work-groups start (lookback.cl: forward progress). The
     // reads that do not depend on the tile (this pass's digit starts, whether it moves anything)
     // are issued together with that atomic, so a tile waits for one round trip, not three.
@@ -174,6 +229,9 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
     const uint digit_start = lid < RADIX ? info[INFO_STARTS + pass * RADIX + lid] : 0u;
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint t = tile_id;
+#ifdef LB_TRACE
+    trace_time[1] = os_now();
+#endif
     const uint base = t * TILE;
     const uint m = min((uint)TILE, n - base); // keys in this tile
 
@@ -224,6 +282,15 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
         uint rank[KPT];
         __local uint* my_counts = warp_counts + warp * RADIX;
         const uint lanes_below = (1u << lane) - 1u;
+#ifdef LB_TRACE
+        {   // when every key of warp 0 has arrived (warp 0 waits for them here; the others do not)
+            uint x = 0;
+            if (warp == 0)
+                for (uint k = 0; k < KPT; ++k) x ^= (uint)keys[k];
+            asm volatile("" ::"r"(x));
+            trace_time[2] = os_now();
+        }
+#endif
 #pragma unroll
         for (uint k = 0; k < KPT; ++k) {
             const uint d = os_digit(keys[k], shift);
@@ -244,6 +311,9 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
 #endif
             rank[k] = before + popcount(peers & lanes_below);
         }
+#ifdef LB_TRACE
+        trace_time[3] = os_now();
+#endif
         barrier(CLK_LOCAL_MEM_FENCE);
 
         // 2. Per digit (work-item d): exclusive scan over warps -> the warp's offset within the digit,
@@ -259,6 +329,9 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
             if (t == 0) lb32_publish(&lookback[lid], LB_PREFIX, count);
             else lb32_publish(&lookback[(ulong)t * RADIX + lid], LB_AGGREGATE, count);
         }
+#ifdef LB_TRACE
+        trace_time[4] = os_now();
+#endif
         uint total;
         const uint start = wg_exclusive_scan_uint(count, scratch, &total); // ends with a barrier
         if (lid < RADIX) tile_start[lid] = start;
@@ -274,15 +347,28 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
         }
 
         // 4. Look back (work-item d for digit d) while the local scatter settles.
+#ifdef LB_TRACE
+        trace_time[5] = os_now();
+#endif
         if (lid < RADIX) {
             uint before = 0;
             if (t > 0) {
+#ifdef LB_TRACE
+                uint batches, waits;
+                before = lb32_exclusive_prefix_counted(lookback + lid, t, RADIX, &batches, &waits);
+                atomic_max(&trace_batches, batches);
+                atomic_max(&trace_waits, waits);
+#else
                 before = lb32_exclusive_prefix(lookback + lid, t, RADIX);
+#endif
                 lb32_publish(&lookback[(ulong)t * RADIX + lid], LB_PREFIX, before + count);
             }
             global_base[lid] = digit_start + before - start;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
+#ifdef LB_TRACE
+        trace_time[6] = os_now();
+#endif
 
         // 5. Write out in tile order: consecutive work-items write consecutive keys of a digit's run.
 #ifdef HAS_VALUES
@@ -314,6 +400,17 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
         for (uint k = 0; k < KPT; ++k) {
             const uint j = k * WG + lid;
             if (j < m) vdst[vdst_off + global_base[out_digit[k]] + j] = lvals[j];
+        }
+#endif
+#ifdef LB_TRACE
+        if (lid == 0) {
+            trace_time[7] = os_now();
+            const ulong tiles = get_num_groups(0);
+            __global ulong* rec = (__global ulong*)(lookback_all + lookback_off + (ulong)(PASSES - pass) * tiles * RADIX) +
+                                  ((ulong)pass * tiles + t) * TRACE_WORDS;
+            for (uint i = 0; i < 8; ++i) rec[i] = trace_time[i];
+            rec[8] = os_smid();
+            rec[9] = ((ulong)trace_batches << 32) | trace_waits;
         }
 #endif
     }

@@ -9,12 +9,14 @@
 #include <clprim/detail/scratch_pool.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace clprim {
 namespace detail {
@@ -27,7 +29,7 @@ constexpr std::size_t histogram_keys = 8; // keys per work-item per round of one
 
 // Tuning for the one-sweep path, in one place. A tile is wg * kpt keys: larger tiles mean fewer
 // look-back slots and tiles to chain, but more registers and local memory per work-group.
-// GPU (measured on the H100, see docs/RESULTS.md): 256 work-items; 16 keys per work-item for
+// GPU (measured on the H100, see docs/RESULTS.md): 256 work-items; 24 keys per work-item for
 // 32-bit keys, 8 for 64-bit keys; fewer if local memory is short (pairs with wide values).
 // CLPRIM_ONESWEEP_TUNE="wg,kpt" overrides, for measurements; CLPRIM_ONESWEEP_OPTIONS adds build
 // options (e.g. -DLB_BATCH=16, -DLB_SLEEP_NS=0, -cl-nv-maxrregcount=64), for measurements too.
@@ -39,10 +41,20 @@ struct onesweep_tuning {
     std::string extra_options;
 };
 
+// CLPRIM_ONESWEEP_TRACE=file (measurement only, NVIDIA): every call waits for the device and
+// appends a timeline of its tiles to the file (radix_onesweep.cl, LB_TRACE); the file is
+// started afresh by the process's first call.
+const char* trace_path()
+{
+    const char* v = std::getenv("CLPRIM_ONESWEEP_TRACE");
+    return v && *v ? v : nullptr;
+}
+constexpr std::size_t trace_words = 20; // uints per tile and pass (10 ulongs)
+
 onesweep_tuning choose_tuning(const sort_request& r)
 {
     onesweep_tuning t;
-    t.kpt = size_of(r.key_type) == 4 ? 16 : 8;
+    t.kpt = size_of(r.key_type) == 4 ? 24 : 8;
     if (const char* v = std::getenv("CLPRIM_ONESWEEP_TUNE")) {
         if (const char* comma = std::strchr(v, ',')) {
             t.wg = std::max<std::size_t>(radix, std::strtoul(v, nullptr, 10) / 32 * 32);
@@ -52,6 +64,7 @@ onesweep_tuning choose_tuning(const sort_request& r)
         }
     }
     if (const char* v = std::getenv("CLPRIM_ONESWEEP_OPTIONS")) t.extra_options = std::string(" ") + v;
+    if (trace_path()) t.extra_options += " -DLB_TRACE";
     return t;
 }
 
@@ -158,6 +171,37 @@ bool onesweep_match_any_available(const bc::command_queue& queue)
     return ok;
 }
 
+namespace {
+
+void write_trace(bc::command_queue& queue, const bc::buffer& status, std::size_t trace_at, std::size_t passes,
+                 std::size_t tiles, const sort_request& r)
+{
+    static std::mutex mutex;
+    static unsigned calls = 0;
+    std::lock_guard<std::mutex> lock(mutex);
+    std::vector<cl_ulong> rec(passes * tiles * trace_words / 2);
+    queue.enqueue_read_buffer(status, trace_at * sizeof(cl_uint), rec.size() * sizeof(cl_ulong), rec.data());
+    std::FILE* f = std::fopen(trace_path(), calls == 0 ? "w" : "a");
+    if (!f) return;
+    if (calls == 0)
+        std::fprintf(f, "call,n,key_bytes,value_bytes,pass,tile,start,got_id,keys,ranked,published,lookback_begin,"
+                        "lookback_end,end,sm,batches,waits\n");
+    ++calls;
+    for (std::size_t p = 0; p < passes; ++p)
+        for (std::size_t t = 0; t < tiles; ++t) {
+            const cl_ulong* e = &rec[(p * tiles + t) * (trace_words / 2)];
+            std::fprintf(f, "%u,%zu,%zu,%zu,%zu,%zu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", calls, r.keys.size, size_of(r.key_type),
+                         r.has_values ? size_of(r.value_type) : std::size_t(0), p, t, (unsigned long long)e[0],
+                         (unsigned long long)e[1], (unsigned long long)e[2], (unsigned long long)e[3],
+                         (unsigned long long)e[4], (unsigned long long)e[5], (unsigned long long)e[6],
+                         (unsigned long long)e[7], (unsigned long long)e[8], (unsigned long long)(e[9] >> 32),
+                         (unsigned long long)(e[9] & 0xffffffffu));
+        }
+    std::fclose(f);
+}
+
+} // namespace
+
 void radix_sort_onesweep(const sort_request& r, bc::command_queue& queue, onesweep_ranking ranking)
 {
     onesweep_kernels& k = cached_kernels(queue, r, ranking);
@@ -171,7 +215,8 @@ void radix_sort_onesweep(const sort_request& r, bc::command_queue& queue, oneswe
     // One status buffer, zeroed by one fill: the histogram's counts and starts, its done counter,
     // the tile counters and per-pass flags (info), then each pass's look-back slots ([pass][tile][digit]).
     const std::size_t info_words = round_up(2 * passes * radix + 1 + 2 * passes, 16);
-    const std::size_t status_words = info_words + passes * tiles * radix;
+    const std::size_t trace_at = info_words + passes * tiles * radix;
+    const std::size_t status_words = trace_at + (trace_path() ? passes * tiles * trace_words : 0);
     scratch_lease scratch(queue);
     const bc::buffer status = scratch.buffer(status_words * sizeof(cl_uint));
     const bc::buffer keys_a = scratch.buffer(n * key_size), keys_b = scratch.buffer(n * key_size);
@@ -220,6 +265,7 @@ void radix_sort_onesweep(const sort_request& r, bc::command_queue& queue, oneswe
         }
         launch_1d(queue, s, tiles * k.wg, k.wg);
     }
+    if (trace_path()) write_trace(queue, status, trace_at, passes, tiles, r);
 }
 
 } // namespace detail

@@ -46,9 +46,11 @@ inline void lb32_publish(__global volatile uint* slot, uint flag, uint value)
 
 // How many predecessors' slots a look-back reads at once. One slot per round trip to L2 made
 // the walk back over aggregates the slowest part of a tile; LB_BATCH independent loads are in
-// flight together, then taken in order (an EMPTY one is read again in the next batch).
+// flight together, then taken in order (an EMPTY one is read again in the next batch). 4 is the
+// best of 2/4/8/16 on the H100 once the ranking got fast (more loads per round flood L2 with
+// reads of slots that are still empty).
 #ifndef LB_BATCH
-#define LB_BATCH 8
+#define LB_BATCH 4
 #endif
 
 // While a predecessor has published nothing, wait a little before reading again: spinning
@@ -64,9 +66,14 @@ inline void lb32_publish(__global volatile uint* slot, uint flag, uint value)
 #endif
 
 // Sum of the values of every slot before index tile (slots tile*stride apart), found by looking
-// back; spins while a predecessor has published nothing yet.
-inline uint lb32_exclusive_prefix(__global volatile uint* slots, uint tile, uint stride)
+// back; spins while a predecessor has published nothing yet. *batches counts the rounds of
+// LB_BATCH reads, *waits those that found the nearest unread slot still empty (for traces:
+// callers that do not need them call lb32_exclusive_prefix, and the compiler drops the counts).
+inline uint lb32_exclusive_prefix_counted(__global volatile uint* slots, uint tile, uint stride, uint* batches,
+                                          uint* waits)
 {
+    *batches = 0;
+    *waits = 0;
 #ifdef LB_DIAG_SKIP // measurement only (wrong results): what a tile costs without waiting
     return 0;
 #endif
@@ -77,6 +84,7 @@ inline uint lb32_exclusive_prefix(__global volatile uint* slots, uint tile, uint
         uint w[LB_BATCH];
 #pragma unroll
         for (uint b = 0; b < LB_BATCH; ++b) w[b] = b < j ? slots[(ulong)(j - 1 - b) * stride] : (LB_PREFIX << 30);
+        ++*batches;
 #pragma unroll
         for (uint b = 0; b < LB_BATCH; ++b) {
             const uint flag = w[b] >> 30;
@@ -85,9 +93,18 @@ inline uint lb32_exclusive_prefix(__global volatile uint* slots, uint tile, uint
             --j;
             if (flag == LB_PREFIX) return acc;
         }
-        if (j == j_before) LB_BACKOFF();
+        if (j == j_before) {
+            ++*waits;
+            LB_BACKOFF();
+        }
     }
     return acc;
+}
+
+inline uint lb32_exclusive_prefix(__global volatile uint* slots, uint tile, uint stride)
+{
+    uint batches, waits;
+    return lb32_exclusive_prefix_counted(slots, tile, stride, &batches, &waits);
 }
 
 // --- 64-bit slots: flag in the high half, 32 payload bits in the low half.
