@@ -97,7 +97,7 @@ void run(const options& o, bc::command_queue& queue)
     const double first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     const auto st = clprim::detail::binary_cache::stats();
     std::printf("first reduce call: %.1f ms (binary cache %s: %lu hits, %lu misses, %lu stores; dir %s)%s\n", first_ms,
-                clprim::detail::binary_cache::enabled() ? "on" : "off", st.hits, st.misses, st.stores,
+                clprim::detail::binary_cache::enabled_for(queue.get_device()) ? "on" : "off", st.hits, st.misses, st.stores,
                 clprim::detail::binary_cache::directory().c_str(), matches_host(first, host, o.op) ? "" : "  WRONG RESULT");
 
     const double bytes = double(o.n) * sizeof(T);

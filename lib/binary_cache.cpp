@@ -70,12 +70,29 @@ std::atomic<unsigned long> n_hits{0}, n_misses{0}, n_rejected{0}, n_stores{0};
 
 } // namespace
 
-bool binary_cache::enabled()
+namespace {
+enum class cache_setting { automatic, on, off };
+cache_setting setting()
 {
     const char* v = std::getenv("CLPRIM_CACHE");
-    if (!v) return true;
+    if (!v || !*v) return cache_setting::automatic;
     const std::string s(v);
-    return !(s == "off" || s == "OFF" || s == "0" || s == "false" || s == "no");
+    if (s == "off" || s == "OFF" || s == "0" || s == "false" || s == "no") return cache_setting::off;
+    if (s == "on" || s == "ON" || s == "1" || s == "true" || s == "yes") return cache_setting::on;
+    return cache_setting::automatic;
+}
+} // namespace
+
+bool binary_cache::enabled() { return setting() != cache_setting::off; }
+
+bool binary_cache::enabled_for(const bc::device& d)
+{
+    switch (setting()) {
+    case cache_setting::off: return false;
+    case cache_setting::on: return true;
+    case cache_setting::automatic: break;
+    }
+    return d.platform().name().find("Portable Computing Language") == std::string::npos;
 }
 
 std::string binary_cache::directory()
@@ -96,7 +113,7 @@ std::optional<std::vector<unsigned char>> binary_cache::load(const bc::device& d
                                                              const std::string& source,
                                                              const std::string& options)
 {
-    if (!enabled()) return std::nullopt;
+    if (!enabled_for(device)) return std::nullopt;
     const std::string key = key_material(device, source, options);
     std::ifstream in(entry_path(device, source, options), std::ios::binary);
     if (!in) {
@@ -124,7 +141,7 @@ std::optional<std::vector<unsigned char>> binary_cache::load(const bc::device& d
 void binary_cache::store(const bc::device& device, const std::string& source, const std::string& options,
                          const std::vector<unsigned char>& binary)
 {
-    if (!enabled() || binary.empty()) return;
+    if (!enabled_for(device) || binary.empty()) return;
     const std::string dir = directory();
     if (!make_dirs(dir)) return;
     const std::string path = entry_path(device, source, options);

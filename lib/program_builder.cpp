@@ -82,7 +82,7 @@ bc::program get_program(const bc::context& context, const std::vector<std::strin
     const std::string source = join_sources(sources);
     const auto devices = context.get_devices();
     // The disk cache stores one binary: only used for single-device contexts.
-    const bool use_disk = binary_cache::enabled() && devices.size() == 1;
+    const bool use_disk = devices.size() == 1 && binary_cache::enabled_for(devices[0]);
 
     if (use_disk) {
         if (auto binary = binary_cache::load(devices[0], source, options)) {

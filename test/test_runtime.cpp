@@ -166,7 +166,7 @@ BOOST_AUTO_TEST_CASE(disk_cache_miss_then_hit)
 {
     const std::string dir = fresh_cache_dir();
     scoped_env d("CLPRIM_CACHE_DIR", dir.c_str());
-    scoped_env on("CLPRIM_CACHE", nullptr);
+    scoped_env on("CLPRIM_CACHE", "on"); // also on PoCL, where it is off unless asked for
     const std::string name = register_test_kernel(11);
     cd::binary_cache::reset_stats();
     {
@@ -190,7 +190,7 @@ BOOST_AUTO_TEST_CASE(disk_cache_corrupt_entry_falls_back)
 {
     const std::string dir = fresh_cache_dir();
     scoped_env d("CLPRIM_CACHE_DIR", dir.c_str());
-    scoped_env on("CLPRIM_CACHE", nullptr);
+    scoped_env on("CLPRIM_CACHE", "on"); // also on PoCL, where it is off unless asked for
     const std::string name = register_test_kernel(13);
     {
         bc::context fresh(device);
@@ -236,6 +236,28 @@ BOOST_AUTO_TEST_CASE(disk_cache_off)
     BOOST_TEST(run_add_tag(cd::get_program(fresh, {name}, " -DT=int"), q) == 18);
     BOOST_TEST(cd::binary_cache::stats().stores == 0u);
     BOOST_TEST(cd::binary_cache::stats().hits == 0u);
+}
+
+// Unset, the cache is used on every platform but PoCL (which keeps its own kernel cache, and
+// compiles every kernel of a program when asked for its binary).
+BOOST_AUTO_TEST_CASE(disk_cache_automatic_by_platform)
+{
+    const std::string dir = fresh_cache_dir();
+    scoped_env d("CLPRIM_CACHE_DIR", dir.c_str());
+    scoped_env unset("CLPRIM_CACHE", nullptr);
+    const bool pocl = device.platform().name().find("Portable Computing Language") != std::string::npos;
+    BOOST_TEST(cd::binary_cache::enabled());
+    BOOST_TEST(cd::binary_cache::enabled_for(device) == !pocl);
+    const std::string name = register_test_kernel(19);
+    cd::binary_cache::reset_stats();
+    bc::context fresh(device);
+    bc::command_queue q(fresh, device);
+    BOOST_TEST(run_add_tag(cd::get_program(fresh, {name}, " -DT=int"), q) == 20);
+    BOOST_TEST(cd::binary_cache::stats().stores == (pocl ? 0u : 1u));
+    std::ifstream entry(cd::binary_cache::entry_path(device, cd::join_sources({name}), "-cl-std=CL1.2 -DT=int"));
+    BOOST_TEST(bool(entry) == !pocl);
+    scoped_env on("CLPRIM_CACHE", "on");
+    BOOST_TEST(cd::binary_cache::enabled_for(device));
 }
 
 BOOST_AUTO_TEST_CASE(cache_directory_defaults)
