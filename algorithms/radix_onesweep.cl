@@ -27,8 +27,10 @@
 //   with work-group barriers between the steps. Slower, but correct on any OpenCL device.
 //
 // Build macros: K... (key type), WG (work-group size, a multiple of 32, >= RADIX), KPT (keys per
-// work-item), RADIX_BITS, PASSES, HAS_VALUES and V (uint or ulong, values only move), MATCH_RANK.
-// Needs sort_key_order.cl, workgroup_scan.cl and lookback.cl joined before it.
+// work-item), RADIX_BITS, PASSES, HAS_VALUES and V (uint or ulong, values only move), MATCH_RANK;
+// for measurements only: PEERS_MATCH_ANY (NVIDIA ranking by match.any.sync) and LB_TRACE (a
+// per-tile timeline, see below). Needs sort_key_order.cl, workgroup_scan.cl and lookback.cl
+// joined before it.
 
 #define RADIX (1u << RADIX_BITS)
 #define DIGIT_MASK (RADIX - 1u)
