@@ -173,15 +173,16 @@ bool onesweep_match_any_available(const bc::command_queue& queue)
 
 namespace {
 
-void write_trace(bc::command_queue& queue, const bc::buffer& status, std::size_t trace_at, std::size_t passes,
-                 std::size_t tiles, const sort_request& r)
+// The queue is the call's in-order queue (queue_order.cpp), so the read follows the passes.
+void write_trace(const char* path, bc::command_queue& queue, const bc::buffer& status, std::size_t trace_at,
+                 std::size_t passes, std::size_t tiles, const sort_request& r)
 {
     static std::mutex mutex;
     static unsigned calls = 0;
     std::lock_guard<std::mutex> lock(mutex);
     std::vector<cl_ulong> rec(passes * tiles * trace_words / 2);
     queue.enqueue_read_buffer(status, trace_at * sizeof(cl_uint), rec.size() * sizeof(cl_ulong), rec.data());
-    std::FILE* f = std::fopen(trace_path(), calls == 0 ? "w" : "a");
+    std::FILE* f = std::fopen(path, calls == 0 ? "w" : "a");
     if (!f) return;
     if (calls == 0)
         std::fprintf(f, "call,n,key_bytes,value_bytes,pass,tile,start,got_id,keys,ranked,published,lookback_begin,"
@@ -216,7 +217,8 @@ void radix_sort_onesweep(const sort_request& r, bc::command_queue& queue, oneswe
     // the tile counters and per-pass flags (info), then each pass's look-back slots ([pass][tile][digit]).
     const std::size_t info_words = round_up(2 * passes * radix + 1 + 2 * passes, 16);
     const std::size_t trace_at = info_words + passes * tiles * radix;
-    const std::size_t status_words = trace_at + (trace_path() ? passes * tiles * trace_words : 0);
+    const char* const trace = trace_path();
+    const std::size_t status_words = trace_at + (trace ? passes * tiles * trace_words : 0);
     scratch_lease scratch(queue);
     const bc::buffer status = scratch.buffer(status_words * sizeof(cl_uint));
     const bc::buffer keys_a = scratch.buffer(n * key_size), keys_b = scratch.buffer(n * key_size);
@@ -265,7 +267,7 @@ void radix_sort_onesweep(const sort_request& r, bc::command_queue& queue, oneswe
         }
         launch_1d(queue, s, tiles * k.wg, k.wg);
     }
-    if (trace_path()) write_trace(queue, status, trace_at, passes, tiles, r);
+    if (trace) write_trace(trace, queue, status, trace_at, passes, tiles, r);
 }
 
 } // namespace detail

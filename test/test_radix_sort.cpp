@@ -347,10 +347,11 @@ BOOST_AUTO_TEST_CASE(kernel_variants)
 }
 
 // The one-sweep path (one kernel per digit chained by decoupled look-back) forced on the device
-// under test, with NVIDIA's match.any ranking where the device has it and the portable ranking
+// under test, with NVIDIA's warp-vote ranking where the device has it and the portable ranking
 // everywhere (PoCL included: its work-groups also run to completion, so the look-back's spin is
-// safe there). The large case has far more tiles than the device runs at once (16K tiles of 4096
-// keys on a GPU; 257 on a CPU device, which runs a few), so tiles wait on running predecessors.
+// safe there). The large case has far more tiles than the device runs at once (about 11K tiles of
+// 6144 keys on a GPU, which runs about 660 at once; 171 on a CPU device, which runs a few), so
+// tiles wait on running predecessors.
 BOOST_AUTO_TEST_CASE(onesweep_paths)
 {
     const bool gpu = (device.type() & CL_DEVICE_TYPE_GPU) != 0;
