@@ -50,9 +50,11 @@ std::vector<T> with_guards(const std::vector<T>& v)
 template <class K>
 bool check_sort(const std::vector<K>& keys, bool descending, bc::command_queue& queue, const std::string& what)
 {
-    const auto perm = reference_permutation(keys, descending);
-    std::vector<K> expect(keys.size());
-    for (std::size_t i = 0; i < keys.size(); ++i) expect[i] = keys[perm[i]];
+    // Keys that tie in the total order are equal bit for bit, so sorting the keys themselves gives
+    // the stable result (and takes a fraction of the index sort's time at 2^28).
+    std::vector<K> expect = keys;
+    if (descending) std::sort(expect.begin(), expect.end(), [](K a, K b) { return total_less(b, a); });
+    else std::sort(expect.begin(), expect.end(), [](K a, K b) { return total_less(a, b); });
 
     auto d = to_device(with_guards(keys), queue);
     clprim::radix_sort(d.begin() + guard, d.end() - guard, queue,
@@ -404,7 +406,7 @@ BOOST_AUTO_TEST_CASE(onesweep_paths)
     }
 }
 
-// 2^28 + 1 keys (1 GiB of uint keys, 65537 one-sweep tiles) on GPU devices: the largest size
+// 2^28 + 1 keys (1 GiB of uint keys, 43691 one-sweep tiles of 6144 keys) on GPU devices: the largest size
 // the issue names, far past what the device runs at once. Skipped on CPU devices (minutes there).
 BOOST_AUTO_TEST_CASE(huge_on_gpus)
 {
