@@ -1,6 +1,7 @@
 // The scratch pool (see clprim/detail/scratch_pool.hpp): per in-order command queue, a list of
 // free buffers; a lease takes the smallest that fits without wasting more than half of it.
 #include <clprim/detail/checks.hpp>
+#include <clprim/detail/lookback_slots.hpp>
 #include <clprim/detail/queue_order.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/scratch.hpp>
@@ -172,6 +173,13 @@ bc::buffer scratch_lease::buffer(std::size_t bytes)
 
 bc::buffer scratch_lease::allocate(std::size_t bytes)
 {
+    std::size_t held = 0;
+    for (const auto& b : taken_) held += b.size();
+    return allocate_device_buffer(queue_, bytes, held);
+}
+
+bc::buffer allocate_device_buffer(const bc::command_queue& queue_, std::size_t bytes, std::size_t held)
+{
     const bc::device device = queue_.get_device();
     device_memory_info mem;
     {
@@ -179,8 +187,6 @@ bc::buffer scratch_lease::allocate(std::size_t bytes)
         std::lock_guard<std::mutex> lock(s.mutex);
         mem = memory_of(s, device);
     }
-    std::size_t held = 0;
-    for (const auto& b : taken_) held += b.size();
     auto describe = [&] {
         return "a temporary buffer of " + std::to_string(bytes) + " bytes (" + std::to_string((bytes + (1u << 20) - 1) >> 20) +
                " MiB) was needed besides the " + std::to_string(held) + " bytes this call already holds; device '" +
@@ -237,6 +243,7 @@ void release_scratch_memory()
         s.bytes = 0;
     }
     detail::release_companion_queues();
+    detail::release_lookback_slots();
 }
 
 } // namespace clprim

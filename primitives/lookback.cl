@@ -27,7 +27,9 @@
 //   later: true on GPUs (a resident work-group runs to completion) and on PoCL's CPU devices (a
 //   work-group runs to completion on its thread). It is NOT promised by OpenCL in general, so the
 //   host enables these kernels only on such devices and keeps multi-pass paths for the others.
-// - Slots must be zero (EMPTY) before the kernel starts: the host fills them.
+// - Slots must read EMPTY when the kernel starts: the radix sort's 32-bit slots are zero-filled
+//   by the host before every sort; the scan's 64-bit slots carry the launch's epoch instead, so
+//   that leftovers of earlier launches read EMPTY without a fill per call.
 
 #ifndef CLPRIM_LOOKBACK_CL
 #define CLPRIM_LOOKBACK_CL
@@ -107,18 +109,22 @@ inline uint lb32_exclusive_prefix(__global volatile uint* slots, uint tile, uint
     return lb32_exclusive_prefix_counted(slots, tile, stride, &batches, &waits);
 }
 
-// --- 64-bit slots: flag in the high half, 32 payload bits in the low half.
-inline void lb64_publish(__global volatile ulong* slot, uint flag, uint payload)
+// --- 64-bit slots: the high half is (epoch << 2) | flag, 32 payload bits in the low half. The
+// epoch (1 .. 2^30-1) names the launch: a word of another epoch, left by an earlier launch on the
+// same buffer, reads as EMPTY, so the host need not clear these slots before every launch
+// (clprim/detail/lookback_slots.hpp says when it does).
+inline void lb64_publish(__global volatile ulong* slot, uint epoch, uint flag, uint payload)
 {
-    *slot = ((ulong)flag << 32) | (ulong)payload;
+    *slot = ((ulong)((epoch << 2) | flag) << 32) | (ulong)payload;
 }
 
-// Reads a slot: returns its flag and sets *payload.
-inline uint lb64_read(__global volatile ulong* slot, uint* payload)
+// Reads a slot: returns its flag (EMPTY for another epoch's word) and sets *payload.
+inline uint lb64_read(__global volatile ulong* slot, uint epoch, uint* payload)
 {
     const ulong w = *slot;
     *payload = (uint)w;
-    return (uint)(w >> 32);
+    const uint high = (uint)(w >> 32);
+    return (high >> 2) == epoch ? (high & 3u) : LB_EMPTY;
 }
 
 #endif // CLPRIM_LOOKBACK_CL

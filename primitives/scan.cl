@@ -51,6 +51,21 @@ WG_SCAN_DEFINE_OP(op, T, SCAN_OP, SCAN_IDENTITY)
 #endif
 #endif
 
+// Every tile but the last is full: loads and stores without bounds checks let the compiler
+// issue all of a work-item's loads back to back (SCAN_FULL_TILES=0 keeps one checked loop, for
+// measurements).
+#ifndef SCAN_FULL_TILES
+#define SCAN_FULL_TILES 1
+#endif
+
+// The tile stays in local memory from load to store, so the store reads each work-item's values
+// again instead of keeping SCAN_ITEMS of them in registers through the work-group scan and the
+// look-back: fewer registers, more work-groups per SM to keep loads in flight (H100, 2^26 uint
+// look-back scan: see docs/RESULTS.md). SCAN_REREAD=0 keeps them in registers, for measurements.
+#ifndef SCAN_REREAD
+#define SCAN_REREAD 1
+#endif
+
 // Tile slots in local memory: one pad every 32 elements, so that the item-major accesses
 // (stride SCAN_ITEMS) fall into different banks.
 #define SCAN_TILE_PAD(i) ((i) + ((i) >> 5))
@@ -67,9 +82,15 @@ inline T scan_tile_load(__global const T* in, uint count, T* v, __local T* tile)
     const uint lid = (uint)get_local_id(0);
     const uint wg = (uint)get_local_size(0);
     barrier(CLK_LOCAL_MEM_FENCE); // a previous tile may still be reading the tile memory
-    for (uint j = 0; j < SCAN_ITEMS; ++j) {
-        const uint i = j * wg + lid;
-        tile[SCAN_TILE_PAD(i)] = i < count ? in[i] : SCAN_IDENTITY;
+    if (SCAN_FULL_TILES && count == wg * SCAN_ITEMS) {
+        T r[SCAN_ITEMS];
+        for (uint j = 0; j < SCAN_ITEMS; ++j) r[j] = in[j * wg + lid];
+        for (uint j = 0; j < SCAN_ITEMS; ++j) tile[SCAN_TILE_PAD(j * wg + lid)] = r[j];
+    } else {
+        for (uint j = 0; j < SCAN_ITEMS; ++j) {
+            const uint i = j * wg + lid;
+            tile[SCAN_TILE_PAD(i)] = i < count ? in[i] : SCAN_IDENTITY;
+        }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     T sum = SCAN_IDENTITY;
@@ -80,12 +101,16 @@ inline T scan_tile_load(__global const T* in, uint count, T* v, __local T* tile)
     return sum;
 }
 
-// Scans v from p (everything before the work-item's first element) and stores the tile's count
-// elements, coalesced, through local memory.
+// Scans the work-item's elements (v, or read again from the tile: SCAN_REREAD) from p (everything
+// before the work-item's first element) and stores the tile's count elements, coalesced, through
+// local memory. The tile must still hold what scan_tile_load left there.
 inline void scan_tile_store(__global T* out, uint count, T* v, T p, bool inclusive, __local T* tile)
 {
     const uint lid = (uint)get_local_id(0);
     const uint wg = (uint)get_local_size(0);
+#if SCAN_REREAD
+    for (uint j = 0; j < SCAN_ITEMS; ++j) v[j] = tile[SCAN_TILE_PAD(lid * SCAN_ITEMS + j)];
+#endif
     if (inclusive) {
         for (uint j = 0; j < SCAN_ITEMS; ++j) {
             p = SCAN_OP(p, v[j]);
@@ -101,9 +126,13 @@ inline void scan_tile_store(__global T* out, uint count, T* v, T p, bool inclusi
     // Each item rewrites only its own slots (which only it read), then all read for the store.
     for (uint j = 0; j < SCAN_ITEMS; ++j) tile[SCAN_TILE_PAD(lid * SCAN_ITEMS + j)] = v[j];
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint j = 0; j < SCAN_ITEMS; ++j) {
-        const uint i = j * wg + lid;
-        if (i < count) out[i] = tile[SCAN_TILE_PAD(i)];
+    if (SCAN_FULL_TILES && count == wg * SCAN_ITEMS) {
+        for (uint j = 0; j < SCAN_ITEMS; ++j) out[j * wg + lid] = tile[SCAN_TILE_PAD(j * wg + lid)];
+    } else {
+        for (uint j = 0; j < SCAN_ITEMS; ++j) {
+            const uint i = j * wg + lid;
+            if (i < count) out[i] = tile[SCAN_TILE_PAD(i)];
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 // clprim/detail/operator_source.hpp: one cached program per operator source).
 #include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/lookback_slots.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/detail/primitives_kernels.hpp>
 #include <clprim/scan.hpp>
@@ -60,6 +61,22 @@ std::size_t scan_items(std::size_t elem, bool gpu)
     return elem == 4 ? items : items / 2;
 }
 
+// NVIDIA: a register cap per work-item for the scan programs (0: none). The look-back scan is
+// bound by how many loads are in flight, so by how many work-groups fit an SM: capping the
+// registers lets more of them in, and since the tile stays in local memory (scan.cl,
+// SCAN_REREAD) the cap costs no spills that matter. H100, device time of a 2^26 look-back scan:
+// uint 0.233 ms uncapped, 0.232 at 48, 0.224 at 40, 0.296 at 32 (spills); ulong 0.452 at 48,
+// 0.457 at 40. CLPRIM_SCAN_OPTIONS with its own -cl-nv-maxrregcount replaces it.
+std::size_t nvidia_register_cap(std::size_t elem) { return elem == 4 ? 40 : 48; }
+
+// CLPRIM_SCAN_OPTIONS: extra build options of the scan programs, for measurements (e.g.
+// -DLB_WINDOW=64, -DSCAN_REREAD=0, -DSCAN_FULL_TILES=0, -cl-nv-maxrregcount=48).
+std::string extra_options()
+{
+    const char* v = std::getenv("CLPRIM_SCAN_OPTIONS");
+    return v && *v ? std::string(" ") + v : std::string();
+}
+
 scan_kernels make_kernels(const bc::command_queue& queue, element_type type, scan_algorithm algorithm,
                           const scan_op& op)
 {
@@ -70,12 +87,15 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
     // bound by memory, while a 256-item tile still fits local memory several times per SM.
     k.items = scan_items(k.elem, (queue.get_device().type() & CL_DEVICE_TYPE_GPU) != 0);
     const int wg_algo = algorithm == scan_algorithm::hillis_steele ? 0 : algorithm == scan_algorithm::blelloch ? 1 : 2;
-    const std::string options = type_options(type, "T") + " -DSCAN_ITEMS=" + std::to_string(k.items) +
-                                " -DSCAN_WG=" + std::to_string(wg_algo) +
-                                // NVIDIA: the look-back backs off with PTX nanosleep (lookback.cl)
-                                (queue.get_device().platform().name().find("NVIDIA") != std::string::npos
-                                     ? " -DLB_NANOSLEEP"
-                                     : "") + (op.ordered ? " -DSCAN_ORDERED=1" : "");
+    const std::string extra = extra_options();
+    const bool nvidia = queue.get_device().platform().name().find("NVIDIA") != std::string::npos;
+    // NVIDIA: the look-back backs off with PTX nanosleep (lookback.cl); registers are capped.
+    std::string options = type_options(type, "T") + " -DSCAN_ITEMS=" + std::to_string(k.items) +
+                          " -DSCAN_WG=" + std::to_string(wg_algo) + (nvidia ? " -DLB_NANOSLEEP" : "") +
+                          (op.ordered ? " -DSCAN_ORDERED=1" : "");
+    if (nvidia && extra.find("maxrregcount") == std::string::npos && nvidia_register_cap(k.elem) > 0)
+        options += " -cl-nv-maxrregcount=" + std::to_string(nvidia_register_cap(k.elem));
+    options += extra;
     const bc::context context = queue.get_context();
     std::vector<std::string> files{"workgroup_scan.cl", "scan.cl", "lookback.cl", "scan_lookback.cl"};
     if (!op.file.empty()) files.insert(files.begin(), op.file);
@@ -115,10 +135,10 @@ scan_kernels& cached_kernels(const bc::command_queue& queue, element_type type, 
                              const scan_op& op)
 {
     // The generated file's name is a hash of the operator's text, identity included.
-    using key = std::tuple<cl_context, cl_device_id, int, int, std::string, bool, std::size_t>;
+    using key = std::tuple<cl_context, cl_device_id, int, int, std::string, bool, std::size_t, std::string>;
     thread_local std::map<key, scan_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(type), int(algorithm), op.file, op.ordered,
-                scan_items(size_of(type), (queue.get_device().type() & CL_DEVICE_TYPE_GPU) != 0)};
+                scan_items(size_of(type), (queue.get_device().type() & CL_DEVICE_TYPE_GPU) != 0), extra_options()};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, type, algorithm, op)).first;
     return it->second;
@@ -225,11 +245,9 @@ void scan_single_pass(scan_kernels& k, bc::command_queue& queue, const buffer_ra
                       bool inclusive, const void* init)
 {
     const std::size_t tiles = ceil_div(in.size, k.tile());
-    const std::size_t slots = 1 + tiles * (k.elem == 4 ? 1 : 2);
-    scratch_lease scratch(queue); // the status slots, reused from the last call on this queue
-    const bc::buffer status = scratch.buffer(slots * sizeof(cl_ulong));
-    const cl_ulong zero = 0;
-    queue.enqueue_fill_buffer(status, &zero, sizeof zero, 0, slots * sizeof(cl_ulong));
+    // The counter and the slots, kept for this queue and tagged with this call's epoch: no
+    // clearing command before the kernel (clprim/detail/lookback_slots.hpp).
+    const lookback_slots status = take_lookback_slots(queue, 1 + tiles * (k.elem == 4 ? 1 : 2));
     bc::kernel& s = k.scan_lookback;
     s.set_arg(0, in.buffer);
     s.set_arg(1, cl_ulong(in.offset));
@@ -238,9 +256,10 @@ void scan_single_pass(scan_kernels& k, bc::command_queue& queue, const buffer_ra
     s.set_arg(4, cl_ulong(in.size));
     s.set_arg(5, cl_uint(inclusive ? 1 : 0));
     s.set_arg(6, k.elem, init);
-    s.set_arg(7, status);
-    s.set_arg(8, tile_slots(k.tile()) * k.elem, nullptr);
-    s.set_arg(9, scratch_elements(k.wg) * k.elem, nullptr);
+    s.set_arg(7, status.buffer);
+    s.set_arg(8, status.epoch);
+    s.set_arg(9, tile_slots(k.tile()) * k.elem, nullptr);
+    s.set_arg(10, scratch_elements(k.wg) * k.elem, nullptr);
     launch_1d(queue, s, tiles * k.wg, k.wg);
 }
 

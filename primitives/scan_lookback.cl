@@ -20,30 +20,30 @@
 // A tile's status is one 64-bit slot for 32-bit T, two for 64-bit T (each half with the flag).
 #if T_BITS == 32
 #define SCAN_SLOTS 1u
-inline void scan_publish(__global volatile ulong* slots, uint tile, uint flag, T v)
+inline void scan_publish(__global volatile ulong* slots, uint epoch, uint tile, uint flag, T v)
 {
-    lb64_publish(slots + tile, flag, SCAN_AS_BITS(v));
+    lb64_publish(slots + tile, epoch, flag, SCAN_AS_BITS(v));
 }
-inline uint scan_read(__global volatile ulong* slots, uint tile, T* v)
+inline uint scan_read(__global volatile ulong* slots, uint epoch, uint tile, T* v)
 {
     uint bits;
-    const uint flag = lb64_read(slots + tile, &bits);
+    const uint flag = lb64_read(slots + tile, epoch, &bits);
     *v = SCAN_FROM_BITS(bits);
     return flag;
 }
 #else
 #define SCAN_SLOTS 2u
-inline void scan_publish(__global volatile ulong* slots, uint tile, uint flag, T v)
+inline void scan_publish(__global volatile ulong* slots, uint epoch, uint tile, uint flag, T v)
 {
     const ulong bits = SCAN_AS_BITS(v);
-    lb64_publish(slots + 2 * (ulong)tile, flag, (uint)bits);
-    lb64_publish(slots + 2 * (ulong)tile + 1, flag, (uint)(bits >> 32));
+    lb64_publish(slots + 2 * (ulong)tile, epoch, flag, (uint)bits);
+    lb64_publish(slots + 2 * (ulong)tile + 1, epoch, flag, (uint)(bits >> 32));
 }
-inline uint scan_read(__global volatile ulong* slots, uint tile, T* v)
+inline uint scan_read(__global volatile ulong* slots, uint epoch, uint tile, T* v)
 {
     uint lo, hi;
-    const uint flag_lo = lb64_read(slots + 2 * (ulong)tile, &lo);
-    const uint flag_hi = lb64_read(slots + 2 * (ulong)tile + 1, &hi);
+    const uint flag_lo = lb64_read(slots + 2 * (ulong)tile, epoch, &lo);
+    const uint flag_hi = lb64_read(slots + 2 * (ulong)tile + 1, epoch, &hi);
     *v = SCAN_FROM_BITS(((ulong)hi << 32) | lo);
     return flag_lo == flag_hi ? flag_lo : LB_EMPTY; // halves of different writes: read again
 }
@@ -58,7 +58,7 @@ inline uint scan_read(__global volatile ulong* slots, uint tile, T* v)
 #ifndef LB_WINDOW
 #define LB_WINDOW 32
 #endif
-inline T scan_look_back(__global volatile ulong* slots, uint t, __local uint* wflag, __local T* wval,
+inline T scan_look_back(__global volatile ulong* slots, uint epoch, uint t, __local uint* wflag, __local T* wval,
                         __local uint* wstate, __local T* wacc)
 {
     const uint lid = (uint)get_local_id(0);
@@ -73,7 +73,7 @@ inline T scan_look_back(__global volatile ulong* slots, uint t, __local uint* wf
         const uint j = wstate[0];
         if (lid < window) {
             T v = SCAN_IDENTITY;
-            wflag[lid] = lid < j ? scan_read(slots, j - 1 - lid, &v) : LB_PREFIX;
+            wflag[lid] = lid < j ? scan_read(slots, epoch, j - 1 - lid, &v) : LB_PREFIX;
             wval[lid] = v;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -98,11 +98,12 @@ inline T scan_look_back(__global volatile ulong* slots, uint t, __local uint* wf
 }
 
 // One work-group per tile of SCAN_ITEMS * local size elements; tiles are numbered in the order
-// the work-groups start (status[0] counts them), not by get_group_id. status: the counter word,
-// then SCAN_SLOTS slots per tile, all zero at launch. init starts the scan (the identity for an
-// inclusive scan).
+// the work-groups start (status[0] counts them), not by get_group_id. status: the counter word
+// (zero at launch; the tile that takes the last index sets it back to zero for the next launch),
+// then SCAN_SLOTS slots per tile, tagged with this launch's epoch (lookback.cl: words of other
+// epochs read EMPTY). init starts the scan (the identity for an inclusive scan).
 __kernel void scan_lookback(__global const T* in, ulong in_off, __global T* out, ulong out_off, ulong n,
-                            uint inclusive, T init, __global volatile ulong* status,
+                            uint inclusive, T init, __global volatile ulong* status, uint epoch,
                             __local T* tile, __local T* scratch)
 {
     __local uint tile_id;
@@ -111,7 +112,11 @@ __kernel void scan_lookback(__global const T* in, ulong in_off, __global T* out,
     const uint lid = (uint)get_local_id(0);
     const uint wg = (uint)get_local_size(0);
     const uint tile_n = wg * SCAN_ITEMS;
-    if (lid == 0) tile_id = atomic_inc((__global volatile uint*)status);
+    if (lid == 0) {
+        tile_id = atomic_inc((__global volatile uint*)status);
+        // Every other tile has its index already: reset the counter for the next launch.
+        if (tile_id == (uint)get_num_groups(0) - 1u) atomic_xchg((__global volatile uint*)status, 0u);
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint t = tile_id;
     const ulong base = (ulong)t * tile_n;
@@ -128,8 +133,8 @@ __kernel void scan_lookback(__global const T* in, ulong in_off, __global T* out,
 
     // Publish the tile's aggregate (tile 0: its inclusive prefix), look back together, publish
     // the inclusive prefix. Published prefixes leave init out; it is applied once, here.
-    if (lid == 0) scan_publish(slots, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, total);
-    const T before = scan_look_back(slots, t, lb_flag, lb_value, lb_state, &lb_acc);
-    if (lid == 0 && t > 0) scan_publish(slots, t, LB_PREFIX, SCAN_OP(before, total));
+    if (lid == 0) scan_publish(slots, epoch, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, total);
+    const T before = scan_look_back(slots, epoch, t, lb_flag, lb_value, lb_state, &lb_acc);
+    if (lid == 0 && t > 0) scan_publish(slots, epoch, t, LB_PREFIX, SCAN_OP(before, total));
     scan_tile_store(dst, count, v, SCAN_OP(SCAN_OP(init, before), p), inclusive != 0, tile);
 }

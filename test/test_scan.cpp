@@ -4,6 +4,8 @@
 #define BOOST_TEST_MODULE clprim_scan
 #include "clprim_test_fixture.hpp"
 
+#include <clprim/detail/lookback_slots.hpp>
+
 using namespace clprim_test;
 
 namespace {
@@ -176,6 +178,30 @@ BOOST_AUTO_TEST_CASE(lookback_many_tiles_on_gpus)
     env_override force("CLPRIM_SCAN_PATH", "lookback");
     run_case<cl_uint>((std::size_t(1) << 28) + 5, clprim::scan_algorithm::fast, true, false, queue);
     run_case<cl_ulong>((std::size_t(1) << 26) + 3, clprim::scan_algorithm::fast, false, true, queue);
+}
+
+// The look-back's status slots stay with the queue from call to call, tagged by an epoch per
+// call instead of cleared (clprim/detail/lookback_slots.hpp): calls of different sizes and
+// element widths reuse one buffer (a small call after a large one leaves stale words further
+// on; a 64-bit call reads words a 32-bit call wrote), and the epoch wraps (the buffer is cleared
+// then). A stale word taken for this call's would give wrong sums; a counter not reset, tile
+// indices past the end.
+BOOST_AUTO_TEST_CASE(lookback_slots_across_calls)
+{
+    env_override force("CLPRIM_SCAN_PATH", "lookback");
+    const std::size_t big = (std::size_t(1) << 20) + 3;
+    const std::size_t sizes[] = {big, 5000, 1, 65537, big, 4097};
+    int i = 0;
+    for (std::size_t n : sizes) {
+        run_case<cl_uint>(n, clprim::scan_algorithm::fast, i % 2 == 0, false, queue);
+        run_case<cl_ulong>(n, clprim::scan_algorithm::fast, i % 2 == 1, i % 3 == 0, queue);
+        ++i;
+    }
+    // Across the wrap: the epochs before it, then 1 again on a cleared buffer.
+    clprim::detail::set_next_lookback_epoch(queue, clprim::detail::max_lookback_epoch - 1);
+    for (std::size_t n : {big, std::size_t(4097), big, std::size_t(70000)})
+        run_case<cl_uint>(n, clprim::scan_algorithm::fast, false, false, queue);
+    run_case<cl_ulong>(big, clprim::scan_algorithm::fast, true, false, queue);
 }
 
 // Ranges that start and end inside their buffers: nothing outside [result, result + n) changes.

@@ -13,7 +13,8 @@ namespace clprim {
 //   - When a temporary cannot be allocated, clprim releases the pool itself and tries once more;
 //     if the device is still out of memory the call throws clprim::error saying how many bytes it
 //     needed, before anything has written the caller's data.
-// release_scratch_memory() releases all kept buffers (and the queues they were kept for, and
+// release_scratch_memory() releases all kept buffers (and the queues they were kept for, the
+// look-back status slots kept per queue by the single-pass scan, and
 // the in-order companion queues of out-of-order queues); calls in flight are not affected.
 void release_scratch_memory();
 

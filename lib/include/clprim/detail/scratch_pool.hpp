@@ -47,6 +47,11 @@ private:
     std::vector<bc::buffer> taken_;
 };
 
+// A fresh device buffer of bytes with the lease's handling of a full device (touched at once,
+// one retry after releasing the pool, then out_of_device_memory naming the bytes, and `held`
+// bytes the call already holds), for buffers kept outside the pool (lookback_slots.hpp).
+bc::buffer allocate_device_buffer(const bc::command_queue& queue, std::size_t bytes, std::size_t held = 0);
+
 // Bytes the pool may keep (all queues together).
 std::size_t scratch_limit_bytes(const bc::device& device);
 // Bytes the pool keeps now.
