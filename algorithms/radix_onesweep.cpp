@@ -29,8 +29,12 @@ constexpr std::size_t histogram_keys = 8; // keys per work-item per round of one
 
 // Tuning for the one-sweep path, in one place. A tile is wg * kpt keys: larger tiles mean fewer
 // look-back slots and tiles to chain, but more registers and local memory per work-group.
-// GPU (measured on the H100, see docs/RESULTS.md): 256 work-items; 24 keys per work-item for
-// 32-bit keys, 8 for 64-bit keys; fewer if local memory is short (pairs with wide values).
+// GPU (measured on the H100, see docs/RESULTS.md): 256 work-items; keys per work-item: 24 for
+// 32-bit keys alone, 28 for 32-bit keys with values, 17 for 64-bit keys (the most whose tile
+// fits 48 KiB of local memory); fewer if local memory is short (pairs with wide values). Device
+// time of 2^26-key sorts by keys per work-item: uint keys 1.61 ms at 23, 1.60 at 24, 1.58 at 25,
+// 1.61 at 28 (flat); uint -> uint 2.48 at 24, 2.43 at 27, 2.42 at 28, 3.12 at 32; ulong 5.61 at
+// 8, 5.08 at 12, 4.92 at 14, 4.95 at 16, 4.54 at 17.
 // CLPRIM_ONESWEEP_TUNE="wg,kpt" overrides, for measurements; CLPRIM_ONESWEEP_OPTIONS adds build
 // options (e.g. -DLB_BATCH=16, -DLB_SLEEP_NS=0, -cl-nv-maxrregcount=64), for measurements too.
 struct onesweep_tuning {
@@ -54,7 +58,7 @@ constexpr std::size_t trace_words = 20; // uints per tile and pass (10 ulongs)
 onesweep_tuning choose_tuning(const sort_request& r)
 {
     onesweep_tuning t;
-    t.kpt = size_of(r.key_type) == 4 ? 24 : 8;
+    t.kpt = size_of(r.key_type) == 4 ? (r.has_values ? 28 : 24) : 17;
     if (const char* v = std::getenv("CLPRIM_ONESWEEP_TUNE")) {
         if (const char* comma = std::strchr(v, ',')) {
             t.wg = std::max<std::size_t>(radix, std::strtoul(v, nullptr, 10) / 32 * 32);
