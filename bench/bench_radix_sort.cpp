@@ -235,12 +235,14 @@ void profile_keys(clprim_bench::context& ctx, bc::command_queue& q, std::size_t 
 } // namespace
 
 // Bench case "radix_profile" (diagnostic, prints to stdout, adds no rows): where a radix sort's
-// time goes, kernel by kernel (digit count, the scan's kernels, rank and scatter).
+// time goes, kernel by kernel (digit count, the scan's kernels, rank and scatter), for uint keys,
+// uint -> uint pairs and ulong keys.
 CLPRIM_BENCH(radix_profile)
 {
     bc::command_queue q(ctx.ctx, ctx.device, CL_QUEUE_PROFILING_ENABLE);
     for (std::size_t n : ctx.sizes) {
         profile_keys<cl_uint>(ctx, q, n, "uint", false);
         profile_keys<cl_uint>(ctx, q, n, "uint", true);
+        profile_keys<cl_ulong>(ctx, q, n, "ulong", false);
     }
 }

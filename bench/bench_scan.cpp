@@ -1,11 +1,16 @@
 // Scan bench: exclusive scan of uint with each clprim algorithm beside bc::exclusive_scan, as
 // effective GB/s (the n elements read plus the n written), each checked against the host; plus
-// `fast` with each GPU path forced (fast:lookback, fast:tiles).
+// `fast` with each GPU path forced (fast:lookback, fast:tiles). Case scan_profile: device time.
 #include "bench_framework.hpp"
+
+#include <clprim/detail/kernel_launch.hpp>
 
 #include <boost/compute/algorithm/copy.hpp>
 #include <boost/compute/algorithm/exclusive_scan.hpp>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <string>
@@ -74,5 +79,75 @@ CLPRIM_BENCH(scan)
             else unsetenv("CLPRIM_SCAN_PATH");
         }
         measure("boost_compute", true, [&] { bc::exclusive_scan(in.begin(), in.end(), out.begin(), q); });
+    }
+}
+
+namespace {
+
+// Device time of `fast` exclusive scans of T (kernels summed, profiling queue), beside the wall
+// time of the call, of a fill of the look-back slots' size (the one other command a look-back
+// scan enqueues) and the device time of a plain copy of the same bytes (the floor).
+template <class T>
+void profile_scan(clprim_bench::context& ctx, bc::command_queue& q, std::size_t n, const char* type)
+{
+    std::vector<T> host(n);
+    std::mt19937_64 rng(n);
+    for (auto& x : host) x = static_cast<T>(rng());
+    bc::vector<T> in(n, ctx.ctx), out(n, ctx.ctx);
+    bc::copy(host.begin(), host.end(), in.begin(), q);
+    auto run = [&] { clprim::exclusive_scan(in.begin(), in.end(), out.begin(), q, T(0), clprim::scan_algorithm::fast); };
+    run();
+    q.finish();
+    const int reps = std::max(1, ctx.repeat);
+    const double wall = clprim_bench::median_ms(q, run, reps);
+    clprim::detail::kernel_profile(true);
+    for (int i = 0; i < reps; ++i) run();
+    q.finish();
+    const auto times = clprim::detail::kernel_profile_report();
+    clprim::detail::kernel_profile(false);
+    double total = 0;
+    for (const auto& t : times) total += t.ms / reps;
+    bc::buffer slots(ctx.ctx, 8 * (1 + 2 * (n / 4096 + 1)));
+    const cl_ulong zero = 0;
+    const double fill = clprim_bench::median_ms(
+        q, [&] { q.enqueue_fill_buffer(slots, &zero, sizeof zero, 0, slots.size()); }, reps);
+    // The floor: a plain copy of the same bytes (uint4 per work-item), device time.
+    static const char* copy_src =
+        "__kernel void copy4(__global const uint4* in, __global uint4* out, ulong n4)"
+        "{ const ulong i = get_global_id(0); if (i < n4) out[i] = in[i]; }";
+    bc::program copy_program = bc::program::build_with_source(copy_src, ctx.ctx);
+    bc::kernel copy4 = copy_program.create_kernel("copy4");
+    const std::size_t n4 = n * sizeof(T) / 16;
+    copy4.set_arg(0, in.get_buffer());
+    copy4.set_arg(1, out.get_buffer());
+    copy4.set_arg(2, cl_ulong(n4));
+    std::vector<double> copy_ms;
+    for (int i = 0; i < reps + 1; ++i) {
+        bc::event e = q.enqueue_1d_range_kernel(copy4, 0, (n4 + 255) / 256 * 256, 256);
+        e.wait();
+        if (i > 0) copy_ms.push_back(e.duration<std::chrono::nanoseconds>().count() / 1e6);
+    }
+    std::sort(copy_ms.begin(), copy_ms.end());
+    const double copy = copy_ms[copy_ms.size() / 2];
+    std::printf("scan_profile %s n=%zu: kernels %.4f ms per call (%.0f GB/s), wall %.4f ms; a fill alone %.4f ms "
+                "wall; a copy of the bytes %.4f ms device (%.0f GB/s)\n",
+                type, n, total, total > 0 ? 2.0 * double(n) * sizeof(T) / (total * 1e6) : 0.0, wall, fill, copy,
+                copy > 0 ? 2.0 * double(n) * sizeof(T) / (copy * 1e6) : 0.0);
+    for (const auto& t : times)
+        std::printf("  %-28s %3.0f launches %.4f ms  (%.4f ms each)\n", t.name.c_str(), double(t.launches) / reps,
+                    t.ms / reps, t.ms / double(t.launches));
+}
+
+} // namespace
+
+// Bench case "scan_profile" (diagnostic, prints to stdout, adds no rows): device time of the
+// `fast` scan's kernels for uint and ulong, with its wall time.
+CLPRIM_BENCH(scan_profile)
+{
+    bc::command_queue q(ctx.ctx, ctx.device, CL_QUEUE_PROFILING_ENABLE);
+    for (std::size_t n : ctx.sizes) {
+        if (n == 0) continue;
+        profile_scan<cl_uint>(ctx, q, n, "uint");
+        profile_scan<cl_ulong>(ctx, q, n, "ulong");
     }
 }
