@@ -4,6 +4,9 @@
 #include "example_support.hpp"
 
 #include <clprim/clprim.hpp>
+#include <clprim/detail/kernel_launch.hpp>
+
+#include <cstdio>
 
 #include <cstddef>
 #include <functional>
@@ -50,6 +53,21 @@ std::vector<registration>& registry();
 struct registrar {
     registrar(const char* name, bench_function fn) { registry().push_back({name, fn}); }
 };
+
+// The *_profile cases: device time per call of the kernels recorded over reps calls
+// (clprim::detail::kernel_profile), and one line per kernel under a case's heading.
+inline double kernel_ms_per_call(const std::vector<clprim::detail::kernel_time>& times, int reps)
+{
+    double total = 0;
+    for (const auto& t : times) total += t.ms / reps;
+    return total;
+}
+inline void print_kernel_times(const std::vector<clprim::detail::kernel_time>& times, int reps)
+{
+    for (const auto& t : times)
+        std::printf("  %-28s %3.0f launches %.4f ms  (%.4f ms each)\n", t.name.c_str(), double(t.launches) / reps,
+                    t.ms / reps, t.ms / double(t.launches));
+}
 
 } // namespace clprim_bench
 

@@ -223,13 +223,10 @@ void profile_keys(clprim_bench::context& ctx, bc::command_queue& q, std::size_t 
     const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / reps;
     const auto times = clprim::detail::kernel_profile_report();
     clprim::detail::kernel_profile(false);
-    double total = 0;
-    for (const auto& t : times) total += t.ms / reps;
+    const double total = clprim_bench::kernel_ms_per_call(times, reps);
     std::printf("radix_profile %s%s n=%zu: kernels %.4f ms per call (wall incl. input copy %.4f ms)\n", type,
                 pairs ? "->uint" : "", n, total, wall);
-    for (const auto& t : times)
-        std::printf("  %-28s %3.0f launches %.4f ms  (%.4f ms each)\n", t.name.c_str(), double(t.launches) / reps,
-                    t.ms / reps, t.ms / double(t.launches));
+    clprim_bench::print_kernel_times(times, reps);
 }
 
 } // namespace

@@ -105,8 +105,7 @@ void profile_scan(clprim_bench::context& ctx, bc::command_queue& q, std::size_t 
     q.finish();
     const auto times = clprim::detail::kernel_profile_report();
     clprim::detail::kernel_profile(false);
-    double total = 0;
-    for (const auto& t : times) total += t.ms / reps;
+    const double total = clprim_bench::kernel_ms_per_call(times, reps);
     bc::buffer slots(ctx.ctx, 8 * (1 + 2 * (n / 4096 + 1)));
     const cl_ulong zero = 0;
     const double fill = clprim_bench::median_ms(
@@ -133,9 +132,7 @@ void profile_scan(clprim_bench::context& ctx, bc::command_queue& q, std::size_t 
                 "wall; a copy of the bytes %.4f ms device (%.0f GB/s)\n",
                 type, n, total, total > 0 ? 2.0 * double(n) * sizeof(T) / (total * 1e6) : 0.0, wall, fill, copy,
                 copy > 0 ? 2.0 * double(n) * sizeof(T) / (copy * 1e6) : 0.0);
-    for (const auto& t : times)
-        std::printf("  %-28s %3.0f launches %.4f ms  (%.4f ms each)\n", t.name.c_str(), double(t.launches) / reps,
-                    t.ms / reps, t.ms / double(t.launches));
+    clprim_bench::print_kernel_times(times, reps);
 }
 
 } // namespace
