@@ -6,6 +6,7 @@
 #include <boost/compute/utility/program_cache.hpp>
 
 #include <cstdlib>
+#include <mutex>
 
 namespace clprim {
 namespace detail {
@@ -76,6 +77,10 @@ bc::program get_program(const bc::context& context, const std::vector<std::strin
     std::string key;
     for (const auto& s : sources) key += s + ";";
 
+    // Boost.Compute's global program cache has no lock of its own: calls from several host
+    // threads look programs up (and build them, once) one at a time.
+    static std::mutex mutex;
+    std::lock_guard<std::mutex> lock(mutex);
     auto cache = bc::program_cache::get_global_cache(context);
     if (auto cached = cache->get(key, options)) return *cached;
 

@@ -6,6 +6,8 @@
 
 #include <clprim/detail/lookback_slots.hpp>
 
+#include <thread>
+
 using namespace clprim_test;
 
 namespace {
@@ -202,6 +204,52 @@ BOOST_AUTO_TEST_CASE(lookback_slots_across_calls)
     for (std::size_t n : {big, std::size_t(4097), big, std::size_t(70000)})
         run_case<cl_uint>(n, clprim::scan_algorithm::fast, false, false, queue);
     run_case<cl_ulong>(big, clprim::scan_algorithm::fast, true, false, queue);
+}
+
+// Two host threads scanning at once on one in-order queue, then each on a queue of its own: the
+// slots are handed out under a lock, and calls on one queue may reach it in any order of their
+// epochs (a kernel ignores every other epoch's words). Each thread checks its own results; the
+// test asserts afterwards (Boost.Test's checks are not thread-safe).
+BOOST_AUTO_TEST_CASE(lookback_scans_from_two_threads)
+{
+    env_override force("CLPRIM_SCAN_PATH", "lookback");
+    for (bool shared_queue : {true, false}) {
+        bool ok[2] = {false, false};
+        std::string failure[2];
+        auto work = [&](int who) {
+            try {
+                bc::command_queue own(context, device);
+                bc::command_queue& q = shared_queue ? queue : own;
+                bool all = true;
+                for (int round = 0; round < 6 && all; ++round) {
+                    const std::size_t n = (round % 2 ? 70001 : 300007) + std::size_t(who) * 13;
+                    const auto host = make_data<cl_uint>(n, distribution::random, std::uint64_t(who * 100 + round));
+                    std::vector<cl_uint> expect(n);
+                    cl_uint s = 5;
+                    for (std::size_t i = 0; i < n; ++i) {
+                        expect[i] = s;
+                        s += host[i];
+                    }
+                    auto d = to_device(host, q);
+                    clprim::exclusive_scan(d.begin(), d.end(), d.begin(), q, cl_uint(5), clprim::scan_algorithm::fast);
+                    const long diff = first_difference(to_host(d, q), expect);
+                    if (diff >= 0) {
+                        failure[who] = "round " + std::to_string(round) + " n=" + std::to_string(n) +
+                                       ": first difference at " + std::to_string(diff);
+                        all = false;
+                    }
+                }
+                ok[who] = all;
+            } catch (const std::exception& e) {
+                failure[who] = e.what();
+            }
+        };
+        std::thread a(work, 0), b(work, 1);
+        a.join();
+        b.join();
+        for (int who = 0; who < 2; ++who)
+            BOOST_TEST(ok[who], (shared_queue ? "one queue" : "own queues") << ", thread " << who << ": " << failure[who]);
+    }
 }
 
 // Ranges that start and end inside their buffers: nothing outside [result, result + n) changes.
