@@ -254,14 +254,19 @@ void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::comma
             bc::kernel gk = fp.create_kernel("bitonic_group");
             const bitonic_policy p = choose_bitonic_policy(gk, device, r, N);
             const unsigned T = p.tile_bits, S = log2_exact(N);
-            launch.group(gk, p, N, 2, std::min(N, std::size_t(1) << T), T, T);
+            {
+                profile_label label("sort"); // launch roles apart in kernel profiles (bench bitonic_profile)
+                launch.group(gk, p, N, 2, std::min(N, std::size_t(1) << T), T, T);
+            }
             for (unsigned s = T + 1; s <= S; ++s) {
                 const std::size_t k = std::size_t(1) << s;
                 for (unsigned top = s - 1; top >= T;) { // passes on index bits top .. T
                     const unsigned m = std::min(top - T + 1, T - p.col_bits);
+                    profile_label label(m == T - p.col_bits ? "rows" : "rows_short");
                     launch.group(gk, p, N, k, k, T - m, top - m + 1);
                     top -= m;
                 }
+                profile_label label("tail");
                 launch.group(gk, p, N, k, k, T, T);
             }
             return;

@@ -128,10 +128,12 @@ namespace {
 
 namespace bc = boost::compute;
 
-// Device time per kernel of one merge sort call (uint keys, or uint -> uint pairs), averaged over
-// the repeats, with the effective bandwidth of the merge rounds (each reads and writes every key,
-// and value, once).
-void merge_profile_one(clprim_bench::context& ctx, bc::command_queue& q, std::size_t n, bool pairs)
+// Device time per kernel of one comparison sort call (uint keys, or uint -> uint pairs), averaged
+// over the repeats, with each launch's effective bandwidth as a sweep (reading and writing every
+// key, and value, once). sort(keys, values, pairs) sorts the range.
+template <class Sort>
+void sort_profile_one(clprim_bench::context& ctx, bc::command_queue& q, std::size_t n, bool pairs, const char* what,
+                      Sort sort)
 {
     std::mt19937 rng(static_cast<unsigned>(n));
     std::vector<cl_uint> host(n);
@@ -140,8 +142,7 @@ void merge_profile_one(clprim_bench::context& ctx, bc::command_queue& q, std::si
     bc::copy(host.begin(), host.end(), source.begin(), q);
     auto run = [&] {
         bc::copy(source.begin(), source.end(), keys.begin(), q);
-        if (pairs) clprim::merge_sort_by_key(keys.begin(), keys.end(), values.begin(), q);
-        else clprim::merge_sort(keys.begin(), keys.end(), q);
+        sort(keys, values, pairs);
         q.finish();
     };
     run(); // build and warm up
@@ -151,13 +152,12 @@ void merge_profile_one(clprim_bench::context& ctx, bc::command_queue& q, std::si
     const auto times = clprim::detail::kernel_profile_report();
     clprim::detail::kernel_profile(false);
     double total = 0;
-    for (const auto& t : times)
-        if (t.name.rfind("merge", 0) == 0) total += t.ms / reps;
+    for (const auto& t : times) total += t.ms / reps;
     const double sweep_bytes = double(n) * (pairs ? 8 : 4) * 2;
-    std::printf("merge_profile uint%s n=%zu: merge kernels %.4f ms per call\n", pairs ? "->uint" : "", n, total);
+    std::printf("%s uint%s n=%zu: kernels %.4f ms per call\n", what, pairs ? "->uint" : "", n, total);
     for (const auto& t : times) {
         const double each = t.ms / double(t.launches);
-        std::printf("  %-20s %3.0f launches %.4f ms  (%.4f ms each, %.0f GB/s per sweep)\n", t.name.c_str(),
+        std::printf("  %-24s %3.0f launches %.4f ms  (%.4f ms each, %.0f GB/s per sweep)\n", t.name.c_str(),
                     double(t.launches) / reps, t.ms / reps, each, sweep_bytes / (each * 1e-3) / 1e9);
     }
 }
@@ -169,8 +169,24 @@ void merge_profile_one(clprim_bench::context& ctx, bc::command_queue& q, std::si
 CLPRIM_BENCH(merge_profile)
 {
     bc::command_queue q(ctx.ctx, ctx.device, CL_QUEUE_PROFILING_ENABLE);
+    auto merge = [&](bc::vector<cl_uint>& keys, bc::vector<cl_uint>& values, bool pairs) {
+        if (pairs) clprim::merge_sort_by_key(keys.begin(), keys.end(), values.begin(), q);
+        else clprim::merge_sort(keys.begin(), keys.end(), q);
+    };
     for (std::size_t n : ctx.sizes) {
-        merge_profile_one(ctx, q, n, false);
-        merge_profile_one(ctx, q, n, true);
+        sort_profile_one(ctx, q, n, false, "merge_profile", merge);
+        sort_profile_one(ctx, q, n, true, "merge_profile", merge);
     }
+}
+
+// Bench case "bitonic_profile" (diagnostic, prints to stdout, adds no rows): where a bitonic
+// `fused` sort's time goes, by launch role (the first tile sort, full rows launches, shorter rows
+// launches, the stages' tile tails); keys alone, as the rows.
+CLPRIM_BENCH(bitonic_profile)
+{
+    bc::command_queue q(ctx.ctx, ctx.device, CL_QUEUE_PROFILING_ENABLE);
+    auto bitonic = [&](bc::vector<cl_uint>& keys, bc::vector<cl_uint>&, bool) {
+        clprim::bitonic_sort(keys.begin(), keys.end(), q, clprim::sort_order::ascending, clprim::bitonic_variant::fused);
+    };
+    for (std::size_t n : ctx.sizes) sort_profile_one(ctx, q, n, false, "bitonic_profile", bitonic);
 }

@@ -23,7 +23,12 @@ profile_record& record()
     return r;
 }
 
+thread_local const char* current_label = nullptr;
+
 } // namespace
+
+profile_label::profile_label(const char* label) : previous_(current_label) { current_label = label; }
+profile_label::~profile_label() { current_label = previous_; }
 
 bc::event launch_1d(bc::command_queue& queue, const bc::kernel& kernel, std::size_t global, std::size_t local)
 {
@@ -32,7 +37,7 @@ bc::event launch_1d(bc::command_queue& queue, const bc::kernel& kernel, std::siz
     if (r.on.load(std::memory_order_relaxed) &&
         (queue.get_info<cl_command_queue_properties>(CL_QUEUE_PROPERTIES) & CL_QUEUE_PROFILING_ENABLE)) {
         std::lock_guard<std::mutex> lock(r.mutex);
-        r.events.emplace_back(kernel.name(), e);
+        r.events.emplace_back(current_label ? kernel.name() + "/" + current_label : kernel.name(), e);
     }
     return e;
 }

@@ -21,6 +21,19 @@ struct kernel_time {
     double ms = 0; // summed device time (CL_PROFILING_COMMAND_START..END)
 };
 
+// Names the launches of this host thread in the profile while it lives: "<kernel>/<label>", so
+// launches of one kernel in different roles (bitonic_group's tile and rows launches) are timed apart.
+class profile_label {
+public:
+    explicit profile_label(const char* label);
+    ~profile_label();
+    profile_label(const profile_label&) = delete;
+    profile_label& operator=(const profile_label&) = delete;
+
+private:
+    const char* previous_;
+};
+
 // Off by default (and without cost then). Switching it on clears what was recorded.
 void kernel_profile(bool on);
 // Waits for the recorded events and returns the times per kernel name, in first-launch order;
