@@ -225,40 +225,30 @@ __kernel void merge_partition(__global const SK* in, ulong in_off, ulong n, ulon
 // each be the caller's range (holding sortable bits between rounds) or the scratch buffer, hence
 // the offsets; only the last round converts back to keys. lmem: the keys (tile + 1), then the
 // values (tile).
-__kernel void merge_global(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
-                           __global SK* out, ulong out_off, __global V* vout, ulong vout_off, ulong n,
-                           ulong L, uint out_convert, __global const ulong* splits, __local ulong* lmem)
+// merge_tile is the body for one tile of `total` outputs. FULL (total == tile: every tile but the
+// range's last) drops the bounds checks from the loads, the merge's tail and the stores, as the
+// look-back scan's full tiles do; the kernel calls it with a constant, so each call is compiled
+// with its own checks. (-DMERGE_FULL_TILES=0: every tile takes the checked body, for measurements.)
+inline void merge_tile(__global const SK* in, __global const V* vin, __global SK* out, __global V* vout,
+                       const ulong base, const ulong la, const ulong a0, const ulong b0, const ulong o0,
+                       const uint na, const uint total, const uint out_convert, __local ulong* lmem,
+                       const bool full)
 {
-    (void)vin; (void)vout; (void)vin_off; (void)vout_off;
-    in += in_off;
-    out += out_off;
+    (void)vin; (void)vout;
     const uint lid = get_local_id(0);
     const uint wg = get_local_size(0);
     const uint tile = wg * E;
-    const ulong g = get_group_id(0);
-    const ulong o0 = g * tile;
-    const ulong base = pair_base(o0, L);
-    const ulong la = min(L, n - base);
-    const ulong lb = min(L, n - base - la);
-    const ulong o1 = min(o0 + tile, n);
-    // The tile ends where the next one starts, unless it ends its pair of runs (all of a used).
-    const ulong a0 = splits[g];
-    const ulong a1 = o1 == base + la + lb ? la : splits[g + 1];
-    const ulong b0 = (o0 - base) - a0;
-    const uint na = (uint)(a1 - a0);
-    const uint total = (uint)(o1 - o0);
     __local SK* lk = (__local SK*)lmem;
 #ifdef SORT_HAS_VALUES
-    vin += vin_off;
-    vout += vout_off;
     __local V* lv = (__local V*)(lmem + ((tile + 1) * sizeof(SK) + 7) / 8); // after the keys
 #endif
 
     // Our pieces of both runs side by side in local memory, a's first (coalesced loads; the
     // values' loads are in flight together with the keys').
+#pragma unroll
     for (uint r = 0; r < E; ++r) {
         const uint l = lid + r * wg;
-        if (l < total) {
+        if (full || l < total) {
             const ulong src = l < na ? base + a0 + l : base + la + b0 + (l - na);
             lk[l] = in[src];
 #ifdef SORT_HAS_VALUES
@@ -271,7 +261,7 @@ __kernel void merge_global(__global const SK* in, ulong in_off, __global const V
     // One co-rank search per work-item, then E outputs merged serially from registers; the
     // values follow by the index each key came from.
     const uint o = lid * E;
-    const uint d = min(o, total);
+    const uint d = full ? o : min(o, total);
     const uint took_a = co_rank_local(lk, 0, na, na, total - na, d);
     SK kr[E];
     uint ix[E];
@@ -279,14 +269,14 @@ __kernel void merge_global(__global const SK* in, ulong in_off, __global const V
 #ifdef SORT_HAS_VALUES
     V vr[E];
 #pragma unroll
-    for (uint e = 0; e < E; ++e) vr[e] = o + e < total ? lv[ix[e]] : 0;
+    for (uint e = 0; e < E; ++e) vr[e] = (full || o + e < total) ? lv[ix[e]] : 0;
 #endif
 
     // Back through local memory for coalesced stores.
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
     for (uint e = 0; e < E; ++e) {
-        if (o + e < total) {
+        if (full || o + e < total) {
             lk[o + e] = kr[e];
 #ifdef SORT_HAS_VALUES
             lv[o + e] = vr[e];
@@ -294,15 +284,47 @@ __kernel void merge_global(__global const SK* in, ulong in_off, __global const V
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
     for (uint r = 0; r < E; ++r) {
         const uint l = lid + r * wg;
-        if (l < total) {
+        if (full || l < total) {
             out[o0 + l] = out_convert ? sortable_to_caller(lk[l]) : lk[l];
 #ifdef SORT_HAS_VALUES
             vout[o0 + l] = lv[l];
 #endif
         }
     }
+}
+
+__kernel void merge_global(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
+                           __global SK* out, ulong out_off, __global V* vout, ulong vout_off, ulong n,
+                           ulong L, uint out_convert, __global const ulong* splits, __local ulong* lmem)
+{
+    (void)vin_off; (void)vout_off;
+    in += in_off;
+    out += out_off;
+#ifdef SORT_HAS_VALUES
+    vin += vin_off;
+    vout += vout_off;
+#endif
+    const uint tile = get_local_size(0) * E;
+    const ulong g = get_group_id(0);
+    const ulong o0 = g * tile;
+    const ulong base = pair_base(o0, L);
+    const ulong la = min(L, n - base);
+    const ulong lb = min(L, n - base - la);
+    const ulong o1 = min(o0 + tile, n);
+    // The tile ends where the next one starts, unless it ends its pair of runs (all of a used).
+    const ulong a0 = splits[g];
+    const ulong a1 = o1 == base + la + lb ? la : splits[g + 1];
+    const ulong b0 = (o0 - base) - a0;
+    const uint na = (uint)(a1 - a0);
+    const uint total = (uint)(o1 - o0);
+#ifndef MERGE_FULL_TILES
+#define MERGE_FULL_TILES 1
+#endif
+    if (MERGE_FULL_TILES && total == tile) merge_tile(in, vin, out, vout, base, la, a0, b0, o0, na, tile, out_convert, lmem, true);
+    else merge_tile(in, vin, out, vout, base, la, a0, b0, o0, na, total, out_convert, lmem, false);
 }
 #undef E
 

@@ -20,18 +20,22 @@ namespace detail {
 namespace {
 
 // Which path sorts, and its shape: chosen in this one place.
-//  - gpu: tiles of group * elems keys sorted by whole work-groups (registers, then local memory),
-//    then one merge-path round per doubling of the run length (merge_tile_sort, merge_partition,
-//    merge_global): each work-item merges `elems` outputs serially after one co-rank search.
+//  - gpu: tiles of sort_group * elems keys sorted by whole work-groups (registers, then local
+//    memory), then one merge-path round per doubling of the run length (merge_tile_sort,
+//    merge_partition, merge_global), group * elems outputs per work-group: each work-item merges
+//    `elems` outputs serially after one co-rank search.
 //  - cpu: one work-item per contiguous chunk, sorted sequentially, then co-rank rounds where each
 //    work-item merges one long piece (merge_cpu_chunks, merge_cpu_round): no barriers, no local
 //    memory, which PoCL-like CPU devices run as plain loops.
 // CPU devices take the cpu path; CLPRIM_MERGE_PATH=cpu|gpu forces one (tests, measurements),
-// CLPRIM_MERGE_GPU_TUNE="group,elems" and CLPRIM_MERGE_CPU_TUNE="chunks,run" override the shapes.
+// CLPRIM_MERGE_GPU_TUNE="group,elems", CLPRIM_MERGE_SORT_GROUP and CLPRIM_MERGE_CPU_TUNE="chunks,run"
+// override the shapes.
 struct merge_policy {
     bool cpu = false;
-    std::size_t group = 256;  // gpu: work-items per work-group (a power of two)
+    std::size_t group = 256;  // gpu: work-items per work-group of the merge rounds (a power of two)
+    std::size_t sort_group = 512; // gpu: work-items per work-group of the tile sort (group * 2^k)
     std::size_t elems = 17;   // gpu: keys per work-item (odd: strided local accesses conflict-free)
+    std::string options;      // gpu: extra build options (CLPRIM_MERGE_OPTIONS)
     std::size_t chunks = 1;   // cpu: work-items (chunks of the first stage, pieces of each round)
     std::size_t run = 16;     // cpu: keys per insertion-sorted run
 };
@@ -85,6 +89,23 @@ merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::s
     while (p.elems > 1 && merge_local_bytes(p.group * p.elems, kbytes, vbytes) > local) --p.elems;
     // No larger than the input needs.
     p.group = std::min(p.group, next_pow2(ceil_div(n, p.elems)));
+    // The tile sort takes twice the round's work-group where its local memory and the kernel allow
+    // (CLPRIM_MERGE_SORT_GROUP overrides): its runs of 2 * group * elems keys save one global round
+    // (a sweep over the data) for one more merge level in local memory. On the H100 the tile sort
+    // kernel allows 256 work-items (its registers), so it runs 256 x 17 there: 0.71 ms, then 14
+    // rounds of 0.19 ms + 0.027 ms (partition) at 2^26 uint keys.
+    p.sort_group = p.group * 2;
+    if (tile_sort_local_bytes(p.sort_group * p.elems, kbytes, vbytes) > local) p.sort_group = p.group;
+    if (const char* t = std::getenv("CLPRIM_MERGE_SORT_GROUP")) {
+        const unsigned long g = std::strtoul(t, nullptr, 10);
+        if (g >= p.group && g <= 1024 && (g & (g - 1)) == 0 && tile_sort_local_bytes(g * p.elems, kbytes, vbytes) <= local)
+            p.sort_group = g;
+    }
+    p.sort_group = std::min(p.sort_group, std::max(p.group, next_pow2(ceil_div(n, p.elems))));
+    // CLPRIM_MERGE_OPTIONS adds build options (measurements). No register cap: with the full-tile
+    // rounds (merge_sort.cl) every cap tried was slower on the H100 (2^26 uint -> uint, a round:
+    // uncapped 0.359 ms, 48 regs 0.378, 40 0.519, 32 0.806; keys alone at 32: 0.23 -> 0.55 ms).
+    if (const char* o = std::getenv("CLPRIM_MERGE_OPTIONS")) p.options = std::string(" ") + o;
 
     // Measured on PoCL (2-core AMD EPYC, 2^24 uint keys): see docs/DEVELOPERS.md.
     p.chunks = 4 * std::max<cl_uint>(1, device.compute_units());
@@ -170,20 +191,23 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
         const std::size_t elems = trace && trace->merge_elems() ? trace->merge_elems() : pol.elems;
         const bc::context& context = queue.get_context();
         const bc::program program = algorithms_program(context, {"sort_key_order.cl", "merge_sort.cl"},
-                                                       sort_build_options(r) + " -DMERGE_ELEMS=" + std::to_string(elems));
+                                                       sort_build_options(r) + " -DMERGE_ELEMS=" + std::to_string(elems) +
+                                                           pol.options);
         bc::kernel tk = program.create_kernel("merge_tile_sort");
         bc::kernel gk = program.create_kernel("merge_global");
         bc::kernel pk = program.create_kernel("merge_partition");
 
         // The policy's work-group, no larger than these kernels allow here (registers).
         std::size_t wg = std::min({pol.group, pow2_group_size(tk, device, pol.group), pow2_group_size(gk, device, pol.group)});
-        if (trace && trace->merge_group()) wg = trace->merge_group();
-        const std::size_t tile = wg * elems;
+        std::size_t swg = std::max(wg, std::min(pol.sort_group, pow2_group_size(tk, device, pol.sort_group)));
+        if (trace && trace->merge_group()) wg = swg = trace->merge_group();
+        const std::size_t tile = wg * elems;       // a merge round's output per work-group
+        const std::size_t sort_tile = swg * elems; // the tile sort's runs (tile * 2^k)
         const std::size_t groups = ceil_div(n, tile);
         const std::size_t pwg = std::min(pow2_group_size(pk, device, 128), next_pow2(groups));
 
         unsigned rounds = 0;
-        for (std::size_t L = tile; L < n; L <<= 1) ++rounds;
+        for (std::size_t L = sort_tile; L < n; L <<= 1) ++rounds;
 
         // The caller's range is one of the two ping-pong buffers (holding sortable bits between
         // rounds); the scratch pair is taken up front, before anything is enqueued.
@@ -198,7 +222,7 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
             scratch.v = r.has_values ? lease.buffer(n * vbytes) : scratch.k;
             scratch.koff = scratch.voff = 0;
         }
-        const std::size_t tile_local = tile_sort_local_bytes(tile, kbytes, vbytes);
+        const std::size_t tile_local = tile_sort_local_bytes(sort_tile, kbytes, vbytes);
         const std::size_t round_local = merge_round_local_bytes(tile, kbytes, vbytes);
 
         // The tile sort writes where an even number of rounds later the result lands in the caller.
@@ -207,11 +231,12 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
         tk.set_arg(8, cl_ulong(n));
         tk.set_arg(9, cl_uint(rounds == 0 ? 1 : 0));
         tk.set_arg(10, tile_local, nullptr);
-        launch_1d(queue, tk, groups * wg, wg);
-        if (trace) trace->merge_round(queue, 0, tile, src.k, src.koff, n, rounds == 0);
+        launch_1d(queue, tk, ceil_div(n, sort_tile) * swg, swg);
+        if (trace) trace->merge_round(queue, 0, sort_tile, src.k, src.koff, n, rounds == 0);
 
+        // Runs of L = sort_tile * 2^round: every pair of runs is a whole number of output tiles.
         unsigned round = 0;
-        for (std::size_t L = tile; L < n; L <<= 1) {
+        for (std::size_t L = sort_tile; L < n; L <<= 1) {
             ++round;
             const place dst = src.same_keys(caller) ? scratch : caller;
             pk.set_arg(0, src.k);

@@ -85,8 +85,9 @@ BOOST_AUTO_TEST_CASE(sort_by_key_is_stable)
     check_pairs<cl_float, cl_ulong>((1u << 20) + 3, distribution::float_specials, clprim::sort_order::descending);
 }
 
-// The GPU path's kernels on this device: every type, both orders, tiles of 4 x 3 = 12 keys (a
-// prime n of 10007 takes 10 rounds, most tiles straddle nothing, the last is ragged).
+// The GPU path's kernels on this device: every type, both orders, merge tiles of 4 x 3 = 12 keys
+// after a tile sort of 8 x 3 = 24 (a prime n of 10007 takes 9 rounds, most tiles straddle
+// nothing, the last is ragged).
 BOOST_AUTO_TEST_CASE_TEMPLATE(gpu_path_keys_tiny_tiles, T, all_types)
 {
     if (!type_runs_here<T>()) return;
@@ -121,6 +122,22 @@ BOOST_AUTO_TEST_CASE(gpu_path_pairs_shapes)
         check_pairs<cl_float, cl_long>(n, distribution::float_specials, asc);
         check_pairs<cl_ulong, cl_float>(n, distribution::few_distinct, desc);
         if (fp64) check_pairs<cl_double, cl_int>(n, distribution::float_specials, asc);
+    }
+}
+
+// The tile sort's work-group against the rounds' (CLPRIM_MERGE_SORT_GROUP): equal (runs of one
+// merge tile), and four times (runs of four), so a pair of runs spans 2 or 8 merge tiles; sizes
+// around those runs, odd and even round counts.
+BOOST_AUTO_TEST_CASE(gpu_path_tile_sort_shapes)
+{
+    env_override path("CLPRIM_MERGE_PATH", "gpu");
+    env_override tune("CLPRIM_MERGE_GPU_TUNE", "4,3");
+    for (const char* sort_group : {"4", "16"}) {
+        env_override sg("CLPRIM_MERGE_SORT_GROUP", sort_group);
+        for (std::size_t n : {0, 1, 11, 12, 13, 47, 48, 49, 95, 97, 1000, 10007}) {
+            check_keys<cl_uint>(n, distribution::random, clprim::sort_order::ascending);
+            check_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, clprim::sort_order::descending);
+        }
     }
 }
 
