@@ -1,7 +1,7 @@
 // The scratch pool (see clprim/detail/scratch_pool.hpp): per in-order command queue, a list of
 // free buffers; a lease takes the smallest that fits without wasting more than half of it.
 #include <clprim/detail/checks.hpp>
-#include <clprim/detail/lookback_slots.hpp>
+#include <clprim/detail/queue_state.hpp>
 #include <clprim/detail/queue_order.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/scratch.hpp>
@@ -243,7 +243,7 @@ void release_scratch_memory()
         s.bytes = 0;
     }
     detail::release_companion_queues();
-    detail::release_lookback_slots();
+    detail::release_queue_states();
 }
 
 } // namespace clprim

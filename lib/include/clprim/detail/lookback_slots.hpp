@@ -12,8 +12,8 @@
 // that looks like this epoch's). Word 0 is the kernel's tile counter: the tile that takes the
 // last index sets it back to zero for the next call (every other tile has taken its index by then).
 //
-// The calls of one queue run in order, so one buffer per queue serves them all. Queues that may
-// run commands out of order get a fresh, zero-filled buffer per call instead.
+// The buffer is the queue's state "lookback_slots" (queue_state.hpp: one per in-order queue, a
+// fresh one per call on queues that may run commands out of order; the counter is the next epoch).
 #include <clprim/config.hpp>
 
 #include <cstddef>
@@ -31,9 +31,6 @@ constexpr cl_uint max_lookback_epoch = (cl_uint(1) << 30) - 1;
 // Slots for one call on queue (enqueues a zero fill first when the buffer is new, grown or the
 // epoch wraps).
 lookback_slots take_lookback_slots(const bc::command_queue& queue, std::size_t words);
-
-// Drops every queue's slots (release_scratch_memory() calls it).
-void release_lookback_slots();
 
 // Test hook: the next call on queue gets epoch `next` (wrapping past max_lookback_epoch as usual).
 void set_next_lookback_epoch(const bc::command_queue& queue, cl_uint next);
