@@ -45,7 +45,8 @@
 
 // info[] layout (uints): counts[PASSES][RADIX], starts[PASSES][RADIX], the histogram's done
 // counter, one tile counter per pass, then one flag per pass: 1 when every key has the same digit
-// in that pass (the pass moves nothing). Zero at launch except what the kernels write.
+// in that pass (the pass moves nothing). Zero at launch except what the kernels write: the host
+// keeps two halves per queue, and each call's histogram clears the half the next call uses.
 #define INFO_COUNTS 0u
 #define INFO_STARTS (PASSES * RADIX)
 #define INFO_DONE (2u * PASSES * RADIX)
@@ -62,13 +63,20 @@ inline uint os_digit(bits_t u, uint shift) { return (uint)(u >> shift) & DIGIT_M
 
 // Counts the digits of every pass of every key (one read of the keys); the last work-group done
 // scans each pass's counts into starts. Any number of work-groups of WG items (grid-stride loop).
+// Also clears, for the commands after it, the words [clear_a, +a_words) and [clear_b, +b_words)
+// of the status buffer: the other info half (the next call's) and pass 0's look-back slots (the
+// host's layout, radix_onesweep.cpp). Its own info half (info_all + info_off) is zero at launch.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void onesweep_histogram(__global const bits_t* src, ulong src_off, uint n, __global uint* info)
+void onesweep_histogram(__global const bits_t* src, ulong src_off, uint n, __global uint* info_all, ulong info_off,
+                        ulong clear_a, ulong a_words, ulong clear_b, ulong b_words)
 {
     __local uint bins[PASSES * RADIX];
     __local uint scratch[WG_SCAN_SCRATCH(WG)];
     __local uint is_last;
+    __global uint* info = info_all + info_off;
     const uint lid = get_local_id(0);
+    for (ulong i = get_global_id(0); i < a_words; i += get_global_size(0)) info_all[clear_a + i] = 0u;
+    for (ulong i = get_global_id(0); i < b_words; i += get_global_size(0)) info_all[clear_b + i] = 0u;
     for (uint i = lid; i < PASSES * RADIX; i += WG) bins[i] = 0u;
     barrier(CLK_LOCAL_MEM_FENCE);
     // HIST_KEYS keys per work-item per round, all loaded before any is counted: a load issued
@@ -119,7 +127,7 @@ void onesweep_histogram(__global const bits_t* src, ulong src_off, uint n, __glo
 // Measurement only (NVIDIA builds: PTX timers): each tile records when it started, took its id,
 // had its keys (warp 0), had ranked them (warp 0), published its counts, began and ended its look-back and finished, on which SM, and how many
 // look-back rounds its slowest digit took; the host writes the records out
-// (CLPRIM_ONESWEEP_TRACE). They go after the last pass's look-back slots: 10 ulongs per tile and pass.
+// (CLPRIM_ONESWEEP_TRACE). They go at trace_off (after the look-back slots): 10 ulongs per tile and pass.
 #ifndef MATCH_RANK
 #error "LB_TRACE reads NVIDIA's timers: only with MATCH_RANK"
 #endif
@@ -185,11 +193,15 @@ inline uint os_peers(uint d, uint lane, __local uint* ldigits)
 }
 #endif
 
-// Ranks one pass's digit of a tile, looks back for its global offsets and scatters it.
+// Ranks one pass's digit of a tile, looks back for its global offsets and scatters it. The status
+// words (one buffer, the host's layout): this call's info half at info_off, this pass's look-back
+// slots at lookback_off ([tile][digit], zero at launch), and at clear_off the next pass's slots,
+// which tile t clears row t of (~0: none; the pass before the next one has finished, so nothing
+// reads them now). trace_off: LB_TRACE's records.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* dst, ulong dst_off, uint n,
-                   uint pass, uint convert_in, uint convert_out, __global uint* info,
-                   __global volatile uint* lookback_all, ulong lookback_off
+                   uint pass, uint convert_in, uint convert_out, __global uint* info_all, ulong info_off,
+                   __global volatile uint* lookback_all, ulong lookback_off, ulong clear_off, ulong trace_off
 #ifdef HAS_VALUES
                    , __global const V* vsrc, ulong vsrc_off, __global V* vdst, ulong vdst_off
 #endif
@@ -211,6 +223,8 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
 #endif
 
     __global volatile uint* lookback = lookback_all + lookback_off; // this pass's slots: [tile][digit]
+    __global uint* info = info_all + info_off;
+    (void)trace_off;
     const uint lid = get_local_id(0);
     const uint lane = lid % WARP;
     const uint warp = lid / WARP;
@@ -231,6 +245,7 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
     const uint digit_start = lid < RADIX ? info[INFO_STARTS + pass * RADIX + lid] : 0u;
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint t = tile_id;
+    if (clear_off != ~0ul && lid < RADIX) lookback_all[clear_off + (ulong)t * RADIX + lid] = 0u;
 #ifdef LB_TRACE
     trace_time[1] = os_now();
 #endif
@@ -408,8 +423,7 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
         if (lid == 0) {
             trace_time[7] = os_now();
             const ulong tiles = get_num_groups(0);
-            __global ulong* rec = (__global ulong*)(lookback_all + lookback_off + (ulong)(PASSES - pass) * tiles * RADIX) +
-                                  ((ulong)pass * tiles + t) * TRACE_WORDS;
+            __global ulong* rec = (__global ulong*)(lookback_all + trace_off) + ((ulong)pass * tiles + t) * TRACE_WORDS;
             for (uint i = 0; i < 8; ++i) rec[i] = trace_time[i];
             rec[8] = os_smid();
             rec[9] = ((ulong)trace_batches << 32) | trace_waits;

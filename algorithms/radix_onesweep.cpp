@@ -1,11 +1,12 @@
-// Host side of the one-sweep radix sort (radix_onesweep.cl): one fill of the status words, one
-// histogram launch, then one launch per 8-bit digit, and no host round trip: the call returns
-// while the device works.
+// Host side of the one-sweep radix sort (radix_onesweep.cl): one histogram launch, then one
+// launch per 8-bit digit, no clearing command (the status words stay with the queue) and no host
+// round trip: the call returns while the device works.
 #include "radix_onesweep.hpp"
 
 #include <clprim/detail/algorithms_kernels.hpp>
 #include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/queue_state.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 
 #include <algorithm>
@@ -35,13 +36,16 @@ constexpr std::size_t histogram_keys = 8; // keys per work-item per round of one
 // time of 2^26-key sorts by keys per work-item: uint keys 1.61 ms at 23, 1.60 at 24, 1.58 at 25,
 // 1.61 at 28 (flat); uint -> uint 2.48 at 24, 2.43 at 27, 2.42 at 28, 3.12 at 32; ulong 5.61 at
 // 8, 5.08 at 12, 4.92 at 14, 4.95 at 16, 4.54 at 17.
-// CLPRIM_ONESWEEP_TUNE="wg,kpt" overrides, for measurements; CLPRIM_ONESWEEP_OPTIONS adds build
+// Histogram: at least 4 rounds of WG * HIST_KEYS keys per work-group, so small sorts take fewer
+// groups and fewer global atomics (H100, 2^20 keys: 13.2 us instead of 16.6 with 1 round; 8 rounds:
+// 15.9); from about 4M keys the grid (4 groups per compute unit) is full either way.
+// CLPRIM_ONESWEEP_TUNE="wg,kpt[,rounds]" overrides, for measurements; CLPRIM_ONESWEEP_OPTIONS adds build
 // options (e.g. -DLB_BATCH=16, -DLB_SLEEP_NS=0, -cl-nv-maxrregcount=64), for measurements too.
 struct onesweep_tuning {
     std::size_t wg = 256;
     std::size_t kpt = 16;
     std::size_t histogram_groups_per_cu = 4;
-    std::size_t histogram_rounds = 1; // at least this many rounds of WG*HIST_KEYS keys per group
+    std::size_t histogram_rounds = 4; // at least this many rounds of WG*HIST_KEYS keys per group
     std::string extra_options;
 };
 
@@ -217,28 +221,47 @@ void radix_sort_onesweep(const sort_request& r, bc::command_queue& queue, oneswe
     const std::size_t tiles = ceil_div(n, k.tile());
     const cl_uint n32 = cl_uint(n);
 
-    // One status buffer, zeroed by one fill: the histogram's counts and starts, its done counter,
-    // the tile counters and per-pass flags (info), then each pass's look-back slots ([pass][tile][digit]).
-    const std::size_t info_words = round_up(2 * passes * radix + 1 + 2 * passes, 16);
-    const std::size_t trace_at = info_words + passes * tiles * radix;
+    // The status words, kept per queue (queue_state.hpp) so that no clearing command precedes
+    // the sort: two info halves (counts, starts, counters, flags: info_stride words each, for any
+    // key width), then two regions of look-back slots ([tile][digit]), then LB_TRACE's records.
+    // Invariant between calls: the half the next call uses is zero. Each call uses half h, and
+    // its histogram clears the other half (the next call's) and region 0 (pass 0's slots); pass p
+    // uses region p % 2 and clears region (p + 1) % 2 for the pass after it (the pass before that
+    // one has finished: same in-order queue). A new or grown buffer is zero-filled once. The state
+    // stays locked while this call enqueues, so another host thread's call on this queue cannot
+    // interleave its commands with these.
+    constexpr std::size_t info_stride = (2 * 8 * radix + 1 + 2 * 8 + 15) / 16 * 16; // 8 passes at most
+    const std::size_t slots_at = 2 * info_stride, region = tiles * radix;
+    const std::size_t trace_at = slots_at + 2 * region;
     const char* const trace = trace_path();
     const std::size_t status_words = trace_at + (trace ? passes * tiles * trace_words : 0);
+    queue_state st = take_queue_state(queue, "onesweep_status", status_words * sizeof(cl_uint));
+    const bc::buffer status = st.buffer;
+    if (st.fresh || trace) {
+        const cl_uint zero = 0;
+        queue.enqueue_fill_buffer(status, &zero, sizeof zero, 0, status.size());
+        st.fresh = false;
+    }
+    const std::size_t half = std::size_t(st.counter & 1);
     scratch_lease scratch(queue);
-    const bc::buffer status = scratch.buffer(status_words * sizeof(cl_uint));
     const bc::buffer keys_a = scratch.buffer(n * key_size), keys_b = scratch.buffer(n * key_size);
     bc::buffer values_a, values_b;
     if (r.has_values) {
         values_a = scratch.buffer(n * value_size);
         values_b = scratch.buffer(n * value_size);
     }
-    const cl_uint zero = 0;
-    queue.enqueue_fill_buffer(status, &zero, sizeof zero, 0, status_words * sizeof(cl_uint));
 
     k.histogram.set_arg(0, r.keys.buffer);
     k.histogram.set_arg(1, cl_ulong(r.keys.offset));
     k.histogram.set_arg(2, n32);
     k.histogram.set_arg(3, status);
+    k.histogram.set_arg(4, cl_ulong(half * info_stride));
+    k.histogram.set_arg(5, cl_ulong((1 - half) * info_stride));
+    k.histogram.set_arg(6, cl_ulong(info_stride));
+    k.histogram.set_arg(7, cl_ulong(slots_at));
+    k.histogram.set_arg(8, cl_ulong(region));
     launch_1d(queue, k.histogram, std::min(k.histogram_groups, ceil_div(n, k.wg * histogram_keys * k.histogram_rounds)) * k.wg, k.wg);
+    ++st.counter; // the other half is being cleared: the next call's
 
     struct place {
         bc::buffer keys, values;
@@ -261,13 +284,16 @@ void radix_sort_onesweep(const sort_request& r, bc::command_queue& queue, oneswe
         s.set_arg(6, cl_uint(p == 0));
         s.set_arg(7, cl_uint(p + 1 == passes));
         s.set_arg(8, status);
-        s.set_arg(9, status);
-        s.set_arg(10, cl_ulong(info_words + p * tiles * radix));
+        s.set_arg(9, cl_ulong(half * info_stride));
+        s.set_arg(10, status);
+        s.set_arg(11, cl_ulong(slots_at + (p % 2) * region));
+        s.set_arg(12, p + 1 < passes ? cl_ulong(slots_at + ((p + 1) % 2) * region) : ~cl_ulong(0));
+        s.set_arg(13, cl_ulong(trace_at));
         if (r.has_values) {
-            s.set_arg(11, from.values);
-            s.set_arg(12, cl_ulong(from.value_off));
-            s.set_arg(13, to.values);
-            s.set_arg(14, cl_ulong(to.value_off));
+            s.set_arg(14, from.values);
+            s.set_arg(15, cl_ulong(from.value_off));
+            s.set_arg(16, to.values);
+            s.set_arg(17, cl_ulong(to.value_off));
         }
         launch_1d(queue, s, tiles * k.wg, k.wg);
     }

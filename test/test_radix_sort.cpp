@@ -10,6 +10,7 @@
 
 #include <cstdlib>
 #include <numeric>
+#include <thread>
 
 using namespace clprim_test;
 namespace cd = clprim::detail;
@@ -402,6 +403,65 @@ BOOST_AUTO_TEST_CASE(onesweep_paths)
             check_sort(low, descending, queue, path + " only the low digit varies");
             check_sort(same, descending, queue, path + " no digit varies");
             check_sort_by_key<cl_uint, cl_uint>(low, descending, queue, path + " pairs, only the low digit varies");
+        }
+    }
+}
+
+// The one-sweep status words stay with the queue from call to call (radix_onesweep.cpp: each
+// call's histogram clears the info half the next call uses, each pass the next pass's slots): calls
+// whose sizes move the slot regions, 4-pass and 8-pass keys sharing the halves, pairs, an
+// out-of-order queue (its in-order companion keeps the state), then two host threads sorting on
+// one queue at once (each call holds the state while it enqueues) and on a queue each.
+BOOST_AUTO_TEST_CASE(onesweep_state_across_calls)
+{
+    std::vector<std::string> paths{"onesweep_portable"};
+    if (device.platform().name().find("NVIDIA") != std::string::npos) paths.push_back("onesweep");
+    bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    const bool has_ooo = (ooo.get_properties() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+    for (const std::string& path : paths) {
+        env_override force("CLPRIM_RADIX_PATH", path);
+        for (int round = 0; round < 2; ++round)
+            for (std::size_t n : {std::size_t(200003), std::size_t(1), std::size_t(4097), std::size_t(65537), std::size_t(33)}) {
+                const std::string tag = path + " round " + std::to_string(round) + " n " + std::to_string(n);
+                check_sort(make_data<cl_uint>(n, distribution::random, n + round), false, queue, tag + " uint");
+                if (type_runs_here<cl_ulong>())
+                    check_sort(make_data<cl_ulong>(n / 2 + 1, distribution::random, n), true, queue, tag + " ulong");
+                check_sort_by_key<cl_uint, cl_uint>(make_data<cl_uint>(n, distribution::few_distinct, n), round == 1, queue,
+                                                    tag + " uint->uint");
+                if (has_ooo) check_sort(make_data<cl_uint>(n, distribution::random, n + 7), false, ooo, tag + " out of order");
+            }
+
+        for (bool shared_queue : {true, false}) {
+            bool ok[2] = {false, false};
+            std::string failure[2];
+            auto work = [&](int who) {
+                try {
+                    bc::command_queue own(context, device);
+                    bc::command_queue& q = shared_queue ? queue : own;
+                    for (int round = 0; round < 6; ++round) {
+                        const std::size_t n = (round % 2 ? 70001 : 300007) + std::size_t(who) * 13;
+                        auto host = make_data<cl_uint>(n, distribution::random, std::uint64_t(who * 100 + round));
+                        auto d = to_device(host, q);
+                        clprim::radix_sort(d.begin(), d.end(), q);
+                        std::sort(host.begin(), host.end());
+                        const long diff = first_difference(to_host(d, q), host);
+                        if (diff >= 0) {
+                            failure[who] = "round " + std::to_string(round) + " n=" + std::to_string(n) +
+                                           ": first difference at " + std::to_string(diff);
+                            return;
+                        }
+                    }
+                    ok[who] = true;
+                } catch (const std::exception& e) {
+                    failure[who] = e.what();
+                }
+            };
+            std::thread a(work, 0), b(work, 1);
+            a.join();
+            b.join();
+            for (int who = 0; who < 2; ++who)
+                BOOST_TEST(ok[who], path << (shared_queue ? ", one queue" : ", own queues") << ", thread " << who << ": "
+                                         << failure[who]);
         }
     }
 }
