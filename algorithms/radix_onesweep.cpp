@@ -39,7 +39,7 @@ constexpr std::size_t histogram_keys = 8; // keys per work-item per round of one
 // Histogram: at least 4 rounds of WG * HIST_KEYS keys per work-group, so small sorts take fewer
 // groups and fewer global atomics (H100, 2^20 keys: 13.2 us instead of 16.6 with 1 round; 8 rounds:
 // 15.9); from about 4M keys the grid (4 groups per compute unit) is full either way.
-// CLPRIM_ONESWEEP_TUNE="wg,kpt[,rounds]" overrides, for measurements; CLPRIM_ONESWEEP_OPTIONS adds build
+// CLPRIM_ONESWEEP_TUNE="wg,kpt[,rounds[,groups per compute unit]]" overrides, for measurements; CLPRIM_ONESWEEP_OPTIONS adds build
 // options (e.g. -DLB_BATCH=16, -DLB_SLEEP_NS=0, -cl-nv-maxrregcount=64), for measurements too.
 struct onesweep_tuning {
     std::size_t wg = 256;
@@ -67,8 +67,11 @@ onesweep_tuning choose_tuning(const sort_request& r)
         if (const char* comma = std::strchr(v, ',')) {
             t.wg = std::max<std::size_t>(radix, std::strtoul(v, nullptr, 10) / 32 * 32);
             t.kpt = std::max<std::size_t>(1, std::strtoul(comma + 1, nullptr, 10));
-            if (const char* c2 = std::strchr(comma + 1, ','))
+            if (const char* c2 = std::strchr(comma + 1, ',')) {
                 t.histogram_rounds = std::max<std::size_t>(1, std::strtoul(c2 + 1, nullptr, 10));
+                if (const char* c3 = std::strchr(c2 + 1, ','))
+                    t.histogram_groups_per_cu = std::max<std::size_t>(1, std::strtoul(c3 + 1, nullptr, 10));
+            }
         }
     }
     if (const char* v = std::getenv("CLPRIM_ONESWEEP_OPTIONS")) t.extra_options = std::string(" ") + v;
@@ -144,7 +147,7 @@ onesweep_kernels& cached_kernels(const bc::command_queue& queue, const sort_requ
     const onesweep_tuning t = choose_tuning(r);
     const key k{queue.get_context().get(), queue.get_device().get(), int(r.key_type),
                 r.has_values ? int(r.value_type) : -1, int(r.order), int(ranking), t.wg, t.kpt,
-                t.extra_options + "/" + std::to_string(t.histogram_rounds)};
+                t.extra_options + "/" + std::to_string(t.histogram_rounds) + "/" + std::to_string(t.histogram_groups_per_cu)};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, r, ranking)).first;
     return it->second;
