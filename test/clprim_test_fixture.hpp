@@ -7,6 +7,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -15,6 +16,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -257,5 +259,29 @@ private:
     bool had_ = false;
     std::string old_;
 };
+
+// Runs round(who, queue, r) for r = 0 .. rounds-1 on two host threads at once (who = 0, 1), both
+// on *shared or each on a new in-order queue (shared == nullptr). A round returns "" or what went
+// wrong; an exception is a failure too. Returns each thread's first failure ("" when it passed),
+// for the test to assert after the join: Boost.Test's assertions are not thread-safe.
+template <class Round>
+std::array<std::string, 2> run_on_two_threads(const bc::context& context, const bc::device& device,
+                                              bc::command_queue* shared, int rounds, Round round)
+{
+    std::array<std::string, 2> failure;
+    auto work = [&](int who) {
+        try {
+            bc::command_queue own(context, device);
+            bc::command_queue& q = shared ? *shared : own;
+            for (int r = 0; r < rounds && failure[who].empty(); ++r) failure[who] = round(who, q, r);
+        } catch (const std::exception& e) {
+            failure[who] = std::string("exception: ") + e.what();
+        }
+    };
+    std::thread a(work, 0), b(work, 1);
+    a.join();
+    b.join();
+    return failure;
+}
 
 } // namespace clprim_test

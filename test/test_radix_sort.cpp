@@ -10,7 +10,6 @@
 
 #include <cstdlib>
 #include <numeric>
-#include <thread>
 
 using namespace clprim_test;
 namespace cd = clprim::detail;
@@ -432,36 +431,20 @@ BOOST_AUTO_TEST_CASE(onesweep_state_across_calls)
             }
 
         for (bool shared_queue : {true, false}) {
-            bool ok[2] = {false, false};
-            std::string failure[2];
-            auto work = [&](int who) {
-                try {
-                    bc::command_queue own(context, device);
-                    bc::command_queue& q = shared_queue ? queue : own;
-                    for (int round = 0; round < 6; ++round) {
-                        const std::size_t n = (round % 2 ? 70001 : 300007) + std::size_t(who) * 13;
-                        auto host = make_data<cl_uint>(n, distribution::random, std::uint64_t(who * 100 + round));
-                        auto d = to_device(host, q);
-                        clprim::radix_sort(d.begin(), d.end(), q);
-                        std::sort(host.begin(), host.end());
-                        const long diff = first_difference(to_host(d, q), host);
-                        if (diff >= 0) {
-                            failure[who] = "round " + std::to_string(round) + " n=" + std::to_string(n) +
-                                           ": first difference at " + std::to_string(diff);
-                            return;
-                        }
-                    }
-                    ok[who] = true;
-                } catch (const std::exception& e) {
-                    failure[who] = e.what();
-                }
-            };
-            std::thread a(work, 0), b(work, 1);
-            a.join();
-            b.join();
+            const auto failure = run_on_two_threads(
+                context, device, shared_queue ? &queue : nullptr, 6, [&](int who, bc::command_queue& q, int round) {
+                    const std::size_t n = (round % 2 ? 70001 : 300007) + std::size_t(who) * 13;
+                    auto host = make_data<cl_uint>(n, distribution::random, std::uint64_t(who * 100 + round));
+                    auto d = to_device(host, q);
+                    clprim::radix_sort(d.begin(), d.end(), q);
+                    std::sort(host.begin(), host.end());
+                    const long diff = first_difference(to_host(d, q), host);
+                    return diff < 0 ? std::string() : "round " + std::to_string(round) + " n=" + std::to_string(n) +
+                                                           ": first difference at " + std::to_string(diff);
+                });
             for (int who = 0; who < 2; ++who)
-                BOOST_TEST(ok[who], path << (shared_queue ? ", one queue" : ", own queues") << ", thread " << who << ": "
-                                         << failure[who]);
+                BOOST_TEST(failure[who].empty(),
+                           path << (shared_queue ? ", one queue" : ", own queues") << ", thread " << who << ": " << failure[who]);
         }
     }
 }

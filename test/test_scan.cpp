@@ -214,41 +214,24 @@ BOOST_AUTO_TEST_CASE(lookback_scans_from_two_threads)
 {
     env_override force("CLPRIM_SCAN_PATH", "lookback");
     for (bool shared_queue : {true, false}) {
-        bool ok[2] = {false, false};
-        std::string failure[2];
-        auto work = [&](int who) {
-            try {
-                bc::command_queue own(context, device);
-                bc::command_queue& q = shared_queue ? queue : own;
-                bool all = true;
-                for (int round = 0; round < 6 && all; ++round) {
-                    const std::size_t n = (round % 2 ? 70001 : 300007) + std::size_t(who) * 13;
-                    const auto host = make_data<cl_uint>(n, distribution::random, std::uint64_t(who * 100 + round));
-                    std::vector<cl_uint> expect(n);
-                    cl_uint s = 5;
-                    for (std::size_t i = 0; i < n; ++i) {
-                        expect[i] = s;
-                        s += host[i];
-                    }
-                    auto d = to_device(host, q);
-                    clprim::exclusive_scan(d.begin(), d.end(), d.begin(), q, cl_uint(5), clprim::scan_algorithm::fast);
-                    const long diff = first_difference(to_host(d, q), expect);
-                    if (diff >= 0) {
-                        failure[who] = "round " + std::to_string(round) + " n=" + std::to_string(n) +
-                                       ": first difference at " + std::to_string(diff);
-                        all = false;
-                    }
+        const auto failure = run_on_two_threads(
+            context, device, shared_queue ? &queue : nullptr, 6, [&](int who, bc::command_queue& q, int round) {
+                const std::size_t n = (round % 2 ? 70001 : 300007) + std::size_t(who) * 13;
+                const auto host = make_data<cl_uint>(n, distribution::random, std::uint64_t(who * 100 + round));
+                std::vector<cl_uint> expect(n);
+                cl_uint s = 5;
+                for (std::size_t i = 0; i < n; ++i) {
+                    expect[i] = s;
+                    s += host[i];
                 }
-                ok[who] = all;
-            } catch (const std::exception& e) {
-                failure[who] = e.what();
-            }
-        };
-        std::thread a(work, 0), b(work, 1);
-        a.join();
-        b.join();
+                auto d = to_device(host, q);
+                clprim::exclusive_scan(d.begin(), d.end(), d.begin(), q, cl_uint(5), clprim::scan_algorithm::fast);
+                const long diff = first_difference(to_host(d, q), expect);
+                return diff < 0 ? std::string() : "round " + std::to_string(round) + " n=" + std::to_string(n) +
+                                                       ": first difference at " + std::to_string(diff);
+            });
         for (int who = 0; who < 2; ++who)
-            BOOST_TEST(ok[who], (shared_queue ? "one queue" : "own queues") << ", thread " << who << ": " << failure[who]);
+            BOOST_TEST(failure[who].empty(), (shared_queue ? "one queue" : "own queues") << ", thread " << who << ": " << failure[who]);
     }
 }
 
