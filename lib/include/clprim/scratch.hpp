@@ -14,7 +14,7 @@ namespace clprim {
 //     if the device is still out of memory the call throws clprim::error saying how many bytes it
 //     needed, before anything has written the caller's data.
 // release_scratch_memory() releases all kept buffers (and the queues they were kept for, the
-// look-back status slots kept per queue by the single-pass scan, and
+// device state kept per queue by the single-pass scan and the one-sweep radix sort, and
 // the in-order companion queues of out-of-order queues); calls in flight are not affected.
 void release_scratch_memory();
 
