@@ -36,112 +36,44 @@
 inline SK caller_to_sortable(SK bits) { return key_to_sortable(K_AS_KEY(bits)); }
 inline SK sortable_to_caller(SK s) { return K_AS_UNSIGNED(sortable_to_key(s)); }
 
-// The merge order in local memory: does the first sequence's key ka (at local index i) go before
-// the second's kb (at j)? Plain merges (SEG false): by key, ties to the first. The 4-way round's
-// first merge (SEG true, see merge_global4) merges two pairs of runs at once: indices at or past
-// xs (first sequence) or ys (second) belong to the later pair, which follows the earlier pair
-// whatever the keys. The callers pass SEG as a constant, so plain merges compile to ka <= kb.
-inline bool local_precedes(SK ka, uint i, SK kb, uint j, uint xs, uint ys, const bool seg)
-{
-    if (!seg) return ka <= kb;
-    const bool later_a = i >= xs, later_b = j >= ys;
-    return later_a == later_b ? ka <= kb : later_b;
-}
-
 // Co-rank (merge path) in local memory: how many of the first d outputs of the stable merge of
 // k[a0, a0 + la) and k[b0, b0 + lb) come from the first run. A binary search on the diagonal d.
-inline uint co_rank_local(__local const SK* k, uint a0, uint la, uint b0, uint lb, uint d, uint xs, uint ys,
-                          const bool seg)
+inline uint co_rank_local(__local const SK* k, uint a0, uint la, uint b0, uint lb, uint d)
 {
     uint lo = d > lb ? d - lb : 0;
     uint hi = min(d, la);
     while (lo < hi) {
         const uint mid = (lo + hi) >> 1;
         // k[a0 + mid] precedes k[b0 + d-1-mid] (ties: a first): more of a is among the first d.
-        const uint j = b0 + d - 1 - mid;
-        if (local_precedes(k[a0 + mid], a0 + mid, k[j], j, xs, ys, seg)) lo = mid + 1;
+        if (k[a0 + mid] <= k[b0 + d - 1 - mid]) lo = mid + 1;
         else hi = mid;
     }
     return lo;
 }
 
-// Two co-rank searches on one merge (diagonals d1 and d2) in one loop, so that each step's reads
-// for both are in flight together (see merge_outputs).
-inline void co_rank_local2(__local const SK* k, uint a0, uint la, uint b0, uint lb, uint d1, uint d2, uint xs,
-                           uint ys, const bool seg, uint* r1, uint* r2)
+// Serial merge from registers: the next E outputs of the stable merge of k[i, iend) and k[j, jend)
+// (one local array, iend <= j, k[jend] readable). The two head keys stay in registers, so each
+// output costs one comparison and one local read (the successor of the key taken). kr gets the
+// keys, ix the local index each came from (for the values). Outputs past the end are garbage;
+// callers never store them.
+inline void merge_serial(__local const SK* k, uint i, const uint iend, uint j, const uint jend, SK* kr, uint* ix)
 {
-    uint lo1 = d1 > lb ? d1 - lb : 0, hi1 = min(d1, la);
-    uint lo2 = d2 > lb ? d2 - lb : 0, hi2 = min(d2, la);
-    while (lo1 < hi1 || lo2 < hi2) {
-        const uint m1 = (lo1 + hi1) >> 1, m2 = (lo2 + hi2) >> 1;
-        const uint j1 = b0 + d1 - 1 - m1, j2 = b0 + d2 - 1 - m2;
-        if (lo1 < hi1) {
-            if (local_precedes(k[a0 + m1], a0 + m1, k[j1], j1, xs, ys, seg)) lo1 = m1 + 1;
-            else hi1 = m1;
-        }
-        if (lo2 < hi2) {
-            if (local_precedes(k[a0 + m2], a0 + m2, k[j2], j2, xs, ys, seg)) lo2 = m2 + 1;
-            else hi2 = m2;
-        }
-    }
-    *r1 = lo1;
-    *r2 = lo2;
-}
-
-// One step of a serial merge from registers: the heads ka = k[i] and kb = k[j] of k[i, iend) and
-// k[j, jend) (one local array, iend <= j, k[jend] readable) stay in registers, so an output costs
-// one comparison and one local read (the successor of the key taken). kout gets the key, xout
-// the local index it came from (for the values). Past the end the output is garbage; callers never
-// store it. (xs, ys, seg: the order, as in local_precedes.)
-inline void merge_step(__local const SK* k, uint* i, const uint iend, uint* j, const uint jend, SK* ka, SK* kb,
-                       SK* kout, uint* xout, uint xs, uint ys, const bool seg)
-{
-    const bool take_a = *j >= jend || (*i < iend && local_precedes(*ka, *i, *kb, *j, xs, ys, seg));
-    *kout = take_a ? *ka : *kb;
-    *xout = take_a ? *i : *j;
-    const uint next = take_a ? *i + 1 : *j + 1;
-    const SK x = k[min(next, jend)];
-    if (take_a) {
-        *ka = x;
-        *i = next;
-    } else {
-        *kb = x;
-        *j = next;
-    }
-}
-
-// Merge path for one work-item: outputs d .. d + E - 1 of the stable merge of k[a0, a0 + la) and
-// k[b0, b0 + lb) (b0 >= a0 + la, k[b0 + lb] readable), found by a co-rank search on diagonal d,
-// then merged serially (merge_step) into kr, with the local index of each in ix.
-// MERGE_CHAINS=2 splits the E outputs into two halves, each with its own co-rank search, merged
-// step by step side by side: the same work, but two independent chains of local reads, so the
-// latency of one hides behind the other (the merges are latency-bound in local memory).
-#ifndef MERGE_CHAINS
-#define MERGE_CHAINS 1
-#endif
-inline void merge_outputs(__local const SK* k, uint a0, uint la, uint b0, uint lb, uint d, SK* kr, uint* ix,
-                          uint xs, uint ys, const bool seg)
-{
-    const uint iend = a0 + la, jend = b0 + lb;
-#if MERGE_CHAINS == 2
-    const uint h = E / 2;
-    uint t1, t2;
-    co_rank_local2(k, a0, la, b0, lb, d, min(d + h, la + lb), xs, ys, seg, &t1, &t2);
-    uint i1 = a0 + t1, j1 = b0 + d - t1;
-    uint i2 = a0 + t2, j2 = b0 + min(d + h, la + lb) - t2;
-    SK ka1 = k[i1], kb1 = k[j1], ka2 = k[i2], kb2 = k[j2];
-#pragma unroll
-    for (uint e = 0; e < E - h; ++e) {
-        if (e < h) merge_step(k, &i1, iend, &j1, jend, &ka1, &kb1, kr + e, ix + e, xs, ys, seg);
-        merge_step(k, &i2, iend, &j2, jend, &ka2, &kb2, kr + h + e, ix + h + e, xs, ys, seg);
-    }
-#else
-    const uint t = co_rank_local(k, a0, la, b0, lb, d, xs, ys, seg);
-    uint i = a0 + t, j = b0 + d - t;
     SK ka = k[i], kb = k[j];
 #pragma unroll
-    for (uint e = 0; e < E; ++e) merge_step(k, &i, iend, &j, jend, &ka, &kb, kr + e, ix + e, xs, ys, seg);
-#endif
+    for (uint e = 0; e < E; ++e) {
+        const bool take_a = j >= jend || (i < iend && ka <= kb);
+        kr[e] = take_a ? ka : kb;
+        ix[e] = take_a ? i : j;
+        const uint next = take_a ? i + 1 : j + 1;
+        const SK x = k[min(next, jend)];
+        if (take_a) {
+            ka = x;
+            i = next;
+        } else {
+            kb = x;
+            j = next;
+        }
+    }
 }
 
 // (1) Sorts each tile of wg * E keys (values by the final index, see above). lmem holds the keys
@@ -210,8 +142,9 @@ __kernel void merge_tile_sort(__global const SK* in, ulong in_off, __global cons
         const uint L = span * E;
         const uint pair = (lid & ~(2 * span - 1)) * E;
         const uint d = o - pair;
+        const uint took_a = co_rank_local(lk, pair, L, pair + L, L, d);
         uint ix[E];
-        merge_outputs(lk, pair, L, pair + L, L, d, kr, ix, 0, 0, false);
+        merge_serial(lk, pair + took_a, pair + L, pair + L + d - took_a, pair + 2 * L, kr, ix);
 #ifdef SORT_HAS_VALUES
 #pragma unroll
         for (uint a = 0; a < E; ++a) ir[a] = li[ix[a]];
@@ -286,47 +219,6 @@ __kernel void merge_partition(__global const SK* in, ulong in_off, ulong n, ulon
     splits[g] = co_rank(in + base, la, in + base + la, lb, o0 - base);
 }
 
-// A merge round's last step, shared by both rounds: the work-item's E merged keys (kr) and
-// values (vr) go back through local memory and are stored coalesced at out[o0, o0 + total);
-// only the last round converts the keys back to the caller's form.
-inline void store_merged_tile(__global SK* out, __global V* vout, const ulong o0, const SK* kr, const V* vr,
-                              const uint total, const uint out_convert, __local SK* lk, __local V* lv,
-                              const bool full)
-{
-    (void)vout; (void)vr; (void)lv;
-    const uint lid = get_local_id(0);
-    const uint wg = get_local_size(0);
-    const uint o = lid * E;
-    barrier(CLK_LOCAL_MEM_FENCE); // every work-item is done reading the inputs
-#pragma unroll
-    for (uint e = 0; e < E; ++e) {
-        if (full || o + e < total) {
-            lk[o + e] = kr[e];
-#ifdef SORT_HAS_VALUES
-            lv[o + e] = vr[e];
-#endif
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-    for (uint r = 0; r < E; ++r) {
-        const uint l = lid + r * wg;
-        if (full || l < total) {
-            out[o0 + l] = out_convert ? sortable_to_caller(lk[l]) : lk[l];
-#ifdef SORT_HAS_VALUES
-            vout[o0 + l] = lv[l];
-#endif
-        }
-    }
-}
-
-// The values of a round's tile sit after its keys (tile + 1 of them, the serial merge's
-// look-ahead slot) in local memory.
-inline __local V* tile_values(__local ulong* lmem, uint tile)
-{
-    return (__local V*)(lmem + ((tile + 1) * sizeof(SK) + 7) / 8);
-}
-
 // (2b) One merge round: runs of L pairwise into runs of 2L, one output tile per work-group: the
 // work-group loads its pieces of both runs (from merge_partition's splits), and each work-item
 // merges E outputs serially after one co-rank search in local memory. The input and output may
@@ -342,12 +234,14 @@ inline void merge_tile(__global const SK* in, __global const V* vin, __global SK
                        const uint na, const uint total, const uint out_convert, __local ulong* lmem,
                        const bool full)
 {
-    (void)vin;
+    (void)vin; (void)vout;
     const uint lid = get_local_id(0);
     const uint wg = get_local_size(0);
     const uint tile = wg * E;
     __local SK* lk = (__local SK*)lmem;
-    __local V* lv = tile_values(lmem, tile);
+#ifdef SORT_HAS_VALUES
+    __local V* lv = (__local V*)(lmem + ((tile + 1) * sizeof(SK) + 7) / 8); // after the keys
+#endif
 
     // Our pieces of both runs side by side in local memory, a's first (coalesced loads; the
     // values' loads are in flight together with the keys').
@@ -368,15 +262,38 @@ inline void merge_tile(__global const SK* in, __global const V* vin, __global SK
     // values follow by the index each key came from.
     const uint o = lid * E;
     const uint d = full ? o : min(o, total);
+    const uint took_a = co_rank_local(lk, 0, na, na, total - na, d);
     SK kr[E];
     uint ix[E];
-    merge_outputs(lk, 0, na, na, total - na, d, kr, ix, 0, 0, false);
-    V vr[E];
+    merge_serial(lk, took_a, na, na + d - took_a, total, kr, ix);
 #ifdef SORT_HAS_VALUES
+    V vr[E];
 #pragma unroll
     for (uint e = 0; e < E; ++e) vr[e] = (full || o + e < total) ? lv[ix[e]] : 0;
 #endif
-    store_merged_tile(out, vout, o0, kr, vr, total, out_convert, lk, lv, full);
+
+    // Back through local memory for coalesced stores.
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (uint e = 0; e < E; ++e) {
+        if (full || o + e < total) {
+            lk[o + e] = kr[e];
+#ifdef SORT_HAS_VALUES
+            lv[o + e] = vr[e];
+#endif
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (uint r = 0; r < E; ++r) {
+        const uint l = lid + r * wg;
+        if (full || l < total) {
+            out[o0 + l] = out_convert ? sortable_to_caller(lk[l]) : lk[l];
+#ifdef SORT_HAS_VALUES
+            vout[o0 + l] = lv[l];
+#endif
+        }
+    }
 }
 
 __kernel void merge_global(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
@@ -408,224 +325,6 @@ __kernel void merge_global(__global const SK* in, ulong in_off, __global const V
 #endif
     if (MERGE_FULL_TILES && total == tile) merge_tile(in, vin, out, vout, base, la, a0, b0, o0, na, tile, out_convert, lmem, true);
     else merge_tile(in, vin, out, vout, base, la, a0, b0, o0, na, total, out_convert, lmem, false);
-}
-
-// ---------------------------------------------------------------------------------------------
-// (3) The 4-way round: runs of L four at a time into runs of 4L, one global sweep where two
-// 2-way rounds take two. Quad q holds runs A, B, C, D of L keys from qb = 4qL (the range's last
-// quad may be short: later runs shorter or empty). Its output is the stable merge of AB = merge(A, B)
-// and CD = merge(C, D): ties go to the earlier run at both levels, so the order is the same as
-// two 2-way rounds'.
-//  (3a) merge_partition (above, with L) gives the 2-way splits of AB and of CD at every multiple
-//       of the tile: the tile-sized pieces of the merges that are never written out.
-//  (3b) merge_partition4: where output tile g starts in each of A, B, C, D. A co-rank search
-//       between AB and CD, whose keys exist only virtually: first over multiples of the tile,
-//       where (3a)'s splits give AB's key at kT and CD's at jT - 1 directly; then inside the one
-//       tile it narrows to, where each key takes a co-rank search between its runs' pieces.
-//  (3c) merge_global4: the work-group loads its four pieces as [A' C' | B' D'] and merges twice
-//       in local memory. First [A' C'] with [B' D'] in the order where C and D follow A and B
-//       (local_precedes with SEG), which gives AB' followed by CD' in one merge; then AB' with CD'.
-
-// The key at position y of the stable merge of p[0, lp) and q[0, lq) when s of its first y come
-// from p (the next one out).
-inline SK merged_head(__global const SK* p, ulong lp, __global const SK* q, ulong lq, ulong y, ulong s)
-{
-    const ulong j = y - s;
-    return (s < lp && (j >= lq || p[s] <= q[j])) ? p[s] : q[y - s];
-}
-
-// The key at position y - 1 of that merge (y >= 1) when s of its first y come from p: the later
-// of the last ones taken from each side.
-inline SK merged_last(__global const SK* p, __global const SK* q, ulong y, ulong s)
-{
-    const ulong j = y - s;
-    if (s == 0) return q[j - 1];
-    if (j == 0) return p[s - 1];
-    return p[s - 1] <= q[j - 1] ? q[j - 1] : p[s - 1];
-}
-
-// How many of the first y outputs of that merge come from p, given the splits s0 at y0 <= y and
-// s1 at y1 >= y: one co-rank search between them.
-inline ulong split_between(__global const SK* p, __global const SK* q, ulong y, ulong y0, ulong s0, ulong y1, ulong s1)
-{
-    return s0 + co_rank(p + s0, s1 - s0, q + (y0 - s0), (y1 - s1) - (y0 - s0), y - y0);
-}
-
-// The 2-way split of a pair of runs (p of lp keys, the pair lpq long) at the tile boundary k * tile
-// (<= lpq), from merge_partition's splits for the pair (ts: its first tile's).
-inline ulong tile_split(__global const ulong* ts, ulong k, ulong tile, ulong lp, ulong lpq)
-{
-    return k * tile >= lpq ? lp : ts[k];
-}
-
-// How many of the first y outputs of the merge of a pair of runs come from p, for any y <= lpq.
-inline ulong pair_split(__global const SK* p, ulong lp, __global const SK* q, ulong lpq, __global const ulong* ts,
-                        ulong tile, ulong y)
-{
-    if (y >= lpq) return lp;
-    const ulong t = y / tile;
-    const ulong y1 = min((t + 1) * tile, lpq);
-    return split_between(p, q, y, t * tile, ts[t], y1, tile_split(ts, t + 1, tile, lp, lpq));
-}
-
-// (3b) Splits of output tile g: x (from AB), a (from A), c (from C); b = x - a, d = (g * tile - qb) - x - c.
-__kernel void merge_partition4(__global const SK* in, ulong in_off, ulong n, ulong L, ulong tile,
-                               __global const ulong* splits2, __global ulong* splits4, ulong groups)
-{
-    const ulong g = get_global_id(0);
-    if (g >= groups) return;
-    in += in_off;
-    const ulong o0 = g * tile;
-    const ulong qb = o0 / (4 * L) * (4 * L);
-    const ulong la = min(L, n - qb), lb = min(L, n - qb - la);
-    const ulong lc = min(L, n - qb - la - lb), ld = min(L, n - qb - la - lb - lc);
-    const ulong nab = la + lb, ncd = lc + ld;
-    __global const SK* A = in + qb;
-    __global const SK* B = A + la;
-    __global const SK* C = B + lb;
-    __global const SK* D = C + lc;
-    __global const ulong* sab = splits2 + qb / tile;           // AB's tile splits (qb: a tile multiple)
-    __global const ulong* scd = splits2 + (qb + 2 * L) / tile; // CD's (used only when CD exists)
-    const ulong d = o0 - qb;
-
-    ulong x = d; // without C and D, AB is the output
-    if (ncd > 0) {
-        // Merge path between AB and CD on diagonal d: x is the first i in [lo0, hi0] where AB[i]
-        // does not precede CD[d - 1 - i] (ties: AB first).
-        const ulong lo0 = d > ncd ? d - ncd : 0, hi0 = min(d, nab);
-        // Coarse: i = k * tile, where AB[i] is the head after a tile split and CD[d - 1 - i] the
-        // last key before one (d is a tile multiple too).
-        const ulong klo = (lo0 + tile - 1) / tile, khi = (hi0 + tile - 1) / tile;
-        ulong lo = klo, hi = khi;
-        while (lo < hi) {
-            const ulong k = (lo + hi) >> 1;
-            const ulong i = k * tile, j = d - i;
-            const SK ab = merged_head(A, la, B, lb, i, sab[k]);
-            const SK cd = merged_last(C, D, j, tile_split(scd, j / tile, tile, lc, ncd));
-            if (ab <= cd) lo = k + 1;
-            else hi = k;
-        }
-        // Fine: x lies in (k - 1) * tile + 1 .. k * tile (or the ends), one AB tile and one CD tile.
-        const ulong k = lo;
-        ulong flo = k > klo ? (k - 1) * tile + 1 : lo0;
-        ulong fhi = k < khi ? k * tile : hi0;
-        if (flo < fhi) {
-            const ulong t = flo / tile;         // AB's tile of every probe
-            const ulong u = (d - 1 - flo) / tile; // CD's tile of every probe
-            const ulong y0 = t * tile, y1 = min(y0 + tile, nab), s0 = sab[t], s1 = tile_split(sab, t + 1, tile, la, nab);
-            const ulong z0 = u * tile, z1 = min(z0 + tile, ncd), r0 = scd[u], r1 = tile_split(scd, u + 1, tile, lc, ncd);
-            while (flo < fhi) {
-                const ulong i = (flo + fhi) >> 1, j = d - 1 - i;
-                const SK ab = merged_head(A, la, B, lb, i, split_between(A, B, i, y0, s0, y1, s1));
-                const SK cd = merged_head(C, lc, D, ld, j, split_between(C, D, j, z0, r0, z1, r1));
-                if (ab <= cd) flo = i + 1;
-                else fhi = i;
-            }
-        }
-        x = flo;
-    }
-    splits4[3 * g] = x;
-    splits4[3 * g + 1] = pair_split(A, la, B, nab, sab, tile, x);
-    splits4[3 * g + 2] = ncd > 0 ? pair_split(C, lc, D, ncd, scd, tile, d - x) : 0;
-}
-
-// (3c) The body for one tile of `total` outputs (FULL as in merge_tile): pieces of na, nb, nc, nd
-// keys starting at a0, b0, c0, d0 in their runs. lmem: keys (tile + 1), values (tile), then with
-// values the first merge's source index per key (tile).
-inline void merge_tile4(__global const SK* in, __global const V* vin, __global SK* out, __global V* vout,
-                        const ulong qb, const ulong la, const ulong lb, const ulong lc, const ulong a0,
-                        const ulong b0, const ulong c0, const ulong d0, const uint na, const uint nb,
-                        const uint nc, const ulong o0, const uint total, const uint out_convert,
-                        __local ulong* lmem, const bool full)
-{
-    (void)vin;
-    const uint lid = get_local_id(0);
-    const uint wg = get_local_size(0);
-    const uint tile = wg * E;
-    __local SK* lk = (__local SK*)lmem;
-    __local V* lv = tile_values(lmem, tile);
-#ifdef SORT_HAS_VALUES
-    __local uint* li = (__local uint*)(lv + tile);
-#endif
-    // Local layout [A' C' B' D']: the first merge's two inputs are [A' C'] and [B' D'].
-    const uint xs = na, nx = na + nc, ys = nx + nb;
-#pragma unroll
-    for (uint r = 0; r < E; ++r) {
-        const uint l = lid + r * wg;
-        if (full || l < total) {
-            const ulong src = l < xs   ? qb + a0 + l
-                              : l < nx ? qb + la + lb + c0 + (l - xs)
-                              : l < ys ? qb + la + b0 + (l - nx)
-                                       : qb + la + lb + lc + d0 + (l - ys);
-            lk[l] = in[src];
-#ifdef SORT_HAS_VALUES
-            lv[l] = vin[src];
-#endif
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-
-    // First merge: AB' then CD', in one merge path over [A' C'] and [B' D'].
-    const uint o = lid * E;
-    const uint d = full ? o : min(o, total);
-    SK kr[E];
-    uint ix[E];
-    merge_outputs(lk, 0, nx, nx, total - nx, d, kr, ix, xs, ys, true);
-    barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-    for (uint e = 0; e < E; ++e) {
-        if (full || o + e < total) {
-            lk[o + e] = kr[e];
-#ifdef SORT_HAS_VALUES
-            li[o + e] = ix[e];
-#endif
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-
-    // Second merge: AB' (na + nb keys) with CD'; values by the index chain back to the load.
-    const uint nab = na + nb;
-    merge_outputs(lk, 0, nab, nab, total - nab, d, kr, ix, 0, 0, false);
-    V vr[E];
-#ifdef SORT_HAS_VALUES
-#pragma unroll
-    for (uint e = 0; e < E; ++e) vr[e] = (full || o + e < total) ? lv[li[ix[e]]] : 0;
-#endif
-    store_merged_tile(out, vout, o0, kr, vr, total, out_convert, lk, lv, full);
-}
-
-__kernel void merge_global4(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
-                            __global SK* out, ulong out_off, __global V* vout, ulong vout_off, ulong n,
-                            ulong L, uint out_convert, __global const ulong* splits4, __local ulong* lmem)
-{
-    (void)vin_off; (void)vout_off;
-    in += in_off;
-    out += out_off;
-#ifdef SORT_HAS_VALUES
-    vin += vin_off;
-    vout += vout_off;
-#endif
-    const uint tile = get_local_size(0) * E;
-    const ulong g = get_group_id(0);
-    const ulong o0 = g * tile;
-    const ulong qb = o0 / (4 * L) * (4 * L);
-    const ulong la = min(L, n - qb), lb = min(L, n - qb - la);
-    const ulong lc = min(L, n - qb - la - lb), ld = min(L, n - qb - la - lb - lc);
-    const ulong o1 = min(o0 + tile, n);
-    // The tile ends where the next one starts, unless it ends its quad (all of every run used).
-    const bool last = o1 == qb + la + lb + lc + ld;
-    const ulong x0 = splits4[3 * g], a0 = splits4[3 * g + 1], c0 = splits4[3 * g + 2];
-    const ulong x1 = last ? la + lb : splits4[3 * g + 3];
-    const ulong a1 = last ? la : splits4[3 * g + 4];
-    const ulong c1 = last ? lc : splits4[3 * g + 5];
-    const ulong b0 = x0 - a0, b1 = x1 - a1;
-    const ulong d0 = (o0 - qb - x0) - c0;
-    const uint na = (uint)(a1 - a0), nb = (uint)(b1 - b0), nc = (uint)(c1 - c0);
-    const uint total = (uint)(o1 - o0);
-    if (MERGE_FULL_TILES && total == tile)
-        merge_tile4(in, vin, out, vout, qb, la, lb, lc, a0, b0, c0, d0, na, nb, nc, o0, tile, out_convert, lmem, true);
-    else
-        merge_tile4(in, vin, out, vout, qb, la, lb, lc, a0, b0, c0, d0, na, nb, nc, o0, total, out_convert, lmem, false);
 }
 #undef E
 

@@ -28,15 +28,13 @@ namespace {
 //    work-item merges one long piece (merge_cpu_chunks, merge_cpu_round): no barriers, no local
 //    memory, which PoCL-like CPU devices run as plain loops.
 // CPU devices take the cpu path; CLPRIM_MERGE_PATH=cpu|gpu forces one (tests, measurements),
-// CLPRIM_MERGE_GPU_TUNE="group,elems", CLPRIM_MERGE_SORT_GROUP, CLPRIM_MERGE_WAYS=2|4 and
-// CLPRIM_MERGE_CPU_TUNE="chunks,run" override the shapes.
+// CLPRIM_MERGE_GPU_TUNE="group,elems", CLPRIM_MERGE_SORT_GROUP and CLPRIM_MERGE_CPU_TUNE="chunks,run"
+// override the shapes.
 struct merge_policy {
     bool cpu = false;
     std::size_t group = 256;  // gpu: work-items per work-group of the merge rounds (a power of two)
     std::size_t sort_group = 512; // gpu: work-items per work-group of the tile sort (group * 2^k)
     std::size_t elems = 17;   // gpu: keys per work-item (odd: strided local accesses conflict-free)
-    unsigned ways = 2;        // gpu: runs merged per round, 2 or 4 (merge_global / merge_global4)
-    unsigned chains = 1;      // gpu: merge chains per work-item, 1 or 2 (MERGE_CHAINS, merge_outputs)
     std::string options;      // gpu: extra build options (CLPRIM_MERGE_OPTIONS)
     std::size_t chunks = 1;   // cpu: work-items (chunks of the first stage, pieces of each round)
     std::size_t run = 16;     // cpu: keys per insertion-sorted run
@@ -50,14 +48,13 @@ std::size_t tile_sort_local_bytes(std::size_t tile, std::size_t kbytes, std::siz
     const std::size_t merging = (tile + 1) * kbytes + (vbytes ? tile * 4 : 0);
     return round_up(std::max(merging, tile * vbytes), 8);
 }
-// The 4-way round adds, with values, the first merge's source index per key.
-std::size_t merge_round_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes, unsigned ways)
+std::size_t merge_round_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes)
 {
-    return round_up((tile + 1) * kbytes, 8) + tile * vbytes + (ways == 4 && vbytes ? tile * 4 : 0);
+    return round_up((tile + 1) * kbytes, 8) + tile * vbytes;
 }
-std::size_t merge_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes, unsigned ways)
+std::size_t merge_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes)
 {
-    return std::max(tile_sort_local_bytes(tile, kbytes, vbytes), merge_round_local_bytes(tile, kbytes, vbytes, ways));
+    return std::max(tile_sort_local_bytes(tile, kbytes, vbytes), merge_round_local_bytes(tile, kbytes, vbytes));
 }
 
 merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::size_t kbytes, std::size_t vbytes)
@@ -86,23 +83,10 @@ merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::s
             if (e >= 1 && e <= 64) p.elems = e;
         }
     }
-    // 4-way rounds (merge_global4) halve the sweeps over the data after the tile sort, but on the
-    // H100 they were slower (docs/RESULTS.md, issue #14): 2-way rounds by default,
-    // CLPRIM_MERGE_WAYS=4 takes the 4-way ones.
-    p.ways = 2;
-    if (const char* w = std::getenv("CLPRIM_MERGE_WAYS")) {
-        if (std::strcmp(w, "2") == 0) p.ways = 2;
-        if (std::strcmp(w, "4") == 0) p.ways = 4;
-    }
-    p.chains = 1;
-    if (const char* c = std::getenv("CLPRIM_MERGE_CHAINS")) {
-        if (std::strcmp(c, "1") == 0) p.chains = 1;
-        if (std::strcmp(c, "2") == 0) p.chains = 2;
-    }
     // The tile must fit the device's local memory (queried, never assumed): fewer work-items first.
     const std::size_t local = device.local_memory_size();
-    while (p.group > 1 && merge_local_bytes(p.group * p.elems, kbytes, vbytes, p.ways) > local) p.group /= 2;
-    while (p.elems > 1 && merge_local_bytes(p.group * p.elems, kbytes, vbytes, p.ways) > local) --p.elems;
+    while (p.group > 1 && merge_local_bytes(p.group * p.elems, kbytes, vbytes) > local) p.group /= 2;
+    while (p.elems > 1 && merge_local_bytes(p.group * p.elems, kbytes, vbytes) > local) --p.elems;
     // No larger than the input needs.
     p.group = std::min(p.group, next_pow2(ceil_div(n, p.elems)));
     // The tile sort takes twice the round's work-group where its local memory and the kernel allow
@@ -208,16 +192,13 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
         const bc::context& context = queue.get_context();
         const bc::program program = algorithms_program(context, {"sort_key_order.cl", "merge_sort.cl"},
                                                        sort_build_options(r) + " -DMERGE_ELEMS=" + std::to_string(elems) +
-                                                           " -DMERGE_CHAINS=" + std::to_string(pol.chains) + pol.options);
+                                                           pol.options);
         bc::kernel tk = program.create_kernel("merge_tile_sort");
         bc::kernel gk = program.create_kernel("merge_global");
         bc::kernel pk = program.create_kernel("merge_partition");
-        bc::kernel p4k = program.create_kernel("merge_partition4");
-        bc::kernel g4k = program.create_kernel("merge_global4");
 
         // The policy's work-group, no larger than these kernels allow here (registers).
-        std::size_t wg = std::min({pol.group, pow2_group_size(tk, device, pol.group), pow2_group_size(gk, device, pol.group),
-                                   pol.ways == 4 ? pow2_group_size(g4k, device, pol.group) : pol.group});
+        std::size_t wg = std::min({pol.group, pow2_group_size(tk, device, pol.group), pow2_group_size(gk, device, pol.group)});
         std::size_t swg = std::max(wg, std::min(pol.sort_group, pow2_group_size(tk, device, pol.sort_group)));
         if (trace && trace->merge_group()) wg = swg = trace->merge_group();
         const std::size_t tile = wg * elems;       // a merge round's output per work-group
@@ -225,28 +206,24 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
         const std::size_t groups = ceil_div(n, tile);
         const std::size_t pwg = std::min(pow2_group_size(pk, device, 128), next_pow2(groups));
 
-        // Each round doubles the run length (2-way) or quadruples it (4-way, while 4 runs exist).
-        auto doublings = [&](std::size_t L) { return pol.ways == 4 && 2 * L < n ? 2u : 1u; };
         unsigned rounds = 0;
-        for (std::size_t L = sort_tile; L < n; L <<= doublings(L)) ++rounds;
+        for (std::size_t L = sort_tile; L < n; L <<= 1) ++rounds;
 
         // The caller's range is one of the two ping-pong buffers (holding sortable bits between
         // rounds); the scratch pair is taken up front, before anything is enqueued.
         using place = sort_place;
         const place caller = place::caller(r);
         place scratch = caller;
-        bc::buffer splits, splits4;
+        bc::buffer splits;
         scratch_lease lease(queue); // reused from the last call on this queue where they fit
         if (rounds > 0) {
             splits = lease.buffer(groups * sizeof(cl_ulong));
-            if (pol.ways == 4) splits4 = lease.buffer(3 * groups * sizeof(cl_ulong));
             scratch.k = lease.buffer(n * kbytes);
             scratch.v = r.has_values ? lease.buffer(n * vbytes) : scratch.k;
             scratch.koff = scratch.voff = 0;
         }
         const std::size_t tile_local = tile_sort_local_bytes(sort_tile, kbytes, vbytes);
-        const std::size_t round_local = merge_round_local_bytes(tile, kbytes, vbytes, 2);
-        const std::size_t round4_local = merge_round_local_bytes(tile, kbytes, vbytes, 4);
+        const std::size_t round_local = merge_round_local_bytes(tile, kbytes, vbytes);
 
         // The tile sort writes where an even number of rounds later the result lands in the caller.
         place src = (rounds % 2 == 0) ? caller : scratch;
@@ -257,12 +234,10 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
         launch_1d(queue, tk, ceil_div(n, sort_tile) * swg, swg);
         if (trace) trace->merge_round(queue, 0, sort_tile, src.k, src.koff, n, rounds == 0);
 
-        // Runs of L = sort_tile * 2^k: every pair of runs is a whole number of output tiles. The
-        // 2-way splits come first in both kinds of round; the 4-way round turns them into its own.
+        // Runs of L = sort_tile * 2^round: every pair of runs is a whole number of output tiles.
         unsigned round = 0;
-        for (std::size_t L = sort_tile; L < n; L <<= doublings(L)) {
+        for (std::size_t L = sort_tile; L < n; L <<= 1) {
             ++round;
-            const bool four = doublings(L) == 2;
             const place dst = src.same_keys(caller) ? scratch : caller;
             pk.set_arg(0, src.k);
             pk.set_arg(1, cl_ulong(src.koff));
@@ -272,26 +247,14 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
             pk.set_arg(5, splits);
             pk.set_arg(6, cl_ulong(groups));
             launch_1d(queue, pk, round_up(groups, pwg), pwg);
-            if (four) {
-                p4k.set_arg(0, src.k);
-                p4k.set_arg(1, cl_ulong(src.koff));
-                p4k.set_arg(2, cl_ulong(n));
-                p4k.set_arg(3, cl_ulong(L));
-                p4k.set_arg(4, cl_ulong(tile));
-                p4k.set_arg(5, splits);
-                p4k.set_arg(6, splits4);
-                p4k.set_arg(7, cl_ulong(groups));
-                launch_1d(queue, p4k, round_up(groups, pwg), pwg);
-            }
-            bc::kernel& mk = four ? g4k : gk;
-            dst.set_args(mk, src.set_args(mk, 0));
-            mk.set_arg(8, cl_ulong(n));
-            mk.set_arg(9, cl_ulong(L));
-            mk.set_arg(10, cl_uint(round == rounds ? 1 : 0));
-            mk.set_arg(11, four ? splits4 : splits);
-            mk.set_arg(12, four ? round4_local : round_local, nullptr);
-            launch_1d(queue, mk, groups * wg, wg);
-            if (trace) trace->merge_round(queue, round, L << doublings(L), dst.k, dst.koff, n, round == rounds);
+            dst.set_args(gk, src.set_args(gk, 0));
+            gk.set_arg(8, cl_ulong(n));
+            gk.set_arg(9, cl_ulong(L));
+            gk.set_arg(10, cl_uint(round == rounds ? 1 : 0));
+            gk.set_arg(11, splits);
+            gk.set_arg(12, round_local, nullptr);
+            launch_1d(queue, gk, groups * wg, wg);
+            if (trace) trace->merge_round(queue, round, 2 * L, dst.k, dst.koff, n, round == rounds);
             src = dst;
         }
     });

@@ -4,8 +4,7 @@
 // too); sizes past several merge rounds and above 2^24; guards just outside the range untouched.
 // The GPU path (tile sort, merge rounds) is also forced on any device (CLPRIM_MERGE_PATH=gpu,
 // so PoCL runs it too), with tiny tiles (CLPRIM_MERGE_GPU_TUNE="group,elems") so that a few
-// thousand keys take many merge rounds, tiles of odd and even lengths, ragged last tiles; both
-// kinds of round (CLPRIM_MERGE_WAYS=2|4).
+// thousand keys take many merge rounds, tiles of odd and even lengths, ragged last tiles.
 #define BOOST_TEST_MODULE clprim_merge_sort
 #include "sort_test_support.hpp"
 
@@ -139,37 +138,6 @@ BOOST_AUTO_TEST_CASE(gpu_path_tile_sort_shapes)
             check_keys<cl_uint>(n, distribution::random, clprim::sort_order::ascending);
             check_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, clprim::sort_order::descending);
         }
-    }
-}
-
-// The 2-way and the 4-way rounds (CLPRIM_MERGE_WAYS): tiles of 12 after runs of 12 or 48, so
-// sizes from a few keys to thousands give quads of 1, 2, 3 and 4 runs, short last runs, odd and
-// even doubling counts (a 2-way round closes an odd count), and pieces of every run empty in
-// some tiles (few distinct, all equal and sorted keys put whole runs on one side of a tile).
-BOOST_AUTO_TEST_CASE(gpu_path_merge_ways)
-{
-    env_override path("CLPRIM_MERGE_PATH", "gpu");
-    env_override tune("CLPRIM_MERGE_GPU_TUNE", "4,3");
-    const auto asc = clprim::sort_order::ascending, desc = clprim::sort_order::descending;
-    for (const char* ways : {"2", "4"}) {
-        env_override w("CLPRIM_MERGE_WAYS", ways);
-        for (const char* sort_group : {"4", "16"}) {
-            env_override sg("CLPRIM_MERGE_SORT_GROUP", sort_group);
-            for (std::size_t n : {13, 25, 36, 37, 48, 49, 60, 72, 73, 95, 96, 97, 120, 191, 193, 289, 767, 769, 1000,
-                                  3073, 10007}) {
-                for (auto d : {distribution::random, distribution::few_distinct, distribution::all_equal,
-                               distribution::sorted, distribution::reversed})
-                    check_keys<cl_uint>(n, d, d == distribution::reversed ? desc : asc);
-                check_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, asc);
-                check_pairs<cl_uint, cl_uint>(n, distribution::random, desc);
-            }
-        }
-    }
-    env_override w("CLPRIM_MERGE_WAYS", "4");
-    for (std::size_t n : {97, 1000, 10007}) {
-        check_keys<cl_float>(n, distribution::float_specials, desc);
-        check_pairs<cl_float, cl_ulong>(n, distribution::float_specials, asc);
-        if (type_runs_here<cl_ulong>()) check_pairs<cl_ulong, cl_uint>(n, distribution::extremes, desc);
     }
 }
 
