@@ -1,11 +1,12 @@
 // Bitonic sorting network for any n. Joined after sort_key_order.cl; needs K (key type macros),
 // V (value type macros), SORT_HAS_VALUES when values travel with the keys, BITONIC_ELEMS (elements
 // per work-item of the transpose variant's tile kernel, a power of two >= 2); the fused variant's
-// program instead BITONIC_REG_BITS (log2 of the elements per work-item of its group kernel).
+// program instead BITONIC_REG_BITS, BITONIC_TILE_BITS and BITONIC_COL_BITS (log2 of the elements
+// per work-item, per work-group, and of the columns a rows launch keeps consecutive).
 // Kernels: bitonic_global_m1 (one pass per launch: the global variant, and the local variant's
 // large distances), bitonic_local_pass (one pass whose distance fits a tile, in local memory: the
-// local variant), bitonic_group (the fused variant: many passes per launch, registers + local
-// memory), bitonic_tile + bitonic_transpose + bitonic_transposed_passes (the transpose variant,
+// local variant), bitonic_group_sort, bitonic_group_tail and bitonic_rows_m<M> (the fused variant:
+// many passes per launch, registers + local memory), bitonic_tile + bitonic_transpose + bitonic_transposed_passes (the transpose variant,
 // at the end of this file).
 //
 // We use the "flip" form of the network: in stage k (block size k = 2, 4, ..., N) the first pass
@@ -43,7 +44,7 @@ inline SK load_sortable(__global const K* keys, ulong i) { return key_to_sortabl
     } while (0)
 #endif
 
-// Two programs come from this file: with BITONIC_REG_BITS the fused variant's (bitonic_group only),
+// Two programs come from this file: with BITONIC_REG_BITS the fused variant's (its group kernels only),
 // without it the other variants' (everything else): each build compiles only what it runs.
 #ifndef BITONIC_REG_BITS
 
@@ -108,7 +109,7 @@ __kernel void bitonic_global_m##M(__global K* keys, ulong koff, __global V* vals
 #define V_STORE(src, i) do { } while (0)
 #endif
 
-// Only M = 1 is instantiated (the textbook kernel); the fused variant's bitonic_group below goes
+// Only M = 1 is instantiated (the textbook kernel); the fused variant's kernels below go
 // further: 2^m rows of a work-group's columns instead of 2^M elements of one work-item.
 BITONIC_GLOBAL_KERNEL(1)
 
@@ -272,193 +273,384 @@ __kernel void bitonic_tile(__global K* keys, ulong koff, __global V* vals, ulong
 
 #ifdef BITONIC_REG_BITS
 // ---------------------------------------------------------------------------------------------
-// The fused variant's kernel: one work-group holds 2^B elements (B = the launch's group bits)
-// and runs many passes of the network on them, so one read and one write of the data serve
-// many passes. Which elements a group holds is a choice of index bits:
-//  - "tile" launches (c == B): 2^B consecutive elements; they run whole stages k <= 2^B (the
-//    first launch) or the passes with distance < 2^B of one stage k > 2^B (the stage's tail).
-//  - "rows" launches (c < B): the matrix view. Index bits [0, c) are columns, the m = B - c
-//    index bits [a, a + m) are rows, all other bits name the group. A group holds 2^m rows of
-//    2^c consecutive columns, so every load and store moves whole runs of consecutive elements
-//    (coalesced), while the comparators run between rows: the m passes of one stage with
-//    distances 2^(a+m-1) ... 2^a, m passes per read and write instead of one.
-// Inside the group, the element at local index l (B bits) is global index
-//   fixed | (l & (2^c - 1)) | (l >> c) << a
-// and every pass pairs local indices differing in one local bit. The passes go in chunks of at
-// most R = BITONIC_REG_BITS consecutive local bits: for a chunk each work-item takes the 2^R
-// elements whose local indices differ in R consecutive bits [q, q + R) (its id fills the others),
-// runs the chunk's passes in registers, and puts them back; between chunks the elements go
-// through local memory (padded, one slot per 32, so strided register sets hit distinct banks).
-// The first chunk reads its registers straight from global memory and the last chunk of a rows
-// launch writes straight back, when the id bits below q cover at least 2^cb consecutive elements
-// (cb: the device's coalescing width); otherwise the whole group goes through local memory.
-// Flip form: a stage's first pass pairs i with i ^ (k - 1). In a tile launch with k <= 2^B that
-// pair lies in the tile and runs in local memory. In a rows launch holding stage k's top bit it
-// would leave the group (it flips the group bits too), so the group's upper half (bit s-1 set,
-// k = 2^s) is addressed mirrored, i ^ (k/2 - 1), as in bitonic_global_m1: the mirror partner is
-// then the element one top bit away, and in that half the later passes put the smaller key at the
-// higher local index (the lower global index).
+// The fused variant: every launch runs many passes of the network on a work-group's 2^TB
+// elements (TB = BITONIC_TILE_BITS), so one read and one write of the data serve many passes.
+// Which elements a group holds is a choice of index bits:
+//  - tile launches hold 2^TB consecutive elements: bitonic_group_sort runs every stage up to 2^TB
+//    on them (the first launch), bitonic_group_tail the passes with distance < 2^TB of one later
+//    stage (the stage's tail);
+//  - rows launches (bitonic_rows_m<M>) use the matrix view: index bits [0, C) are columns, the
+//    M = TB - C bits [a, a + M) are rows, all other bits name the group. A group holds 2^M rows of
+//    2^C consecutive columns, so loads and stores move whole runs of consecutive elements
+//    (coalesced), while its comparators run between rows: M passes of one stage, distances
+//    2^(a+M-1) ... 2^a, for one read and one write of the data.
+// Inside a group every pass pairs local indices that differ in one bit. The passes run in chunks
+// of RB = BITONIC_REG_BITS consecutive local bits [q, q + RB): each work-item takes the RN = 2^RB
+// elements whose local indices differ only in those bits (its id fills the others), runs the
+// chunk's passes in registers (min/max, no local memory, no barrier) and puts them back; between
+// chunks the elements go through local memory. Tile size, register bits and column bits are
+// compile-time constants, so every chunk's positions are constants: a register's local address is
+// its work-item's base plus a constant, and the unrolled networks have no index arithmetic.
+//
+// Flip form: stage k = 2^s starts with the mirror pass i <-> i ^ (k - 1), which flips every bit
+// below s, so its partners live in another work-item's chunk (or, in rows launches, another
+// group). Both kinds of launch handle it the same way: the element set a work-item (group) holds
+// for the stage's top bit is its lower half plus the mirror images of that half, and the upper
+// registers are held in reversed order. Then the mirror pass pairs register r with RN - 1 - r, and
+// every later pass of the stage is an ordinary pass (smaller key to the lower register).
+// Indices >= n read as the largest sortable value and are never written, as in the other variants.
 // ---------------------------------------------------------------------------------------------
 #define RB BITONIC_REG_BITS
 #define RN (1 << RB)
+#define TB BITONIC_TILE_BITS
+#define TILE (1u << TB)
+#define WG (1u << (TB - RB))
+// Local memory holds a group's elements padded by one slot per 32, so that a warp reading one
+// register of a chunk (32 work-items, addresses 2^q apart) hits distinct banks.
 #define LPAD(l) ((l) + ((l) >> 5))
+// The work-group size is fixed by the build, so the compiler can budget registers for it.
+#define GROUP_KERNEL __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 
-// Local index of work-item u's register r in a chunk over local bits [q, q + RB).
-inline uint chunk_local(uint u, uint r, uint q)
+// Work-item u's local index for register 0 of a chunk over bits [q, q + RB): u's bits fill the
+// others. Register r sits at base | r << q; base and r << q share no bit, so
+// LPAD(base | r << q) == LPAD(base) + LPAD(r << q): a constant offset per register.
+inline uint chunk_base(uint u, uint q) { return (u & ((1u << q) - 1)) | ((u >> q) << (q + RB)); }
+
+// Passes on chunk bits hi down to lo (absolute local bits, within [q, q + RB)), registers in
+// local order: the smaller key to the lower register.
+inline void reg_passes(SK* kr, V* vr, int q, int hi, int lo)
 {
-    return (u & ((1u << q) - 1)) | (r << q) | ((u >> q) << (q + RB));
+    (void)vr;
+#pragma unroll
+    for (int rr = RB - 1; rr >= 0; --rr) {
+        if (q + rr > hi || q + rr < lo) continue;
+        const uint d = 1u << rr;
+#pragma unroll
+        for (uint r = 0; r < RN; ++r)
+            if (!(r & d)) CMPX(kr[r], kr[r | d], vr[r], vr[r | d]);
+    }
 }
 
-// Compare-exchange of two registers; up: the smaller key to a, else to b.
+// The mirror pass on a chunk whose upper registers hold the mirror images in reversed order.
+inline void reg_mirror(SK* kr, V* vr)
+{
+    (void)vr;
+#pragma unroll
+    for (uint r = 0; r < RN / 2; ++r) CMPX(kr[r], kr[RN - 1 - r], vr[r], vr[RN - 1 - r]);
+}
+
+// Register r <-> local slot lb + off(r) (lb = LPAD of the work-item's base).
+inline void regs_from_local(__local const SK* lk, __local const V* lv, uint lb, uint q, SK* kr, V* vr)
+{
+    (void)lv; (void)vr;
+#pragma unroll
+    for (uint r = 0; r < RN; ++r) {
+        kr[r] = lk[lb + LPAD(r << q)];
 #ifdef SORT_HAS_VALUES
-#define CMPX_DIR(ka, kb, va, vb, up)                                                                \
-    do {                                                                                            \
-        if ((up) ? (ka) > (kb) : (kb) > (ka)) {                                                     \
-            SK tk_ = (ka); (ka) = (kb); (kb) = tk_;                                                 \
-            V tv_ = (va); (va) = (vb); (vb) = tv_;                                                  \
-        }                                                                                           \
-    } while (0)
-#else
-#define CMPX_DIR(ka, kb, va, vb, up)                                                                \
-    do {                                                                                            \
-        if ((up) ? (ka) > (kb) : (kb) > (ka)) { SK tk_ = (ka); (ka) = (kb); (kb) = tk_; }           \
-    } while (0)
+        vr[r] = lv[lb + LPAD(r << q)];
 #endif
-
-// Global index of local element l (mirrored in the upper half of the stage when flip is set).
-inline ulong group_index(uint l, ulong fixed, uint c, uint a, bool flip, ulong khalf)
-{
-    const ulong i = fixed | (l & ((1u << c) - 1)) | ((ulong)(l >> c) << a);
-    return (flip && (i & khalf)) ? i ^ (khalf - 1) : i;
+    }
 }
-#define GROUP_INDEX(l) group_index((l), fixed, c, a, flip, khalf)
 
-__kernel void bitonic_group(__global K* keys, ulong koff, __global V* vals, ulong voff, ulong n,
-                            ulong k_lo, ulong k_hi, uint B, uint c, uint a, uint cb,
-                            __local SK* lk, __local V* lv)
+inline void regs_to_local(__local SK* lk, __local V* lv, uint lb, uint q, const SK* kr, const V* vr)
 {
-    keys += koff;
-    vals += voff;
-    (void)lv;
-    const uint lid = get_local_id(0), wg = get_local_size(0); // wg == 2^(B - RB)
-    const uint size = 1u << B, m = B - c;
-    const ulong g = get_group_id(0);
-    const ulong fixed = ((g & ((1ul << (a - c)) - 1)) << c) | ((g >> (a - c)) << (a + m));
-    const bool tile = m == 0;
-    // A rows launch runs one stage (k_lo == k_hi); flip when it holds the stage's top bit.
-    const ulong khalf = k_lo >> 1;
-    const bool flip = !tile && (k_lo >> (a + m)) == 1;
-    // Passes run on local bits [bot, top]; bot = c in rows launches (the row bits), 0 in tiles.
-    const int bot = tile ? 0 : (int)c;
-    const bool first_direct = !(tile && k_lo <= size) && B - RB >= cb;
-    int t_last = B - 1;
-    while (t_last - RB >= bot) t_last -= RB;
-    const bool last_direct = !tile && (uint)min(max(bot, t_last - RB + 1), (int)(B - RB)) >= cb;
-
-    if (!first_direct) {
-        for (uint l = lid; l < size; l += wg) {
-            const ulong i = GROUP_INDEX(l);
-            lk[LPAD(l)] = i < n ? load_sortable(keys, i) : SK_MAX;
+    (void)lv; (void)vr;
+#pragma unroll
+    for (uint r = 0; r < RN; ++r) {
+        lk[lb + LPAD(r << q)] = kr[r];
 #ifdef SORT_HAS_VALUES
-            if (i < n) lv[LPAD(l)] = vals[i];
+        lv[lb + LPAD(r << q)] = vr[r];
+#endif
+    }
+}
+
+// A chunk whose top bit is a stage's top bit, on the mirror layout: the lower half of the
+// registers from base b0, the upper half from b1 = b0 with its bits below q complemented (the
+// mirror partner of b0 | r << q is b1 | (RN - 1 - r) << q). Local order is then preserved within
+// each half, so the passes after the mirror pass are ordinary.
+inline void mirror_chunk_io(__local SK* lk, __local V* lv, uint b0, uint q, SK* kr, V* vr, bool store)
+{
+    (void)lv; (void)vr;
+    const uint lb0 = LPAD(b0), lb1 = LPAD(b0 ^ ((1u << q) - 1));
+#pragma unroll
+    for (uint r = 0; r < RN; ++r) {
+        const uint s = (r < RN / 2 ? lb0 : lb1) + LPAD(r << q);
+        if (store) {
+            lk[s] = kr[r];
+#ifdef SORT_HAS_VALUES
+            lv[s] = vr[r];
+#endif
+        } else {
+            kr[r] = lk[s];
+#ifdef SORT_HAS_VALUES
+            vr[r] = lv[s];
 #endif
         }
     }
+}
+
+// A tile of TILE consecutive elements from base into local memory and back, coalesced.
+inline void tile_to_local(__global const K* keys, __global const V* vals, ulong n, ulong base, __local SK* lk,
+                          __local V* lv)
+{
+    (void)vals; (void)lv;
+    const uint u = get_local_id(0);
+#pragma unroll
+    for (uint j = 0; j < RN; ++j) {
+        const uint l = u + j * WG;
+        const ulong i = base + l;
+        lk[LPAD(l)] = i < n ? load_sortable(keys, i) : SK_MAX;
+#ifdef SORT_HAS_VALUES
+        if (i < n) lv[LPAD(l)] = vals[i];
+#endif
+    }
+}
+
+inline void tile_from_local(__global K* keys, __global V* vals, ulong n, ulong base, __local const SK* lk,
+                            __local const V* lv)
+{
+    (void)vals; (void)lv;
+    const uint u = get_local_id(0);
+#pragma unroll
+    for (uint j = 0; j < RN; ++j) {
+        const uint l = u + j * WG;
+        const ulong i = base + l;
+        if (i < n) {
+            keys[i] = sortable_to_key(lk[LPAD(l)]);
+#ifdef SORT_HAS_VALUES
+            vals[i] = lv[LPAD(l)];
+#endif
+        }
+    }
+}
+
+// The passes on local bits t .. 0 of the current stage, in chunks through local memory (the
+// caller has stored its registers and passed a barrier).
+inline void tile_low_chunks(__local SK* lk, __local V* lv, uint u, int t, SK* kr, V* vr)
+{
+#pragma unroll
+    for (; t >= 0; t -= RB) {
+        const int lo = max(0, t - RB + 1);
+        const uint lb = LPAD(chunk_base(u, (uint)lo));
+        regs_from_local(lk, lv, lb, (uint)lo, kr, vr);
+        reg_passes(kr, vr, lo, t, lo);
+        regs_to_local(lk, lv, lb, (uint)lo, kr, vr);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+// Tile sort: every stage k = 2 .. 2^TB of the network on each tile. Stages up to 2^RB run inside
+// a work-item's RN consecutive elements; each later stage s takes its top RB bits on the mirror
+// layout, then the bits below in ordinary chunks.
+GROUP_KERNEL void bitonic_group_sort(__global K* keys, ulong koff, __global V* vals, ulong voff, ulong n,
+                                 __local SK* lk, __local V* lv)
+{
+    keys += koff;
+    vals += voff;
+    const uint u = get_local_id(0);
+    const ulong base = (ulong)get_group_id(0) * TILE;
+    tile_to_local(keys, vals, n, base, lk, lv);
     barrier(CLK_LOCAL_MEM_FENCE);
 
     SK kr[RN];
     V vr[RN];
-    bool from_global = first_direct;
-    for (ulong k = k_lo; k <= k_hi; k <<= 1) {
-        // A whole stage in a tile: its mirror pass in local memory (zero or one round).
-        const uint mirror_rounds = (tile && k <= size) ? 1 : 0;
-        for (uint rnd = 0; rnd < mirror_rounds; ++rnd) {
-            const uint h = (uint)(k >> 1);
-            for (uint p = lid; p < size / 2; p += wg) {
-                const uint i = ((p & ~(h - 1)) << 1) | (p & (h - 1));
-                const uint j = i ^ (uint)(k - 1);
-                const SK x = lk[LPAD(i)], y = lk[LPAD(j)];
-                if (x > y) {
-                    lk[LPAD(i)] = y;
-                    lk[LPAD(j)] = x;
-#ifdef SORT_HAS_VALUES
-                    const V tv = lv[LPAD(i)]; lv[LPAD(i)] = lv[LPAD(j)]; lv[LPAD(j)] = tv;
-#endif
-                }
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
+    {
+        const uint lb = LPAD(chunk_base(u, 0));
+        regs_from_local(lk, lv, lb, 0, kr, vr);
+#pragma unroll
+        for (uint s = 1; s <= RB; ++s) {
+            const uint k = 1u << s;
+#pragma unroll
+            for (uint r = 0; r < RN; ++r) // mirror pass: r <-> r ^ (k - 1) inside each block of k
+                if (!(r & (k >> 1))) CMPX(kr[r], kr[r ^ (k - 1)], vr[r], vr[r ^ (k - 1)]);
+            reg_passes(kr, vr, 0, (int)s - 2, 0);
         }
-        // The other passes, top local bit down to bot, in chunks of at most RB bits.
-        const int top = !tile ? (int)B - 1 : k <= size ? (int)(31 - clz((uint)k)) - 2 : (int)B - 1;
-        for (int t = top; t >= bot; t -= RB) {
-            const int lo = max(bot, t - RB + 1);
-            const uint q = (uint)min(lo, (int)(B - RB));
-            const bool to_global = last_direct && lo == bot && k == k_hi;
-#pragma unroll
-            for (uint r = 0; r < RN; ++r) {
-                const uint l = chunk_local(lid, r, q);
-                if (from_global) {
-                    const ulong i = GROUP_INDEX(l);
-                    kr[r] = i < n ? load_sortable(keys, i) : SK_MAX;
-#ifdef SORT_HAS_VALUES
-                    if (i < n) vr[r] = vals[i];
-#endif
-                } else {
-                    kr[r] = lk[LPAD(l)];
-#ifdef SORT_HAS_VALUES
-                    vr[r] = lv[LPAD(l)];
-#endif
-                }
-            }
-            from_global = false;
-#pragma unroll
-            for (int rr = RB - 1; rr >= 0; --rr) {
-                const int p = (int)q + rr;
-                if (p > t || p < lo) continue;
-                const uint d = 1u << rr;
-#pragma unroll
-                for (uint r = 0; r < RN; ++r) {
-                    if (r & d) continue;
-                    const bool up = !flip || !((chunk_local(lid, r, q) >> (B - 1)) & 1);
-                    CMPX_DIR(kr[r], kr[r | d], vr[r], vr[r | d], up);
-                }
-            }
-#pragma unroll
-            for (uint r = 0; r < RN; ++r) {
-                const uint l = chunk_local(lid, r, q);
-                if (to_global) {
-                    const ulong i = GROUP_INDEX(l);
-                    if (i < n) {
-                        keys[i] = sortable_to_key(kr[r]);
-#ifdef SORT_HAS_VALUES
-                        vals[i] = vr[r];
-#endif
-                    }
-                } else {
-                    lk[LPAD(l)] = kr[r];
-#ifdef SORT_HAS_VALUES
-                    lv[LPAD(l)] = vr[r];
-#endif
-                }
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
+        regs_to_local(lk, lv, lb, 0, kr, vr);
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
+#pragma unroll
+    for (uint s = RB + 1; s <= TB; ++s) {
+        const uint q = s - RB, b0 = chunk_base(u, q);
+        mirror_chunk_io(lk, lv, b0, q, kr, vr, false);
+        reg_mirror(kr, vr);
+        reg_passes(kr, vr, (int)q, (int)s - 2, (int)q);
+        mirror_chunk_io(lk, lv, b0, q, kr, vr, true);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        tile_low_chunks(lk, lv, u, (int)q - 1, kr, vr);
+    }
+    tile_from_local(keys, vals, n, base, lk, lv);
+}
 
-    if (!last_direct) {
-        for (uint l = lid; l < size; l += wg) {
-            const ulong i = GROUP_INDEX(l);
-            if (i < n) {
-                keys[i] = sortable_to_key(lk[LPAD(l)]);
+// A stage's tail: the passes with distance < 2^TB of stage k > 2^TB (no mirror pass: the rows
+// launches ran it). The first chunk (the top RB bits) reads straight from global memory: its
+// work-items' bases are consecutive below bit TB - RB, so a warp reads runs of consecutive keys.
+GROUP_KERNEL void bitonic_group_tail(__global K* keys, ulong koff, __global V* vals, ulong voff, ulong n,
+                                 __local SK* lk, __local V* lv)
+{
+    keys += koff;
+    vals += voff;
+    const uint u = get_local_id(0);
+    const ulong base = (ulong)get_group_id(0) * TILE;
+    const uint q = TB - RB, b = chunk_base(u, q);
+    SK kr[RN];
+    V vr[RN];
+#pragma unroll
+    for (uint r = 0; r < RN; ++r) {
+        const ulong i = base + b + (r << q);
+        kr[r] = i < n ? load_sortable(keys, i) : SK_MAX;
 #ifdef SORT_HAS_VALUES
-                vals[i] = lv[LPAD(l)];
+        if (i < n) vr[r] = vals[i];
+#endif
+    }
+    reg_passes(kr, vr, (int)q, TB - 1, (int)q);
+    regs_to_local(lk, lv, LPAD(b), q, kr, vr);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    tile_low_chunks(lk, lv, u, (int)q - 1, kr, vr);
+    tile_from_local(keys, vals, n, base, lk, lv);
+}
+
+// Rows launch with M row bits (C = TB - M column bits) of stage k, rows at index bits [a, a + M).
+// flip: the launch holds the stage's top bit (a + M == s), so its first pass is the mirror pass:
+// the group's upper half (local bit TB - 1 set) is then addressed mirrored, as in
+// bitonic_global_m1: local l <-> i(l) ^ (k/2 - 1), which makes local l and l | 2^(TB-1) mirror
+// partners; in that half a work-item holds its registers in reversed local order, so that its
+// registers ascend in global index and every comparator is an ordinary one.
+// Every chunk reads straight from global memory if it is the first and writes straight back if it
+// is the last: its bases are consecutive below bit q >= C >= the coalescing width (BITONIC_COL_BITS),
+// so a warp moves runs of consecutive columns.
+inline void rows_body(__global K* keys, __global V* vals, ulong n, ulong k, uint a, const uint M,
+                      __local SK* lk, __local V* lv)
+{
+    (void)lv;
+    const uint C = TB - M;
+    const uint u = get_local_id(0);
+    const ulong g = get_group_id(0);
+    const ulong fixed = ((g & ((1ul << (a - C)) - 1)) << C) | ((g >> (a - C)) << (a + M));
+    const ulong mmask = (k >> 1) - 1; // the mirror flips these bits of the upper half
+    const bool flip = (k >> (a + M)) == 1;
+    SK kr[RN];
+    V vr[RN];
+    // Chunks from the top local bit down to C: [q, q + RB) with q = TB - RB first.
+#pragma unroll
+    for (int t = TB - 1; t >= (int)C; t -= RB) {
+        const int lo = max((int)C, t - RB + 1);
+        const uint q = (uint)min(lo, TB - RB);
+        const bool first = t == TB - 1, last = lo == (int)C;
+        const uint b = chunk_base(u, q);
+        // Register r's local field: f(r) = r, or reversed in the mirrored half.
+        //  first chunk: the field's top bit is local bit TB - 1, so the upper registers are mirrored;
+        //  later chunks: the whole work-item is in one half (bit TB - 1 of b).
+        const bool rev_all = !first && flip && ((b >> (TB - 1)) & 1);
+        // Global index of local l (natural, then mirrored in the upper half when flip is set).
+#define ROWS_GLOBAL(l) ((fixed | ((l) & ((1u << C) - 1)) | ((ulong)((l) >> C) << a)) ^ \
+                        ((flip && ((l) >> (TB - 1))) ? mmask : 0ul))
+#define ROWS_FIELD(r) ((first ? (flip && (r) >= RN / 2) : rev_all) ? ((r) >= RN / 2 && first ? 3 * RN / 2 - 1 - (r) : RN - 1 - (r)) : (r))
+        if (first) {
+#pragma unroll
+            for (uint r = 0; r < RN; ++r) {
+                const uint l = b | ((uint)ROWS_FIELD(r) << q);
+                const ulong i = ROWS_GLOBAL(l);
+                kr[r] = i < n ? load_sortable(keys, i) : SK_MAX;
+#ifdef SORT_HAS_VALUES
+                if (i < n) vr[r] = vals[i];
+#endif
+            }
+        } else {
+            const uint lb = LPAD(b);
+#pragma unroll
+            for (uint r = 0; r < RN; ++r) {
+                const uint s = lb + LPAD((uint)ROWS_FIELD(r) << q);
+                kr[r] = lk[s];
+#ifdef SORT_HAS_VALUES
+                vr[r] = lv[s];
 #endif
             }
         }
+        if (first && flip) {
+            reg_mirror(kr, vr);
+            reg_passes(kr, vr, (int)q, t - 1, lo);
+        } else {
+            reg_passes(kr, vr, (int)q, t, lo);
+        }
+        if (last) {
+#pragma unroll
+            for (uint r = 0; r < RN; ++r) {
+                const uint l = b | ((uint)ROWS_FIELD(r) << q);
+                const ulong i = ROWS_GLOBAL(l);
+                if (i < n) {
+                    keys[i] = sortable_to_key(kr[r]);
+#ifdef SORT_HAS_VALUES
+                    vals[i] = vr[r];
+#endif
+                }
+            }
+        } else {
+            const uint lb = LPAD(b);
+#pragma unroll
+            for (uint r = 0; r < RN; ++r) {
+                const uint s = lb + LPAD((uint)ROWS_FIELD(r) << q);
+                lk[s] = kr[r];
+#ifdef SORT_HAS_VALUES
+                lv[s] = vr[r];
+#endif
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+#undef ROWS_FIELD
+#undef ROWS_GLOBAL
     }
 }
-#undef GROUP_INDEX
+
+#define BITONIC_ROWS_KERNEL(M)                                                                      \
+    GROUP_KERNEL void bitonic_rows_m##M(__global K* keys, ulong koff, __global V* vals, ulong voff, ulong n, \
+                                    ulong k, uint a, __local SK* lk, __local V* lv)                  \
+    {                                                                                               \
+        rows_body(keys + koff, vals + voff, n, k, a, M, lk, lv);                                    \
+    }
+// One kernel per row count M = 1 .. TB - BITONIC_COL_BITS (the host never asks for more).
+#define ROWS_MAX (TB - BITONIC_COL_BITS)
+#if ROWS_MAX >= 1
+BITONIC_ROWS_KERNEL(1)
+#endif
+#if ROWS_MAX >= 2
+BITONIC_ROWS_KERNEL(2)
+#endif
+#if ROWS_MAX >= 3
+BITONIC_ROWS_KERNEL(3)
+#endif
+#if ROWS_MAX >= 4
+BITONIC_ROWS_KERNEL(4)
+#endif
+#if ROWS_MAX >= 5
+BITONIC_ROWS_KERNEL(5)
+#endif
+#if ROWS_MAX >= 6
+BITONIC_ROWS_KERNEL(6)
+#endif
+#if ROWS_MAX >= 7
+BITONIC_ROWS_KERNEL(7)
+#endif
+#if ROWS_MAX >= 8
+BITONIC_ROWS_KERNEL(8)
+#endif
+#if ROWS_MAX >= 9
+BITONIC_ROWS_KERNEL(9)
+#endif
+#if ROWS_MAX >= 10
+BITONIC_ROWS_KERNEL(10)
+#endif
+#if ROWS_MAX >= 11
+BITONIC_ROWS_KERNEL(11)
+#endif
+#if ROWS_MAX >= 12
+BITONIC_ROWS_KERNEL(12)
+#endif
+#undef ROWS_MAX
+#undef GROUP_KERNEL
 #undef LPAD
+#undef WG
+#undef TILE
+#undef TB
 #undef RN
 #undef RB
 

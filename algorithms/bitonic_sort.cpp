@@ -4,9 +4,11 @@
 // #14: every launch runs many passes on a work-group's 2^B elements in registers and local memory:
 // whole tiles sorted up front; per later stage its long distances m = B - c at a time on groups
 // of 2^m rows x 2^c consecutive columns, then its short ones in one tile launch; see
-// bitonic_policy and bitonic_group in bitonic_sort.cl), and the transpose variant (issue #15: rows of a tile sorted in local memory;
-// the distances of a stage that span rows run in local memory too, between a transpose of the
-// matrix into a scratch buffer and one back). All are built from one program. Works in place on
+// bitonic_policy here and the fused kernels in bitonic_sort.cl), and the transpose variant (issue
+// #15: rows of a tile sorted in local memory; the distances of a stage that span rows run in local
+// memory too, between a transpose of the matrix into a scratch buffer and one back). All come from
+// bitonic_sort.cl: the fused variant's kernels as their own program (its shape as build options),
+// the others as one. Works in place on
 // the caller's range; see bitonic_sort.cl for how any n is handled.
 #include "bitonic_sort_cpu.hpp"
 #include "sort_support.hpp"
@@ -18,6 +20,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
 
 namespace clprim {
 namespace detail {
@@ -25,16 +31,16 @@ namespace detail {
 namespace {
 
 // The fused variant's shape, chosen in this one place (from the key and value sizes and the
-// device's queried limits). Every launch of bitonic_group holds 2^tile_bits elements per work-group,
-// 2^reg_bits per work-item (so 2^(tile_bits - reg_bits) work-items); rows launches take
-// 2^col_bits or more consecutive columns, so m = tile_bits - col_bits passes per launch.
-//  - reg_bits: 4 (16 keys per work-item in registers: four passes per local-memory round trip);
-//    a build option (-DBITONIC_REG_BITS), the same for every variant's program.
+// device's queried limits). Every launch holds 2^tile_bits elements per work-group, 2^reg_bits per
+// work-item (so 2^(tile_bits - reg_bits) work-items); rows launches take 2^col_bits or more
+// consecutive columns, so up to m = tile_bits - col_bits passes per launch. All three are build
+// options of the fused program (-DBITONIC_REG_BITS, -DBITONIC_TILE_BITS, -DBITONIC_COL_BITS): the
+// kernels' chunk positions are then constants (see bitonic_sort.cl).
+//  - reg_bits: 4 (16 keys per work-item in registers: four passes per local-memory round trip).
 //  - tile_bits: the largest group whose keys and values (padded one slot per 32) fit the
-//    device's local memory, at most 13 (8192 elements), with a work-group the kernel allows.
+//    device's local memory, at most 13 (8192 elements), with a work-group the kernels allow.
 //  - col_bits: runs of 128 bytes of keys (32 4-byte or 16 8-byte keys), the width at which GPUs
-//    coalesce; 2^col_bits is also how long a run of consecutive elements a work-item's set must
-//    cover before a chunk reads or writes global memory directly (kernel argument cb).
+//    coalesce.
 // CLPRIM_BITONIC_TUNE="tile_bits,col_bits[,reg_bits]" overrides (measurements; tests force tiny
 // shapes), CLPRIM_BITONIC_TILE=<elements> caps the tile as for the transpose variant.
 struct bitonic_policy {
@@ -57,46 +63,39 @@ void parse_bitonic_tune(int (&f)[3])
     }
 }
 
-// reg_bits alone: the program is built with it before the rest of the shape is known.
-unsigned bitonic_reg_bits()
-{
-    int f[3];
-    parse_bitonic_tune(f);
-    return f[2] >= 1 ? unsigned(std::min(f[2], 5)) : 4;
-}
+// The largest rows launch the fused program has a kernel for (bitonic_rows_m1 .. m12).
+constexpr unsigned bitonic_max_rows = 12;
 
-unsigned log2_floor(std::size_t p)
-{
-    unsigned b = 0;
-    while ((std::size_t(2) << b) <= p) ++b;
-    return b;
-}
-
-bitonic_policy choose_bitonic_policy(const bc::kernel& kern, const bc::device& device, const sort_request& r,
-                                     std::size_t N)
+// The shape, before the program exists: tile_bits within the device's local memory and work-group
+// limit (the caller lowers it further if the built kernels allow fewer work-items).
+bitonic_policy choose_bitonic_policy(const bc::device& device, const sort_request& r)
 {
     bitonic_policy p;
-    p.reg_bits = bitonic_reg_bits();
-    const std::size_t key_bytes = size_of(r.key_type);
-    const std::size_t bytes = key_bytes + (r.has_values ? value_bytes(r) : 0);
-    const device_limits lim = limits_for(kern, device);
-    p.col_bits = key_bytes >= 8 ? 4 : 5;
-    p.tile_bits = 13;
-    while (p.tile_bits > p.reg_bits &&
-           ((std::size_t(1) << p.tile_bits) * 33 / 32 * bytes > lim.local_mem_size ||
-            (std::size_t(1) << (p.tile_bits - p.reg_bits)) > lim.max_work_group_size))
-        --p.tile_bits;
     int f[3];
     parse_bitonic_tune(f);
-    if (f[0] >= 1) p.tile_bits = unsigned(f[0]);
+    if (f[2] >= 1) p.reg_bits = unsigned(std::min(f[2], 5));
+    const std::size_t key_bytes = size_of(r.key_type);
+    const std::size_t bytes = key_bytes + (r.has_values ? value_bytes(r) : 0);
+    p.col_bits = key_bytes >= 8 ? 4 : 5;
+    while (p.tile_bits > p.reg_bits &&
+           ((std::size_t(1) << p.tile_bits) * 33 / 32 * bytes > device.local_memory_size() ||
+            (std::size_t(1) << (p.tile_bits - p.reg_bits)) > device.max_work_group_size()))
+        --p.tile_bits;
+    if (f[0] >= 1) p.tile_bits = std::min(unsigned(f[0]), 13u);
     if (f[1] >= 0) p.col_bits = unsigned(f[1]);
     if (const char* cap = std::getenv("CLPRIM_BITONIC_TILE"))
         while (p.tile_bits > 1 && (std::size_t(1) << p.tile_bits) > std::strtoul(cap, nullptr, 10)) --p.tile_bits;
-    // No larger than the padded input, no smaller than one work-item's registers; rows launches
-    // need at least one row bit.
-    p.tile_bits = std::max(p.reg_bits, std::min(p.tile_bits, log2_floor(N)));
-    p.col_bits = std::min(p.col_bits, p.tile_bits - 1);
+    // No smaller than one work-item's registers; rows launches need at least one row bit and
+    // have kernels for up to bitonic_max_rows.
+    p.tile_bits = std::max(p.reg_bits, p.tile_bits);
+    p.col_bits = std::max(std::min(p.col_bits, p.tile_bits - 1), p.tile_bits - std::min(p.tile_bits, bitonic_max_rows));
     return p;
+}
+
+std::string bitonic_fused_options(const bitonic_policy& p)
+{
+    return " -DBITONIC_REG_BITS=" + std::to_string(p.reg_bits) + " -DBITONIC_TILE_BITS=" +
+           std::to_string(p.tile_bits) + " -DBITONIC_COL_BITS=" + std::to_string(p.col_bits);
 }
 
 struct bitonic_launcher {
@@ -127,24 +126,23 @@ struct bitonic_launcher {
         launch_1d(queue, kern, round_up(groups, local), local);
     }
 
-    // One bitonic_group launch: groups of 2^p.tile_bits elements, columns [0, c) and rows
-    // [a, a + tile_bits - c) (c == tile_bits: tiles), stages k_lo..k_hi (see bitonic_sort.cl).
-    void group(bc::kernel& kern, const bitonic_policy& p, std::size_t N, std::size_t k_lo, std::size_t k_hi,
-               unsigned c, unsigned a)
+    // One launch of a fused kernel: tile launches (bitonic_group_sort, bitonic_group_tail) hold
+    // 2^tile_bits consecutive elements per group; rows launches (bitonic_rows_m<m>) 2^m rows at
+    // index bits [a, a + m) of stage k.
+    void group(bc::kernel& kern, const bitonic_policy& p, std::size_t N, bool rows, std::size_t k, unsigned a)
     {
         const std::size_t size = std::size_t(1) << p.tile_bits;
-        set_common(kern);
-        kern.set_arg(5, cl_ulong(k_lo));
-        kern.set_arg(6, cl_ulong(k_hi));
-        kern.set_arg(7, cl_uint(p.tile_bits));
-        kern.set_arg(8, cl_uint(c));
-        kern.set_arg(9, cl_uint(a));
-        kern.set_arg(10, cl_uint(p.col_bits));
         const std::size_t slots = size + size / 32;
-        kern.set_arg(11, slots * size_of(r.key_type), nullptr);
-        kern.set_arg(12, r.has_values ? slots * value_bytes(r) : std::size_t(8), nullptr);
+        set_common(kern);
+        unsigned i = 5;
+        if (rows) {
+            kern.set_arg(i++, cl_ulong(k));
+            kern.set_arg(i++, cl_uint(a));
+        }
+        kern.set_arg(i++, slots * size_of(r.key_type), nullptr);
+        kern.set_arg(i++, r.has_values ? slots * value_bytes(r) : std::size_t(8), nullptr);
         // Tiles past n hold nothing; rows groups all hold some of [0, n) (their rows span the range).
-        const std::size_t groups = c == p.tile_bits ? ceil_div(n, size) : N / size;
+        const std::size_t groups = rows ? N / size : ceil_div(n, size);
         const std::size_t wg = std::size_t(1) << (p.tile_bits - p.reg_bits);
         launch_1d(queue, kern, groups * wg, wg);
     }
@@ -221,6 +219,58 @@ unsigned log2_exact(std::size_t p)
     return b;
 }
 
+// The fused program's kernels: the two tile kernels, then bitonic_rows_m1 .. m(tile_bits - col_bits).
+std::vector<std::string> fused_kernel_names(const bitonic_policy& p)
+{
+    std::vector<std::string> names{"bitonic_group_sort", "bitonic_group_tail"};
+    for (unsigned m = 1; m <= p.tile_bits - p.col_bits; ++m) names.push_back("bitonic_rows_m" + std::to_string(m));
+    return names;
+}
+
+// Whether the fused kernels run with the work-group size they were built for (each kernel is built
+// with reqd_work_group_size, so that size is the only one it takes). Asked only where
+// CL_KERNEL_WORK_GROUP_SIZE reports less: NVIDIA's driver reports 256 for these kernels built for
+// 512 work-items, and they run at 512 (measured on the H100; 512 saves a sweep per stage). One
+// empty launch of each kernel (n = 0: nothing is read or written) decides; the verdict is kept
+// per program and device.
+bool fused_kernels_run(bc::command_queue& queue, const bc::program& fp, const bitonic_policy& p,
+                       bitonic_launcher& launch)
+{
+    static std::mutex mutex;
+    static std::map<std::pair<cl_program, cl_device_id>, bool> verdicts;
+    const auto key = std::make_pair(fp.get(), queue.get_device().get());
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = verdicts.find(key); it != verdicts.end()) return it->second;
+    bool ok = true;
+    try {
+        const std::size_t wg = std::size_t(1) << (p.tile_bits - p.reg_bits);
+        const std::size_t slots = (std::size_t(1) << p.tile_bits) * 33 / 32;
+        const sort_request& r = launch.r;
+        const std::vector<std::string> names = fused_kernel_names(p);
+        for (std::size_t j = 0; j < names.size(); ++j) {
+            bc::kernel k = fp.create_kernel(names[j]);
+            k.set_arg(0, r.keys.buffer);
+            k.set_arg(1, cl_ulong(0));
+            k.set_arg(2, values_buffer_or(r));
+            k.set_arg(3, cl_ulong(0));
+            k.set_arg(4, cl_ulong(0)); // n = 0
+            unsigned i = 5;
+            if (j >= 2) { // bitonic_rows_m<j - 1>: rows [T - m, T) of stage 2^(T+1), no flip
+                k.set_arg(i++, cl_ulong(std::size_t(2) << p.tile_bits));
+                k.set_arg(i++, cl_uint(p.tile_bits - (j - 1)));
+            }
+            k.set_arg(i++, slots * size_of(r.key_type), nullptr);
+            k.set_arg(i++, r.has_values ? slots * value_bytes(r) : std::size_t(8), nullptr);
+            queue.enqueue_1d_range_kernel(k, 0, wg, wg);
+        }
+        queue.finish();
+    } catch (const bc::opencl_error&) {
+        ok = false;
+    }
+    verdicts[key] = ok;
+    return ok;
+}
+
 } // namespace
 
 void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::command_queue& user_queue)
@@ -243,31 +293,44 @@ void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::comma
         bitonic_launcher launch{queue, r, n};
 
         if (variant == bitonic_variant::fused) {
-            // Its own program (bitonic_sort.cl with BITONIC_REG_BITS: bitonic_group only). Every
+            // Its own program (bitonic_sort.cl with BITONIC_REG_BITS: the group kernels only). Every
             // tile sorted in one launch; then per stage k = 2^s > tile its distances from 2^(s-1)
             // down to the tile, m = tile_bits - col_bits (or fewer) per rows launch, and its
-            // distances below the tile in one tile launch. At 2^26 with 13-bit groups and 8 row
-            // bits: 1 + 18 rows + 13 tile launches = 32 sweeps over the data.
-            const bc::program fp =
-                algorithms_program(queue.get_context(), {"sort_key_order.cl", "bitonic_sort.cl"},
-                                   sort_build_options(r) + " -DBITONIC_REG_BITS=" + std::to_string(bitonic_reg_bits()));
-            bc::kernel gk = fp.create_kernel("bitonic_group");
-            const bitonic_policy p = choose_bitonic_policy(gk, device, r, N);
+            // distances below the tile in one tail launch. At 2^26 with 13-bit groups and 8 row
+            // bits: 1 + 18 rows + 13 tail launches = 32 sweeps over the data.
+            bitonic_policy p = choose_bitonic_policy(device, r);
+            bc::program fp;
+            for (;;) { // lower tile_bits until the kernels take the work-group (register use)
+                fp = algorithms_program(queue.get_context(), {"sort_key_order.cl", "bitonic_sort.cl"},
+                                        sort_build_options(r) + bitonic_fused_options(p));
+                const std::size_t wg = std::size_t(1) << (p.tile_bits - p.reg_bits);
+                std::size_t allowed = wg;
+                for (const std::string& name : fused_kernel_names(p))
+                    allowed = std::min(allowed, limits_for(fp.create_kernel(name), device).max_work_group_size);
+                if (wg <= allowed || p.tile_bits == p.reg_bits || fused_kernels_run(queue, fp, p, launch)) break;
+                --p.tile_bits;
+                p.col_bits = std::min(p.col_bits, p.tile_bits - 1);
+            }
             const unsigned T = p.tile_bits, S = log2_exact(N);
             {
+                bc::kernel sk = fp.create_kernel("bitonic_group_sort");
                 profile_label label("sort"); // launch roles apart in kernel profiles (bench bitonic_profile)
-                launch.group(gk, p, N, 2, std::min(N, std::size_t(1) << T), T, T);
+                launch.group(sk, p, N, false, 0, 0);
             }
+            if (S <= T) return;
+            bc::kernel tail = fp.create_kernel("bitonic_group_tail");
+            bc::kernel rows[bitonic_max_rows + 1];
             for (unsigned s = T + 1; s <= S; ++s) {
                 const std::size_t k = std::size_t(1) << s;
                 for (unsigned top = s - 1; top >= T;) { // passes on index bits top .. T
                     const unsigned m = std::min(top - T + 1, T - p.col_bits);
+                    if (!rows[m].get()) rows[m] = fp.create_kernel("bitonic_rows_m" + std::to_string(m));
                     profile_label label(m == T - p.col_bits ? "rows" : "rows_short");
-                    launch.group(gk, p, N, k, k, T - m, top - m + 1);
+                    launch.group(rows[m], p, N, true, k, top - m + 1);
                     top -= m;
                 }
                 profile_label label("tail");
-                launch.group(gk, p, N, k, k, T, T);
+                launch.group(tail, p, N, false, k, 0);
             }
             return;
         }

@@ -2,7 +2,7 @@
 // distributions (float specials included) against std::stable_sort with the total order, bit for
 // bit; sort_by_key (values travel with their keys); guards just outside the range untouched.
 // The fused variant gets the full matrix; global and local a smaller one (they share the network).
-// On GPUs fused is the bitonic_group path (tiles and rows launches, issue #14); on CPU devices it is
+// On GPUs fused is the group-kernel path (tile and rows launches, issue #14); on CPU devices it is
 // the CPU path (bitonic_sort_cpu.*), and test_sort_paths forces the GPU path there with tiny shapes.
 // The local variant runs one launch per pass, in local memory for distances below its tile (2 x
 // work-group size: 512 with 256 work-items), so sizes from 1000 up span several tiles and every

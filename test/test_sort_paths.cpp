@@ -5,7 +5,7 @@
 // short runs). Each result is checked bit for bit against std::stable_sort by the total order
 // (keys, and for sort_by_key the values: the stable order's input positions), so every path
 // gives the same result. The default path of each device is what test_radix_sort and
-// test_merge_sort run. The bitonic sort's fused variant: its GPU path (bitonic_group launches,
+// test_merge_sort run. The bitonic sort's fused variant: its GPU path (tile and rows launches,
 // issue #14) forced with CLPRIM_BITONIC_PATH=gpu and shrunk with CLPRIM_BITONIC_TUNE, so that a
 // few thousand keys take many rows launches of several chunks each (its CPU path is what
 // test_bitonic_sort runs on CPU devices).

@@ -22,7 +22,7 @@ struct kernel_time {
 };
 
 // Names the launches of this host thread in the profile while it lives: "<kernel>/<label>", so
-// launches of one kernel in different roles (bitonic_group's tile and rows launches) are timed apart.
+// launches of one kernel in different roles (the bitonic sort's full and short rows launches) are timed apart.
 class profile_label {
 public:
     explicit profile_label(const char* label);
