@@ -339,42 +339,19 @@ inline void reg_mirror(SK* kr, V* vr)
     for (uint r = 0; r < RN / 2; ++r) CMPX(kr[r], kr[RN - 1 - r], vr[r], vr[RN - 1 - r]);
 }
 
-// Register r <-> local slot lb + off(r) (lb = LPAD of the work-item's base).
-inline void regs_from_local(__local const SK* lk, __local const V* lv, uint lb, uint q, SK* kr, V* vr)
+// Moves a chunk's registers to or from local memory. Register r sits at local field f(r) = r ^ m
+// of its half's base: lb_lo / m_lo for the lower half of the registers, lb_hi / m_hi for the upper
+// (lb = LPAD of a base; a mask reverses a half). Ordinary chunks: one base, no masks. A chunk
+// whose top bit is a stage's top bit, on the mirror layout: the upper half from the base with its
+// bits below q complemented (the mirror partner of base | r << q is that base | (RN - 1 - r) << q),
+// so the mirror pass pairs r with RN - 1 - r and the later passes are ordinary.
+inline void chunk_io(__local SK* lk, __local V* lv, uint lb_lo, uint lb_hi, uint m_lo, uint m_hi, uint q,
+                     SK* kr, V* vr, bool store)
 {
     (void)lv; (void)vr;
 #pragma unroll
     for (uint r = 0; r < RN; ++r) {
-        kr[r] = lk[lb + LPAD(r << q)];
-#ifdef SORT_HAS_VALUES
-        vr[r] = lv[lb + LPAD(r << q)];
-#endif
-    }
-}
-
-inline void regs_to_local(__local SK* lk, __local V* lv, uint lb, uint q, const SK* kr, const V* vr)
-{
-    (void)lv; (void)vr;
-#pragma unroll
-    for (uint r = 0; r < RN; ++r) {
-        lk[lb + LPAD(r << q)] = kr[r];
-#ifdef SORT_HAS_VALUES
-        lv[lb + LPAD(r << q)] = vr[r];
-#endif
-    }
-}
-
-// A chunk whose top bit is a stage's top bit, on the mirror layout: the lower half of the
-// registers from base b0, the upper half from b1 = b0 with its bits below q complemented (the
-// mirror partner of b0 | r << q is b1 | (RN - 1 - r) << q). Local order is then preserved within
-// each half, so the passes after the mirror pass are ordinary.
-inline void mirror_chunk_io(__local SK* lk, __local V* lv, uint b0, uint q, SK* kr, V* vr, bool store)
-{
-    (void)lv; (void)vr;
-    const uint lb0 = LPAD(b0), lb1 = LPAD(b0 ^ ((1u << q) - 1));
-#pragma unroll
-    for (uint r = 0; r < RN; ++r) {
-        const uint s = (r < RN / 2 ? lb0 : lb1) + LPAD(r << q);
+        const uint s = (r < RN / 2 ? lb_lo : lb_hi) + LPAD((r ^ (r < RN / 2 ? m_lo : m_hi)) << q);
         if (store) {
             lk[s] = kr[r];
 #ifdef SORT_HAS_VALUES
@@ -388,6 +365,30 @@ inline void mirror_chunk_io(__local SK* lk, __local V* lv, uint b0, uint q, SK* 
         }
     }
 }
+#define CHUNK_LOAD(lb, q) chunk_io(lk, lv, (lb), (lb), 0, 0, (q), kr, vr, false)
+#define CHUNK_STORE(lb, q) chunk_io(lk, lv, (lb), (lb), 0, 0, (q), kr, vr, true)
+
+// Element i of the range as a sortable key, its value into *v; past n the largest sortable key,
+// which never moves, and no value. elem_store writes back only inside [0, n).
+inline SK elem_load(__global const K* keys, __global const V* vals, ulong n, ulong i, V* v)
+{
+    (void)vals; (void)v;
+    if (i >= n) return SK_MAX;
+#ifdef SORT_HAS_VALUES
+    *v = vals[i];
+#endif
+    return load_sortable(keys, i);
+}
+
+inline void elem_store(__global K* keys, __global V* vals, ulong n, ulong i, SK k, V v)
+{
+    (void)vals; (void)v;
+    if (i >= n) return;
+    keys[i] = sortable_to_key(k);
+#ifdef SORT_HAS_VALUES
+    vals[i] = v;
+#endif
+}
 
 // A tile of TILE consecutive elements from base into local memory and back, coalesced.
 inline void tile_to_local(__global const K* keys, __global const V* vals, ulong n, ulong base, __local SK* lk,
@@ -399,9 +400,10 @@ inline void tile_to_local(__global const K* keys, __global const V* vals, ulong 
     for (uint j = 0; j < RN; ++j) {
         const uint l = u + j * WG;
         const ulong i = base + l;
-        lk[LPAD(l)] = i < n ? load_sortable(keys, i) : SK_MAX;
+        V v;
+        lk[LPAD(l)] = elem_load(keys, vals, n, i, &v);
 #ifdef SORT_HAS_VALUES
-        if (i < n) lv[LPAD(l)] = vals[i];
+        lv[LPAD(l)] = v;
 #endif
     }
 }
@@ -414,13 +416,12 @@ inline void tile_from_local(__global K* keys, __global V* vals, ulong n, ulong b
 #pragma unroll
     for (uint j = 0; j < RN; ++j) {
         const uint l = u + j * WG;
-        const ulong i = base + l;
-        if (i < n) {
-            keys[i] = sortable_to_key(lk[LPAD(l)]);
 #ifdef SORT_HAS_VALUES
-            vals[i] = lv[LPAD(l)];
+        const V v = lv[LPAD(l)];
+#else
+        const V v = 0;
 #endif
-        }
+        elem_store(keys, vals, n, base + l, lk[LPAD(l)], v);
     }
 }
 
@@ -432,9 +433,9 @@ inline void tile_low_chunks(__local SK* lk, __local V* lv, uint u, int t, SK* kr
     for (; t >= 0; t -= RB) {
         const int lo = max(0, t - RB + 1);
         const uint lb = LPAD(chunk_base(u, (uint)lo));
-        regs_from_local(lk, lv, lb, (uint)lo, kr, vr);
+        CHUNK_LOAD(lb, (uint)lo);
         reg_passes(kr, vr, lo, t, lo);
-        regs_to_local(lk, lv, lb, (uint)lo, kr, vr);
+        CHUNK_STORE(lb, (uint)lo);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
@@ -456,7 +457,7 @@ GROUP_KERNEL void bitonic_group_sort(__global K* keys, ulong koff, __global V* v
     V vr[RN];
     {
         const uint lb = LPAD(chunk_base(u, 0));
-        regs_from_local(lk, lv, lb, 0, kr, vr);
+        CHUNK_LOAD(lb, 0);
 #pragma unroll
         for (uint s = 1; s <= RB; ++s) {
             const uint k = 1u << s;
@@ -465,16 +466,17 @@ GROUP_KERNEL void bitonic_group_sort(__global K* keys, ulong koff, __global V* v
                 if (!(r & (k >> 1))) CMPX(kr[r], kr[r ^ (k - 1)], vr[r], vr[r ^ (k - 1)]);
             reg_passes(kr, vr, 0, (int)s - 2, 0);
         }
-        regs_to_local(lk, lv, lb, 0, kr, vr);
+        CHUNK_STORE(lb, 0);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 #pragma unroll
     for (uint s = RB + 1; s <= TB; ++s) {
         const uint q = s - RB, b0 = chunk_base(u, q);
-        mirror_chunk_io(lk, lv, b0, q, kr, vr, false);
+        const uint lb0 = LPAD(b0), lb1 = LPAD(b0 ^ ((1u << q) - 1)); // the mirror layout (chunk_io)
+        chunk_io(lk, lv, lb0, lb1, 0, 0, q, kr, vr, false);
         reg_mirror(kr, vr);
         reg_passes(kr, vr, (int)q, (int)s - 2, (int)q);
-        mirror_chunk_io(lk, lv, b0, q, kr, vr, true);
+        chunk_io(lk, lv, lb0, lb1, 0, 0, q, kr, vr, true);
         barrier(CLK_LOCAL_MEM_FENCE);
         tile_low_chunks(lk, lv, u, (int)q - 1, kr, vr);
     }
@@ -495,18 +497,20 @@ GROUP_KERNEL void bitonic_group_tail(__global K* keys, ulong koff, __global V* v
     SK kr[RN];
     V vr[RN];
 #pragma unroll
-    for (uint r = 0; r < RN; ++r) {
-        const ulong i = base + b + (r << q);
-        kr[r] = i < n ? load_sortable(keys, i) : SK_MAX;
-#ifdef SORT_HAS_VALUES
-        if (i < n) vr[r] = vals[i];
-#endif
-    }
+    for (uint r = 0; r < RN; ++r) kr[r] = elem_load(keys, vals, n, base + b + (r << q), &vr[r]);
     reg_passes(kr, vr, (int)q, TB - 1, (int)q);
-    regs_to_local(lk, lv, LPAD(b), q, kr, vr);
+    CHUNK_STORE(LPAD(b), q);
     barrier(CLK_LOCAL_MEM_FENCE);
     tile_low_chunks(lk, lv, u, (int)q - 1, kr, vr);
     tile_from_local(keys, vals, n, base, lk, lv);
+}
+
+// Global index of a rows group's local element l: columns [0, C) stay, rows go to bits [a, a + M),
+// the group's fixed bits fill the rest; with flip the upper half (local bit TB - 1) is mirrored.
+inline ulong rows_global(uint l, ulong fixed, uint C, uint a, bool flip, ulong mmask)
+{
+    const ulong i = fixed | (l & ((1u << C) - 1)) | ((ulong)(l >> C) << a);
+    return (flip && (l >> (TB - 1))) ? i ^ mmask : i;
 }
 
 // Rows launch with M row bits (C = TB - M column bits) of stage k, rows at index bits [a, a + M).
@@ -537,34 +541,20 @@ inline void rows_body(__global K* keys, __global V* vals, ulong n, ulong k, uint
         const uint q = (uint)min(lo, TB - RB);
         const bool first = t == TB - 1, last = lo == (int)C;
         const uint b = chunk_base(u, q);
-        // Register r's local field: f(r) = r, or reversed in the mirrored half.
-        //  first chunk: the field's top bit is local bit TB - 1, so the upper registers are mirrored;
-        //  later chunks: the whole work-item is in one half (bit TB - 1 of b).
+        // Register r's local field is r ^ m_lo (lower registers) or r ^ m_hi (upper): reversed in
+        // the mirrored half. First chunk: its top bit is local bit TB - 1, so with flip its upper
+        // registers are that half (reversed below the top bit); later chunks: the whole work-item
+        // is in one half (bit TB - 1 of b).
         const bool rev_all = !first && flip && ((b >> (TB - 1)) & 1);
+        const uint m_lo = rev_all ? RN - 1 : 0, m_hi = first ? (flip ? RN / 2 - 1 : 0) : m_lo;
         // Global index of local l (natural, then mirrored in the upper half when flip is set).
-#define ROWS_GLOBAL(l) ((fixed | ((l) & ((1u << C) - 1)) | ((ulong)((l) >> C) << a)) ^ \
-                        ((flip && ((l) >> (TB - 1))) ? mmask : 0ul))
-#define ROWS_FIELD(r) ((first ? (flip && (r) >= RN / 2) : rev_all) ? ((r) >= RN / 2 && first ? 3 * RN / 2 - 1 - (r) : RN - 1 - (r)) : (r))
+#define ROWS_GLOBAL(r)                                                                              \
+        rows_global(b | (((r) ^ ((r) < RN / 2 ? m_lo : m_hi)) << q), fixed, C, a, flip, mmask)
         if (first) {
 #pragma unroll
-            for (uint r = 0; r < RN; ++r) {
-                const uint l = b | ((uint)ROWS_FIELD(r) << q);
-                const ulong i = ROWS_GLOBAL(l);
-                kr[r] = i < n ? load_sortable(keys, i) : SK_MAX;
-#ifdef SORT_HAS_VALUES
-                if (i < n) vr[r] = vals[i];
-#endif
-            }
+            for (uint r = 0; r < RN; ++r) kr[r] = elem_load(keys, vals, n, ROWS_GLOBAL(r), &vr[r]);
         } else {
-            const uint lb = LPAD(b);
-#pragma unroll
-            for (uint r = 0; r < RN; ++r) {
-                const uint s = lb + LPAD((uint)ROWS_FIELD(r) << q);
-                kr[r] = lk[s];
-#ifdef SORT_HAS_VALUES
-                vr[r] = lv[s];
-#endif
-            }
+            chunk_io(lk, lv, LPAD(b), LPAD(b), m_lo, m_hi, q, kr, vr, false);
         }
         if (first && flip) {
             reg_mirror(kr, vr);
@@ -574,29 +564,11 @@ inline void rows_body(__global K* keys, __global V* vals, ulong n, ulong k, uint
         }
         if (last) {
 #pragma unroll
-            for (uint r = 0; r < RN; ++r) {
-                const uint l = b | ((uint)ROWS_FIELD(r) << q);
-                const ulong i = ROWS_GLOBAL(l);
-                if (i < n) {
-                    keys[i] = sortable_to_key(kr[r]);
-#ifdef SORT_HAS_VALUES
-                    vals[i] = vr[r];
-#endif
-                }
-            }
+            for (uint r = 0; r < RN; ++r) elem_store(keys, vals, n, ROWS_GLOBAL(r), kr[r], vr[r]);
         } else {
-            const uint lb = LPAD(b);
-#pragma unroll
-            for (uint r = 0; r < RN; ++r) {
-                const uint s = lb + LPAD((uint)ROWS_FIELD(r) << q);
-                lk[s] = kr[r];
-#ifdef SORT_HAS_VALUES
-                lv[s] = vr[r];
-#endif
-            }
+            chunk_io(lk, lv, LPAD(b), LPAD(b), m_lo, m_hi, q, kr, vr, true);
             barrier(CLK_LOCAL_MEM_FENCE);
         }
-#undef ROWS_FIELD
 #undef ROWS_GLOBAL
     }
 }
@@ -647,6 +619,8 @@ BITONIC_ROWS_KERNEL(12)
 #endif
 #undef ROWS_MAX
 #undef GROUP_KERNEL
+#undef CHUNK_LOAD
+#undef CHUNK_STORE
 #undef LPAD
 #undef WG
 #undef TILE

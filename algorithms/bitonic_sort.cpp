@@ -23,6 +23,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace clprim {
@@ -231,21 +232,13 @@ std::vector<std::string> fused_kernel_names(const bitonic_policy& p)
 // with reqd_work_group_size, so that size is the only one it takes). Asked only where
 // CL_KERNEL_WORK_GROUP_SIZE reports less: NVIDIA's driver reports 256 for these kernels built for
 // 512 work-items, and they run at 512 (measured on the H100; 512 saves a sweep per stage). One
-// empty launch of each kernel (n = 0: nothing is read or written) decides; the verdict is kept
-// per program and device.
+// empty launch of each kernel (n = 0: nothing is read or written) decides.
 bool fused_kernels_run(bc::command_queue& queue, const bc::program& fp, const bitonic_policy& p,
-                       bitonic_launcher& launch)
+                       const sort_request& r)
 {
-    static std::mutex mutex;
-    static std::map<std::pair<cl_program, cl_device_id>, bool> verdicts;
-    const auto key = std::make_pair(fp.get(), queue.get_device().get());
-    std::lock_guard<std::mutex> lock(mutex);
-    if (auto it = verdicts.find(key); it != verdicts.end()) return it->second;
-    bool ok = true;
     try {
         const std::size_t wg = std::size_t(1) << (p.tile_bits - p.reg_bits);
         const std::size_t slots = (std::size_t(1) << p.tile_bits) * 33 / 32;
-        const sort_request& r = launch.r;
         const std::vector<std::string> names = fused_kernel_names(p);
         for (std::size_t j = 0; j < names.size(); ++j) {
             bc::kernel k = fp.create_kernel(names[j]);
@@ -265,10 +258,43 @@ bool fused_kernels_run(bc::command_queue& queue, const bc::program& fp, const bi
         }
         queue.finish();
     } catch (const bc::opencl_error&) {
-        ok = false;
+        return false;
     }
-    verdicts[key] = ok;
-    return ok;
+    return true;
+}
+
+// The fused variant's shape on this queue's device, and its program. tile_bits comes down from the
+// policy's until every kernel takes the work-group (register use: the driver's query, else one
+// probe launch). That needs the built kernels, so the verdict is kept per context, device and
+// starting shape (which includes the types and the CLPRIM_BITONIC_* overrides), not redone per call.
+bc::program fused_program(bc::command_queue& queue, const sort_request& r, bitonic_policy& p)
+{
+    static std::mutex mutex;
+    static std::map<std::tuple<cl_context, cl_device_id, std::string>, bitonic_policy> shapes;
+    const bc::device device = queue.get_device();
+    const auto build = [&] {
+        return algorithms_program(queue.get_context(), {"sort_key_order.cl", "bitonic_sort.cl"},
+                                  sort_build_options(r) + bitonic_fused_options(p));
+    };
+    const auto key = std::make_tuple(queue.get_context().get(), device.get(), sort_build_options(r) + bitonic_fused_options(p));
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = shapes.find(key); it != shapes.end()) {
+        p = it->second;
+        return build();
+    }
+    for (;;) {
+        bc::program fp = build();
+        const std::size_t wg = std::size_t(1) << (p.tile_bits - p.reg_bits);
+        std::size_t allowed = wg;
+        for (const std::string& name : fused_kernel_names(p))
+            allowed = std::min(allowed, limits_for(fp.create_kernel(name), device).max_work_group_size);
+        if (wg <= allowed || p.tile_bits == p.reg_bits || fused_kernels_run(queue, fp, p, r)) {
+            shapes[key] = p;
+            return fp;
+        }
+        --p.tile_bits;
+        p.col_bits = std::min(p.col_bits, p.tile_bits - 1);
+    }
 }
 
 } // namespace
@@ -299,18 +325,7 @@ void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::comma
             // distances below the tile in one tail launch. At 2^26 with 13-bit groups and 8 row
             // bits: 1 + 18 rows + 13 tail launches = 32 sweeps over the data.
             bitonic_policy p = choose_bitonic_policy(device, r);
-            bc::program fp;
-            for (;;) { // lower tile_bits until the kernels take the work-group (register use)
-                fp = algorithms_program(queue.get_context(), {"sort_key_order.cl", "bitonic_sort.cl"},
-                                        sort_build_options(r) + bitonic_fused_options(p));
-                const std::size_t wg = std::size_t(1) << (p.tile_bits - p.reg_bits);
-                std::size_t allowed = wg;
-                for (const std::string& name : fused_kernel_names(p))
-                    allowed = std::min(allowed, limits_for(fp.create_kernel(name), device).max_work_group_size);
-                if (wg <= allowed || p.tile_bits == p.reg_bits || fused_kernels_run(queue, fp, p, launch)) break;
-                --p.tile_bits;
-                p.col_bits = std::min(p.col_bits, p.tile_bits - 1);
-            }
+            const bc::program fp = fused_program(queue, r, p);
             const unsigned T = p.tile_bits, S = log2_exact(N);
             {
                 bc::kernel sk = fp.create_kernel("bitonic_group_sort");
