@@ -38,6 +38,10 @@
 #define WARP 32u
 #define WARPS (WG / WARP)
 #define WARP_KEYS (WARP * KPT)
+#ifndef DIGITS_PER_WORD // digits of the written keys kept per register (1: unpacked, measurements)
+#define DIGITS_PER_WORD (32u / RADIX_BITS)
+#endif
+#define OUT_WORDS ((KPT + DIGITS_PER_WORD - 1u) / DIGITS_PER_WORD)
 
 #if WG % 32 != 0 || WG < RADIX
 #error "onesweep needs a work-group size that is a multiple of 32 and at least RADIX"
@@ -389,7 +393,9 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
 
         // 5. Write out in tile order: consecutive work-items write consecutive keys of a digit's run.
 #ifdef HAS_VALUES
-        uint out_digit[KPT];
+        uint out_digit[OUT_WORDS]; // the written keys' digits, packed: the values go to the same runs
+#pragma unroll
+        for (uint w = 0; w < OUT_WORDS; ++w) out_digit[w] = 0u;
 #endif
 #pragma unroll
         for (uint k = 0; k < KPT; ++k) {
@@ -397,7 +403,7 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
             const bits_t u = lkeys[j];
             const uint d = os_digit(u, shift);
 #ifdef HAS_VALUES
-            out_digit[k] = d;
+            out_digit[k / DIGITS_PER_WORD] |= d << (RADIX_BITS * (k % DIGITS_PER_WORD));
 #endif
             if (j < m) dst[dst_off + global_base[d] + j] = convert_out ? K_AS_UNSIGNED(sortable_to_key(u)) : u;
         }
@@ -416,7 +422,8 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
 #pragma unroll
         for (uint k = 0; k < KPT; ++k) {
             const uint j = k * WG + lid;
-            if (j < m) vdst[vdst_off + global_base[out_digit[k]] + j] = lvals[j];
+            const uint d = (out_digit[k / DIGITS_PER_WORD] >> (RADIX_BITS * (k % DIGITS_PER_WORD))) & DIGIT_MASK;
+            if (j < m) vdst[vdst_off + global_base[d] + j] = lvals[j];
         }
 #endif
 #ifdef LB_TRACE
