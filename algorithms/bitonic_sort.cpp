@@ -236,29 +236,24 @@ std::vector<std::string> fused_kernel_names(const bitonic_policy& p)
 bool fused_kernels_run(bc::command_queue& queue, const bc::program& fp, const bitonic_policy& p,
                        const sort_request& r)
 {
-    try {
-        const std::size_t wg = std::size_t(1) << (p.tile_bits - p.reg_bits);
-        const std::size_t slots = (std::size_t(1) << p.tile_bits) * 33 / 32;
-        const std::vector<std::string> names = fused_kernel_names(p);
-        for (std::size_t j = 0; j < names.size(); ++j) {
-            bc::kernel k = fp.create_kernel(names[j]);
-            k.set_arg(0, r.keys.buffer);
-            k.set_arg(1, cl_ulong(0));
-            k.set_arg(2, values_buffer_or(r));
-            k.set_arg(3, cl_ulong(0));
-            k.set_arg(4, cl_ulong(0)); // n = 0
-            unsigned i = 5;
-            if (j >= 2) { // bitonic_rows_m<j - 1>: rows [T - m, T) of stage 2^(T+1), no flip
-                k.set_arg(i++, cl_ulong(std::size_t(2) << p.tile_bits));
-                k.set_arg(i++, cl_uint(p.tile_bits - (j - 1)));
-            }
-            k.set_arg(i++, slots * size_of(r.key_type), nullptr);
-            k.set_arg(i++, r.has_values ? slots * value_bytes(r) : std::size_t(8), nullptr);
-            queue.enqueue_1d_range_kernel(k, 0, wg, wg);
+    const std::size_t wg = std::size_t(1) << (p.tile_bits - p.reg_bits);
+    const std::size_t slots = (std::size_t(1) << p.tile_bits) * 33 / 32;
+    const std::vector<std::string> names = fused_kernel_names(p);
+    for (std::size_t j = 0; j < names.size(); ++j) {
+        bc::kernel k = fp.create_kernel(names[j]);
+        k.set_arg(0, r.keys.buffer);
+        k.set_arg(1, cl_ulong(0));
+        k.set_arg(2, values_buffer_or(r));
+        k.set_arg(3, cl_ulong(0));
+        k.set_arg(4, cl_ulong(0)); // n = 0
+        unsigned i = 5;
+        if (j >= 2) { // bitonic_rows_m<j - 1>: rows [T - m, T) of stage 2^(T+1), no flip
+            k.set_arg(i++, cl_ulong(std::size_t(2) << p.tile_bits));
+            k.set_arg(i++, cl_uint(p.tile_bits - (j - 1)));
         }
-        queue.finish();
-    } catch (const bc::opencl_error&) {
-        return false;
+        k.set_arg(i++, slots * size_of(r.key_type), nullptr);
+        k.set_arg(i++, r.has_values ? slots * value_bytes(r) : std::size_t(8), nullptr);
+        if (!launch_probe(queue, k, wg)) return false;
     }
     return true;
 }

@@ -16,6 +16,17 @@ device_limits limits_for(const bc::kernel& kernel, const bc::device& device)
     return l;
 }
 
+bool launch_probe(bc::command_queue& queue, const bc::kernel& kernel, std::size_t wg)
+{
+    try {
+        queue.enqueue_1d_range_kernel(kernel, 0, wg, wg);
+        queue.finish();
+    } catch (const bc::opencl_error&) {
+        return false;
+    }
+    return true;
+}
+
 std::size_t floor_pow2(std::size_t x)
 {
     std::size_t p = 1;
