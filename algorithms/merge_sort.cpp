@@ -39,6 +39,7 @@ struct merge_policy {
     std::size_t group = 256;  // gpu: work-items per work-group of the merge rounds (a power of two)
     std::size_t sort_group = 512; // gpu: work-items per work-group of the tile sort (group * 2^k)
     std::size_t wide_group = 0; // gpu: sort_group of the tile sort built for it (0: none), see below
+    int wide = 0;               // gpu: take that kernel where it runs (0), always (1), never (-1)
     std::size_t elems = 17;   // gpu: keys per work-item (odd: strided local accesses conflict-free)
     std::string options;      // gpu: extra build options (CLPRIM_MERGE_OPTIONS)
     std::size_t chunks = 1;   // cpu: work-items (chunks of the first stage, pieces of each round)
@@ -110,7 +111,10 @@ merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::s
     // the plain kernel's query allows fewer: at 512 x 11 on the H100, 2^26 uint -> uint, the tile
     // sort takes 1.12 -> 1.22 ms and saves a round (0.39 ms): 6.97 -> 6.70 ms. Keys alone stay with
     // the plain kernel (512 x 17 built so: 3.75 -> 3.95 ms, its registers capped at 128).
+    // CLPRIM_MERGE_WIDE=on|off: take it wherever it is built (no query, no probe; tests force it on
+    // devices whose plain kernel already takes sort_group) or never.
     if (vbytes && p.sort_group > p.group) p.wide_group = p.sort_group;
+    if (const char* w = std::getenv("CLPRIM_MERGE_WIDE")) p.wide = std::strcmp(w, "on") == 0 ? 1 : std::strcmp(w, "off") == 0 ? -1 : 0;
     p.sort_group = std::min(p.sort_group, std::max(p.group, next_pow2(ceil_div(n, p.elems))));
     // CLPRIM_MERGE_OPTIONS adds build options (measurements). No register cap: with the full-tile
     // rounds (merge_sort.cl) every cap tried was slower on the H100 (2^26 uint -> uint, a round:
@@ -242,8 +246,10 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
         // The policy's work-group, no larger than these kernels allow here (registers).
         std::size_t wg = std::min({pol.group, pow2_group_size(tk, device, pol.group), pow2_group_size(gk, device, pol.group)});
         std::size_t swg = std::max(wg, std::min(pol.sort_group, pow2_group_size(tk, device, pol.sort_group)));
-        if (pol.wide_group && pol.sort_group == pol.wide_group && swg < pol.wide_group && !trace &&
-            wide_tile_sort_runs(queue, program, options, r, pol.wide_group, tile_sort_local_bytes(pol.wide_group * elems, kbytes, vbytes))) {
+        if (pol.wide_group && pol.sort_group == pol.wide_group && pol.wide >= 0 && !trace &&
+            (pol.wide > 0 || (swg < pol.wide_group &&
+                              wide_tile_sort_runs(queue, program, options, r, pol.wide_group,
+                                                  tile_sort_local_bytes(pol.wide_group * elems, kbytes, vbytes))))) {
             tk = program.create_kernel("merge_tile_sort_wide");
             swg = pol.wide_group;
         }

@@ -258,6 +258,13 @@ BOOST_AUTO_TEST_CASE(merge_gpu_path)
             for (std::size_t n : {std::size_t(257), std::size_t(10007)})
                 merge_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, clprim::sort_order::descending, label);
     }
+    // With values the tile sort may be the one built for twice the rounds' work-group
+    // (merge_tile_sort_wide: GPUs whose driver reports less for the plain kernel); forced here, where
+    // the device would not pick it. 10007 and 65537 pairs fill its tiles (2816 < n).
+    env_override wide("CLPRIM_MERGE_WIDE", "on");
+    for (auto order : both_orders)
+        for (std::size_t n : {std::size_t(2817), std::size_t(10007), std::size_t(65537)})
+            merge_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, order, "merge gpu wide tile sort");
 }
 
 // The bitonic fused variant's GPU path with groups of 64 elements (4 work-items of 16 registers)
