@@ -186,9 +186,9 @@ inline void tile_sort(__global const SK* in, ulong in_off, __global const V* vin
 #endif
 }
 
-#define TILE_SORT_PARAMS                                                                          \
-    __global const SK *in, ulong in_off, __global const V *vin, ulong vin_off, __global SK *out,     \
-        ulong out_off, __global V *vout, ulong vout_off, ulong n, uint out_convert, __local ulong *lmem
+#define TILE_SORT_PARAMS                                                                              \
+    __global const SK* in, ulong in_off, __global const V* vin, ulong vin_off, __global SK* out,          \
+    ulong out_off, __global V* vout, ulong vout_off, ulong n, uint out_convert, __local ulong* lmem
 #define TILE_SORT_ARGS in, in_off, vin, vin_off, out, out_off, vout, vout_off, n, out_convert, lmem
 
 __kernel void merge_tile_sort(TILE_SORT_PARAMS) { tile_sort(TILE_SORT_ARGS); }
