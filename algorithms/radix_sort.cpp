@@ -14,6 +14,8 @@
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/detail/sort_trace.hpp>
 #include <clprim/radix_sort.hpp>
+#include <clprim/detail/device_profile.hpp>
+#include <clprim/detail/knobs.hpp>
 #include <clprim/scan.hpp>
 
 #include <algorithm>
@@ -135,15 +137,14 @@ radix_path choose_radix_path(const bc::command_queue& queue, std::size_t n)
     auto onesweep = [&] {
         return onesweep_match_any_available(queue) ? radix_path::onesweep : radix_path::onesweep_portable;
     };
-    if (const char* v = std::getenv("CLPRIM_RADIX_PATH")) {
-        const std::string s = v;
-        if (s == "cpu") return radix_path::cpu;
-        if (s == "multipass") return radix_path::multipass;
-        if (s == "onesweep" && fits_onesweep) return onesweep();
-        if (s == "onesweep_portable" && fits_onesweep) return radix_path::onesweep_portable;
+    if (const auto forced = knob_choice("CLPRIM_RADIX_PATH", {"onesweep", "onesweep_portable", "multipass", "cpu"})) {
+        const radix_path p = radix_path(*forced);
+        if (p == radix_path::cpu || p == radix_path::multipass) return p;
+        if (fits_onesweep) return p == radix_path::onesweep ? onesweep() : radix_path::onesweep_portable;
     }
-    if (device.type() & CL_DEVICE_TYPE_CPU) return radix_path::cpu;
-    if ((device.type() & CL_DEVICE_TYPE_GPU) && fits_onesweep) return onesweep();
+    const device_profile& profile = profile_of(device);
+    if (profile.is_cpu()) return radix_path::cpu;
+    if (profile.is_gpu() && fits_onesweep) return onesweep();
     return radix_path::multipass;
 }
 

@@ -3,6 +3,8 @@
 // clprim/detail/operator_source.hpp: one cached program per operator source).
 #include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/device_profile.hpp>
+#include <clprim/detail/knobs.hpp>
 #include <clprim/detail/lookback_slots.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/detail/primitives_kernels.hpp>
@@ -55,10 +57,8 @@ std::size_t tile_slots(std::size_t tile) { return tile + ((tile - 1) >> 5); }   
 // (eight-byte elements take half), for measurements.
 std::size_t scan_items(std::size_t elem, bool gpu)
 {
-    std::size_t items = gpu ? 32 : 16;
-    if (const char* v = std::getenv("CLPRIM_SCAN_ITEMS"))
-        items = std::max<std::size_t>(2, std::min<std::size_t>(64, std::strtoul(v, nullptr, 10)));
-    return elem == 4 ? items : items / 2;
+    const std::size_t items = knob_number("CLPRIM_SCAN_ITEMS", 2, 64).value_or(gpu ? 32 : 16);
+    return elem == 4 ? items : std::max<std::size_t>(1, items / 2);
 }
 
 // NVIDIA: a register cap per work-item for the scan programs (0: none). The look-back scan is
@@ -71,11 +71,7 @@ std::size_t nvidia_register_cap(std::size_t elem) { return elem == 4 ? 40 : 48; 
 
 // CLPRIM_SCAN_OPTIONS: extra build options of the scan programs, for measurements (e.g.
 // -DLB_WINDOW=64, -DSCAN_REREAD=0, -DSCAN_FULL_TILES=0, -cl-nv-maxrregcount=48).
-std::string extra_options()
-{
-    const char* v = std::getenv("CLPRIM_SCAN_OPTIONS");
-    return v && *v ? std::string(" ") + v : std::string();
-}
+std::string extra_options() { return knob_options("CLPRIM_SCAN_OPTIONS"); }
 
 scan_kernels make_kernels(const bc::command_queue& queue, element_type type, scan_algorithm algorithm,
                           const scan_op& op)
@@ -85,10 +81,11 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
     if (op.identity) std::memcpy(k.identity, op.identity, k.elem);
     // 16 uints or 8 ulongs (64 bytes) per work-item: enough work per barrier to keep the kernel
     // bound by memory, while a 256-item tile still fits local memory several times per SM.
-    k.items = scan_items(k.elem, (queue.get_device().type() & CL_DEVICE_TYPE_GPU) != 0);
+    const device_profile& profile = profile_of(queue.get_device());
+    k.items = scan_items(k.elem, profile.is_gpu());
     const int wg_algo = algorithm == scan_algorithm::hillis_steele ? 0 : algorithm == scan_algorithm::blelloch ? 1 : 2;
     const std::string extra = extra_options();
-    const bool nvidia = queue.get_device().platform().name().find("NVIDIA") != std::string::npos;
+    const bool nvidia = profile.nvidia;
     // NVIDIA: the look-back backs off with PTX nanosleep (lookback.cl); registers are capped.
     std::string options = type_options(type, "T") + " -DSCAN_ITEMS=" + std::to_string(k.items) +
                           " -DSCAN_WG=" + std::to_string(wg_algo) + (nvidia ? " -DLB_NANOSLEEP" : "") +
@@ -114,7 +111,7 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
     const auto lim_add = limits_for(k.add_tile_offsets, device);
     const auto lim_single = limits_for(k.scan_single, device);
     const auto lim_lookback = limits_for(k.scan_lookback, device);
-    k.is_gpu = lim_scan.is_gpu;
+    k.is_gpu = profile.is_gpu();
     k.compute_units = std::max<std::size_t>(1, lim_scan.compute_units);
     const std::size_t max_wg = std::min({lim_scan.max_work_group_size, lim_reduce.max_work_group_size,
                                          lim_add.max_work_group_size, lim_single.max_work_group_size,
@@ -138,7 +135,7 @@ scan_kernels& cached_kernels(const bc::command_queue& queue, element_type type, 
     using key = std::tuple<cl_context, cl_device_id, int, int, std::string, bool, std::size_t, std::string>;
     thread_local std::map<key, scan_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(type), int(algorithm), op.file, op.ordered,
-                scan_items(size_of(type), (queue.get_device().type() & CL_DEVICE_TYPE_GPU) != 0), extra_options()};
+                scan_items(size_of(type), profile_of(queue.get_device()).is_gpu()), extra_options()};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, type, algorithm, op)).first;
     return it->second;
@@ -231,12 +228,7 @@ enum class scan_path { lookback, chunks, tiles };
 scan_path choose_scan_path(const scan_kernels& k, scan_algorithm algorithm)
 {
     if (algorithm != scan_algorithm::fast) return scan_path::tiles;
-    if (const char* v = std::getenv("CLPRIM_SCAN_PATH")) {
-        const std::string s = v;
-        if (s == "lookback") return scan_path::lookback;
-        if (s == "chunks") return scan_path::chunks;
-        if (s == "tiles") return scan_path::tiles;
-    }
+    if (const auto forced = knob_choice("CLPRIM_SCAN_PATH", {"lookback", "chunks", "tiles"})) return scan_path(*forced);
     return k.is_gpu ? scan_path::lookback : scan_path::chunks;
 }
 

@@ -2,6 +2,7 @@
 // Shared by every clprim suite: the device under test (clprim::default_device(), so CLPRIM_DEVICE
 // picks it), host data generators over the standard sizes and distributions, and host references.
 #include <clprim/clprim.hpp>
+#include <clprim/detail/knobs.hpp>
 
 #include <boost/mpl/list.hpp>
 #include <boost/test/unit_test.hpp>
@@ -231,13 +232,15 @@ std::vector<T> to_host(const bc::vector<T>& dev, bc::command_queue& queue)
     return h;
 }
 
-// Sets an environment variable (a path or tuning knob the library reads per call) for the life of
-// the object, then restores what was there: lets a suite force each path on the device under test.
+// Sets a knob (a path or tuning variable the library reads per call) for the life of the object,
+// then restores what was there: lets a suite force each path on the device under test. The
+// library's knob parser sees it as a scoped override (clprim/detail/knobs.hpp); the environment
+// is set too, for the knobs still read directly and for programs the test starts.
 class env_override {
 public:
     env_override(const char* name, const std::string& value) : env_override(name, value.c_str()) {}
     // value nullptr: the variable is unset for the scope.
-    env_override(const char* name, const char* value) : name_(name)
+    env_override(const char* name, const char* value) : name_(name), knob_(name, value ? value : "")
     {
         if (const char* old = std::getenv(name)) {
             had_ = true;
@@ -256,6 +259,7 @@ public:
 
 private:
     const char* name_;
+    clprim::detail::scoped_knob knob_;
     bool had_ = false;
     std::string old_;
 };

@@ -5,8 +5,10 @@
 // every launch's event is kept under its kernel's name; kernel_profile_report() sums them.
 #include <clprim/config.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace clprim {
@@ -14,6 +16,49 @@ namespace detail {
 
 // Enqueues kernel over global work-items in work-groups of local (global a multiple of local).
 bc::event launch_1d(bc::command_queue& queue, const bc::kernel& kernel, std::size_t global, std::size_t local);
+
+// Typed kernel arguments: a kernel's arguments are given in order, as one list, so that no index
+// is written by hand (and none can be misnumbered):
+//     set_kernel_args(k, in.buffer, cl_ulong(in.offset), cl_ulong(n), out.buffer, local_bytes{wg * 4});
+//     launch(queue, k, global, local, in.buffer, cl_ulong(n));   // set, then launch_1d
+// Buffers, OpenCL scalar and vector types, and local_bytes (a __local argument of that size) are
+// accepted; plain int/size_t must be cast to the kernel's type (cl_uint, cl_ulong, ...).
+struct local_bytes {
+    std::size_t bytes;
+};
+
+namespace kernel_args_detail {
+inline void set_one(bc::kernel& k, cl_uint i, const local_bytes& l) { k.set_arg(i, std::max<std::size_t>(l.bytes, 1), nullptr); }
+inline void set_one(bc::kernel& k, cl_uint i, const bc::buffer& b) { k.set_arg(i, b); }
+template <class T>
+void set_one(bc::kernel& k, cl_uint i, const T& v)
+{
+    static_assert(std::is_trivially_copyable<T>::value, "kernel arguments are buffers, local_bytes or OpenCL scalar/vector values");
+    k.set_arg(i, sizeof(T), &v);
+}
+} // namespace kernel_args_detail
+
+// Sets arguments first_index, first_index + 1, ... of k to args (first_index 0 unless a kernel
+// keeps some arguments fixed between calls).
+template <class... Args>
+bc::kernel& set_kernel_args_from(bc::kernel& k, cl_uint first_index, const Args&... args)
+{
+    cl_uint i = first_index;
+    (kernel_args_detail::set_one(k, i++, args), ...);
+    return k;
+}
+template <class... Args>
+bc::kernel& set_kernel_args(bc::kernel& k, const Args&... args)
+{
+    return set_kernel_args_from(k, 0, args...);
+}
+// Sets every argument of k and enqueues it (launch_1d).
+template <class... Args>
+bc::event launch(bc::command_queue& queue, bc::kernel& k, std::size_t global, std::size_t local, const Args&... args)
+{
+    set_kernel_args(k, args...);
+    return launch_1d(queue, k, global, local);
+}
 
 struct kernel_time {
     std::string name;
