@@ -40,9 +40,20 @@ queue_state::queue_state(std::shared_ptr<queue_state_entry> entry, std::unique_l
 {
 }
 
+namespace {
+
+// Every state's size is a multiple of this: the largest pattern clEnqueueFillBuffer takes
+// (a double16), so a fill with any pattern may clear the whole buffer. (Growing by half again
+// once gave 36 bytes, which an 8-byte fill refused with CL_INVALID_VALUE on every later call.)
+constexpr std::size_t size_unit = 128;
+
+std::size_t state_size(std::size_t bytes) { return (std::max<std::size_t>(bytes, 1) + size_unit - 1) / size_unit * size_unit; }
+
+} // namespace
+
 queue_state take_queue_state(const bc::command_queue& queue, const char* purpose, std::size_t bytes)
 {
-    bytes = std::max<std::size_t>(bytes, 16);
+    bytes = state_size(bytes);
     if (queue.get_properties() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) {
         auto e = std::make_shared<queue_state_entry>();
         e->buffer = allocate_device_buffer(queue, bytes);
@@ -63,7 +74,7 @@ queue_state take_queue_state(const bc::command_queue& queue, const char* purpose
     }
     std::unique_lock<std::mutex> lock(e->mutex); // after the map's lock: never both held while waiting
     if (e->bytes < bytes) {
-        const std::size_t grown = std::max(bytes, e->bytes + e->bytes / 2);
+        const std::size_t grown = state_size(std::max(bytes, e->bytes + e->bytes / 2));
         e->buffer = allocate_device_buffer(queue, grown); // may throw: the entry is unchanged
         e->bytes = grown;
         e->fresh = true; // the counter stays: the caller decides what a new buffer means for it

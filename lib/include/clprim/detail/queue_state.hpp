@@ -41,8 +41,9 @@ private:
 };
 
 // The state of `purpose` (a string literal naming the user) on queue, at least bytes large.
-// Grows by half again at least (slowly growing sizes do not reallocate every call); the device
-// buffer is allocated through allocate_device_buffer (scratch_pool.hpp).
+// Grows by half again at least (slowly growing sizes do not reallocate every call); the size is
+// always a multiple of 128 bytes, so a fill with any OpenCL pattern (1 to 128 bytes) may cover
+// the whole buffer. The device buffer is allocated through allocate_device_buffer (scratch_pool.hpp).
 queue_state take_queue_state(const bc::command_queue& queue, const char* purpose, std::size_t bytes);
 
 // Drops every queue's states (release_scratch_memory() calls it).
