@@ -1,0 +1,243 @@
+// oclgrind_tour: every clprim primitive and every path it can take, at small n, each result
+// checked against the host. Made to run under Oclgrind's simulated device, which reports data
+// races, out-of-bounds accesses and uninitialised reads per kernel:
+//     oclgrind --data-races --uninitialized --check-api build/test/oclgrind_tour 2> report.txt
+// Each step writes "== step" to stderr before it runs, so every report in the log sits under the
+// call that caused it; scripts/oclgrind_report.sh summarises the log per step and kernel.
+// Exit status: 0 all results right, 1 otherwise.
+#include <clprim/clprim.hpp>
+
+#include <boost/compute/functional.hpp>
+#include <boost/compute/lambda.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace bc = boost::compute;
+
+namespace {
+
+int failures = 0;
+std::vector<std::string> only; // step-name prefixes from the command line (none: every step)
+
+// Runs one step, announced on both streams, unless the command line leaves it out.
+template <class F>
+void step(const std::string& name, F body)
+{
+    if (!only.empty() && std::none_of(only.begin(), only.end(), [&](const std::string& p) { return name.rfind(p, 0) == 0; }))
+        return;
+    std::fprintf(stderr, "\n== %s\n", name.c_str());
+    std::fflush(stderr);
+    std::printf("%s\n", name.c_str());
+    std::fflush(stdout);
+    body();
+}
+
+void check(bool ok, const std::string& what)
+{
+    if (!ok) {
+        ++failures;
+        std::printf("  WRONG: %s\n", what.c_str());
+    }
+}
+
+// Sets (or with value nullptr, unsets) a knob for the scope.
+struct knob {
+    std::string name;
+    knob(const char* n, const char* value) : name(n)
+    {
+        if (value) ::setenv(n, value, 1);
+        else ::unsetenv(n);
+    }
+    ~knob() { ::unsetenv(name.c_str()); }
+};
+
+template <class T>
+std::vector<T> tour_data(std::size_t n, unsigned seed, T mod)
+{
+    std::mt19937 rng(seed);
+    std::vector<T> v(n);
+    for (auto& x : v) x = T(rng() % mod);
+    return v;
+}
+
+template <class T>
+std::vector<T> host(const bc::vector<T>& d, bc::command_queue& q)
+{
+    std::vector<T> h(d.size());
+    if (!h.empty()) bc::copy(d.begin(), d.end(), h.begin(), q);
+    q.finish();
+    return h;
+}
+
+template <class T>
+void scans(bc::command_queue& q, std::size_t n, const char* label)
+{
+    const auto data = tour_data<T>(n, 7, T(100));
+    std::vector<T> ex(n), in(n), mx(n);
+    T acc = 0, m = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        ex[i] = acc;
+        acc += data[i];
+        in[i] = acc;
+        m = std::max(m, data[i]);
+        mx[i] = m;
+    }
+    bc::vector<T> d(data.begin(), data.end(), q);
+    clprim::exclusive_scan(d.begin(), d.end(), d.begin(), q);
+    check(host(d, q) == ex, std::string(label) + " exclusive sum");
+    bc::copy(data.begin(), data.end(), d.begin(), q);
+    clprim::inclusive_scan(d.begin(), d.end(), d.begin(), q);
+    check(host(d, q) == in, std::string(label) + " inclusive sum");
+    bc::copy(data.begin(), data.end(), d.begin(), q);
+    clprim::inclusive_scan(d.begin(), d.end(), d.begin(), q, bc::max<T>(), T(0));
+    check(host(d, q) == mx, std::string(label) + " inclusive max");
+}
+
+template <class K>
+void sort_keys_and_pairs(bc::command_queue& q, std::size_t n, clprim::sort_algorithm algorithm, const std::string& label)
+{
+    auto keys = tour_data<K>(n, 3, K(1000));
+    std::vector<cl_uint> values(n);
+    for (std::size_t i = 0; i < n; ++i) values[i] = cl_uint(i);
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+    std::vector<K> sorted(n);
+    std::vector<cl_uint> sorted_values(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        sorted[i] = keys[order[i]];
+        sorted_values[i] = cl_uint(order[i]);
+    }
+    bc::vector<K> d(keys.begin(), keys.end(), q);
+    clprim::sort(d.begin(), d.end(), q, algorithm);
+    check(host(d, q) == sorted, label + " keys");
+    const bool stable = algorithm == clprim::sort_algorithm::radix || algorithm == clprim::sort_algorithm::merge;
+    if (!stable) return;
+    bc::copy(keys.begin(), keys.end(), d.begin(), q);
+    bc::vector<cl_uint> v(values.begin(), values.end(), q);
+    clprim::sort_by_key(d.begin(), d.end(), v.begin(), q, algorithm);
+    check(host(d, q) == sorted && host(v, q) == sorted_values, label + " pairs");
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) only.push_back(argv[i]);
+    try {
+        bc::device device = clprim::default_device();
+        bc::context context(device);
+        bc::command_queue q(context, device);
+        std::printf("oclgrind_tour on %s (%s)\n", device.name().c_str(), device.platform().name().c_str());
+        // Several tiles of the small shapes below and a partial last tile; TOUR_N overrides it.
+        const std::size_t n = std::getenv("TOUR_N") ? std::strtoul(std::getenv("TOUR_N"), nullptr, 10) : 1500;
+
+        using rv = clprim::reduce_variant;
+        const auto rdata = tour_data<cl_uint>(n, 1, 1000);
+        cl_uint rsum = 0, rmax = 0;
+        for (cl_uint x : rdata) {
+            rsum += x;
+            rmax = std::max(rmax, x);
+        }
+        bc::vector<cl_uint> rd(rdata.begin(), rdata.end(), q);
+        const std::pair<rv, const char*> variants[] = {{rv::reduce0, "reduce0"}, {rv::reduce1, "reduce1"}, {rv::reduce2, "reduce2"},
+                                                       {rv::reduce3, "reduce3"}, {rv::reduce4, "reduce4"}, {rv::reduce5, "reduce5"},
+                                                       {rv::reduce6, "reduce6"}, {rv::fast, "fast"}};
+        for (const auto& v : variants)
+            step(std::string("reduce ") + v.second, [&] {
+                check(clprim::reduce(rd.begin(), rd.end(), q, clprim::reduce_op::sum, v.first) == rsum, v.second);
+            });
+        step("reduce operator (bc::max)", [&] {
+            check(clprim::reduce(rd.begin(), rd.end(), q, bc::max<cl_uint>(), cl_uint(0)) == rmax, "reduce max");
+        });
+        step("reduce to a device result", [&] {
+            bc::vector<cl_uint> r(1, context);
+            clprim::reduce(rd.begin(), rd.end(), r.begin(), q, clprim::reduce_op::sum);
+            check(host(r, q)[0] == rsum, "reduce device result");
+        });
+
+        for (const char* path : {"lookback", "chunks", "tiles"}) {
+            knob p("CLPRIM_SCAN_PATH", path), items("CLPRIM_SCAN_ITEMS", "2");
+            step(std::string("scan path ") + path + " uint", [&] { scans<cl_uint>(q, n, path); });
+            step(std::string("scan path ") + path + " ulong", [&] { scans<cl_ulong>(q, n, path); });
+        }
+        for (auto a : {clprim::scan_algorithm::hillis_steele, clprim::scan_algorithm::blelloch})
+            step(a == clprim::scan_algorithm::blelloch ? "scan blelloch" : "scan hillis_steele", [&] {
+                const auto data = tour_data<cl_uint>(n, 2, 50);
+                std::vector<cl_uint> ex(n);
+                cl_uint acc = 0;
+                for (std::size_t i = 0; i < n; ++i) {
+                    ex[i] = acc;
+                    acc += data[i];
+                }
+                bc::vector<cl_uint> d(data.begin(), data.end(), q), out(n, context);
+                clprim::exclusive_scan(d.begin(), d.end(), out.begin(), q, cl_uint(0), a);
+                check(host(out, q) == ex, "textbook scan");
+            });
+
+        step("histogram uint", [&] {
+            const auto data = tour_data<cl_uint>(n, 4, 1000);
+            std::vector<cl_uint> expected(37, 0);
+            for (cl_uint x : data) expected[x * 37 / 1000]++;
+            bc::vector<cl_uint> d(data.begin(), data.end(), q), counts(37, context);
+            bc::fill(counts.begin(), counts.end(), 0u, q);
+            clprim::histogram(d.begin(), d.end(), counts.begin(), 37, cl_uint(0), cl_uint(1000), q);
+            check(host(counts, q) == expected, "histogram");
+        });
+
+        for (const char* path : {"lookback", "chunks"}) {
+            knob p("CLPRIM_SCAN_PATH", path), items("CLPRIM_SCAN_ITEMS", "2");
+            step(std::string("copy_if (count scan ") + path + ")", [&] {
+                const auto data = tour_data<cl_uint>(n, 5, 1000);
+                std::vector<cl_uint> expected;
+                std::copy_if(data.begin(), data.end(), std::back_inserter(expected), [](cl_uint x) { return x > 500; });
+                bc::vector<cl_uint> d(data.begin(), data.end(), q), out(n, context);
+                using bc::lambda::_1;
+                const std::size_t count = clprim::copy_if(d.begin(), d.end(), out.begin(), q, _1 > 500u);
+                auto h = host(out, q);
+                h.resize(count);
+                check(h == expected, "copy_if");
+            });
+        }
+
+        using sa = clprim::sort_algorithm;
+        for (const char* path : {"cpu", "multipass", "onesweep_portable"}) {
+            knob p("CLPRIM_RADIX_PATH", path);
+            const std::string label = std::string("radix ") + path;
+            step(label + " uint", [&] { sort_keys_and_pairs<cl_uint>(q, n, sa::radix, label); });
+            step(label + " ulong", [&] { sort_keys_and_pairs<cl_ulong>(q, n, sa::radix, label); });
+        }
+        for (const char* path : {"cpu", "gpu"}) {
+            knob p("CLPRIM_MERGE_PATH", path);
+            step(std::string("merge ") + path, [&] { sort_keys_and_pairs<cl_uint>(q, n, sa::merge, std::string("merge ") + path); });
+        }
+        const char* bitonic_names[] = {"global", "local", "fused", "transpose"};
+        for (const char* path : {"cpu", "gpu"}) {
+            knob p("CLPRIM_BITONIC_PATH", path);
+            for (auto v : {clprim::bitonic_variant::global, clprim::bitonic_variant::local, clprim::bitonic_variant::fused,
+                           clprim::bitonic_variant::transpose}) {
+                const std::string label = std::string("bitonic ") + path + " " + bitonic_names[int(v)];
+                step(label, [&] {
+                    auto keys = tour_data<cl_uint>(n, 6, 100000);
+                    auto sorted = keys;
+                    std::sort(sorted.begin(), sorted.end());
+                    bc::vector<cl_uint> d(keys.begin(), keys.end(), q);
+                    clprim::bitonic_sort(d.begin(), d.end(), q, clprim::sort_order::ascending, v);
+                    check(host(d, q) == sorted, label);
+                });
+            }
+        }
+        step("odd_even", [&] { sort_keys_and_pairs<cl_uint>(q, 300, sa::odd_even, "odd_even"); });
+    } catch (const std::exception& e) {
+        std::printf("exception: %s\n", e.what());
+        return 1;
+    }
+    std::printf("%s\n", failures ? "SOME RESULTS WRONG" : "all results right");
+    return failures ? 1 : 0;
+}
