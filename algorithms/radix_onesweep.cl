@@ -220,6 +220,7 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
     __local uint global_base[RADIX];         // where position j of digit d's run goes: base[d] + j
     __local uint scratch[WG_SCAN_SCRATCH(WG)];
     __local uint tile_id, trivial;
+    __local uint fb_stalled, fb_tile; // the look-back's fallback: a digit waits on tile fb_tile
 #ifndef MATCH_RANK
     __local uint ldigits[WG];
 #else
@@ -242,7 +243,10 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
     // Tiles are numbered in the order work-groups start (lookback.cl: forward progress). The
     // reads that do not depend on the tile (this pass's digit starts, whether it moves anything)
     // are issued together with that atomic, so a tile waits for one round trip, not three.
-    if (lid == 0) tile_id = atomic_inc(&info[INFO_TILE_COUNTER(pass)]);
+    if (lid == 0) {
+        tile_id = atomic_inc(&info[INFO_TILE_COUNTER(pass)]);
+        fb_stalled = 0u;
+    }
 #ifdef MATCH_RANK
     if (lid == 0) trivial = info[INFO_TRIVIAL(pass)];
 #endif
@@ -371,21 +375,63 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
 #ifdef LB_TRACE
         trace_time[5] = os_now();
 #endif
+#ifdef LB_TRACE
         if (lid < RADIX) {
             uint before = 0;
             if (t > 0) {
-#ifdef LB_TRACE
                 uint batches, waits;
                 before = lb32_exclusive_prefix_counted(lookback + lid, t, RADIX, &batches, &waits);
                 atomic_max(&trace_batches, batches);
                 atomic_max(&trace_waits, waits);
-#else
-                before = lb32_exclusive_prefix(lookback + lid, t, RADIX);
-#endif
                 lb32_publish(&lookback[(ulong)t * RADIX + lid], LB_PREFIX, before + count);
             }
             global_base[lid] = digit_start + before - start;
         }
+#else
+        // Bounded look-back per digit; where a predecessor stalls it, the decoupled fallback
+        // (lookback.cl): the work-group counts that tile's digits from its keys (this pass reads
+        // src and writes dst, so its input is whole), publishes the counts where still empty and
+        // looks back on from the tile before. tile_start is free from here on: its histogram.
+        uint before = 0, jb = t;
+#ifdef LB_FALLBACK_FIRST
+        uint resolved = lid >= RADIX || t == 0; // tests: every tile counts its predecessor first
+#else
+        uint resolved = lid < RADIX ? lb32_look_back_bounded(lookback + lid, RADIX, &jb, &before) : 1u;
+#endif
+        if (lid < RADIX && t > 0 && resolved) lb32_publish(&lookback[(ulong)t * RADIX + lid], LB_PREFIX, before + count);
+        if (!resolved) fb_stalled = 1u;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        while (fb_stalled) {
+            barrier(CLK_LOCAL_MEM_FENCE); // every work-item has read fb_stalled
+            if (lid == 0) {
+                fb_stalled = 0u;
+                fb_tile = 0u;
+            }
+            if (lid < RADIX) tile_start[lid] = 0u;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (!resolved) atomic_max(&fb_tile, jb - 1u); // the nearest stalled tile first
+            barrier(CLK_LOCAL_MEM_FENCE);
+            const uint f = fb_tile; // < t: a whole tile
+#pragma unroll
+            for (uint k = 0; k < KPT; ++k) {
+                bits_t u = src[src_off + (ulong)f * TILE + k * WG + lid];
+                if (convert_in) u = key_to_sortable(K_AS_KEY(u));
+                atomic_inc(&tile_start[os_digit(u, shift)]);
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (!resolved && jb - 1u == f) {
+                const uint c = tile_start[lid];
+                lb32_publish_fallback(&lookback[(ulong)f * RADIX + lid], f == 0 ? LB_PREFIX : LB_AGGREGATE, c);
+                before += c;
+                jb = f;
+                resolved = f == 0 ? 1u : lb32_look_back_bounded(lookback + lid, RADIX, &jb, &before);
+                if (resolved) lb32_publish(&lookback[(ulong)t * RADIX + lid], LB_PREFIX, before + count);
+            }
+            if (!resolved) fb_stalled = 1u;
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (lid < RADIX) global_base[lid] = digit_start + before - start;
+#endif
         barrier(CLK_LOCAL_MEM_FENCE);
 #ifdef LB_TRACE
         trace_time[6] = os_now();

@@ -3,6 +3,8 @@
 // round trip: the call returns while the device works.
 #include "radix_onesweep.hpp"
 
+#include <clprim/detail/lookback_slots.hpp>
+
 #include <clprim/detail/algorithms_kernels.hpp>
 #include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/kernel_launch.hpp>
@@ -76,6 +78,7 @@ onesweep_tuning choose_tuning(const sort_request& r)
     }
     if (const char* v = std::getenv("CLPRIM_ONESWEEP_OPTIONS")) t.extra_options = std::string(" ") + v;
     if (trace_path()) t.extra_options += " -DLB_TRACE";
+    t.extra_options += lookback_build_options(); // CLPRIM_LOOKBACK=fallback: every tile takes it
     return t;
 }
 

@@ -1,6 +1,7 @@
 // Look-back status slots per in-order queue, tagged by epoch (see clprim/detail/lookback_slots.hpp),
 // kept as the queue's state "lookback_slots" (queue_state.hpp).
 #include <clprim/detail/lookback_slots.hpp>
+#include <clprim/detail/knobs.hpp>
 #include <clprim/detail/queue_state.hpp>
 
 namespace clprim {
@@ -28,6 +29,12 @@ lookback_slots take_lookback_slots(const bc::command_queue& queue, std::size_t w
     r.buffer = st.buffer;
     r.epoch = cl_uint(st.counter++);
     return r;
+}
+
+std::string lookback_build_options()
+{
+    return knob_choice("CLPRIM_LOOKBACK", {"wait", "fallback"}).value_or(0) == 1 ? " -DLB_FALLBACK_POLLS=0 -DLB_FALLBACK_FIRST"
+                                                                                : "";
 }
 
 void set_next_lookback_epoch(const bc::command_queue& queue, cl_uint next)

@@ -19,14 +19,17 @@
 //   each of these words is written once, so whatever non-empty word a reader sees is a valid one.
 // - Values wider than the payload (64-bit scan elements) are split over two words that each carry
 //   the flag; a reader accepts the pair only when both halves carry the same non-empty flag.
-// - Forward progress: a tile spins only on tiles with a LOWER index, and the tile index comes from
+// - Forward progress (without the fallback below): a tile spins only on tiles with a LOWER index, and the tile index comes from
 //   an atomic counter taken when the work-group starts (not from get_group_id), so every tile it
 //   waits on has already started running. Each tile publishes its aggregate before it waits on
 //   anybody, so the tile it waits on finishes its part without waiting on a later one. This
 //   needs only that a work-group which has started is not starved for ever by ones that start
 //   later: true on GPUs (a resident work-group runs to completion) and on PoCL's CPU devices (a
-//   work-group runs to completion on its thread). It is NOT promised by OpenCL in general, so the
-//   host enables these kernels only on such devices and keeps multi-pass paths for the others.
+//   work-group runs to completion on its thread). It is NOT promised by OpenCL in general (Apple
+//   and Mali GPUs, for one, do not give it), so every look-back also has the decoupled fallback
+//   (lb32_look_back_bounded here, scan_look_back in scan_lookback.cl): a tile that has waited
+//   long enough computes what it waits for from the stalled tile's input, and needs nothing from
+//   the scheduler.
 // - Slots must read EMPTY when the kernel starts: the radix sort's 32-bit slots are zero-filled
 //   by the host before every sort; the scan's 64-bit slots carry the launch's epoch instead, so
 //   that leftovers of earlier launches read EMPTY without a fill per call.
@@ -107,6 +110,62 @@ inline uint lb32_exclusive_prefix(__global volatile uint* slots, uint tile, uint
 {
     uint batches, waits;
     return lb32_exclusive_prefix_counted(slots, tile, stride, &batches, &waits);
+}
+
+// Decoupled fallback (Smith, Levien & Owens, "Decoupled Fallback: A Portable Single-Pass GPU
+// Scan", SPAA 2025): a waiting tile never spins without bound. After LB_FALLBACK_POLLS rounds in
+// a row in which the nearest unread predecessor is still empty, the look-back stops and says which
+// tile stalled it; the caller's work-group then computes that tile's aggregate from the tile's
+// input itself (the same integer count its owner computes), publishes it if the slot is still
+// empty (lb32_publish_fallback), adds it and looks back again from the tile before. Correct
+// under any scheduling: no tile waits on another that may never run. LB_FALLBACK_POLLS=0
+// (CLPRIM_LOOKBACK=fallback, for tests) stops at the first empty slot.
+#ifndef LB_FALLBACK_POLLS
+#define LB_FALLBACK_POLLS 1024
+#endif
+
+// Looks back from slot *j - 1 down (slots stride apart), adding the values to *acc, until an
+// inclusive prefix (returns 1: *acc is the exclusive prefix of the tile that started at *j) or
+// until slot *j - 1 has stayed empty for LB_FALLBACK_POLLS rounds (returns 0: tile *j - 1 stalls
+// the look-back). *j == 0 returns 1 at once.
+inline uint lb32_look_back_bounded(__global volatile uint* slots, uint stride, uint* j_io, uint* acc_io)
+{
+    uint acc = *acc_io, j = *j_io, polls = 0;
+    while (j > 0) {
+        const uint j_before = j;
+        uint w[LB_BATCH];
+#pragma unroll
+        for (uint b = 0; b < LB_BATCH; ++b) w[b] = b < j ? slots[(ulong)(j - 1 - b) * stride] : (LB_PREFIX << 30);
+#pragma unroll
+        for (uint b = 0; b < LB_BATCH; ++b) {
+            const uint flag = w[b] >> 30;
+            if (flag == LB_EMPTY) break; // not published yet: read it again in the next round
+            acc += w[b] & LB32_VALUE_MASK;
+            --j;
+            if (flag == LB_PREFIX) {
+                *acc_io = acc;
+                *j_io = 0;
+                return 1;
+            }
+        }
+        if (j == j_before) {
+            if (polls++ >= LB_FALLBACK_POLLS) break;
+            LB_BACKOFF();
+        } else {
+            polls = 0;
+        }
+    }
+    *acc_io = acc;
+    *j_io = j;
+    return j == 0;
+}
+
+// Publishes a fallback's aggregate for a slot that still reads empty. (Not atomic with the read:
+// if the owner publishes in between, its word may be overwritten by this one, a valid word of the
+// same tile with the same count; a PREFIX turned back into AGGREGATE only lengthens later walks.)
+inline void lb32_publish_fallback(__global volatile uint* slot, uint flag, uint value)
+{
+    if ((*slot >> 30) == LB_EMPTY) lb32_publish(slot, flag, value);
 }
 
 // --- 64-bit slots: the high half is (epoch << 2) | flag, 32 payload bits in the low half. The

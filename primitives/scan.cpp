@@ -73,6 +73,7 @@ std::size_t nvidia_register_cap(std::size_t elem) { return elem == 4 ? 40 : 48; 
 // -DLB_WINDOW=64, -DSCAN_REREAD=0, -DSCAN_FULL_TILES=0, -cl-nv-maxrregcount=48).
 std::string extra_options() { return knob_options("CLPRIM_SCAN_OPTIONS"); }
 
+
 scan_kernels make_kernels(const bc::command_queue& queue, element_type type, scan_algorithm algorithm,
                           const scan_op& op)
 {
@@ -89,6 +90,7 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
     // NVIDIA: the look-back backs off with PTX nanosleep (lookback.cl); registers are capped.
     std::string options = type_options(type, "T") + " -DSCAN_ITEMS=" + std::to_string(k.items) +
                           " -DSCAN_WG=" + std::to_string(wg_algo) + (nvidia ? " -DLB_NANOSLEEP" : "") +
+                          lookback_build_options() +
                           (op.ordered ? " -DSCAN_ORDERED=1" : "");
     if (nvidia && extra.find("maxrregcount") == std::string::npos && nvidia_register_cap(k.elem) > 0)
         options += " -cl-nv-maxrregcount=" + std::to_string(nvidia_register_cap(k.elem));
@@ -135,7 +137,7 @@ scan_kernels& cached_kernels(const bc::command_queue& queue, element_type type, 
     using key = std::tuple<cl_context, cl_device_id, int, int, std::string, bool, std::size_t, std::string>;
     thread_local std::map<key, scan_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(type), int(algorithm), op.file, op.ordered,
-                scan_items(size_of(type), profile_of(queue.get_device()).is_gpu()), extra_options()};
+                scan_items(size_of(type), profile_of(queue.get_device()).is_gpu()), extra_options() + lookback_build_options()};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, type, algorithm, op)).first;
     return it->second;

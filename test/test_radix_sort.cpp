@@ -406,6 +406,33 @@ BOOST_AUTO_TEST_CASE(onesweep_paths)
     }
 }
 
+// The look-back's decoupled fallback (lookback.cl, radix_onesweep.cl): with CLPRIM_LOOKBACK=fallback
+// every tile counts its predecessor's digits from that tile's keys and takes the fallback at any
+// empty slot instead of waiting; the sorts must come out the same. Keys and pairs, 4- and 8-byte
+// keys, both orders, every ranking the device has, with thousands of tiles on the GPU.
+BOOST_AUTO_TEST_CASE(onesweep_fallback_every_tile)
+{
+    const bool gpu = (device.type() & CL_DEVICE_TYPE_GPU) != 0;
+    env_override fallback("CLPRIM_LOOKBACK", "fallback");
+    std::vector<std::string> paths{"onesweep_portable"};
+    if (device.platform().name().find("NVIDIA") != std::string::npos) paths.push_back("onesweep");
+    for (const std::string& path : paths) {
+        env_override force("CLPRIM_RADIX_PATH", path);
+        std::vector<std::size_t> sizes{1, 4097, 65537, (std::size_t(1) << 20) + 3};
+        if (gpu) sizes.push_back((std::size_t(1) << 26) + 7);
+        for (std::size_t n : sizes)
+            for (bool descending : {false, true}) {
+                const std::string tag = path + " fallback n " + std::to_string(n) + " " + order_name(descending);
+                check_sort(make_data<cl_uint>(n, distribution::random), descending, queue, tag + " uint");
+                check_sort(make_data<cl_float>(n, distribution::float_specials), descending, queue, tag + " float");
+                check_sort_by_key<cl_uint, cl_uint>(make_data<cl_uint>(n, distribution::few_distinct), descending, queue,
+                                                    tag + " uint->uint");
+                if (type_runs_here<cl_ulong>() && n < (std::size_t(1) << 26))
+                    check_sort(make_data<cl_ulong>(n, distribution::random), descending, queue, tag + " ulong");
+            }
+    }
+}
+
 // The one-sweep status words stay with the queue from call to call (radix_onesweep.cpp: each
 // call's histogram clears the info half the next call uses, each pass the next pass's slots): calls
 // whose sizes move the slot regions, 4-pass and 8-pass keys sharing the halves, pairs, an

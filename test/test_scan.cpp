@@ -182,6 +182,28 @@ BOOST_AUTO_TEST_CASE(lookback_many_tiles_on_gpus)
     run_case<cl_ulong>((std::size_t(1) << 26) + 3, clprim::scan_algorithm::fast, false, true, queue);
 }
 
+// The decoupled fallback (scan_lookback.cl): CLPRIM_LOOKBACK=fallback makes every tile that
+// finds a predecessor's slot empty reduce that predecessor's input itself instead of waiting;
+// results must be identical (bit for bit: the fallback repeats the owner's operations in order,
+// floats included). Every type, in place (the owner may overwrite its input once it has
+// published) and not, with small tiles (CLPRIM_SCAN_ITEMS=2) for thousands of tiles on CPU
+// devices and the default tiles with 2^26 on GPUs.
+BOOST_AUTO_TEST_CASE_TEMPLATE(lookback_fallback_every_tile, T, all_types)
+{
+    if (!type_runs_here<T>()) return;
+    env_override force("CLPRIM_SCAN_PATH", "lookback");
+    env_override fallback("CLPRIM_LOOKBACK", "fallback");
+    const bool gpu = (device.type() & CL_DEVICE_TYPE_GPU) != 0;
+    env_override items("CLPRIM_SCAN_ITEMS", gpu ? nullptr : "2");
+    std::vector<std::size_t> sizes{1, 511, 513, 4097, 65537, (std::size_t(1) << 20) + 3};
+    if (gpu) sizes.push_back((std::size_t(1) << 26) + 1);
+    for (bool inclusive : {true, false})
+        for (std::size_t n : sizes) {
+            run_case<T>(n, clprim::scan_algorithm::fast, inclusive, false, queue);
+            run_case<T>(n, clprim::scan_algorithm::fast, inclusive, true, queue);
+        }
+}
+
 // The look-back's status slots stay with the queue from call to call, tagged by an epoch per
 // call instead of cleared (clprim/detail/lookback_slots.hpp): calls of different sizes and
 // element widths reuse one buffer (a small call after a large one leaves stale words further

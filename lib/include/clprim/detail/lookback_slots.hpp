@@ -17,6 +17,7 @@
 #include <clprim/config.hpp>
 
 #include <cstddef>
+#include <string>
 
 namespace clprim {
 namespace detail {
@@ -31,6 +32,12 @@ constexpr cl_uint max_lookback_epoch = (cl_uint(1) << 30) - 1;
 // Slots for one call on queue (enqueues a zero fill first when the buffer is new, grown or the
 // epoch wraps).
 lookback_slots take_lookback_slots(const bc::command_queue& queue, std::size_t words);
+
+// Build options of every program with a look-back (lookback.cl): "" normally; with
+// CLPRIM_LOOKBACK=fallback (tests) " -DLB_FALLBACK_POLLS=0 -DLB_FALLBACK_FIRST": every tile takes
+// the decoupled fallback for its predecessor and at any empty slot instead of waiting, which must
+// give identical results. Part of the programs' cache keys.
+std::string lookback_build_options();
 
 // Test hook: the next call on queue gets epoch `next` (wrapping past max_lookback_epoch as usual).
 void set_next_lookback_epoch(const bc::command_queue& queue, cl_uint next);
