@@ -27,6 +27,22 @@ docs) packages="$base_packages doxygen" ;;
   exit 2
   ;;
 esac
+# First what the mode does and roughly how long it takes (2-core machine, packages missing).
+case "$mode" in
+demo)
+  echo "== demo: installs the missing Debian packages (about a minute on a bare machine), builds the"
+  echo "   library and examples/sort_compare only (under 2 minutes on 2 cores, seconds once built),"
+  echo "   then sorts on the default device (CLPRIM_DEVICE=gpu|cpu|...; about 25 s on a 2-core CPU)"
+  ;;
+test)
+  echo "== test: builds everything (about 6 minutes on 2 cores), checks the API reference, runs every"
+  echo "   suite on the default device (6 to 10 minutes on a 2-core PoCL machine, cold kernel caches),"
+  echo "   then the outside-project checks and the Debian package (about 3 minutes)"
+  ;;
+docs)
+  echo "== docs: builds the API reference (Doxygen) into $build/docs/html (seconds after configuring)"
+  ;;
+esac
 missing=""
 for p in $packages; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
@@ -47,22 +63,16 @@ configure() { # $1: ON to build the tests, examples and bench, OFF for the libra
 
 case "$mode" in
 demo)
-  echo "== demo: building the library and examples/sort_compare only (about 2 minutes on 2 cores,"
-  echo "   seconds once built), then sorting on the default device (CLPRIM_DEVICE=gpu|cpu|...)"
   configure OFF
   cmake --build "$build" -j "$jobs" --target sort_compare
   exec "$build/examples/sort_compare" "${@:2}"
   ;;
 docs)
-  echo "== docs: the API reference (Doxygen) into $build/docs/html (seconds)"
   configure OFF
   cmake --build "$build" --target clprim_docs
   echo "== open $build/docs/html/index.html"
   ;;
 test)
-  echo "== test: building everything (about 6 minutes on 2 cores), then every suite on the default"
-  echo "   device (about 6 to 10 minutes on a 2-core PoCL machine, cold kernel caches), then the"
-  echo "   outside-project checks and the Debian package (about 2 minutes)"
   configure ON
   cmake --build "$build" -j "$jobs"
   echo "== API reference: Doxygen, every public name documented (any warning fails)"
