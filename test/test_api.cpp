@@ -67,6 +67,15 @@ static_assert(std::is_constructible_v<clprim::error, std::string>);
 
 BOOST_FIXTURE_TEST_SUITE(api, fixture)
 
+// The version from project(VERSION), through the generated <clprim/config.hpp>.
+static_assert(CLPRIM_VERSION == CLPRIM_VERSION_MAJOR * 10000 + CLPRIM_VERSION_MINOR * 100 + CLPRIM_VERSION_PATCH);
+BOOST_AUTO_TEST_CASE(version_macros_agree)
+{
+    BOOST_TEST(std::string(CLPRIM_VERSION_STRING) == std::to_string(CLPRIM_VERSION_MAJOR) + "." +
+                                                       std::to_string(CLPRIM_VERSION_MINOR) + "." +
+                                                       std::to_string(CLPRIM_VERSION_PATCH));
+}
+
 // Each entry point with only the required arguments (the defaults of API.md), on small data.
 BOOST_AUTO_TEST_CASE(defaults_work)
 {

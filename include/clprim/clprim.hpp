@@ -1,11 +1,20 @@
 #pragma once
-// The whole of clprim: runtime, primitives and algorithms.
+/// \file
+/// \brief The whole of clprim in one include: runtime, primitives and algorithms.
+///
+/// \code
+/// #include <clprim/clprim.hpp>
+/// namespace bc = boost::compute;
+/// bc::command_queue queue(context, device);
+/// clprim::sort(keys.begin(), keys.end(), queue);
+/// \endcode
 #include <clprim/config.hpp>
 #include <clprim/device.hpp>
 #include <clprim/error.hpp>
 #include <clprim/scratch.hpp>
 
 #include <clprim/copy_if.hpp>
+#include <clprim/operators.hpp>
 #include <clprim/histogram.hpp>
 #include <clprim/reduce.hpp>
 #include <clprim/scan.hpp>

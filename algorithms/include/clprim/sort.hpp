@@ -1,4 +1,6 @@
 #pragma once
+/// \file
+/// \brief The sort switch: every sort behind one call, chosen by sort_algorithm.
 #include <clprim/bitonic_sort.hpp>
 #include <clprim/merge_sort.hpp>
 #include <clprim/odd_even_sort.hpp>
@@ -16,9 +18,18 @@ namespace detail {
 void sort_impl(const sort_request& request, sort_algorithm algorithm, bc::command_queue& queue);
 } // namespace detail
 
-// Sorts [first, last) with the chosen algorithm. Every clprim algorithm gives the same order
-// (integers by value, floats by IEEE-754 total order); boost_compute hands the range to
-// bc::sort and keeps Boost.Compute's own ordering (which differs only on NaN and -0.0).
+/// \addtogroup sorts
+/// @{
+
+/// \brief Sorts [first, last) with the chosen algorithm.
+///
+/// Every clprim algorithm gives the same order (integers by value, floats by IEEE-754 total
+/// order); `boost_compute` hands the range to `bc::sort` and keeps Boost.Compute's own ordering
+/// (which differs only on NaN and -0.0).
+/// \param first,last the keys, sorted in place.
+/// \param queue the command queue the work is enqueued on (the call does not wait).
+/// \param algorithm radix (the default), merge, bitonic, odd_even or boost_compute.
+/// \param order ascending or descending.
 template <class T>
 void sort(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::command_queue& queue,
           sort_algorithm algorithm = sort_algorithm::radix, sort_order order = sort_order::ascending)
@@ -33,6 +44,13 @@ void sort(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::command
     });
 }
 
+/// \brief Sorts keys with their values with the chosen algorithm: values_first[i] travels with
+/// keys_first[i].
+/// \param keys_first,keys_last the keys, sorted in place.
+/// \param values_first as many values, of any element type, permuted with their keys.
+/// \param queue the command queue the work is enqueued on (the call does not wait).
+/// \param algorithm radix (the default), merge, bitonic, odd_even or boost_compute.
+/// \param order ascending or descending.
 template <class K, class V>
 void sort_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterator<K> keys_last,
                  bc::buffer_iterator<V> values_first, bc::command_queue& queue,
@@ -48,5 +66,7 @@ void sort_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterator<K> keys_
         else bc::sort_by_key(keys_first, keys_last, values_first, bc::greater<K>(), scope.queue());
     });
 }
+
+/// @}
 
 } // namespace clprim

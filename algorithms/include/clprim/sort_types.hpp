@@ -1,4 +1,6 @@
 #pragma once
+/// \file
+/// \brief The options every sort takes: order, algorithm, bitonic variant.
 #include <clprim/config.hpp>
 #include <clprim/detail/checks.hpp>
 #include <clprim/detail/element_type.hpp>
@@ -6,9 +8,32 @@
 
 namespace clprim {
 
-enum class sort_order { ascending, descending };
-enum class sort_algorithm { radix, bitonic, odd_even, merge, boost_compute };
-enum class bitonic_variant { global, local, fused, transpose };
+/// \addtogroup sorts
+/// @{
+
+/// The order of the sorted keys (integers by value, floats by IEEE-754 total order).
+enum class sort_order {
+    ascending, ///< smallest key first (-NaN, -inf, ..., -0.0, +0.0, ..., +inf, +NaN for floats)
+    descending ///< largest key first (the stable sorts keep equal keys in input order here too)
+};
+
+/// The algorithm sort() and sort_by_key() run.
+enum class sort_algorithm {
+    radix,        ///< radix_sort(): stable, O(n) per key byte (the default)
+    bitonic,      ///< bitonic_sort(): not stable, O(n log^2 n)
+    odd_even,     ///< odd_even_sort(): not stable, O(n^2), for teaching and small inputs
+    merge,        ///< merge_sort(): stable, O(n log n)
+    boost_compute ///< `bc::sort` / `bc::sort_by_key`, for comparison (Boost.Compute's own NaN and -0.0 order)
+};
+
+/// The bitonic sort's kernels, a progression.
+enum class bitonic_variant {
+    global,   ///< one launch per compare-exchange pass, over global memory
+    local,    ///< passes whose distance fits a work-group's tile run in local memory, one launch each
+    fused,    ///< whole tiles and several global passes per launch, in registers (the default)
+    transpose ///< the matrix formulation: row-spanning stages run in local memory between transposes
+};
+/// @}
 
 namespace detail {
 

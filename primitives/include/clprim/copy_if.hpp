@@ -1,4 +1,6 @@
 #pragma once
+/// \file
+/// \brief Stream compaction: the elements that pass a predicate, in their order.
 #include <clprim/config.hpp>
 #include <clprim/detail/checks.hpp>
 #include <clprim/detail/element_type.hpp>
@@ -17,13 +19,21 @@ std::size_t copy_if_impl(const buffer_range& in, const buffer_range& out, elemen
                          const std::string& pred_file, bc::command_queue& queue);
 } // namespace detail
 
-// Copies, in their order, the elements x of [first, last) for which pred(x) is true to result;
-// returns how many (waits for that count only). pred: a Boost.Compute unary function object
-// returning bool (a BOOST_COMPUTE_FUNCTION, or a lambda such as bc::lambda::_1 > 5).
-// result must have room for every element that passes and may not overlap the input: a result in
-// another context or overlapping the input is an invalid_argument_error before anything is
-// enqueued; one found too small once the count is known is an invalid_argument_error too (the
-// elements that fit were written, nothing past the end of its buffer).
+/// \ingroup compaction
+/// \brief Copies, in their order, the elements x of [first, last) for which `pred(x)` is true to
+/// result; returns how many (waits for that count only).
+///
+/// A result in another context or overlapping the input is an invalid_argument_error before
+/// anything is enqueued; one found too small once the count is known is an
+/// invalid_argument_error too (the elements that fit were written, nothing past the end of its
+/// buffer).
+/// \param first,last the input range.
+/// \param result where the kept elements go: room for every element that passes, not
+///        overlapping the input.
+/// \param queue the command queue the work runs on.
+/// \param pred a Boost.Compute unary function object returning bool (a `BOOST_COMPUTE_FUNCTION`,
+///        or a lambda such as `bc::lambda::_1 > 5`).
+/// \return the number of elements copied.
 template <class T, class Predicate>
 std::size_t copy_if(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::buffer_iterator<T> result,
                     bc::command_queue& queue, Predicate pred)

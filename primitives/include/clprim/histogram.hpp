@@ -1,4 +1,6 @@
 #pragma once
+/// \file
+/// \brief Histograms of equal-width bins, counted on the device.
 #include <clprim/config.hpp>
 #include <clprim/detail/checks.hpp>
 #include <clprim/detail/element_type.hpp>
@@ -12,9 +14,19 @@ void histogram_impl(const buffer_range& in, const buffer_range& counts, std::siz
                     element_type type, const void* lower, const void* upper, bc::command_queue& queue);
 } // namespace detail
 
-// counts[b] += number of x in [first, last) with lower <= x < upper that fall in bin b of
-// num_bins equal-width bins; values outside [lower, upper) are ignored. Zero counts first for a
-// fresh histogram. num_bins == 0, lower >= upper or NaN bounds: invalid_argument_error.
+/// \ingroup histogram
+/// \brief `counts[b] +=` the number of x in [first, last) with `lower <= x < upper` that fall
+/// in bin b of num_bins equal-width bins; values outside [lower, upper) are ignored.
+///
+/// counts is added to, so histograms of several ranges accumulate: zero it first for a fresh
+/// one. For integer types the bin of x is `(x - lower) * num_bins / (upper - lower)` computed
+/// without overflow; for floats the same in floating point, clamped into [0, num_bins).
+/// \param first,last the values.
+/// \param counts num_bins counters, added to.
+/// \param num_bins the number of bins, from 1 to at least 65536.
+/// \param lower,upper the half-open interval the bins divide.
+/// \param queue the command queue the work is enqueued on (the call does not wait).
+/// \throws invalid_argument_error for `num_bins == 0`, `lower >= upper` or NaN bounds.
 template <class T>
 void histogram(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last,
                bc::buffer_iterator<cl_uint> counts, std::size_t num_bins, T lower, T upper,

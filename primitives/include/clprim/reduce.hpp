@@ -1,4 +1,7 @@
 #pragma once
+/// \file
+/// \brief Reductions: sum, min, max, or any associative Boost.Compute operator, to the host or
+/// to a device-side result.
 #include <clprim/config.hpp>
 #include <clprim/detail/checks.hpp>
 #include <clprim/detail/element_type.hpp>
@@ -10,12 +13,29 @@
 
 namespace clprim {
 
-enum class reduce_op { sum, min, max };
-// reduce0..reduce4: the classic progression (interleaved addressing with divergent branches;
-// interleaved without divergence; sequential addressing; first add during load; last wavefront
-// unrolled); reduce5: complete unrolling; reduce6: many elements per work-item; fast: the best
-// the library has for the device.
-enum class reduce_variant { reduce0, reduce1, reduce2, reduce3, reduce4, reduce5, reduce6, fast };
+/// \addtogroup reductions
+/// @{
+
+/// The built-in reduction operators.
+enum class reduce_op {
+    sum, ///< `a + b` (integers wrap like OpenCL arithmetic); identity 0
+    min, ///< the smaller; identity the type's largest value
+    max  ///< the larger; identity the type's lowest value
+};
+
+/// \brief The reduction kernels, a teaching progression (Harris's "Optimizing parallel reduction")
+/// plus the library's own.
+enum class reduce_variant {
+    reduce0, ///< interleaved addressing with divergent branches
+    reduce1, ///< interleaved addressing without divergence
+    reduce2, ///< sequential addressing
+    reduce3, ///< first add during load
+    reduce4, ///< last wavefront unrolled
+    reduce5, ///< complete unrolling
+    reduce6, ///< many elements per work-item
+    fast     ///< the best the library has for the device (the default)
+};
+/// @}
 
 namespace detail {
 // Reduces in (of type) and writes the single result (size_of(type) bytes) to *result.
@@ -31,8 +51,20 @@ void reduce_generated_impl(const buffer_range& in, element_type type, const std:
                            const buffer_range* device_result);
 } // namespace detail
 
-// Reduces [first, last) with op and waits for the value. Empty range: the identity (0 for sum,
-// the type's max for min, lowest for max). Integer sums wrap like OpenCL arithmetic.
+/// \addtogroup reductions
+/// @{
+
+/// \brief Reduces [first, last) with a built-in operator and waits for the value.
+///
+/// Empty range: the identity (0 for sum, the type's max for min, lowest for max). Integer sums
+/// wrap like OpenCL arithmetic.
+/// \tparam T cl_int, cl_uint, cl_long, cl_ulong, cl_float, or cl_double on fp64 devices.
+/// \param first,last the range, in the queue's context.
+/// \param queue the command queue the work runs on.
+/// \param op sum, min or max.
+/// \param variant which kernel; the default `fast` is the library's best for the device.
+/// \return the reduction.
+/// \throws invalid_argument_error for a bad range, unsupported_error for double without fp64.
 template <class T>
 T reduce(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::command_queue& queue,
          reduce_op op = reduce_op::sum, reduce_variant variant = reduce_variant::fast)
@@ -43,8 +75,12 @@ T reduce(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::command_
     return result;
 }
 
-// The reduction written to *result (a one-element range of the queue's context, outside the
-// input); does not wait, so calls chain on the queue without a host round trip.
+/// \brief The reduction written to *result on the device; does not wait, so calls chain on the
+/// queue without a host round trip.
+/// \param first,last the range.
+/// \param result a one-element range of the queue's context, outside the input.
+/// \param queue the command queue the work is enqueued on.
+/// \param op sum, min or max.
 template <class T>
 void reduce(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::buffer_iterator<T> result,
             bc::command_queue& queue, reduce_op op = reduce_op::sum)
@@ -54,13 +90,19 @@ void reduce(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::buffe
     detail::reduce_to_device_impl(range, out, detail::element_type_of<T>(), op, queue);
 }
 
-// Reduces [first, last) with any associative Boost.Compute binary function object over T
-// (bc::plus<T>(), bc::max<T>(), bc::bit_xor<T>(), a BOOST_COMPUTE_FUNCTION, ...) whose identity
-// element is identity; waits for the value. The operator is rendered into the library's kernels
-// (one program per operator source, cached). Elements are combined left to right (earlier
-// elements as the left operand) unless clprim::is_commutative<BinaryFunction> says the order does
-// not matter (true for the commutative built-ins), which allows the fastest kernels.
-// Empty range: identity.
+/// \brief Reduces [first, last) with any associative Boost.Compute binary function object and
+/// waits for the value.
+///
+/// The operator is rendered into the library's kernels (one program per operator source,
+/// cached). Elements are combined left to right (earlier elements as the left operand) unless
+/// is_commutative says the order does not matter (true for the commutative built-ins), which
+/// allows the fastest kernels. Empty range: identity.
+/// \param first,last the range.
+/// \param queue the command queue the work runs on.
+/// \param op `bc::plus<T>()`, `bc::max<T>()`, `bc::bit_xor<T>()`, a `BOOST_COMPUTE_FUNCTION`, ...
+///        (see is_function_object).
+/// \param identity the operator's identity element: `op(identity, x) == x`.
+/// \return the reduction.
 template <class T, class BinaryFunction>
 T reduce(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::command_queue& queue,
          BinaryFunction op, detail::nondeduced_t<T> identity)
@@ -74,7 +116,12 @@ T reduce(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::command_
     return result;
 }
 
-// The same, written to *result (a one-element range of the queue's context); does not wait.
+/// \brief The same, written to *result on the device; does not wait.
+/// \param first,last the range.
+/// \param result a one-element range of the queue's context, outside the input.
+/// \param queue the command queue the work is enqueued on.
+/// \param op an associative Boost.Compute binary function object.
+/// \param identity the operator's identity element.
 template <class T, class BinaryFunction>
 void reduce(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::buffer_iterator<T> result,
             bc::command_queue& queue, BinaryFunction op, detail::nondeduced_t<T> identity)
@@ -86,5 +133,7 @@ void reduce(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::buffe
     detail::reduce_generated_impl(range, detail::element_type_of<T>(), file, is_commutative<BinaryFunction>::value,
                                   &identity, queue, nullptr, &out);
 }
+
+/// @}
 
 } // namespace clprim

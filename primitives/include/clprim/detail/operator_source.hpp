@@ -13,6 +13,7 @@
 // then holds one program per operator source.
 #include <clprim/config.hpp>
 #include <clprim/detail/element_type.hpp>
+#include <clprim/operators.hpp>
 
 #include <boost/compute/detail/meta_kernel.hpp>
 #include <boost/compute/function.hpp>
@@ -24,40 +25,6 @@
 #include <type_traits>
 
 namespace clprim {
-
-namespace detail {
-template <class Signature>
-std::true_type is_bc_function_test(const bc::function<Signature>*);
-std::false_type is_bc_function_test(...);
-} // namespace detail
-
-// True for Boost.Compute function objects: bc::function<...> and everything built on it (the
-// built-in operators and functions such as bc::plus<T>, bc::max<T>, bc::bit_xor<T>, and functions
-// made with BOOST_COMPUTE_FUNCTION), and Boost.Compute lambda expressions (bc::lambda::_1 > 5).
-template <class F>
-struct is_function_object
-    : std::integral_constant<bool, decltype(detail::is_bc_function_test(static_cast<const F*>(nullptr)))::value ||
-                                       boost::proto::is_expr<F>::value> {};
-
-// Operators for which op(a, b) == op(b, a): the library may then combine elements in any order
-// (the reduction's fastest kernels interleave them). Every other operator is only assumed
-// associative, and the library keeps element order (left operand = earlier elements).
-// Specialise it for an operator of your own to get the same speed.
-template <class F>
-struct is_commutative : std::false_type {};
-#define CLPRIM_COMMUTATIVE_(name)                                                                  \
-    template <class T>                                                                             \
-    struct is_commutative<bc::name<T>> : std::true_type {}
-CLPRIM_COMMUTATIVE_(plus);
-CLPRIM_COMMUTATIVE_(multiplies);
-CLPRIM_COMMUTATIVE_(min);
-CLPRIM_COMMUTATIVE_(max);
-CLPRIM_COMMUTATIVE_(fmin);
-CLPRIM_COMMUTATIVE_(fmax);
-CLPRIM_COMMUTATIVE_(bit_and);
-CLPRIM_COMMUTATIVE_(bit_or);
-CLPRIM_COMMUTATIVE_(bit_xor);
-#undef CLPRIM_COMMUTATIVE_
 
 namespace detail {
 
