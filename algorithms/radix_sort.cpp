@@ -7,6 +7,7 @@
 // same for every key are skipped.
 #include "radix_onesweep.hpp"
 #include "radix_sort_cpu.hpp"
+#include "sort_small.hpp"
 
 #include <clprim/detail/algorithms_kernels.hpp>
 #include <clprim/detail/device_limits.hpp>
@@ -119,32 +120,42 @@ radix_kernels build_kernels(const bc::command_queue& queue, const sort_request& 
 }
 
 // Which radix sort runs (the one place where that is chosen):
-//  - onesweep (radix_onesweep.cpp): GPUs, n < 2^30. One read and one write of the keys per 8-bit
-//    digit, chained across work-groups by decoupled look-back, which is safe where a work-group
-//    that has started runs to completion (every GPU; the argument is in lookback.cl). Ranks with
-//    NVIDIA's match.any where the compiler takes inline PTX, else portably (onesweep_portable).
+//  - onesweep (radix_onesweep.cpp): every device that is not a CPU (GPUs and accelerators of any
+//    vendor), n < 2^30. One read and one write of the keys per 8-bit digit, chained across
+//    work-groups by decoupled look-back with its fallback (lookback.cl): a tile whose predecessor
+//    stalls counts that tile's digits itself, so no forward progress between work-groups is
+//    assumed. Ranks with NVIDIA's match.any where the compiler takes inline PTX, else portably
+//    (onesweep_portable).
+//  - small (sort_small.cpp): the same devices, n up to what one work-group's local memory holds
+//    (4096 4-byte keys): one launch, a bitonic network over (key, index) pairs, where the
+//    one-sweep path's five launches would cost more than the keys.
 //  - cpu (radix_sort_cpu.cpp): CPU devices: a contiguous chunk per work-item, no barriers.
 //  - multipass (this file): Zagha & Blelloch's count / scan / scatter per digit, the textbook
-//    algorithm: every other device, and n >= 2^30 on GPUs (the look-back counts hold 30 bits).
-// CLPRIM_RADIX_PATH=onesweep|onesweep_portable|multipass|cpu forces a path (for tests and
-// measurements; onesweep falls back to onesweep_portable where match.any is not available).
-enum class radix_path { onesweep, onesweep_portable, multipass, cpu };
+//    algorithm: n >= 2^30 on GPUs (the look-back counts hold 30 bits).
+// CLPRIM_RADIX_PATH=onesweep|onesweep_portable|multipass|cpu|small forces a path (for tests and
+// measurements; onesweep falls back to onesweep_portable where match.any is not available, small
+// to the device's choice where n does not fit).
+enum class radix_path { onesweep, onesweep_portable, multipass, cpu, small };
 
-radix_path choose_radix_path(const bc::command_queue& queue, std::size_t n)
+radix_path choose_radix_path(const bc::command_queue& queue, const sort_request& r)
 {
     const bc::device device = queue.get_device();
+    const std::size_t n = r.keys.size;
     const bool fits_onesweep = n <= onesweep_max_keys;
     auto onesweep = [&] {
         return onesweep_match_any_available(queue) ? radix_path::onesweep : radix_path::onesweep_portable;
     };
-    if (const auto forced = knob_choice("CLPRIM_RADIX_PATH", {"onesweep", "onesweep_portable", "multipass", "cpu"})) {
+    const bool fits_small = n <= sort_small_max_keys(r, queue);
+    if (const auto forced = knob_choice("CLPRIM_RADIX_PATH", {"onesweep", "onesweep_portable", "multipass", "cpu", "small"})) {
         const radix_path p = radix_path(*forced);
         if (p == radix_path::cpu || p == radix_path::multipass) return p;
-        if (fits_onesweep) return p == radix_path::onesweep ? onesweep() : radix_path::onesweep_portable;
+        if (p == radix_path::small && fits_small) return p;
+        if (p != radix_path::small && fits_onesweep) return p == radix_path::onesweep ? onesweep() : radix_path::onesweep_portable;
     }
     const device_profile& profile = profile_of(device);
     if (profile.is_cpu()) return radix_path::cpu;
-    if (profile.is_gpu() && fits_onesweep) return onesweep();
+    if (fits_small) return radix_path::small;
+    if (fits_onesweep) return onesweep();
     return radix_path::multipass;
 }
 
@@ -163,8 +174,9 @@ void radix_sort_impl(const sort_request& r, bc::command_queue& user_queue)
     if (n > std::size_t(std::numeric_limits<cl_uint>::max()) - (std::size_t(1) << 16))
         throw invalid_argument_error(std::string(who) + ": more than 2^32 - 2^16 keys");
     if (n < 2) return;
-    const radix_path path = choose_radix_path(queue, n);
+    const radix_path path = choose_radix_path(queue, r);
     if (path == radix_path::cpu) return radix_sort_cpu_impl(r, queue);
+    if (path == radix_path::small) return guarded(who, [&] { sort_small(r, queue); });
     if (path == radix_path::onesweep || path == radix_path::onesweep_portable) {
         return guarded(who, [&] {
             radix_sort_onesweep(r, queue,

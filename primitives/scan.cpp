@@ -31,6 +31,7 @@ constexpr std::size_t single_group_tiles = 8;
 struct scan_kernels {
     bc::kernel scan_tiles, scan_single, reduce_tiles, add_tile_offsets, reduce_chunks, scan_chunks, scan_lookback;
     bool is_gpu = true;
+    bool is_cpu = false;
     std::size_t compute_units = 1;
     std::size_t wg = 1;         // work-group size
     std::size_t items = 1;      // elements per work-item
@@ -114,6 +115,7 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
     const auto lim_single = limits_for(k.scan_single, device);
     const auto lim_lookback = limits_for(k.scan_lookback, device);
     k.is_gpu = profile.is_gpu();
+    k.is_cpu = profile.is_cpu();
     k.compute_units = std::max<std::size_t>(1, lim_scan.compute_units);
     const std::size_t max_wg = std::min({lim_scan.max_work_group_size, lim_reduce.max_work_group_size,
                                          lim_add.max_work_group_size, lim_single.max_work_group_size,
@@ -214,24 +216,26 @@ void scan_level(scan_kernels& k, bc::command_queue& queue, const bc::buffer& in,
 }
 
 // Which device-wide scan runs (the one place where that is chosen):
-//  - lookback: GPUs. One pass, every element read once and written once (decoupled look-back,
-//    lookback.cl). Safe only where a work-group that has started runs to completion (GPUs, PoCL:
-//    the argument is in lookback.cl), as the one-sweep radix sort assumes too. With tiles of
-//    32 elements per work-item it is the fastest path on the H100 at every size measured (2^26:
+//  - lookback: every device that is not a CPU (GPUs and accelerators of any vendor). One pass,
+//    every element read once and written once (decoupled look-back, lookback.cl), with the
+//    decoupled fallback (scan_lookback.cl): a tile never waits without bound, so the path needs
+//    no forward progress between work-groups and is safe on any device. With tiles of 32
+//    elements per work-item it is the fastest path on the H100 at every size measured (2^26:
 //    0.280 ms against 0.298 for tiles; docs/RESULTS.md).
 //  - chunks: CPU devices: a few long sequential runs per core, no barriers (two reads of the
-//    input, but a CPU is bound by its cores long before its memory).
+//    input, but a CPU is bound by its cores long before its memory; on PoCL it is faster than
+//    the look-back: docs/RESULTS.md, "Single pass on CPU devices").
 //  - tiles: reduce-then-scan over tiles (three passes over n): the textbook algorithms
 //    (hillis_steele, blelloch), whatever the device; selectable for `fast`.
 // CLPRIM_SCAN_PATH=lookback|chunks|tiles overrides the choice for `fast`, for tests and
-// measurements (PoCL runs lookback too: its work-groups also run to completion).
+// measurements (any path runs on any device).
 enum class scan_path { lookback, chunks, tiles };
 
 scan_path choose_scan_path(const scan_kernels& k, scan_algorithm algorithm)
 {
     if (algorithm != scan_algorithm::fast) return scan_path::tiles;
     if (const auto forced = knob_choice("CLPRIM_SCAN_PATH", {"lookback", "chunks", "tiles"})) return scan_path(*forced);
-    return k.is_gpu ? scan_path::lookback : scan_path::chunks;
+    return k.is_cpu ? scan_path::chunks : scan_path::lookback;
 }
 
 // One launch: tiles take their index from a counter in status[0] and chain through look-back.

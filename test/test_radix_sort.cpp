@@ -406,6 +406,41 @@ BOOST_AUTO_TEST_CASE(onesweep_paths)
     }
 }
 
+// The one-launch path for small ranges (sort_small.cl: a bitonic network over (key, index) pairs
+// in one work-group's local memory), forced on the device under test: every key type, both
+// orders, keys alone and pairs (stability: the index breaks ties), sizes from 2 to the largest it
+// takes (sizes it cannot take fall back to the device's own choice).
+BOOST_AUTO_TEST_CASE(small_path)
+{
+    env_override force("CLPRIM_RADIX_PATH", "small");
+    const std::vector<std::size_t> sizes{2, 3, 31, 32, 33, 255, 257, 1000, 2047, 2048, 4095, 4096};
+    auto keys_of = [&](auto key) {
+        using K = decltype(key);
+        if (!type_runs_here<K>()) return;
+        for (bool descending : {false, true})
+            for (std::size_t n : sizes)
+                for (distribution dist : {distribution::random, distribution::few_distinct, distribution::float_specials})
+                    check_sort(make_data<K>(n, dist), descending, queue,
+                               "small " + type_label<K>() + " n " + std::to_string(n) + " " + name_of(dist) + " " +
+                                   order_name(descending));
+    };
+    keys_of(cl_uint{});
+    keys_of(cl_int{});
+    keys_of(cl_float{});
+    keys_of(cl_ulong{});
+    keys_of(cl_long{});
+    keys_of(cl_double{});
+    for (bool descending : {false, true})
+        for (std::size_t n : {std::size_t(2), std::size_t(777), std::size_t(4096)}) {
+            const std::string tag = "small pairs n " + std::to_string(n) + " " + order_name(descending);
+            check_sort_by_key<cl_uint, cl_uint>(make_data<cl_uint>(n, distribution::few_distinct), descending, queue, tag + " uint->uint");
+            check_sort_by_key<cl_float, cl_double>(make_data<cl_float>(n, distribution::few_distinct), descending, queue,
+                                                   tag + " float->double");
+            check_sort_by_key<cl_ulong, cl_uint>(make_data<cl_ulong>(n, distribution::all_equal), descending, queue,
+                                                 tag + " ulong->uint");
+        }
+}
+
 // The look-back's decoupled fallback (lookback.cl, radix_onesweep.cl): with CLPRIM_LOOKBACK=fallback
 // every tile counts its predecessor's digits from that tile's keys and takes the fallback at any
 // empty slot instead of waiting; the sorts must come out the same. Keys and pairs, 4- and 8-byte
