@@ -17,12 +17,16 @@
 // becomes the shadow of the next buffer that Oclgrind places at the same address.
 //   a. whole buffer written by clEnqueueWriteBuffer, then read by a kernel   clean
 //   b. a kernel writes every element of a fresh buffer, a second one reads   clean
-//   c. buffer cleared by clEnqueueFillBuffer (4-byte pattern), kernel reads  reported
-//   d. fill, then atomic_inc on the words (look-back slots, status words)     reported
-//   e. 1-byte clEnqueueWriteBuffer at offset 0 into a fresh buffer (what the
+//   c. atomic_xchg writes every element of a fresh buffer, a kernel reads     reported (*)
+//   d. buffer cleared by clEnqueueFillBuffer (4-byte pattern), kernel reads  reported
+//   e. fill, then atomic_inc on the words (look-back slots, status words)     reported
+//   f. 1-byte clEnqueueWriteBuffer at offset 0 into a fresh buffer (what the
 //      scratch pool does so that lazily allocating drivers allocate at once),
 //      then b                                                                reported
-//   f. b again, on buffers created after the ones above were released         reported
+//   g. b again, in a buffer created after the release of a buffer as in f      reported
+// (*) The checker treats the value that any atomic except atomic_cmpxchg stores as uninitialised
+// when the word that the atomic replaces is uninitialised. This also happens for atomic_xchg,
+// whose stored value does not depend on that word.
 #include <clprim/clprim.hpp>
 
 #include <cstdio>
@@ -37,10 +41,13 @@ __kernel void produce(__global uint *b) { const size_t i = get_global_id(0); b[i
 __kernel void consume(__global const uint *in, __global uint *out)
 { const size_t i = get_global_id(0); out[i] = in[i] + 1u; }
 __kernel void bump(__global uint *b) { atomic_inc(&b[get_global_id(0)]); }
+__kernel void publish(__global uint *b) { const size_t i = get_global_id(0); atomic_xchg(&b[i], (uint)i); }
 )";
 
 const std::size_t n = 64;
 int failures = 0;
+// Every buffer stays alive, so that no case but g gets the address of a released buffer.
+std::vector<bc::buffer> keep;
 
 void announce(const char* name)
 {
@@ -54,6 +61,8 @@ void announce(const char* name)
 void consume_and_check(bc::command_queue& q, bc::kernel consume, const bc::buffer& in, const std::vector<cl_uint>& expected)
 {
     bc::buffer out(q.get_context(), n * sizeof(cl_uint));
+    keep.push_back(in);
+    keep.push_back(out);
     consume.set_arg(0, in);
     consume.set_arg(1, out);
     q.enqueue_1d_range_kernel(consume, 0, n, 0);
@@ -78,7 +87,7 @@ int main()
         std::printf("oclgrind_fill_repro on %s\n", device.name().c_str());
         bc::program program = bc::program::build_with_source(source, context);
         bc::kernel produce = program.create_kernel("produce"), consume = program.create_kernel("consume"),
-                   bump = program.create_kernel("bump");
+                   bump = program.create_kernel("bump"), publish = program.create_kernel("publish");
         std::vector<cl_uint> iota(n), zeros(n, 0), ones(n, 1);
         for (std::size_t i = 0; i < n; ++i) iota[i] = cl_uint(i);
         const std::size_t bytes = n * sizeof(cl_uint);
@@ -97,13 +106,20 @@ int main()
             q.enqueue_1d_range_kernel(produce, 0, n, 0);
             consume_and_check(q, consume, b, iota);
         }
-        announce("c. clEnqueueFillBuffer, kernel reads (Oclgrind reports it)");
+        announce("c. atomic_xchg writes all of a fresh buffer, kernel reads (Oclgrind reports it)");
+        {
+            bc::buffer b(context, bytes);
+            publish.set_arg(0, b);
+            q.enqueue_1d_range_kernel(publish, 0, n, 0);
+            consume_and_check(q, consume, b, iota);
+        }
+        announce("d. clEnqueueFillBuffer, kernel reads (Oclgrind reports it)");
         {
             bc::buffer b(context, bytes);
             q.enqueue_fill_buffer(b, &zero, sizeof zero, 0, bytes);
             consume_and_check(q, consume, b, zeros);
         }
-        announce("d. clEnqueueFillBuffer, atomic_inc (Oclgrind reports it)");
+        announce("e. clEnqueueFillBuffer, atomic_inc (Oclgrind reports it)");
         {
             bc::buffer b(context, bytes);
             q.enqueue_fill_buffer(b, &zero, sizeof zero, 0, bytes);
@@ -111,7 +127,7 @@ int main()
             q.enqueue_1d_range_kernel(bump, 0, n, 0);
             consume_and_check(q, consume, b, ones);
         }
-        announce("e. 1-byte write at offset 0, kernel writes all, kernel reads (Oclgrind reports it)");
+        announce("f. 1-byte write at offset 0, kernel writes all, kernel reads (Oclgrind reports it)");
         {
             bc::buffer b(context, bytes);
             const unsigned char byte = 0;
@@ -120,8 +136,14 @@ int main()
             q.enqueue_1d_range_kernel(produce, 0, n, 0);
             consume_and_check(q, consume, b, iota);
         }
-        announce("f. as b, after the buffers above were released (Oclgrind reports it)");
+        announce("g. as b, in a buffer created after one as in f was released (Oclgrind reports it)");
         {
+            {
+                bc::buffer released(context, bytes); // its shadow shrinks to 1 byte, as in f
+                const unsigned char byte = 0;
+                q.enqueue_write_buffer(released, 0, 1, &byte);
+                q.finish();
+            } // Oclgrind gives its address to the next buffer created
             bc::buffer b(context, bytes);
             produce.set_arg(0, b);
             q.enqueue_1d_range_kernel(produce, 0, n, 0);
