@@ -5,7 +5,7 @@
 set -euo pipefail
 awk '
 /^== / { step = substr($0, 4); next }
-/^(Uninitialized|Read-write|Write-write|Invalid|Work-group divergence|Oclgrind - Illegal|Oclgrind: )/ { kind = $0; sub(/ at .*| address .*/, "", kind); pending = 1; kernel = ""; line = ""; next }
+/^(Uninitialized|Read-write|Write-write|Invalid|Work-group divergence|Oclgrind - Illegal|Oclgrind: )/ { kind = $0; sub(/ address 0x.*| at .*/, "", kind); pending = 1; kernel = ""; line = ""; next }
 pending && /Kernel:/ { kernel = $2 }
 pending && /At line/ { line = $3 " " $NF; key = step " | " kind " | " kernel " | " line; count[key]++; pending = 0 }
 END { for (k in count) printf "%6d  %s\n", count[k], k }
