@@ -16,6 +16,8 @@
     std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e)); std::exit(1); } } while (0)
 
 struct less_uint { __device__ bool operator()(unsigned a, unsigned b) const { return a < b; } };
+struct max_uint { __device__ unsigned operator()(unsigned a, unsigned b) const { return a > b ? a : b; } };
+struct odd_uint { __device__ bool operator()(unsigned x) const { return (x & 1u) != 0; } }; // keeps about half
 
 // Times fn (one call) `repeat` times; restore() runs before each call, outside the events.
 static void time_case(const char* name, size_t n, double bytes, int repeat,
@@ -45,7 +47,7 @@ int main(int argc, char** argv)
 {
     const int repeat = argc > 1 ? std::atoi(argv[1]) : 20;
     std::printf("case,n,best_ms,median_ms,Gkeys_per_s,GB_per_s\n");
-    for (int lg : {20, 24, 26}) {
+    for (int lg : {10, 16, 20, 24, 26}) {
         const size_t n = size_t(1) << lg;
         std::vector<unsigned> h(n);
         std::mt19937 rng(lg);
@@ -67,6 +69,19 @@ int main(int argc, char** argv)
         cub::DeviceScan::ExclusiveSum(nullptr, need, k0, k1, (int)n); grow(need);
         time_case("cub_exclusive_scan_uint", n, 8.0 * n, repeat, restore,
                   [&] { size_t b = temp_bytes; CHECK(cub::DeviceScan::ExclusiveSum(temp, b, k0, k1, (int)n)); });
+
+        cub::DeviceScan::InclusiveScan(nullptr, need, k0, k1, max_uint{}, (int)n); grow(need);
+        time_case("cub_inclusive_max_scan_uint", n, 8.0 * n, repeat, restore,
+                  [&] { size_t b = temp_bytes; CHECK(cub::DeviceScan::InclusiveScan(temp, b, k0, k1, max_uint{}, (int)n)); });
+
+        cub::DeviceReduce::Sum(nullptr, need, k0, k1, (int)n); grow(need);
+        time_case("cub_reduce_sum_uint", n, 4.0 * n, repeat, restore,
+                  [&] { size_t b = temp_bytes; CHECK(cub::DeviceReduce::Sum(temp, b, k0, k1, (int)n)); });
+
+        // select-if keeping about half (copy_if's peer): reads n, writes about n/2 and the count
+        cub::DeviceSelect::If(nullptr, need, k0, k1, v1, (int)n, odd_uint{}); grow(need);
+        time_case("cub_select_if_half_uint", n, 6.0 * n, repeat, restore,
+                  [&] { size_t b = temp_bytes; CHECK(cub::DeviceSelect::If(temp, b, k0, k1, v1, (int)n, odd_uint{})); });
 
         cub::DeviceRadixSort::SortKeys(nullptr, need, k0, k1, (int)n); grow(need);
         time_case("cub_radix_sort_uint", n, 0, repeat, restore,

@@ -225,11 +225,24 @@ int main(int argc, char** argv)
         }
 
         using sa = clprim::sort_algorithm;
-        for (const char* path : {"cpu", "multipass", "onesweep_portable"}) {
+        for (const char* path : {"cpu", "multipass", "onesweep_portable", "small"}) {
             knob p("CLPRIM_RADIX_PATH", path);
+            // The small path takes what one work-group holds (Oclgrind's device: 1024 keys).
+            const std::size_t radix_n = std::string(path) == "small" ? std::min<std::size_t>(n, 1024) : n;
             const std::string label = std::string("radix ") + path;
-            step(label + " uint", [&] { sort_keys_and_pairs<cl_uint>(q, n, sa::radix, label); });
-            step(label + " ulong", [&] { sort_keys_and_pairs<cl_ulong>(q, n, sa::radix, label); });
+            step(label + " uint", [&] { sort_keys_and_pairs<cl_uint>(q, radix_n, sa::radix, label); });
+            step(label + " ulong", [&] { sort_keys_and_pairs<cl_ulong>(q, radix_n, sa::radix, label); });
+        }
+        // The look-back's decoupled fallback taken by every tile (scan and one-sweep sort).
+        {
+            knob fb("CLPRIM_LOOKBACK", "fallback");
+            {
+                knob p("CLPRIM_SCAN_PATH", "lookback"), items("CLPRIM_SCAN_ITEMS", "2");
+                step("lookback fallback scan uint", [&] { scans<cl_uint>(q, n, "fallback"); });
+                step("lookback fallback scan ulong", [&] { scans<cl_ulong>(q, n, "fallback"); });
+            }
+            knob p("CLPRIM_RADIX_PATH", "onesweep_portable"), tiles("CLPRIM_ONESWEEP_TUNE", "256,1"); // 256-key tiles
+            step("lookback fallback radix uint", [&] { sort_keys_and_pairs<cl_uint>(q, n, sa::radix, "fallback radix"); });
         }
         for (const char* path : {"cpu", "gpu"}) {
             knob p("CLPRIM_MERGE_PATH", path);

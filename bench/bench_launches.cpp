@@ -1,0 +1,55 @@
+// Bench case "launches" (diagnostic, prints to stdout, adds no rows): kernel launches per call of
+// the primitives whose small-n time is launch cost (issue #27: every primitive at 2^10 should be
+// one launch where it fits one tile). Counted by the library's kernel profile (every launch goes
+// through detail::launch_1d) on a profiling queue, one call after a warm-up call.
+#include "bench_framework.hpp"
+
+#include <boost/compute/functional.hpp>
+#include <boost/compute/lambda.hpp>
+
+#include <random>
+
+namespace {
+
+namespace bc = boost::compute;
+
+template <class F>
+std::size_t launches_of(bc::command_queue& q, F call)
+{
+    call(); // builds the programs
+    q.finish();
+    clprim::detail::kernel_profile(true);
+    call();
+    q.finish();
+    std::size_t launches = 0;
+    for (const auto& t : clprim::detail::kernel_profile_report()) launches += t.launches;
+    clprim::detail::kernel_profile(false);
+    return launches;
+}
+
+} // namespace
+
+CLPRIM_BENCH(launches)
+{
+    bc::command_queue q(ctx.ctx, ctx.device, CL_QUEUE_PROFILING_ENABLE);
+    std::printf("launches per call (kernels enqueued by one call)\n%-28s %12s %9s\n", "primitive", "n", "launches");
+    for (std::size_t n : ctx.sizes) {
+        std::mt19937 rng{static_cast<unsigned>(n)};
+        std::vector<cl_uint> host(n);
+        for (auto& x : host) x = rng();
+        bc::vector<cl_uint> data(host.begin(), host.end(), q), work(n, ctx.ctx), out(n, ctx.ctx);
+        auto fresh = [&] { bc::copy(data.begin(), data.end(), work.begin(), q); };
+        auto row = [&](const char* what, std::size_t launches) { std::printf("%-28s %12zu %9zu\n", what, n, launches); };
+        row("reduce (value)", launches_of(q, [&] { (void)clprim::reduce(data.begin(), data.end(), q); }));
+        row("exclusive_scan", launches_of(q, [&] { clprim::exclusive_scan(data.begin(), data.end(), out.begin(), q); }));
+        row("inclusive_scan max", launches_of(q, [&] {
+                clprim::inclusive_scan(data.begin(), data.end(), out.begin(), q, bc::max<cl_uint>(), cl_uint(0));
+            }));
+        using bc::lambda::_1;
+        row("copy_if half", launches_of(q, [&] { (void)clprim::copy_if(data.begin(), data.end(), out.begin(), q, (_1 & 1u) == 1u); }));
+        row("radix_sort uint", launches_of(q, [&] {
+                fresh();
+                clprim::radix_sort(work.begin(), work.end(), q);
+            }));
+    }
+}
