@@ -7,6 +7,7 @@
 // per work-item). The path and the shape come from the merge sort's policy (choose_merge_policy,
 // CLPRIM_MERGE_PATH / CLPRIM_MERGE_GPU_TUNE / CLPRIM_MERGE_CPU_TUNE force them).
 #include "merge_rounds.hpp"
+#include "ranges_overlap.hpp"
 
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/merge.hpp>
@@ -19,15 +20,6 @@ namespace clprim {
 namespace detail {
 
 namespace {
-
-// Byte ranges of a and b in one buffer intersect (empty ranges never do).
-bool overlap(const buffer_range& a, std::size_t asize, const buffer_range& b, std::size_t bsize)
-{
-    if (a.size == 0 || b.size == 0 || a.buffer.get() != b.buffer.get()) return false;
-    const std::size_t a0 = a.offset * asize, a1 = a0 + a.size * asize;
-    const std::size_t b0 = b.offset * bsize, b1 = b0 + b.size * bsize;
-    return a0 < b1 && b0 < a1;
-}
 
 // Where a range's keys and values are, as the kernels take them (values: the keys' buffer when
 // there are none, never read).
@@ -64,13 +56,13 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
     const std::size_t kbytes = size_of(r.key_type);
     const std::size_t vbytes = r.has_values ? size_of(r.value_type) : 0;
     // Checks before anything is enqueued: no output over an input or over the other output.
-    const bool bad = overlap(r.keys_out, kbytes, r.keys1, kbytes) || overlap(r.keys_out, kbytes, r.keys2, kbytes) ||
+    const bool bad = ranges_overlap(r.keys_out, kbytes, r.keys1, kbytes) || ranges_overlap(r.keys_out, kbytes, r.keys2, kbytes) ||
                      (r.has_values &&
-                      (overlap(r.keys_out, kbytes, r.values1, vbytes) || overlap(r.keys_out, kbytes, r.values2, vbytes) ||
-                       overlap(r.values_out, vbytes, r.keys1, kbytes) || overlap(r.values_out, vbytes, r.keys2, kbytes) ||
-                       overlap(r.values_out, vbytes, r.values1, vbytes) ||
-                       overlap(r.values_out, vbytes, r.values2, vbytes) ||
-                       overlap(r.values_out, vbytes, r.keys_out, kbytes)));
+                      (ranges_overlap(r.keys_out, kbytes, r.values1, vbytes) || ranges_overlap(r.keys_out, kbytes, r.values2, vbytes) ||
+                       ranges_overlap(r.values_out, vbytes, r.keys1, kbytes) || ranges_overlap(r.values_out, vbytes, r.keys2, kbytes) ||
+                       ranges_overlap(r.values_out, vbytes, r.values1, vbytes) ||
+                       ranges_overlap(r.values_out, vbytes, r.values2, vbytes) ||
+                       ranges_overlap(r.values_out, vbytes, r.keys_out, kbytes)));
     if (bad) throw invalid_argument_error(std::string(who) + ": an output range overlaps an input or the other output");
     const bc::device device = user_queue.get_device();
     require_type_support(r.key_type, device, who);
