@@ -40,8 +40,29 @@
 #endif
 #define E MERGE_ELEMS
 
+// The comparison every merge below makes. The library's key order: sortable bits compared as
+// unsigned. MERGE_COMPARATOR (sort with the user's comparator, sort_comparator.hpp): the keys stay
+// as they are and CLPRIM_LESS(a, b) (generated from the function object, joined in front) orders
+// them; the kernels are the same. SK_LESS(x, y): x goes strictly before y.
+// SK_LE_AT(x, ix, y, iy, valid): x (at local position ix) goes no later than y (at iy), ties to x.
+// The tile sort pads the range's last tile; with the key order the padding is the largest value,
+// with a comparator there is none, so the padding is known by position instead: it is the suffix
+// of the tile in input order, and (as it goes after every real key and the merges are stable)
+// it stays the suffix of every sorted run, so position >= valid means padding.
+#ifdef MERGE_COMPARATOR
+#ifndef CLPRIM_LESS
+#error "merge_sort.cl with MERGE_COMPARATOR needs CLPRIM_LESS"
+#endif
+inline SK caller_to_sortable(SK bits) { return bits; }
+inline SK sortable_to_caller(SK s) { return s; }
+#define SK_LESS(x, y) CLPRIM_LESS(K_AS_KEY(x), K_AS_KEY(y))
+#define SK_LE_AT(x, ix, y, iy, valid) ((iy) >= (valid) || ((ix) < (valid) && !SK_LESS(y, x)))
+#else
 inline SK caller_to_sortable(SK bits) { return key_to_sortable(K_AS_KEY(bits)); }
 inline SK sortable_to_caller(SK s) { return K_AS_UNSIGNED(sortable_to_key(s)); }
+#define SK_LESS(x, y) ((x) < (y))
+#define SK_LE_AT(x, ix, y, iy, valid) ((x) <= (y))
+#endif
 
 #ifdef MERGE_TWO_RANGES
 #define LOAD_SK(x) caller_to_sortable(x)
@@ -51,14 +72,17 @@ inline SK sortable_to_caller(SK s) { return K_AS_UNSIGNED(sortable_to_key(s)); }
 
 // Co-rank (merge path) in local memory: how many of the first d outputs of the stable merge of
 // k[a0, a0 + la) and k[b0, b0 + lb) come from the first run. A binary search on the diagonal d.
-inline uint co_rank_local(__local const SK* k, uint a0, uint la, uint b0, uint lb, uint d)
+// valid: positions from there on hold padding (SK_LE_AT).
+inline uint co_rank_local(__local const SK* k, uint a0, uint la, uint b0, uint lb, uint d, uint valid)
 {
+    (void)valid;
     uint lo = d > lb ? d - lb : 0;
     uint hi = min(d, la);
     while (lo < hi) {
         const uint mid = (lo + hi) >> 1;
         // k[a0 + mid] precedes k[b0 + d-1-mid] (ties: a first): more of a is among the first d.
-        if (k[a0 + mid] <= k[b0 + d - 1 - mid]) lo = mid + 1;
+        const uint ia = a0 + mid, ib = b0 + d - 1 - mid;
+        if (SK_LE_AT(k[ia], ia, k[ib], ib, valid)) lo = mid + 1;
         else hi = mid;
     }
     return lo;
@@ -69,12 +93,14 @@ inline uint co_rank_local(__local const SK* k, uint a0, uint la, uint b0, uint l
 // output costs one comparison and one local read (the successor of the key taken). kr gets the
 // keys, ix the local index each came from (for the values). Outputs past the end are garbage;
 // callers never store them.
-inline void merge_serial(__local const SK* k, uint i, const uint iend, uint j, const uint jend, SK* kr, uint* ix)
+inline void merge_serial(__local const SK* k, uint i, const uint iend, uint j, const uint jend, SK* kr, uint* ix,
+                         const uint valid)
 {
+    (void)valid;
     SK ka = k[i], kb = k[j];
 #pragma unroll
     for (uint e = 0; e < E; ++e) {
-        const bool take_a = j >= jend || (i < iend && ka <= kb);
+        const bool take_a = j >= jend || (i < iend && SK_LE_AT(ka, i, kb, j, valid));
         kr[e] = take_a ? ka : kb;
         ix[e] = take_a ? i : j;
         const uint next = take_a ? i + 1 : j + 1;
@@ -104,6 +130,7 @@ inline void tile_sort(__global const SK* in, ulong in_off, __global const V* vin
     const uint wg = get_local_size(0);
     const uint tile = wg * E;
     const ulong base = (ulong)get_group_id(0) * tile;
+    const uint valid = (uint)min((ulong)tile, n - base); // padding from there on
     __local SK* lk = (__local SK*)lmem;
 #ifdef SORT_HAS_VALUES
     vin += vin_off;
@@ -135,7 +162,11 @@ inline void tile_sort(__global const SK* in, ulong in_off, __global const V* vin
     for (uint p = 0; p < E; ++p) {
 #pragma unroll
         for (uint a = p & 1; a + 1 < E; a += 2) {
+#ifdef MERGE_COMPARATOR
+            if (ir[a + 1] < valid && (ir[a] >= valid || SK_LESS(kr[a + 1], kr[a]))) {
+#else
             if (kr[a] > kr[a + 1]) {
+#endif
                 const SK t = kr[a]; kr[a] = kr[a + 1]; kr[a + 1] = t;
                 const uint u = ir[a]; ir[a] = ir[a + 1]; ir[a + 1] = u;
             }
@@ -156,9 +187,9 @@ inline void tile_sort(__global const SK* in, ulong in_off, __global const V* vin
         const uint L = span * E;
         const uint pair = (lid & ~(2 * span - 1)) * E;
         const uint d = o - pair;
-        const uint took_a = co_rank_local(lk, pair, L, pair + L, L, d);
+        const uint took_a = co_rank_local(lk, pair, L, pair + L, L, d, valid);
         uint ix[E];
-        merge_serial(lk, pair + took_a, pair + L, pair + L + d - took_a, pair + 2 * L, kr, ix);
+        merge_serial(lk, pair + took_a, pair + L, pair + L + d - took_a, pair + 2 * L, kr, ix, valid);
 #ifdef SORT_HAS_VALUES
 #pragma unroll
         for (uint a = 0; a < E; ++a) ir[a] = li[ix[a]];
@@ -226,7 +257,7 @@ inline ulong co_rank(__global const SK* a, ulong la, __global const SK* b, ulong
     while (lo < hi) {
         const ulong mid = (lo + hi) >> 1;
         // a[mid] precedes b[d-1-mid] (ties: a first), so it is among the first d: take more of a.
-        if (LOAD_SK(a[mid]) <= LOAD_SK(b[d - 1 - mid])) lo = mid + 1;
+        if (!SK_LESS(LOAD_SK(b[d - 1 - mid]), LOAD_SK(a[mid]))) lo = mid + 1;
         else hi = mid;
     }
     return lo;
@@ -317,10 +348,10 @@ inline void merge_tile(__global const SK* ka, __global const V* va, __global con
     // values follow by the index each key came from.
     const uint o = lid * E;
     const uint d = full ? o : min(o, total);
-    const uint took_a = co_rank_local(lk, 0, na, na, total - na, d);
+    const uint took_a = co_rank_local(lk, 0, na, na, total - na, d, total);
     SK kr[E];
     uint ix[E];
-    merge_serial(lk, took_a, na, na + d - took_a, total, kr, ix);
+    merge_serial(lk, took_a, na, na + d - took_a, total, kr, ix, total);
 #ifdef SORT_HAS_VALUES
     V vr[E];
 #pragma unroll
@@ -417,7 +448,7 @@ inline void merge_seq(__global const SK* restrict ka, __global const V* restrict
     (void)va; (void)vb; (void)vout;
     while (i < i1 && j < j1) {
         const SK x = LOAD_SK(ka[i]), y = LOAD_SK(kb[j]);
-        const bool take_b = y < x;
+        const bool take_b = SK_LESS(y, x);
         const SK s = take_b ? y : x;
         out[o] = convert ? sortable_to_caller(s) : s;
 #ifdef SORT_HAS_VALUES
@@ -481,7 +512,7 @@ void merge_cpu_chunks(__global const SK* in, ulong in_off, __global const V* vin
             const V w = vin[r + a];
 #endif
             uint p = a;
-            while (p > 0 && kr[p - 1] > s) {
+            while (p > 0 && SK_LESS(s, kr[p - 1])) {
                 kr[p] = kr[p - 1];
 #ifdef SORT_HAS_VALUES
                 vr[p] = vr[p - 1];

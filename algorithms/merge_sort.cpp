@@ -18,6 +18,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 namespace clprim {
 namespace detail {
@@ -169,12 +170,25 @@ bool wide_tile_sort_runs(bc::command_queue& queue, const bc::program& program, c
 
 // The cpu path: (4) every chunk sorted by its own work-item, ending in buffer x, then (5) rounds
 // of pairwise co-rank merges, the last one into the caller's range.
-void merge_sort_cpu(const sort_request& r, const merge_policy& pol, bc::command_queue& queue)
+// The program's sources: with a comparator (its generated file, sort_comparator.hpp) that file
+// first and merge_sort.cl built with -DMERGE_COMPARATOR (comparator_options).
+std::vector<std::string> merge_sources(const std::string& comparator)
+{
+    if (comparator.empty()) return {"sort_key_order.cl", "merge_sort.cl"};
+    return {comparator, "sort_key_order.cl", "merge_sort.cl"};
+}
+std::string comparator_options(const std::string& comparator)
+{
+    return comparator.empty() ? std::string() : " -DMERGE_COMPARATOR";
+}
+
+void merge_sort_cpu(const sort_request& r, const merge_policy& pol, bc::command_queue& queue, const std::string& comparator)
 {
     const std::size_t n = r.keys.size;
     const bc::program program =
-        algorithms_program(queue.get_context(), {"sort_key_order.cl", "merge_sort.cl"},
-                           sort_build_options(r) + " -DMERGE_ELEMS=8 -DMERGE_CPU_RUN=" + std::to_string(pol.run));
+        algorithms_program(queue.get_context(), merge_sources(comparator),
+                           sort_build_options(r) + comparator_options(comparator) + " -DMERGE_ELEMS=8 -DMERGE_CPU_RUN=" +
+                               std::to_string(pol.run));
     bc::kernel ck = program.create_kernel("merge_cpu_chunks");
     bc::kernel rk = program.create_kernel("merge_cpu_round");
     const std::size_t chunk = ceil_div(n, pol.chunks);
@@ -212,6 +226,11 @@ void merge_sort_cpu(const sort_request& r, const merge_policy& pol, bc::command_
 
 void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
 {
+    merge_sort_impl(r, std::string(), user_queue);
+}
+
+void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::command_queue& user_queue)
+{
     in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
     bc::command_queue& queue = scope.queue();
     const char* who = "clprim::merge_sort";
@@ -224,13 +243,14 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
         const std::size_t kbytes = size_of(r.key_type);
         const std::size_t vbytes = r.has_values ? value_bytes(r) : 0;
         const merge_policy pol = choose_merge_policy(device, n, kbytes, vbytes);
-        if (pol.cpu) return merge_sort_cpu(r, pol, queue);
+        if (pol.cpu) return merge_sort_cpu(r, pol, queue, comparator);
         sort_observer* const trace = sort_trace(); // examples/sort_steps: tiny tiles, runs after each round
         const std::size_t elems = trace && trace->merge_elems() ? trace->merge_elems() : pol.elems;
         const bc::context& context = queue.get_context();
-        std::string options = sort_build_options(r) + " -DMERGE_ELEMS=" + std::to_string(elems) + pol.options;
+        std::string options = sort_build_options(r) + comparator_options(comparator) + " -DMERGE_ELEMS=" +
+                              std::to_string(elems) + pol.options;
         if (pol.wide_group) options += " -DMERGE_SORT_WG=" + std::to_string(pol.wide_group);
-        const bc::program program = algorithms_program(context, {"sort_key_order.cl", "merge_sort.cl"}, options);
+        const bc::program program = algorithms_program(context, merge_sources(comparator), options);
         bc::kernel tk = program.create_kernel("merge_tile_sort");
         bc::kernel gk = program.create_kernel("merge_global");
         bc::kernel pk = program.create_kernel("merge_partition");
@@ -240,7 +260,7 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
         std::size_t swg = std::max(wg, std::min(pol.sort_group, pow2_group_size(tk, device, pol.sort_group)));
         if (pol.wide_group && pol.sort_group == pol.wide_group && pol.wide >= 0 && !trace &&
             (pol.wide > 0 || (swg < pol.wide_group &&
-                              wide_tile_sort_runs(queue, program, options, r, pol.wide_group,
+                              wide_tile_sort_runs(queue, program, options + comparator, r, pol.wide_group,
                                                   tile_sort_local_bytes(pol.wide_group * elems, kbytes, vbytes))))) {
             tk = program.create_kernel("merge_tile_sort_wide");
             swg = pol.wide_group;
