@@ -24,6 +24,13 @@
 // local memory, stored coalesced). Ties always go to the left run, so the sort is stable.
 // Elements past n in the last tile are padded with the largest sortable value; being last in
 // input order, stability keeps them last, and they are never stored.
+//
+// The public merge (merge.cpp, -DMERGE_TWO_RANGES) runs the same rounds' kernels (merge_partition
+// + merge_global, or merge_cpu_round on CPU devices) once, on a different input geometry: one
+// pair of runs, a = in[0, L) and b = in2[0, n - L), in two buffers and in the caller's key form
+// (converted to sortable bits as they are read: LOAD_SK). The sort's rounds have one buffer with
+// runs of L side by side (pair_of below) and LOAD_SK is the identity. Without MERGE_TWO_RANGES,
+// in2 / vin2 are not read.
 
 #define SK K_UNSIGNED
 #if K_BITS == 32
@@ -33,19 +40,49 @@
 #endif
 #define E MERGE_ELEMS
 
+// The comparison every merge below makes. The library's key order: sortable bits compared as
+// unsigned. MERGE_COMPARATOR (sort with the user's comparator, sort_comparator.hpp): the keys stay
+// as they are and CLPRIM_LESS(a, b) (generated from the function object, joined in front) orders
+// them; the kernels are the same. SK_LESS(x, y): x goes strictly before y.
+// SK_LE_AT(x, ix, y, iy, valid): x (at local position ix) goes no later than y (at iy), ties to x.
+// The tile sort pads the range's last tile; with the key order the padding is the largest value,
+// with a comparator there is none, so the padding is known by position instead: it is the suffix
+// of the tile in input order, and (as it goes after every real key and the merges are stable)
+// it stays the suffix of every sorted run, so position >= valid means padding.
+#ifdef MERGE_COMPARATOR
+#ifndef CLPRIM_LESS
+#error "merge_sort.cl with MERGE_COMPARATOR needs CLPRIM_LESS"
+#endif
+inline SK caller_to_sortable(SK bits) { return bits; }
+inline SK sortable_to_caller(SK s) { return s; }
+#define SK_LESS(x, y) CLPRIM_LESS(K_AS_KEY(x), K_AS_KEY(y))
+#define SK_LE_AT(x, ix, y, iy, valid) ((iy) >= (valid) || ((ix) < (valid) && !SK_LESS(y, x)))
+#else
 inline SK caller_to_sortable(SK bits) { return key_to_sortable(K_AS_KEY(bits)); }
 inline SK sortable_to_caller(SK s) { return K_AS_UNSIGNED(sortable_to_key(s)); }
+#define SK_LESS(x, y) ((x) < (y))
+#define SK_LE_AT(x, ix, y, iy, valid) ((x) <= (y))
+#endif
+
+#ifdef MERGE_TWO_RANGES
+#define LOAD_SK(x) caller_to_sortable(x)
+#else
+#define LOAD_SK(x) (x)
+#endif
 
 // Co-rank (merge path) in local memory: how many of the first d outputs of the stable merge of
 // k[a0, a0 + la) and k[b0, b0 + lb) come from the first run. A binary search on the diagonal d.
-inline uint co_rank_local(__local const SK* k, uint a0, uint la, uint b0, uint lb, uint d)
+// valid: positions from there on hold padding (SK_LE_AT).
+inline uint co_rank_local(__local const SK* k, uint a0, uint la, uint b0, uint lb, uint d, uint valid)
 {
+    (void)valid;
     uint lo = d > lb ? d - lb : 0;
     uint hi = min(d, la);
     while (lo < hi) {
         const uint mid = (lo + hi) >> 1;
         // k[a0 + mid] precedes k[b0 + d-1-mid] (ties: a first): more of a is among the first d.
-        if (k[a0 + mid] <= k[b0 + d - 1 - mid]) lo = mid + 1;
+        const uint ia = a0 + mid, ib = b0 + d - 1 - mid;
+        if (SK_LE_AT(k[ia], ia, k[ib], ib, valid)) lo = mid + 1;
         else hi = mid;
     }
     return lo;
@@ -56,12 +93,14 @@ inline uint co_rank_local(__local const SK* k, uint a0, uint la, uint b0, uint l
 // output costs one comparison and one local read (the successor of the key taken). kr gets the
 // keys, ix the local index each came from (for the values). Outputs past the end are garbage;
 // callers never store them.
-inline void merge_serial(__local const SK* k, uint i, const uint iend, uint j, const uint jend, SK* kr, uint* ix)
+inline void merge_serial(__local const SK* k, uint i, const uint iend, uint j, const uint jend, SK* kr, uint* ix,
+                         const uint valid)
 {
+    (void)valid;
     SK ka = k[i], kb = k[j];
 #pragma unroll
     for (uint e = 0; e < E; ++e) {
-        const bool take_a = j >= jend || (i < iend && ka <= kb);
+        const bool take_a = j >= jend || (i < iend && SK_LE_AT(ka, i, kb, j, valid));
         kr[e] = take_a ? ka : kb;
         ix[e] = take_a ? i : j;
         const uint next = take_a ? i + 1 : j + 1;
@@ -76,6 +115,7 @@ inline void merge_serial(__local const SK* k, uint i, const uint iend, uint j, c
     }
 }
 
+#ifndef MERGE_TWO_RANGES
 // (1) Sorts each tile of wg * E keys (values by the final index, see above). lmem holds the keys
 // (tile + 1, the serial merge's look-ahead slot), then the indices (tile, with values); later the
 // values (tile), over both.
@@ -90,6 +130,7 @@ inline void tile_sort(__global const SK* in, ulong in_off, __global const V* vin
     const uint wg = get_local_size(0);
     const uint tile = wg * E;
     const ulong base = (ulong)get_group_id(0) * tile;
+    const uint valid = (uint)min((ulong)tile, n - base); // padding from there on
     __local SK* lk = (__local SK*)lmem;
 #ifdef SORT_HAS_VALUES
     vin += vin_off;
@@ -121,7 +162,11 @@ inline void tile_sort(__global const SK* in, ulong in_off, __global const V* vin
     for (uint p = 0; p < E; ++p) {
 #pragma unroll
         for (uint a = p & 1; a + 1 < E; a += 2) {
+#ifdef MERGE_COMPARATOR
+            if (ir[a + 1] < valid && (ir[a] >= valid || SK_LESS(kr[a + 1], kr[a]))) {
+#else
             if (kr[a] > kr[a + 1]) {
+#endif
                 const SK t = kr[a]; kr[a] = kr[a + 1]; kr[a + 1] = t;
                 const uint u = ir[a]; ir[a] = ir[a + 1]; ir[a + 1] = u;
             }
@@ -142,9 +187,9 @@ inline void tile_sort(__global const SK* in, ulong in_off, __global const V* vin
         const uint L = span * E;
         const uint pair = (lid & ~(2 * span - 1)) * E;
         const uint d = o - pair;
-        const uint took_a = co_rank_local(lk, pair, L, pair + L, L, d);
+        const uint took_a = co_rank_local(lk, pair, L, pair + L, L, d, valid);
         uint ix[E];
-        merge_serial(lk, pair + took_a, pair + L, pair + L + d - took_a, pair + 2 * L, kr, ix);
+        merge_serial(lk, pair + took_a, pair + L, pair + L + d - took_a, pair + 2 * L, kr, ix, valid);
 #ifdef SORT_HAS_VALUES
 #pragma unroll
         for (uint a = 0; a < E; ++a) ir[a] = li[ix[a]];
@@ -202,6 +247,7 @@ __kernel __attribute__((reqd_work_group_size(MERGE_SORT_WG, 1, 1))) void merge_t
     tile_sort(TILE_SORT_ARGS);
 }
 #endif
+#endif // MERGE_TWO_RANGES
 
 // How many of the first d outputs of the stable merge of a[0, la) and b[0, lb) come from a.
 inline ulong co_rank(__global const SK* a, ulong la, __global const SK* b, ulong lb, ulong d)
@@ -211,29 +257,50 @@ inline ulong co_rank(__global const SK* a, ulong la, __global const SK* b, ulong
     while (lo < hi) {
         const ulong mid = (lo + hi) >> 1;
         // a[mid] precedes b[d-1-mid] (ties: a first), so it is among the first d: take more of a.
-        if (a[mid] <= b[d - 1 - mid]) lo = mid + 1;
+        if (!SK_LESS(LOAD_SK(b[d - 1 - mid]), LOAD_SK(a[mid]))) lo = mid + 1;
         else hi = mid;
     }
     return lo;
 }
 
-// The first output of a round's pair of runs: runs of L (a multiple of the tile) are merged
-// pairwise, pair p covering [2pL, 2(p+1)L).
-inline ulong pair_base(ulong o, ulong L) { return o / (2 * L) * (2 * L); }
+// The pair of runs output o belongs to: its first output `base` and the runs' lengths. The sort's
+// rounds: runs of L (a multiple of the tile) side by side, merged pairwise, pair p covering
+// [2pL, 2(p+1)L). MERGE_TWO_RANGES: one pair, a of length L and b of length n - L.
+inline ulong pair_of(ulong o, ulong n, ulong L, ulong* la, ulong* lb)
+{
+#ifdef MERGE_TWO_RANGES
+    (void)o;
+    *la = L;
+    *lb = n - L;
+    return 0;
+#else
+    const ulong base = o / (2 * L) * (2 * L);
+    *la = min(L, n - base);
+    *lb = min(L, n - base - *la);
+    return base;
+#endif
+}
+
+// The second run of the pair at base: beside the first one in `in`, or (MERGE_TWO_RANGES) in2.
+#ifdef MERGE_TWO_RANGES
+#define RUN_B(in, in2, base, la) (in2)
+#else
+#define RUN_B(in, in2, base, la) ((in) + (base) + (la))
+#endif
 
 // (2a) Where each work-group's tile of the output starts in its left run: one co-rank search per
 // work-group, all in parallel, in a small kernel of its own before the merge kernel.
-__kernel void merge_partition(__global const SK* in, ulong in_off, ulong n, ulong L, ulong tile,
-                              __global ulong* splits, ulong groups)
+__kernel void merge_partition(__global const SK* in, ulong in_off, __global const SK* in2, ulong in2_off,
+                              ulong n, ulong L, ulong tile, __global ulong* splits, ulong groups)
 {
     const ulong g = get_global_id(0);
     if (g >= groups) return;
     in += in_off;
+    in2 += in2_off;
     const ulong o0 = g * tile;
-    const ulong base = pair_base(o0, L);
-    const ulong la = min(L, n - base);
-    const ulong lb = min(L, n - base - la);
-    splits[g] = co_rank(in + base, la, in + base + la, lb, o0 - base);
+    ulong la, lb;
+    const ulong base = pair_of(o0, n, L, &la, &lb);
+    splits[g] = co_rank(in + base, la, RUN_B(in, in2, base, la), lb, o0 - base);
 }
 
 // (2b) One merge round: runs of L pairwise into runs of 2L, one output tile per work-group: the
@@ -246,12 +313,13 @@ __kernel void merge_partition(__global const SK* in, ulong in_off, ulong n, ulon
 // range's last) drops the bounds checks from the loads, the merge's tail and the stores, as the
 // look-back scan's full tiles do; the kernel calls it with a constant, so each call is compiled
 // with its own checks. (-DMERGE_FULL_TILES=0: every tile takes the checked body, for measurements.)
-inline void merge_tile(__global const SK* in, __global const V* vin, __global SK* out, __global V* vout,
-                       const ulong base, const ulong la, const ulong a0, const ulong b0, const ulong o0,
+// ka / va: the left run, kb / vb: the right run (both from their first element).
+inline void merge_tile(__global const SK* ka, __global const V* va, __global const SK* kb, __global const V* vb,
+                       __global SK* out, __global V* vout, const ulong a0, const ulong b0, const ulong o0,
                        const uint na, const uint total, const uint out_convert, __local ulong* lmem,
                        const bool full)
 {
-    (void)vin; (void)vout;
+    (void)va; (void)vb; (void)vout;
     const uint lid = get_local_id(0);
     const uint wg = get_local_size(0);
     const uint tile = wg * E;
@@ -266,10 +334,11 @@ inline void merge_tile(__global const SK* in, __global const V* vin, __global SK
     for (uint r = 0; r < E; ++r) {
         const uint l = lid + r * wg;
         if (full || l < total) {
-            const ulong src = l < na ? base + a0 + l : base + la + b0 + (l - na);
-            lk[l] = in[src];
+            const bool from_a = l < na;
+            const ulong src = from_a ? a0 + l : b0 + (l - na);
+            lk[l] = LOAD_SK(from_a ? ka[src] : kb[src]);
 #ifdef SORT_HAS_VALUES
-            lv[l] = vin[src];
+            lv[l] = from_a ? va[src] : vb[src];
 #endif
         }
     }
@@ -279,10 +348,10 @@ inline void merge_tile(__global const SK* in, __global const V* vin, __global SK
     // values follow by the index each key came from.
     const uint o = lid * E;
     const uint d = full ? o : min(o, total);
-    const uint took_a = co_rank_local(lk, 0, na, na, total - na, d);
+    const uint took_a = co_rank_local(lk, 0, na, na, total - na, d, total);
     SK kr[E];
     uint ix[E];
-    merge_serial(lk, took_a, na, na + d - took_a, total, kr, ix);
+    merge_serial(lk, took_a, na, na + d - took_a, total, kr, ix, total);
 #ifdef SORT_HAS_VALUES
     V vr[E];
 #pragma unroll
@@ -314,22 +383,28 @@ inline void merge_tile(__global const SK* in, __global const V* vin, __global SK
 }
 
 __kernel void merge_global(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
+                           __global const SK* in2, ulong in2_off, __global const V* vin2, ulong vin2_off,
                            __global SK* out, ulong out_off, __global V* vout, ulong vout_off, ulong n,
                            ulong L, uint out_convert, __global const ulong* splits, __local ulong* lmem)
 {
-    (void)vin_off; (void)vout_off;
+    (void)vin_off; (void)vout_off; (void)vin2; (void)vin2_off;
     in += in_off;
+    in2 += in2_off;
     out += out_off;
 #ifdef SORT_HAS_VALUES
     vin += vin_off;
+    vin2 += vin2_off;
     vout += vout_off;
 #endif
     const uint tile = get_local_size(0) * E;
     const ulong g = get_group_id(0);
     const ulong o0 = g * tile;
-    const ulong base = pair_base(o0, L);
-    const ulong la = min(L, n - base);
-    const ulong lb = min(L, n - base - la);
+    ulong la, lb;
+    const ulong base = pair_of(o0, n, L, &la, &lb);
+    __global const SK* ka = in + base;
+    __global const SK* kb = RUN_B(in, in2, base, la);
+    __global const V* va = vin + base;
+    __global const V* vb = RUN_B(vin, vin2, base, la);
     const ulong o1 = min(o0 + tile, n);
     // The tile ends where the next one starts, unless it ends its pair of runs (all of a used).
     const ulong a0 = splits[g];
@@ -340,8 +415,8 @@ __kernel void merge_global(__global const SK* in, ulong in_off, __global const V
 #ifndef MERGE_FULL_TILES
 #define MERGE_FULL_TILES 1
 #endif
-    if (MERGE_FULL_TILES && total == tile) merge_tile(in, vin, out, vout, base, la, a0, b0, o0, na, tile, out_convert, lmem, true);
-    else merge_tile(in, vin, out, vout, base, la, a0, b0, o0, na, total, out_convert, lmem, false);
+    if (MERGE_FULL_TILES && total == tile) merge_tile(ka, va, kb, vb, out, vout, a0, b0, o0, na, tile, out_convert, lmem, true);
+    else merge_tile(ka, va, kb, vb, out, vout, a0, b0, o0, na, total, out_convert, lmem, false);
 }
 #undef E
 
@@ -364,38 +439,42 @@ __kernel void merge_global(__global const SK* in, ulong in_off, __global const V
 #define MERGE_CPU_RUN 16
 #endif
 
-// Stable merge of k[i, i1) and k[j, j1) (same buffer, runs side by side) into out[o, ...);
+// Stable merge of ka[i, i1) and kb[j, j1) (the sort passes one buffer as both) into out[o, ...);
 // values move with their keys. CONVERT: store the keys back in the caller's form.
-inline void merge_seq(__global const SK* restrict k, __global const V* restrict v, ulong i, ulong i1, ulong j,
-                      ulong j1, __global SK* restrict out, __global V* restrict vout, ulong o, const bool convert)
+inline void merge_seq(__global const SK* restrict ka, __global const V* restrict va, ulong i, ulong i1,
+                      __global const SK* restrict kb, __global const V* restrict vb, ulong j, ulong j1,
+                      __global SK* restrict out, __global V* restrict vout, ulong o, const bool convert)
 {
-    (void)v; (void)vout;
+    (void)va; (void)vb; (void)vout;
     while (i < i1 && j < j1) {
-        const SK x = k[i], y = k[j];
-        const bool take_b = y < x;
+        const SK x = LOAD_SK(ka[i]), y = LOAD_SK(kb[j]);
+        const bool take_b = SK_LESS(y, x);
         const SK s = take_b ? y : x;
         out[o] = convert ? sortable_to_caller(s) : s;
 #ifdef SORT_HAS_VALUES
-        vout[o] = v[take_b ? j : i];
+        vout[o] = take_b ? vb[j] : va[i];
 #endif
         ++o;
         i += take_b ? 0 : 1;
         j += take_b ? 1 : 0;
     }
     for (; i < i1; ++i, ++o) {
-        out[o] = convert ? sortable_to_caller(k[i]) : k[i];
+        const SK s = LOAD_SK(ka[i]);
+        out[o] = convert ? sortable_to_caller(s) : s;
 #ifdef SORT_HAS_VALUES
-        vout[o] = v[i];
+        vout[o] = va[i];
 #endif
     }
     for (; j < j1; ++j, ++o) {
-        out[o] = convert ? sortable_to_caller(k[j]) : k[j];
+        const SK s = LOAD_SK(kb[j]);
+        out[o] = convert ? sortable_to_caller(s) : s;
 #ifdef SORT_HAS_VALUES
-        vout[o] = v[j];
+        vout[o] = vb[j];
 #endif
     }
 }
 
+#ifndef MERGE_TWO_RANGES
 // (4) in: the caller's keys (converted on load); x / y: the two buffers the chunk ping-pongs
 // through, the sorted chunk ending in x after `passes` merge passes (so the runs go to y when
 // passes is odd). x may be the caller's range itself (each work-item touches only its chunk).
@@ -433,7 +512,7 @@ void merge_cpu_chunks(__global const SK* in, ulong in_off, __global const V* vin
             const V w = vin[r + a];
 #endif
             uint p = a;
-            while (p > 0 && kr[p - 1] > s) {
+            while (p > 0 && SK_LESS(s, kr[p - 1])) {
                 kr[p] = kr[p - 1];
 #ifdef SORT_HAS_VALUES
                 vr[p] = vr[p - 1];
@@ -464,42 +543,49 @@ void merge_cpu_chunks(__global const SK* in, ulong in_off, __global const V* vin
         const bool last = p + 1 == passes && out_convert;
         for (ulong s = b; s < e; s += 2 * w) {
             const ulong m = min(e, s + w), t = min(e, s + 2 * w);
-            if (last) merge_seq(sk, sv, s, m, m, t, dk, dv, s, true);
-            else merge_seq(sk, sv, s, m, m, t, dk, dv, s, false);
+            if (last) merge_seq(sk, sv, s, m, sk, sv, m, t, dk, dv, s, true);
+            else merge_seq(sk, sv, s, m, sk, sv, m, t, dk, dv, s, false);
         }
     }
 }
+#endif // MERGE_TWO_RANGES
 
 // (5) One round: runs of L (sorted, side by side from 0) pairwise into runs of 2L; work-item g
 // writes outputs [g * piece, (g + 1) * piece), which may span the end of one pair and the start
 // of the next.
 __kernel __attribute__((reqd_work_group_size(1, 1, 1)))
 void merge_cpu_round(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
+                     __global const SK* in2, ulong in2_off, __global const V* vin2, ulong vin2_off,
                      __global SK* out, ulong out_off, __global V* vout, ulong vout_off,
                      ulong n, ulong L, ulong piece, uint out_convert)
 {
-    (void)vin; (void)vin_off; (void)vout; (void)vout_off;
+    (void)vin; (void)vin_off; (void)vin2; (void)vin2_off; (void)vout; (void)vout_off;
     in += in_off;
+    in2 += in2_off;
     out += out_off;
 #ifdef SORT_HAS_VALUES
     vin += vin_off;
+    vin2 += vin2_off;
     vout += vout_off;
 #endif
     const ulong g = get_global_id(0);
     ulong o = min(n, g * piece);
     const ulong o1 = min(n, o + piece);
     while (o < o1) {
-        const ulong base = o / (2 * L) * (2 * L);
-        const ulong la = min(L, n - base);
-        const ulong lb = min(L, n - base - la);
+        ulong la, lb;
+        const ulong base = pair_of(o, n, L, &la, &lb);
         const ulong end = min(o1, base + la + lb);
         // This segment is outputs [o - base, end - base) of the merge of a = in[base, +la) and
-        // b = in[base + la, +lb).
-        const ulong i0 = co_rank(in + base, la, in + base + la, lb, o - base);
-        const ulong i1 = co_rank(in + base, la, in + base + la, lb, end - base);
+        // b (in[base + la, +lb), or in2[0, lb)).
+        __global const SK* ka = in + base;
+        __global const SK* kb = RUN_B(in, in2, base, la);
+        __global const V* va = vin + base;
+        __global const V* vb = RUN_B(vin, vin2, base, la);
+        const ulong i0 = co_rank(ka, la, kb, lb, o - base);
+        const ulong i1 = co_rank(ka, la, kb, lb, end - base);
         const ulong j0 = (o - base) - i0, j1 = (end - base) - i1;
-        if (out_convert) merge_seq(in, vin, base + i0, base + i1, base + la + j0, base + la + j1, out, vout, o, true);
-        else merge_seq(in, vin, base + i0, base + i1, base + la + j0, base + la + j1, out, vout, o, false);
+        if (out_convert) merge_seq(ka, va, i0, i1, kb, vb, j0, j1, out, vout, o, true);
+        else merge_seq(ka, va, i0, i1, kb, vb, j0, j1, out, vout, o, false);
         o = end;
     }
 }

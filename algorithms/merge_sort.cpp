@@ -2,6 +2,7 @@
 // merge-path round per doubling of the run length (one co-rank search per work-item, serial
 // merges from registers, coalesced loads and stores through local memory); on CPU devices, chunks sorted
 // sequentially, then co-rank rounds (issue #13). See merge_sort.cl and merge_policy below.
+#include "merge_rounds.hpp"
 #include "sort_support.hpp"
 
 #include <clprim/detail/kernel_launch.hpp>
@@ -17,34 +18,12 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 namespace clprim {
 namespace detail {
 
 namespace {
-
-// Which path sorts, and its shape: chosen in this one place.
-//  - gpu: tiles of sort_group * elems keys sorted by whole work-groups (registers, then local
-//    memory), then one merge-path round per doubling of the run length (merge_tile_sort,
-//    merge_partition, merge_global), group * elems outputs per work-group: each work-item merges
-//    `elems` outputs serially after one co-rank search.
-//  - cpu: one work-item per contiguous chunk, sorted sequentially, then co-rank rounds where each
-//    work-item merges one long piece (merge_cpu_chunks, merge_cpu_round): no barriers, no local
-//    memory, which PoCL-like CPU devices run as plain loops.
-// CPU devices take the cpu path; CLPRIM_MERGE_PATH=cpu|gpu forces one (tests, measurements),
-// CLPRIM_MERGE_GPU_TUNE="group,elems", CLPRIM_MERGE_SORT_GROUP and CLPRIM_MERGE_CPU_TUNE="chunks,run"
-// override the shapes.
-struct merge_policy {
-    bool cpu = false;
-    std::size_t group = 256;  // gpu: work-items per work-group of the merge rounds (a power of two)
-    std::size_t sort_group = 512; // gpu: work-items per work-group of the tile sort (group * 2^k)
-    std::size_t wide_group = 0; // gpu: sort_group of the tile sort built for it (0: none), see below
-    int wide = 0;               // gpu: take that kernel where it runs (0), always (1), never (-1)
-    std::size_t elems = 17;   // gpu: keys per work-item (odd: strided local accesses conflict-free)
-    std::string options;      // gpu: extra build options (CLPRIM_MERGE_OPTIONS)
-    std::size_t chunks = 1;   // cpu: work-items (chunks of the first stage, pieces of each round)
-    std::size_t run = 16;     // cpu: keys per insertion-sorted run
-};
 
 // Local memory of the GPU kernels, in bytes, for tiles of `tile` keys: the tile sort holds the
 // keys (plus one look-ahead slot) and, with values, a 32-bit index per key; afterwards the
@@ -54,14 +33,12 @@ std::size_t tile_sort_local_bytes(std::size_t tile, std::size_t kbytes, std::siz
     const std::size_t merging = (tile + 1) * kbytes + (vbytes ? tile * 4 : 0);
     return round_up(std::max(merging, tile * vbytes), 8);
 }
-std::size_t merge_round_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes)
-{
-    return round_up((tile + 1) * kbytes, 8) + tile * vbytes;
-}
 std::size_t merge_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes)
 {
     return std::max(tile_sort_local_bytes(tile, kbytes, vbytes), merge_round_local_bytes(tile, kbytes, vbytes));
 }
+
+} // namespace
 
 merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::size_t kbytes, std::size_t vbytes)
 {
@@ -137,6 +114,28 @@ merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::s
     return p;
 }
 
+void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, const sort_place& a,
+                     const sort_place& b, const sort_place& dst, std::size_t n, std::size_t L,
+                     const merge_round_shape& shape, const bc::buffer& splits, bool last)
+{
+    const std::size_t groups = ceil_div(n, shape.tile);
+    launch(queue, pk, round_up(groups, shape.partition_wg), shape.partition_wg, a.k, cl_ulong(a.koff), b.k,
+           cl_ulong(b.koff), cl_ulong(n), cl_ulong(L), cl_ulong(shape.tile), splits, cl_ulong(groups));
+    launch(queue, gk, groups * shape.wg, shape.wg, a.k, cl_ulong(a.koff), a.v, cl_ulong(a.voff), b.k,
+           cl_ulong(b.koff), b.v, cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v, cl_ulong(dst.voff),
+           cl_ulong(n), cl_ulong(L), cl_uint(last ? 1 : 0), splits, local_bytes{shape.local});
+}
+
+void merge_round_cpu(bc::command_queue& queue, bc::kernel& rk, const sort_place& a, const sort_place& b,
+                     const sort_place& dst, std::size_t n, std::size_t L, std::size_t piece, bool last)
+{
+    launch(queue, rk, ceil_div(n, piece), 1, a.k, cl_ulong(a.koff), a.v, cl_ulong(a.voff), b.k, cl_ulong(b.koff),
+           b.v, cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v, cl_ulong(dst.voff), cl_ulong(n), cl_ulong(L),
+           cl_ulong(piece), cl_uint(last ? 1 : 0));
+}
+
+namespace {
+
 // Whether merge_tile_sort_wide runs at its declared size on this queue's device: the driver's query,
 // else one empty launch (n = 0: nothing read or written). Decided once per context, device and
 // build options (the program), not per call.
@@ -171,12 +170,25 @@ bool wide_tile_sort_runs(bc::command_queue& queue, const bc::program& program, c
 
 // The cpu path: (4) every chunk sorted by its own work-item, ending in buffer x, then (5) rounds
 // of pairwise co-rank merges, the last one into the caller's range.
-void merge_sort_cpu(const sort_request& r, const merge_policy& pol, bc::command_queue& queue)
+// The program's sources: with a comparator (its generated file, sort_comparator.hpp) that file
+// first and merge_sort.cl built with -DMERGE_COMPARATOR (comparator_options).
+std::vector<std::string> merge_sources(const std::string& comparator)
+{
+    if (comparator.empty()) return {"sort_key_order.cl", "merge_sort.cl"};
+    return {comparator, "sort_key_order.cl", "merge_sort.cl"};
+}
+std::string comparator_options(const std::string& comparator)
+{
+    return comparator.empty() ? std::string() : " -DMERGE_COMPARATOR";
+}
+
+void merge_sort_cpu(const sort_request& r, const merge_policy& pol, bc::command_queue& queue, const std::string& comparator)
 {
     const std::size_t n = r.keys.size;
     const bc::program program =
-        algorithms_program(queue.get_context(), {"sort_key_order.cl", "merge_sort.cl"},
-                           sort_build_options(r) + " -DMERGE_ELEMS=8 -DMERGE_CPU_RUN=" + std::to_string(pol.run));
+        algorithms_program(queue.get_context(), merge_sources(comparator),
+                           sort_build_options(r) + comparator_options(comparator) + " -DMERGE_ELEMS=8 -DMERGE_CPU_RUN=" +
+                               std::to_string(pol.run));
     bc::kernel ck = program.create_kernel("merge_cpu_chunks");
     bc::kernel rk = program.create_kernel("merge_cpu_round");
     const std::size_t chunk = ceil_div(n, pol.chunks);
@@ -201,17 +213,11 @@ void merge_sort_cpu(const sort_request& r, const merge_policy& pol, bc::command_
     launch_1d(queue, ck, chunks, 1);
 
     const std::size_t piece = ceil_div(n, pol.chunks);
-    const std::size_t pieces = ceil_div(n, piece);
     place src = x, dst = y;
     unsigned round = 0;
     for (std::size_t L = chunk; L < n; L <<= 1) {
         ++round;
-        dst.set_args(rk, src.set_args(rk, 0));
-        rk.set_arg(8, cl_ulong(n));
-        rk.set_arg(9, cl_ulong(L));
-        rk.set_arg(10, cl_ulong(piece));
-        rk.set_arg(11, cl_uint(round == rounds ? 1 : 0));
-        launch_1d(queue, rk, pieces, 1);
+        merge_round_cpu(queue, rk, src, src, dst, n, L, piece, round == rounds);
         std::swap(src, dst);
     }
 }
@@ -219,6 +225,11 @@ void merge_sort_cpu(const sort_request& r, const merge_policy& pol, bc::command_
 } // namespace
 
 void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
+{
+    merge_sort_impl(r, std::string(), user_queue);
+}
+
+void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::command_queue& user_queue)
 {
     in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
     bc::command_queue& queue = scope.queue();
@@ -232,13 +243,14 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
         const std::size_t kbytes = size_of(r.key_type);
         const std::size_t vbytes = r.has_values ? value_bytes(r) : 0;
         const merge_policy pol = choose_merge_policy(device, n, kbytes, vbytes);
-        if (pol.cpu) return merge_sort_cpu(r, pol, queue);
+        if (pol.cpu) return merge_sort_cpu(r, pol, queue, comparator);
         sort_observer* const trace = sort_trace(); // examples/sort_steps: tiny tiles, runs after each round
         const std::size_t elems = trace && trace->merge_elems() ? trace->merge_elems() : pol.elems;
         const bc::context& context = queue.get_context();
-        std::string options = sort_build_options(r) + " -DMERGE_ELEMS=" + std::to_string(elems) + pol.options;
+        std::string options = sort_build_options(r) + comparator_options(comparator) + " -DMERGE_ELEMS=" +
+                              std::to_string(elems) + pol.options;
         if (pol.wide_group) options += " -DMERGE_SORT_WG=" + std::to_string(pol.wide_group);
-        const bc::program program = algorithms_program(context, {"sort_key_order.cl", "merge_sort.cl"}, options);
+        const bc::program program = algorithms_program(context, merge_sources(comparator), options);
         bc::kernel tk = program.create_kernel("merge_tile_sort");
         bc::kernel gk = program.create_kernel("merge_global");
         bc::kernel pk = program.create_kernel("merge_partition");
@@ -248,7 +260,7 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
         std::size_t swg = std::max(wg, std::min(pol.sort_group, pow2_group_size(tk, device, pol.sort_group)));
         if (pol.wide_group && pol.sort_group == pol.wide_group && pol.wide >= 0 && !trace &&
             (pol.wide > 0 || (swg < pol.wide_group &&
-                              wide_tile_sort_runs(queue, program, options, r, pol.wide_group,
+                              wide_tile_sort_runs(queue, program, options + comparator, r, pol.wide_group,
                                                   tile_sort_local_bytes(pol.wide_group * elems, kbytes, vbytes))))) {
             tk = program.create_kernel("merge_tile_sort_wide");
             swg = pol.wide_group;
@@ -257,7 +269,8 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
         const std::size_t tile = wg * elems;       // a merge round's output per work-group
         const std::size_t sort_tile = swg * elems; // the tile sort's runs (tile * 2^k)
         const std::size_t groups = ceil_div(n, tile);
-        const std::size_t pwg = std::min(pow2_group_size(pk, device, 128), next_pow2(groups));
+        const merge_round_shape shape{wg, tile, std::min(pow2_group_size(pk, device, 128), next_pow2(groups)),
+                                      merge_round_local_bytes(tile, kbytes, vbytes)};
 
         unsigned rounds = 0;
         for (std::size_t L = sort_tile; L < n; L <<= 1) ++rounds;
@@ -276,7 +289,6 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
             scratch.koff = scratch.voff = 0;
         }
         const std::size_t tile_local = tile_sort_local_bytes(sort_tile, kbytes, vbytes);
-        const std::size_t round_local = merge_round_local_bytes(tile, kbytes, vbytes);
 
         // The tile sort writes where an even number of rounds later the result lands in the caller.
         place src = (rounds % 2 == 0) ? caller : scratch;
@@ -292,21 +304,7 @@ void merge_sort_impl(const sort_request& r, bc::command_queue& user_queue)
         for (std::size_t L = sort_tile; L < n; L <<= 1) {
             ++round;
             const place dst = src.same_keys(caller) ? scratch : caller;
-            pk.set_arg(0, src.k);
-            pk.set_arg(1, cl_ulong(src.koff));
-            pk.set_arg(2, cl_ulong(n));
-            pk.set_arg(3, cl_ulong(L));
-            pk.set_arg(4, cl_ulong(tile));
-            pk.set_arg(5, splits);
-            pk.set_arg(6, cl_ulong(groups));
-            launch_1d(queue, pk, round_up(groups, pwg), pwg);
-            dst.set_args(gk, src.set_args(gk, 0));
-            gk.set_arg(8, cl_ulong(n));
-            gk.set_arg(9, cl_ulong(L));
-            gk.set_arg(10, cl_uint(round == rounds ? 1 : 0));
-            gk.set_arg(11, splits);
-            gk.set_arg(12, round_local, nullptr);
-            launch_1d(queue, gk, groups * wg, wg);
+            merge_round_gpu(queue, pk, gk, src, src, dst, n, L, shape, splits, round == rounds);
             if (trace) trace->merge_round(queue, round, 2 * L, dst.k, dst.koff, n, round == rounds);
             src = dst;
         }

@@ -82,5 +82,12 @@ std::string predicate_source(element_type type, const std::string& definitions, 
            expression + ") ? true : false;\n}\n#define CLPRIM_PRED(x) clprim_pred_fn(x)\n";
 }
 
+std::string comparator_source(element_type type, const std::string& definitions, const std::string& expression)
+{
+    const std::string t = cl_name(type);
+    return preamble(type, definitions) + "inline bool clprim_less_fn(const " + t + " a, const " + t + " b)\n{\n    return (" +
+           expression + ") ? true : false;\n}\n#define CLPRIM_LESS(a, b) clprim_less_fn(a, b)\n";
+}
+
 } // namespace detail
 } // namespace clprim

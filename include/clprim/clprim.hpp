@@ -25,3 +25,7 @@
 #include <clprim/odd_even_sort.hpp>
 #include <clprim/radix_sort.hpp>
 #include <clprim/sort.hpp>
+#include <clprim/sort_comparator.hpp>
+#include <clprim/merge.hpp>
+#include <clprim/search.hpp>
+#include <clprim/top_k.hpp>

@@ -3,10 +3,15 @@
 /// \brief Stable merge sort of keys, or of keys and the values travelling with them.
 #include <clprim/sort_types.hpp>
 
+#include <string>
+
 namespace clprim {
 
 namespace detail {
 void merge_sort_impl(const sort_request& request, bc::command_queue& queue);
+// With a comparator: comparator_file names the generated source of CLPRIM_LESS (sort_comparator.hpp);
+// empty: the key order (request.order).
+void merge_sort_impl(const sort_request& request, const std::string& comparator_file, bc::command_queue& queue);
 } // namespace detail
 
 /// \addtogroup sorts

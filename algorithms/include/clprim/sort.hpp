@@ -5,6 +5,7 @@
 #include <clprim/merge_sort.hpp>
 #include <clprim/odd_even_sort.hpp>
 #include <clprim/radix_sort.hpp>
+#include <clprim/sort_comparator.hpp> // sort / sort_by_key with a comparator
 #include <clprim/sort_types.hpp>
 
 #include <boost/compute/algorithm/sort.hpp>

@@ -55,6 +55,9 @@ std::string binary_operator_source(element_type type, const std::string& definit
 // The generated source for pred over T: CLPRIM_PRED(x) (a bool).
 std::string predicate_source(element_type type, const std::string& definitions, const std::string& expression);
 
+// The generated source for a strict weak order comp over T: CLPRIM_LESS(a, b) (a bool).
+std::string comparator_source(element_type type, const std::string& definitions, const std::string& expression);
+
 template <class Op>
 void check_function_object()
 {
@@ -87,6 +90,19 @@ std::string predicate_file(const Pred& pred)
     std::string definitions, expression;
     split_rendered(k.source(), "clprim_render_pred", definitions, expression);
     return register_generated_source(predicate_source(element_type_of<T>(), definitions, expression));
+}
+
+// Registers the source of the binary predicate comp over T (comp(a, b): a goes before b) and
+// returns the generated file's name.
+template <class T, class Compare>
+std::string comparator_file(const Compare& comp)
+{
+    check_function_object<Compare>();
+    bc::detail::meta_kernel k("clprim_render_less");
+    k << comp(k.var<T>("a"), k.var<T>("b"));
+    std::string definitions, expression;
+    split_rendered(k.source(), "clprim_render_less", definitions, expression);
+    return register_generated_source(comparator_source(element_type_of<T>(), definitions, expression));
 }
 
 } // namespace detail

@@ -1,0 +1,106 @@
+// The public merge / merge_by_key (issue #30): the merge sort's rounds (merge_rounds.hpp), run
+// once over two ranges. The program is merge_sort.cl built with -DMERGE_TWO_RANGES: one pair of
+// runs (the first range, then the second, each its own buffer and offset), keys converted to
+// sortable bits as they are read, back to keys as they are stored. GPU path: merge_partition (one
+// co-rank search per output tile) and merge_global (one co-rank search per work-item in local
+// memory, serial merges from registers); CPU devices: merge_cpu_round (one long co-rank piece
+// per work-item). The path and the shape come from the merge sort's policy (choose_merge_policy,
+// CLPRIM_MERGE_PATH / CLPRIM_MERGE_GPU_TUNE / CLPRIM_MERGE_CPU_TUNE force them).
+#include "merge_rounds.hpp"
+#include "ranges_overlap.hpp"
+
+#include <clprim/detail/scratch_pool.hpp>
+#include <clprim/merge.hpp>
+
+#include <map>
+#include <string>
+#include <tuple>
+
+namespace clprim {
+namespace detail {
+
+namespace {
+
+// Where a range's keys and values are, as the kernels take them (values: the keys' buffer when
+// there are none, never read).
+sort_place place_of(const buffer_range& k, const buffer_range& v, bool has_values)
+{
+    return has_values ? sort_place{k.buffer, v.buffer, k.offset, v.offset} : sort_place{k.buffer, k.buffer, k.offset, 0};
+}
+
+struct merge_kernels {
+    bc::kernel partition, round, cpu_round;
+};
+
+// Kernels per host thread, by context, device and build options.
+merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& options, bool cpu)
+{
+    thread_local std::map<std::tuple<cl_context, cl_device_id, std::string>, merge_kernels> cache;
+    const auto key = std::make_tuple(queue.get_context().get(), queue.get_device().id(), options);
+    auto it = cache.find(key);
+    if (it != cache.end()) return it->second;
+    const bc::program program = algorithms_program(queue.get_context(), {"sort_key_order.cl", "merge_sort.cl"}, options);
+    merge_kernels k;
+    if (cpu) k.cpu_round = program.create_kernel("merge_cpu_round");
+    else {
+        k.partition = program.create_kernel("merge_partition");
+        k.round = program.create_kernel("merge_global");
+    }
+    return cache.emplace(key, k).first->second;
+}
+
+} // namespace
+
+void merge_impl(const merge_request& r, bc::command_queue& user_queue, const char* who)
+{
+    const std::size_t kbytes = size_of(r.key_type);
+    const std::size_t vbytes = r.has_values ? size_of(r.value_type) : 0;
+    // Checks before anything is enqueued: no output over an input or over the other output.
+    const bool bad = ranges_overlap(r.keys_out, kbytes, r.keys1, kbytes) || ranges_overlap(r.keys_out, kbytes, r.keys2, kbytes) ||
+                     (r.has_values &&
+                      (ranges_overlap(r.keys_out, kbytes, r.values1, vbytes) || ranges_overlap(r.keys_out, kbytes, r.values2, vbytes) ||
+                       ranges_overlap(r.values_out, vbytes, r.keys1, kbytes) || ranges_overlap(r.values_out, vbytes, r.keys2, kbytes) ||
+                       ranges_overlap(r.values_out, vbytes, r.values1, vbytes) ||
+                       ranges_overlap(r.values_out, vbytes, r.values2, vbytes) ||
+                       ranges_overlap(r.values_out, vbytes, r.keys_out, kbytes)));
+    if (bad) throw invalid_argument_error(std::string(who) + ": an output range overlaps an input or the other output");
+    const bc::device device = user_queue.get_device();
+    require_type_support(r.key_type, device, who);
+    if (r.has_values) require_type_support(r.value_type, device, who);
+    const std::size_t n1 = r.keys1.size, n = n1 + r.keys2.size;
+    if (n == 0) return;
+
+    in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
+    bc::command_queue& queue = scope.queue();
+    guarded(who, [&] {
+        const merge_policy pol = choose_merge_policy(device, n, kbytes, vbytes);
+        sort_request sr;
+        sr.key_type = r.key_type;
+        sr.value_type = r.value_type;
+        sr.has_values = r.has_values;
+        sr.order = r.order;
+        const std::size_t elems = pol.cpu ? 8 : pol.elems;
+        const std::string options = sort_build_options(sr) + " -DMERGE_TWO_RANGES -DMERGE_ELEMS=" +
+                                    std::to_string(elems) + (pol.cpu ? std::string() : pol.options);
+        merge_kernels& k = kernels_for(queue, options, pol.cpu);
+        // An empty input stands in with the other one's buffers (never read), so that no kernel
+        // argument is a null buffer.
+        const sort_place a = place_of(r.keys1, r.values1, r.has_values);
+        const sort_place b = place_of(r.keys2, r.values2, r.has_values);
+        const sort_place aa = n1 ? a : b, bb = r.keys2.size ? b : a;
+        const sort_place dst = place_of(r.keys_out, r.values_out, r.has_values);
+        if (pol.cpu) return merge_round_cpu(queue, k.cpu_round, aa, bb, dst, n, n1, ceil_div(n, pol.chunks), true);
+
+        const std::size_t wg = std::min(pol.group, pow2_group_size(k.round, device, pol.group));
+        const std::size_t tile = wg * elems;
+        const std::size_t groups = ceil_div(n, tile);
+        const merge_round_shape shape{wg, tile, std::min(pow2_group_size(k.partition, device, 128), next_pow2(groups)),
+                                      merge_round_local_bytes(tile, kbytes, vbytes)};
+        scratch_lease lease(queue);
+        const bc::buffer splits = lease.buffer(groups * sizeof(cl_ulong));
+        merge_round_gpu(queue, k.partition, k.round, aa, bb, dst, n, n1, shape, splits, true);
+    });
+}
+
+} // namespace detail
+} // namespace clprim

@@ -1,0 +1,63 @@
+#pragma once
+// Private to algorithms/: the merge sort's rounds, shared by merge_sort.cpp (its rounds after the
+// tile sort or the chunk sorts) and merge.cpp (the public merge: one round over two ranges, the
+// program built with -DMERGE_TWO_RANGES). One policy (choose_merge_policy) shapes both. Not installed.
+#include "sort_support.hpp"
+
+#include <clprim/detail/kernel_launch.hpp>
+
+#include <cstddef>
+#include <string>
+
+namespace clprim {
+namespace detail {
+
+// Which path sorts, and its shape: chosen in this one place.
+//  - gpu: tiles of sort_group * elems keys sorted by whole work-groups (registers, then local
+//    memory), then one merge-path round per doubling of the run length (merge_tile_sort,
+//    merge_partition, merge_global), group * elems outputs per work-group: each work-item merges
+//    `elems` outputs serially after one co-rank search.
+//  - cpu: one work-item per contiguous chunk, sorted sequentially, then co-rank rounds where each
+//    work-item merges one long piece (merge_cpu_chunks, merge_cpu_round): no barriers, no local
+//    memory, which PoCL-like CPU devices run as plain loops.
+// CPU devices take the cpu path; CLPRIM_MERGE_PATH=cpu|gpu forces one (tests, measurements),
+// CLPRIM_MERGE_GPU_TUNE="group,elems", CLPRIM_MERGE_SORT_GROUP and CLPRIM_MERGE_CPU_TUNE="chunks,run"
+// override the shapes.
+struct merge_policy {
+    bool cpu = false;
+    std::size_t group = 256;  // gpu: work-items per work-group of the merge rounds (a power of two)
+    std::size_t sort_group = 512; // gpu: work-items per work-group of the tile sort (group * 2^k)
+    std::size_t wide_group = 0; // gpu: sort_group of the tile sort built for it (0: none), see below
+    int wide = 0;               // gpu: take that kernel where it runs (0), always (1), never (-1)
+    std::size_t elems = 17;   // gpu: keys per work-item (odd: strided local accesses conflict-free)
+    std::string options;      // gpu: extra build options (CLPRIM_MERGE_OPTIONS)
+    std::size_t chunks = 1;   // cpu: work-items (chunks of the first stage, pieces of each round)
+    std::size_t run = 16;     // cpu: keys per insertion-sorted run
+};
+
+merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::size_t kbytes, std::size_t vbytes);
+
+// Local memory of one merge round's work-group (merge_global): the keys (tile + 1), then the values.
+inline std::size_t merge_round_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes)
+{
+    return round_up((tile + 1) * kbytes, 8) + tile * vbytes;
+}
+
+// The launch shape of a GPU-path round: merge_global's work-group and tile (outputs per work-group),
+// merge_partition's work-group, merge_global's local memory in bytes.
+struct merge_round_shape {
+    std::size_t wg, tile, partition_wg, local;
+};
+
+// One round on the GPU-path kernels (merge_partition, then merge_global) from a and b (the same
+// place for the sort's rounds) into dst; `last` converts keys back to the caller's form.
+// splits: ceil(n / tile) ulongs.
+void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, const sort_place& a,
+                     const sort_place& b, const sort_place& dst, std::size_t n, std::size_t L,
+                     const merge_round_shape& shape, const bc::buffer& splits, bool last);
+// One round on the CPU-path kernel (merge_cpu_round): work-items of `piece` outputs each.
+void merge_round_cpu(bc::command_queue& queue, bc::kernel& rk, const sort_place& a, const sort_place& b,
+                     const sort_place& dst, std::size_t n, std::size_t L, std::size_t piece, bool last);
+
+} // namespace detail
+} // namespace clprim

@@ -1,0 +1,141 @@
+// Merging, searching, the top k and comparator sorts (issue #30), random uint keys (int for the
+// comparator sort), n from --sizes:
+//  - group merge: two sorted halves of n merged (clprim beside bc::merge);
+//  - group lower_bound: n random queries over a sorted range of n (clprim only: Boost.Compute's
+//    lower_bound answers one value per call);
+//  - group top_k: the 100 and the 2^20 largest (rows k100, k1048576; k <= n) beside Boost.Compute
+//    sorting everything descending (bc::sort with bc::greater, the first k read);
+//  - group sort_comparator: ints by abs(a) < abs(b) (a BOOST_COMPUTE_FUNCTION), clprim beside
+//    bc::sort with the same function.
+// Every row is checked against the host.
+#include "bench_framework.hpp"
+
+#include <clprim/merge.hpp>
+#include <clprim/search.hpp>
+#include <clprim/sort.hpp>
+#include <clprim/top_k.hpp>
+
+#include <boost/compute/algorithm/copy.hpp>
+#include <boost/compute/algorithm/merge.hpp>
+#include <boost/compute/algorithm/sort.hpp>
+#include <boost/compute/function.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+BOOST_COMPUTE_FUNCTION(bool, bench_abs_less, (int a, int b), { return abs(a) < abs(b); });
+
+void add_row(clprim_bench::context& ctx, const char* group, const std::string& name, const char* type, std::size_t n,
+             double ms, double bytes, bool baseline, bool correct)
+{
+    clprim_bench::result r;
+    r.group = group;
+    r.name = name;
+    r.type = type;
+    r.n = n;
+    r.ms = ms;
+    r.gkeys = ms > 0 ? double(n) / (ms * 1e-3) / 1e9 : 0;
+    r.gbps = ms > 0 && bytes > 0 ? bytes / (ms * 1e-3) / 1e9 : 0;
+    r.baseline = baseline;
+    r.correct = correct;
+    ctx.add(r);
+}
+
+} // namespace
+
+CLPRIM_BENCH(merge_search)
+{
+    using namespace clprim_bench;
+    auto& q = ctx.queue;
+    for (const std::size_t n : ctx.sizes) {
+        std::mt19937 rng(static_cast<unsigned>(n) ^ 0x5eedu);
+        std::vector<cl_uint> host(n);
+        for (auto& x : host) x = rng();
+
+        // merge: the two sorted halves of host.
+        {
+            const std::size_t n1 = n / 2;
+            std::vector<cl_uint> in = host;
+            std::sort(in.begin(), in.begin() + n1);
+            std::sort(in.begin() + n1, in.end());
+            std::vector<cl_uint> want(n);
+            std::merge(in.begin(), in.begin() + n1, in.begin() + n1, in.end(), want.begin());
+            bc::vector<cl_uint> dev(in.begin(), in.end(), q), out(n, ctx.ctx);
+            auto row = [&](const char* name, bool baseline, const std::function<void()>& run) {
+                const double ms = median_ms(q, run, ctx.repeat);
+                std::vector<cl_uint> got(n);
+                bc::copy(out.begin(), out.end(), got.begin(), q);
+                add_row(ctx, "merge", name, "uint", n, ms, 2.0 * n * sizeof(cl_uint), baseline, got == want);
+            };
+            row("clprim", false, [&] { clprim::merge(dev.begin(), dev.begin() + n1, dev.begin() + n1, dev.end(), out.begin(), q); });
+            row("boost_compute", true, [&] { bc::merge(dev.begin(), dev.begin() + n1, dev.begin() + n1, dev.end(), out.begin(), q); });
+        }
+
+        // lower_bound: n random queries over the sorted host.
+        {
+            std::vector<cl_uint> sorted = host, queries(n);
+            std::sort(sorted.begin(), sorted.end());
+            for (auto& x : queries) x = rng();
+            bc::vector<cl_uint> ds(sorted.begin(), sorted.end(), q), dq(queries.begin(), queries.end(), q), out(n, ctx.ctx);
+            const double ms = median_ms(q, [&] { clprim::lower_bound(ds.begin(), ds.end(), dq.begin(), dq.end(), out.begin(), q); },
+                                        ctx.repeat);
+            std::vector<cl_uint> got(n);
+            bc::copy(out.begin(), out.end(), got.begin(), q);
+            bool ok = true;
+            for (std::size_t i = 0; i < n && ok; i += 1 + n / 100000)
+                ok = got[i] == cl_uint(std::lower_bound(sorted.begin(), sorted.end(), queries[i]) - sorted.begin());
+            add_row(ctx, "lower_bound", "clprim", "uint", n, ms, 2.0 * n * sizeof(cl_uint), false, ok);
+        }
+
+        // top_k: the k largest of host.
+        {
+            bc::vector<cl_uint> dev(host.begin(), host.end(), q), work(n, ctx.ctx);
+            std::vector<cl_uint> desc = host;
+            std::sort(desc.begin(), desc.end(), std::greater<cl_uint>());
+            for (std::size_t k : {std::size_t(100), std::size_t(1) << 20}) {
+                if (k > n) continue;
+                bc::vector<cl_uint> out(k, ctx.ctx);
+                const double ms = median_ms(q, [&] { clprim::top_k(dev.begin(), dev.end(), k, out.begin(), q); }, ctx.repeat);
+                std::vector<cl_uint> got(k);
+                bc::copy(out.begin(), out.end(), got.begin(), q);
+                add_row(ctx, "top_k", "k" + std::to_string(k), "uint", n, ms, double(n) * sizeof(cl_uint), false,
+                        std::equal(got.begin(), got.end(), desc.begin()));
+            }
+            const double ms = median_ms(
+                q, [&] { bc::copy(dev.begin(), dev.end(), work.begin(), q); },
+                [&] { bc::sort(work.begin(), work.end(), bc::greater<cl_uint>(), q); }, std::max(1, ctx.repeat / 2));
+            std::vector<cl_uint> got(std::min<std::size_t>(n, 100));
+            bc::copy(work.begin(), work.begin() + got.size(), got.begin(), q);
+            add_row(ctx, "top_k", "boost_compute", "uint", n, ms, double(n) * sizeof(cl_uint), true,
+                    std::equal(got.begin(), got.end(), desc.begin()));
+        }
+
+        // sort_comparator: ints by absolute value (stable on clprim's side).
+        {
+            std::vector<cl_int> keys(n);
+            for (std::size_t i = 0; i < n; ++i) keys[i] = cl_int(host[i]);
+            auto abs_less = [](cl_int a, cl_int b) { return std::abs(std::int64_t(a)) < std::abs(std::int64_t(b)); };
+            std::vector<cl_int> want = keys;
+            std::stable_sort(want.begin(), want.end(), abs_less);
+            bc::vector<cl_int> input(keys.begin(), keys.end(), q), work(n, ctx.ctx);
+            auto row = [&](const char* name, bool baseline, bool stable, const std::function<void()>& run) {
+                const double ms = median_ms(
+                    q, [&] { bc::copy(input.begin(), input.end(), work.begin(), q); }, run,
+                    baseline ? std::max(1, ctx.repeat / 2) : ctx.repeat);
+                std::vector<cl_int> got(n);
+                bc::copy(work.begin(), work.end(), got.begin(), q);
+                bool ok = stable ? got == want : true;
+                for (std::size_t i = 0; !stable && i + 1 < n && ok; ++i) ok = !abs_less(got[i + 1], got[i]);
+                add_row(ctx, "sort_comparator", name, "int", n, ms, 0, baseline, ok);
+            };
+            row("clprim", false, true, [&] { clprim::sort(work.begin(), work.end(), q, bench_abs_less); });
+            row("boost_compute", true, false, [&] { bc::sort(work.begin(), work.end(), bench_abs_less, q); });
+        }
+    }
+}

@@ -1,0 +1,236 @@
+// merge / merge_by_key against std::merge with the total order (stable: the first range's equal
+// keys first), bit for bit: every key type, both orders, either range empty, ties and float
+// specials; inputs and outputs as sub-ranges of one buffer between guards; both paths forced
+// (CLPRIM_MERGE_PATH=cpu|gpu, tiny GPU tiles so a few thousand keys span many tiles); values of
+// every width following their keys; overlapping outputs rejected before anything runs; an
+// out-of-order queue.
+#define BOOST_TEST_MODULE clprim_merge
+#include "sort_test_support.hpp"
+
+#include <clprim/merge.hpp>
+
+using namespace clprim_test;
+
+namespace {
+
+using order_t = clprim::sort_order;
+
+template <class T>
+bool before(T a, T b, order_t order)
+{
+    return order == order_t::ascending ? total_less(a, b) : total_less(b, a);
+}
+
+template <class T>
+std::vector<T> sorted_input(std::size_t n, distribution d, order_t order, std::uint64_t seed)
+{
+    auto v = make_data<T>(n, d, seed);
+    std::stable_sort(v.begin(), v.end(), [&](T a, T b) { return before(a, b, order); });
+    return v;
+}
+
+// One buffer: [g, a..., g, b..., g, out..., g]; merge sees the three sub-ranges.
+template <class T>
+struct layout {
+    std::size_t n1, n2;
+    std::size_t a() const { return 1; }
+    std::size_t b() const { return n1 + 2; }
+    std::size_t out() const { return n1 + n2 + 3; }
+    std::size_t total() const { return 2 * (n1 + n2) + 4; }
+};
+
+template <class T>
+std::vector<T> with_guards(const layout<T>& l, const std::vector<T>& a, const std::vector<T>& b, T g)
+{
+    std::vector<T> all(l.total(), g);
+    std::copy(a.begin(), a.end(), all.begin() + l.a());
+    std::copy(b.begin(), b.end(), all.begin() + l.b());
+    return all;
+}
+
+template <class T>
+bool guards_ok(const layout<T>& l, const std::vector<T>& all, T g)
+{
+    for (std::size_t i : {std::size_t(0), l.b() - 1, l.out() - 1, l.total() - 1})
+        if (std::memcmp(&all[i], &g, sizeof(T)) != 0) return false;
+    return true;
+}
+
+template <class T>
+void check_merge(std::size_t n1, std::size_t n2, distribution d, order_t order, bc::command_queue& q)
+{
+    const auto a = sorted_input<T>(n1, d, order, 1);
+    const auto b = sorted_input<T>(n2, d, order, 2);
+    std::vector<T> expect(n1 + n2);
+    std::merge(a.begin(), a.end(), b.begin(), b.end(), expect.begin(), [&](T x, T y) { return before(x, y, order); });
+    const layout<T> l{n1, n2};
+    const T g = std::numeric_limits<T>::max();
+    auto dev = to_device(with_guards(l, a, b, g), q);
+    clprim::merge(dev.begin() + l.a(), dev.begin() + l.a() + n1, dev.begin() + l.b(), dev.begin() + l.b() + n2,
+                  dev.begin() + l.out(), q, order);
+    const auto all = to_host(dev, q);
+    const std::vector<T> got(all.begin() + l.out(), all.end() - 1);
+    BOOST_TEST(guards_ok(l, all, g), "guard overwritten");
+    const long diff = first_difference(got, expect);
+    BOOST_TEST(diff == -1, type_label<T>() << " n1=" << n1 << " n2=" << n2 << " " << name_of(d) << " "
+                                           << (order == order_t::ascending ? "asc" : "desc") << ": first difference at " << diff);
+    // The inputs are untouched.
+    BOOST_TEST(bit_equal(std::vector<T>(all.begin() + l.a(), all.begin() + l.a() + n1), a));
+    BOOST_TEST(bit_equal(std::vector<T>(all.begin() + l.b(), all.begin() + l.b() + n2), b));
+}
+
+// merge_by_key: values are the positions (the first range's 0..n1-1, then the second's), so the
+// expected values are the stable merge's permutation.
+template <class K, class V>
+void check_pairs(std::size_t n1, std::size_t n2, distribution d, order_t order, bc::command_queue& q)
+{
+    const auto a = sorted_input<K>(n1, d, order, 3);
+    const auto b = sorted_input<K>(n2, d, order, 4);
+    const std::size_t n = n1 + n2;
+    std::vector<std::pair<K, V>> pa(n1), pb(n2), expect(n);
+    for (std::size_t i = 0; i < n1; ++i) pa[i] = {a[i], V(i)};
+    for (std::size_t i = 0; i < n2; ++i) pb[i] = {b[i], V(n1 + i)};
+    std::merge(pa.begin(), pa.end(), pb.begin(), pb.end(), expect.begin(),
+               [&](const auto& x, const auto& y) { return before(x.first, y.first, order); });
+    std::vector<K> ek(n);
+    std::vector<V> ev(n), va(n1), vb(n2);
+    for (std::size_t i = 0; i < n; ++i) ek[i] = expect[i].first, ev[i] = expect[i].second;
+    for (std::size_t i = 0; i < n1; ++i) va[i] = V(i);
+    for (std::size_t i = 0; i < n2; ++i) vb[i] = V(n1 + i);
+    const layout<K> lk{n1, n2};
+    const layout<V> lv{n1, n2};
+    const K gk = std::numeric_limits<K>::max();
+    const V gv = std::numeric_limits<V>::max();
+    auto keys = to_device(with_guards(lk, a, b, gk), q);
+    auto vals = to_device(with_guards(lv, va, vb, gv), q);
+    clprim::merge_by_key(keys.begin() + lk.a(), keys.begin() + lk.a() + n1, vals.begin() + lv.a(),
+                         keys.begin() + lk.b(), keys.begin() + lk.b() + n2, vals.begin() + lv.b(),
+                         keys.begin() + lk.out(), vals.begin() + lv.out(), q, order);
+    const auto hk = to_host(keys, q);
+    const auto hv = to_host(vals, q);
+    BOOST_TEST(guards_ok(lk, hk, gk), "key guard overwritten");
+    BOOST_TEST(guards_ok(lv, hv, gv), "value guard overwritten");
+    const long dk = first_difference(std::vector<K>(hk.begin() + lk.out(), hk.end() - 1), ek);
+    const long dv = first_difference(std::vector<V>(hv.begin() + lv.out(), hv.end() - 1), ev);
+    BOOST_TEST(dk == -1, type_label<K>() << "->" << type_label<V>() << " n1=" << n1 << " n2=" << n2 << " "
+                                         << name_of(d) << ": keys differ at " << dk);
+    BOOST_TEST(dv == -1, type_label<K>() << "->" << type_label<V>() << " n1=" << n1 << " n2=" << n2 << " "
+                                         << name_of(d) << ": values differ at " << dv);
+}
+
+const std::vector<std::pair<std::size_t, std::size_t>> size_pairs{
+    {0, 0}, {0, 1}, {1, 0}, {0, 33}, {33, 0}, {1, 1}, {2, 3}, {17, 1000}, {1000, 17}, {4095, 4097}, {65537, 30011}};
+
+template <class T>
+void keys_matrix(order_t order, bc::command_queue& q)
+{
+    for (auto s : size_pairs)
+        for (auto d : {distribution::random, distribution::few_distinct, distribution::all_equal, distribution::float_specials})
+            check_merge<T>(s.first, s.second, d, order, q);
+}
+
+} // namespace
+
+BOOST_FIXTURE_TEST_SUITE(merge, fixture)
+
+// Every key type, both orders, on the path the device takes.
+BOOST_AUTO_TEST_CASE_TEMPLATE(keys_default_path, T, all_types)
+{
+    if (!type_runs_here<T>()) return;
+    for (auto order : {order_t::ascending, order_t::descending}) keys_matrix<T>(order, queue);
+}
+
+BOOST_AUTO_TEST_CASE(larger_sizes)
+{
+    const std::size_t big = std::size_t(1) << ((device.type() & CL_DEVICE_TYPE_GPU) ? 24 : 20);
+    check_merge<cl_uint>(big, big + 3, distribution::random, order_t::ascending, queue);
+    check_merge<cl_float>(big - 1, 1000, distribution::float_specials, order_t::descending, queue);
+    check_pairs<cl_uint, cl_uint>(big + 1, big / 3, distribution::few_distinct, order_t::ascending, queue);
+}
+
+// Both paths forced: the CPU one (one co-rank piece per work-item, few pieces and many), the GPU
+// one with tiny tiles (4 x 3 = 12 outputs per work-group: thousands of tiles, ragged last tile)
+// and with its default shape.
+BOOST_AUTO_TEST_CASE(paths_forced)
+{
+    const bool fp64 = type_runs_here<cl_double>();
+    {
+        env_override path("CLPRIM_MERGE_PATH", "gpu");
+        {
+            env_override tune("CLPRIM_MERGE_GPU_TUNE", "4,3");
+            keys_matrix<cl_uint>(order_t::ascending, queue);
+            keys_matrix<cl_float>(order_t::descending, queue);
+            keys_matrix<cl_long>(order_t::ascending, queue);
+            if (fp64) keys_matrix<cl_double>(order_t::descending, queue);
+            for (auto s : size_pairs) {
+                check_pairs<cl_uint, cl_uint>(s.first, s.second, distribution::few_distinct, order_t::descending, queue);
+                check_pairs<cl_float, cl_ulong>(s.first, s.second, distribution::float_specials, order_t::ascending, queue);
+            }
+        }
+        keys_matrix<cl_uint>(order_t::ascending, queue);
+        check_pairs<cl_uint, cl_uint>(65537, 30011, distribution::few_distinct, order_t::descending, queue);
+        check_pairs<cl_int, cl_uint>((1u << 18) + 3, 77777, distribution::few_distinct, order_t::ascending, queue);
+    }
+    env_override path("CLPRIM_MERGE_PATH", "cpu");
+    for (const char* tune : {"1,16", "7,16"}) {
+        env_override t("CLPRIM_MERGE_CPU_TUNE", tune);
+        keys_matrix<cl_int>(order_t::descending, queue);
+        for (auto s : size_pairs)
+            check_pairs<cl_uint, cl_uint>(s.first, s.second, distribution::few_distinct, order_t::ascending, queue);
+    }
+}
+
+// Values of every width follow their keys (on the device's own path).
+BOOST_AUTO_TEST_CASE(merge_by_key_types)
+{
+    const bool fp64 = type_runs_here<cl_double>();
+    for (auto order : {order_t::ascending, order_t::descending})
+        for (auto s : size_pairs) {
+            check_pairs<cl_uint, cl_uint>(s.first, s.second, distribution::few_distinct, order, queue);
+            check_pairs<cl_int, cl_ulong>(s.first, s.second, distribution::all_equal, order, queue);
+            check_pairs<cl_float, cl_long>(s.first, s.second, distribution::float_specials, order, queue);
+            check_pairs<cl_ulong, cl_float>(s.first, s.second, distribution::few_distinct, order, queue);
+            if (fp64) check_pairs<cl_double, cl_int>(s.first, s.second, distribution::float_specials, order, queue);
+        }
+}
+
+BOOST_AUTO_TEST_CASE(overlapping_outputs_throw)
+{
+    std::vector<cl_uint> h(100);
+    for (std::size_t i = 0; i < h.size(); ++i) h[i] = cl_uint(i % 10);
+    auto v = to_device(h, queue);
+    bc::vector<cl_uint> vals(100, context);
+    bc::vector<cl_uint> out(100, context);
+    bc::vector<cl_uint> out_v(100, context);
+    auto b = v.begin();
+    // result over the first range, over the second, partly over the end of the first.
+    BOOST_CHECK_THROW(clprim::merge(b, b + 10, b + 20, b + 30, b, queue), clprim::invalid_argument_error);
+    BOOST_CHECK_THROW(clprim::merge(b, b + 10, b + 20, b + 30, b + 15, queue), clprim::invalid_argument_error);
+    BOOST_CHECK_THROW(clprim::merge(b, b + 10, b + 20, b + 30, b + 9, queue), clprim::invalid_argument_error);
+    BOOST_CHECK_THROW(clprim::merge(b + 10, b + 5, b + 20, b + 30, out.begin(), queue), clprim::invalid_argument_error);
+    // too small an output buffer
+    BOOST_CHECK_THROW(clprim::merge(b, b + 60, b + 60, b + 100, out.begin() + 1, queue), clprim::invalid_argument_error);
+    // merge_by_key: values output over the keys output, over an input's values
+    auto vb = vals.begin();
+    BOOST_CHECK_THROW(clprim::merge_by_key(b, b + 10, vb, b + 10, b + 20, vb + 10, out.begin(), out.begin() + 5, queue),
+                      clprim::invalid_argument_error);
+    BOOST_CHECK_THROW(clprim::merge_by_key(b, b + 10, vb, b + 10, b + 20, vb + 10, out.begin(), vb + 15, queue),
+                      clprim::invalid_argument_error);
+    // Adjacent but not overlapping is fine; nothing above changed the data.
+    clprim::merge(b, b + 10, b + 10, b + 20, out.begin(), queue);
+    clprim::merge_by_key(b, b + 10, vb, b + 10, b + 20, vb + 10, out.begin(), out_v.begin(), queue);
+    BOOST_TEST(bit_equal(to_host(v, queue), h));
+}
+
+BOOST_AUTO_TEST_CASE(out_of_order_queue)
+{
+    const auto props = device.get_info<cl_command_queue_properties>(CL_DEVICE_QUEUE_PROPERTIES);
+    if (!(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) return;
+    bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    for (std::size_t n : {1000u, 70001u}) {
+        check_merge<cl_uint>(n, n / 2 + 1, distribution::random, order_t::ascending, ooo);
+        check_pairs<cl_uint, cl_uint>(n / 3, n, distribution::few_distinct, order_t::descending, ooo);
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
