@@ -70,17 +70,14 @@ inline void bk_combine(uint ac, V av, uint* bc, V* bv)
     *bc += ac;
 }
 
-// Element i's value (mode 4: 1).
-inline V bk_value(__global const V* vals, ulong i)
-{
+// Element i's value, at vals[j] (mode 4: 1; modes without values: the identity).
 #if BK_MODE == 4
-    return (V)1;
+#define bk_value(vals, j) ((V)1)
 #elif BK_HAS_VALUES
-    return vals[i];
+#define bk_value(vals, j) ((vals)[j])
 #else
-    return BK_ID;
+#define bk_value(vals, j) (BK_ID)
 #endif
-}
 
 // Does a run start at element i, whose key is k (prev: keys[i-1], read only when i > 0)?
 inline uint bk_head(ulong i, K k, K prev)
@@ -98,60 +95,83 @@ inline uint bk_head(ulong i, K k, K prev)
         __global K *out1, ulong out1_off, ulong cap1, __global V *out2, ulong out2_off, ulong cap2, \
         __global ulong *count_out, ulong count_off, uint flags, V init
 
-// Pair of the elements [from, to) (to <= n), starting from the pair (c, v).
-inline void bk_fold(__global const K* keys, __global const V* vals, ulong from, ulong to, uint* c, V* v)
-{
-    if (from >= to) return;
-    K prev = keys[from > 0 ? from - 1 : 0];
-    for (ulong i = from; i < to; ++i) {
-        const K k = keys[i];
-        uint hc = bk_head(i, k, prev);
-        V hv = bk_value(vals, i);
-        bk_combine(*c, *v, &hc, &hv);
-        *c = hc;
-        *v = hv;
-        prev = k;
+// The per-element work, written once for elements in global memory (the chunks path) and for a
+// tile staged in local memory (the look-back path): BK_DEFINE_ELEMENTS(NAME, AS, AT) defines
+// bk_fold_NAME and bk_emit_NAME over keys / vals in address space AS, where element i (an index
+// into the caller's range) is keys[AT(i)]. prev: the key of element from - 1 (read when from > 0).
+//   bk_fold_NAME: the pair of the elements [from, to) (to <= n), starting from the pair (*c, *v).
+//   bk_emit_NAME: the epilogue over [from, to); (c, v) is the pair of every element before from.
+//                 Scan results go to scan_out[AT(i)] (the output range, or the staged tile).
+#define BK_DEFINE_ELEMENTS(NAME, AS, AT)                                                          \
+    inline void bk_fold_##NAME(AS const K* keys, AS const V* vals, ulong base, ulong from, ulong to, K prev, \
+                               uint* c, V* v)                                                     \
+    {                                                                                             \
+        for (ulong i = from; i < to; ++i) {                                                       \
+            const K k = keys[AT(i)];                                                              \
+            uint hc = bk_head(i, k, prev);                                                        \
+            V hv = bk_value(vals, AT(i));                                                         \
+            bk_combine(*c, *v, &hc, &hv);                                                         \
+            *c = hc;                                                                              \
+            *v = hv;                                                                              \
+            prev = k;                                                                             \
+        }                                                                                         \
+    }                                                                                             \
+    inline void bk_emit_##NAME(AS const K* keys, AS const V* vals, ulong base, ulong n, __global K* out1, \
+                               ulong cap1, __global V* out2, ulong cap2, AS V* scan_out,           \
+                               __global ulong* count_out, uint flags, V init, ulong from, ulong to, K prev, \
+                               uint c, V v)                                                       \
+    {                                                                                             \
+        for (ulong i = from; i < to; ++i) {                                                       \
+            const K k = keys[AT(i)];                                                              \
+            const uint h = bk_head(i, k, prev);                                                   \
+            const V x = bk_value(vals, AT(i));                                                    \
+            BK_EMIT_BEFORE(i);                                                                    \
+            v = h ? x : BK_OP(v, x);                                                              \
+            c += h;                                                                               \
+            BK_EMIT_AFTER(i);                                                                     \
+            if (i == n - 1 && (flags & BK_WRITE_COUNT)) *count_out = c;                           \
+            prev = k;                                                                             \
+        }                                                                                         \
     }
-}
 
-// The epilogue over [from, to): (c, v) is the pair of every element before from.
-inline void bk_emit(__global const K* keys, __global const V* vals, ulong n, __global K* out1, ulong cap1,
-                    __global V* out2, ulong cap2, __global ulong* count_out, uint flags, V init, ulong from,
-                    ulong to, uint c, V v)
-{
-    if (from >= to) return;
-    K prev = keys[from > 0 ? from - 1 : 0];
-    for (ulong i = from; i < to; ++i) {
-        const K k = keys[i];
-        const uint h = bk_head(i, k, prev);
-        const V x = bk_value(vals, i);
+// What the epilogue writes for element i before and after its pair joins (c, v) (BK_MODE).
 #if BK_MODE == 1 || BK_MODE == 4
-        if (h && i > 0 && c - 1 < cap1) out1[c - 1] = prev;
-        if (h && i > 0 && c - 1 < cap2) out2[c - 1] = v;
+#define BK_EMIT_BEFORE(i)                                                                         \
+    if (h && i > 0 && c - 1 < cap1) out1[c - 1] = prev;                                           \
+    if (h && i > 0 && c - 1 < cap2) out2[c - 1] = v;
+#define BK_EMIT_AFTER(i)                                                                          \
+    if (i == n - 1 && c - 1 < cap1) out1[c - 1] = k;                                              \
+    if (i == n - 1 && c - 1 < cap2) out2[c - 1] = v;
 #elif BK_MODE == 2
-        if (!(flags & BK_INCLUSIVE)) out2[i] = h ? init : BK_OP(init, v);
+#define BK_EMIT_BEFORE(i)                                                                         \
+    if (!(flags & BK_INCLUSIVE)) scan_out[AT_(i)] = h ? init : BK_OP(init, v);
+#define BK_EMIT_AFTER(i)                                                                          \
+    if (flags & BK_INCLUSIVE) scan_out[AT_(i)] = v;
 #elif BK_MODE == 3
-        if (h && c < cap1) out1[c] = k;
-#elif BK_MODE == 5
-        if (h) {
-            if (c < cap1) out1[c] = k;
-        } else if (i - c < cap2) {
-            out2[i - c] = k;
-        }
-#endif
-        v = h ? x : BK_OP(v, x);
-        c += h;
-#if BK_MODE == 2
-        if (flags & BK_INCLUSIVE) out2[i] = v;
-#endif
-#if BK_MODE == 1 || BK_MODE == 4
-        if (i == n - 1 && c - 1 < cap1) out1[c - 1] = k;
-        if (i == n - 1 && c - 1 < cap2) out2[c - 1] = v;
-#endif
-        if (i == n - 1 && (flags & BK_WRITE_COUNT)) *count_out = c;
-        prev = k;
+#define BK_EMIT_BEFORE(i)                                                                         \
+    if (h && c < cap1) out1[c] = k;
+#define BK_EMIT_AFTER(i)
+#else // 5
+#define BK_EMIT_BEFORE(i)                                                                         \
+    if (h) {                                                                                      \
+        if (c < cap1) out1[c] = k;                                                                \
+    } else if (i - c < cap2) {                                                                    \
+        out2[i - c] = k;                                                                          \
     }
-}
+#define BK_EMIT_AFTER(i)
+#endif
+
+// Elements in global memory: index i as it is. In the local tile: i - base, one pad slot every
+// 32 elements (a work-item reads BK_ITEMS consecutive elements: strided accesses over the banks).
+#define BK_GLOBAL_AT(i) (i)
+#define BK_TILE_PAD(j) ((j) + ((j) >> 5))
+#define BK_LOCAL_AT(i) BK_TILE_PAD((uint)((i) - base))
+#define AT_ BK_GLOBAL_AT
+BK_DEFINE_ELEMENTS(global, __global, BK_GLOBAL_AT)
+#undef AT_
+#define AT_ BK_LOCAL_AT
+BK_DEFINE_ELEMENTS(local, __local, BK_LOCAL_AT)
+#undef AT_
 
 // --- CPU-shaped path: one work-item per chunk of `chunk` consecutive elements.
 
@@ -162,7 +182,9 @@ __kernel void by_key_chunk_reduce(BK_ARGS, ulong chunk, __global uint* agg_c, __
     const ulong from = g * chunk, to = min(n, from + chunk);
     uint c = 0;
     V v = BK_ID;
-    bk_fold(keys + keys_off, vals + vals_off, from, to, &c, &v);
+    keys += keys_off;
+    vals += vals_off;
+    if (from < to) bk_fold_global(keys, vals, 0, from, to, keys[from > 0 ? from - 1 : 0], &c, &v);
     agg_c[g] = c;
     agg_v[g] = v;
 }
@@ -181,8 +203,11 @@ __kernel void by_key_chunk_scan(BK_ARGS, ulong chunk, __global const uint* agg_c
         c = bc;
         v = bv;
     }
-    bk_emit(keys + keys_off, vals + vals_off, n, out1 + out1_off, cap1, out2 + out2_off, cap2, count_out + count_off,
-            flags, init, from, to, c, v);
+    keys += keys_off;
+    vals += vals_off;
+    if (from < to)
+        bk_emit_global(keys, vals, 0, n, out1 + out1_off, cap1, out2 + out2_off, cap2, out2 + out2_off,
+                       count_out + count_off, flags, init, from, to, keys[from > 0 ? from - 1 : 0], c, v);
 }
 
 // --- GPU path: one pass, tiles of BK_ITEMS * local size elements chained by look-back.
@@ -292,10 +317,14 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __l
 
 // One work-group per tile; tiles are numbered in the order their work-groups start (status[0]
 // counts them; the last one resets it for the next launch), so a tile only ever waits on tiles
-// that have started. Work-item lid owns BK_ITEMS consecutive elements: it folds them to a pair,
-// the work-group scans the pairs, the tile publishes its pair, looks back, publishes its prefix,
-// then every work-item runs the epilogue over its elements from its exclusive pair.
-__kernel void by_key_lookback(BK_ARGS, __global volatile ulong* status, uint epoch, __local uint* sc, __local V* sv)
+// that have started. The tile is loaded into local memory with coalesced reads (keys, and values
+// where the mode has them); then work-item lid owns BK_ITEMS consecutive elements: it folds them
+// to a pair, the work-group scans the pairs, the tile publishes its pair, looks back, publishes
+// its prefix, and every work-item runs the epilogue over its elements from its exclusive pair.
+// Scan results are staged in the tile (over the values) and stored coalesced.
+// tk, tv: BK_TILE_PAD(tile - 1) + 1 elements each (tv unused without values).
+__kernel void by_key_lookback(BK_ARGS, __global volatile ulong* status, uint epoch, __local uint* sc, __local V* sv,
+                              __local K* tk, __local V* tv)
 {
     __local uint tile_id;
     __local uint lb_flag[BK_WINDOW], lb_c[BK_WINDOW], lb_state[3];
@@ -309,31 +338,50 @@ __kernel void by_key_lookback(BK_ARGS, __global volatile ulong* status, uint epo
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint t = tile_id;
     __global volatile ulong* slots = status + 1;
-    const ulong from = ((ulong)t * wg + lid) * BK_ITEMS;
-    const ulong to = min(n, from + BK_ITEMS);
+    const uint tile_n = wg * BK_ITEMS;
+    const ulong base = (ulong)t * tile_n;
+    const uint count = (uint)min((ulong)tile_n, n - base);
     keys += keys_off;
     vals += vals_off;
+    for (uint j = lid; j < count; j += wg) {
+        tk[BK_TILE_PAD(j)] = keys[base + j];
+#if BK_HAS_VALUES && BK_MODE != 4
+        tv[BK_TILE_PAD(j)] = vals[base + j];
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong from = base + (ulong)lid * BK_ITEMS;
+    const ulong to = min(n, from + BK_ITEMS);
+    // The key before this work-item's first element (the tile's predecessor for work-item 0).
+    K prev = tk[0];
+    if (from < to) prev = lid > 0 ? tk[BK_TILE_PAD(lid * BK_ITEMS - 1)] : keys[base > 0 ? base - 1 : 0];
 
     uint c = 0;
     V v = BK_ID;
-    bk_fold(keys, vals, from, to, &c, &v);
+    bk_fold_local(tk, tv, base, from, to, prev, &c, &v);
     uint ec, tc;
-    V ev, tv;
-    wg_segmented_exclusive_scan_bk(c, v, sc, sv, &ec, &ev, &tc, &tv);
+    V ev, tvv;
+    wg_segmented_exclusive_scan_bk(c, v, sc, sv, &ec, &ev, &tc, &tvv);
 
-    if (lid == 0) bk_publish(slots, epoch, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, tc, tv);
+    if (lid == 0) bk_publish(slots, epoch, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, tc, tvv);
     uint pc;
     V pv;
     bk_look_back(slots, epoch, t, lb_flag, lb_c, lb_v, lb_state, &lb_acc, &pc, &pv);
     if (lid == 0 && t > 0) {
         uint ic = tc;
-        V iv = tv;
+        V iv = tvv;
         bk_combine(pc, pv, &ic, &iv);
         bk_publish(slots, epoch, t, LB_PREFIX, ic, iv);
     }
     bk_combine(pc, pv, &ec, &ev); // this work-item's exclusive pair over the whole range
-    bk_emit(keys, vals, n, out1 + out1_off, cap1, out2 + out2_off, cap2, count_out + count_off, flags, init, from, to,
-            ec, ev);
+    bk_emit_local(tk, tv, base, n, out1 + out1_off, cap1, out2 + out2_off, cap2, tv, count_out + count_off, flags, init,
+                  from, to, prev, ec, ev);
+#if BK_MODE == 2
+    // Every work-item has read its values before it wrote its results over them (in place: its
+    // own elements only); the staged results go out coalesced.
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = lid; j < count; j += wg) out2[out2_off + base + j] = tv[BK_TILE_PAD(j)];
+#endif
 }
 
 #if BK_MODE == 5

@@ -57,8 +57,14 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     k.compute_units = std::max<std::size_t>(1, profile.compute_units);
     const std::size_t elem = size_of(call.value_type);
     k.wg = floor_pow2(std::max<std::size_t>(1, std::min(policy.wg, lim.max_work_group_size)));
-    // The scan's pairs plus the look-back window (32 counts, flags and values).
-    while (k.wg > 1 && k.wg * (4 + elem) + 32 * (8 + elem) + 64 > lim.local_mem_size) k.wg /= 2;
+    // The staged tile (keys, and values where the mode has them; one pad slot every 32), the
+    // scan's pairs and the look-back window (32 counts, flags and values).
+    const std::size_t kelem = size_of(call.key_type), telem = kelem + (has_values(call.mode) ? elem : 0);
+    auto local_need = [&](std::size_t wg) {
+        const std::size_t tile = wg * policy.items;
+        return (tile + tile / 32 + 1) * telem + wg * (4 + elem) + 32 * (8 + elem) + 64;
+    };
+    while (k.wg > 1 && local_need(k.wg) > lim.local_mem_size) k.wg /= 2;
     return k;
 }
 
@@ -66,7 +72,8 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
 // operator, tile shape).
 by_key_kernels& cached_kernels(const bc::command_queue& queue, const by_key_call& call)
 {
-    const by_key_policy policy = select_by_key_policy(profile_of(queue.get_device()));
+    const std::size_t staged = size_of(call.key_type) + (has_values(call.mode) ? size_of(call.value_type) : 0);
+    const by_key_policy policy = select_by_key_policy(profile_of(queue.get_device()), staged);
     using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, std::size_t, std::size_t, std::string>;
     thread_local std::map<key, by_key_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(call.mode), int(call.key_type),
@@ -160,8 +167,10 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
             const std::size_t slots = mode == by_key_mode::unique || mode == by_key_mode::partition ? 1 : velem == 8 ? 3 : 2;
             const lookback_slots status = take_lookback_slots(queue, 1 + tiles * slots);
             set_args(k.lookback);
+            const std::size_t slots_per_tile = tile + ((tile - 1) >> 5); // BK_TILE_PAD(tile - 1) + 1
             set_kernel_args_from(k.lookback, 15, status.buffer, status.epoch, local_bytes{k.wg * 4},
-                                 local_bytes{k.wg * velem});
+                                 local_bytes{k.wg * velem}, local_bytes{slots_per_tile * size_of(call.key_type)},
+                                 local_bytes{has_values(mode) ? slots_per_tile * velem : 1});
             launch_1d(queue, k.lookback, tiles * k.wg, k.wg);
         } else {
             const std::size_t chunks = std::max<std::size_t>(

@@ -25,14 +25,18 @@ struct by_key_policy {
 // runs to completion there), every other device the chunks. CLPRIM_BY_KEY_PATH=lookback|chunks
 // forces one (tests run both on PoCL, whose work-groups also run to completion);
 // CLPRIM_BY_KEY_TUNE="wg,items" sets the look-back tile (measurements, tests).
-inline by_key_policy select_by_key_policy(const device_profile& profile)
+// element_bytes: the bytes a look-back tile stages per element (key, plus value where the mode has
+// values).
+inline by_key_policy select_by_key_policy(const device_profile& profile, std::size_t element_bytes)
 {
     by_key_policy p;
     p.path = profile.is_gpu() ? by_key_policy::path::lookback : by_key_policy::path::chunks;
     if (const auto forced = knob_choice("CLPRIM_BY_KEY_PATH", {"lookback", "chunks"}))
         p.path = *forced == 0 ? by_key_policy::path::lookback : by_key_policy::path::chunks;
     p.wg = profile.is_gpu() ? 256 : 64;
-    p.items = 16;
+    // 16 elements per work-item up to 8 bytes each (a 256-item tile of uint -> uint pairs stages
+    // 33 KiB), 8 beyond.
+    p.items = element_bytes <= 8 ? 16 : 8;
     if (const auto tune = knob_numbers("CLPRIM_BY_KEY_TUNE", 2, 2, 1, 1024)) {
         p.wg = (*tune)[0];
         p.items = (*tune)[1];
