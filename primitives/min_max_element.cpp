@@ -16,8 +16,10 @@ namespace detail {
 
 namespace {
 
-// The shape, in one place: 256 work-items, 8 work-groups per compute unit on GPUs (enough loads in
-// flight to stream at memory speed), 2 per compute unit elsewhere; at most 1024 partial pairs.
+// The shape, in one place: on GPUs 256 work-items, 8 work-groups per compute unit (enough loads in
+// flight to stream at memory speed); elsewhere work-groups of one work-item, 4 per compute unit,
+// each a long sequential loop (no barriers: PoCL runs a work-group's items as loops); at most
+// 1024 partial pairs.
 struct min_max_policy {
     std::size_t wg = 256;
     std::size_t groups_per_cu = 8;
@@ -26,8 +28,8 @@ struct min_max_policy {
 min_max_policy select_min_max_policy(const device_profile& profile)
 {
     min_max_policy p;
-    p.wg = profile.is_gpu() ? 256 : 64;
-    p.groups_per_cu = profile.is_gpu() ? 8 : 2;
+    p.wg = profile.is_gpu() ? 256 : 1;
+    p.groups_per_cu = profile.is_gpu() ? 8 : 4;
     return p;
 }
 
@@ -76,7 +78,7 @@ std::size_t min_max_element_impl(const buffer_range& in, element_type type, bool
     guarded(who, [&] {
         min_max_kernels& k = cached_kernels(queue, type, largest);
         const std::size_t elem = size_of(type);
-        const std::size_t groups = std::max<std::size_t>(1, std::min(k.groups, ceil_div(in.size, k.wg)));
+        const std::size_t groups = std::max<std::size_t>(1, std::min(k.groups, ceil_div(in.size, k.wg * 64))); // >= 64 elements a work-item
         scratch_lease lease(queue);
         const bc::buffer pk = lease.buffer(groups * elem);
         const bc::buffer pi = lease.buffer(groups * sizeof(cl_ulong));
