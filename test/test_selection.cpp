@@ -146,9 +146,8 @@ BOOST_AUTO_TEST_CASE(unique_and_run_length_encode)
                 if (n > 70000) continue;
                 check_unique_rle(queue, run_keys<cl_float>(n, lo, hi), label + " float");
                 if (n > 5000) continue;
-                check_unique_rle(queue, run_keys<cl_int>(n, lo, hi), label + " int");
+                // (int and ulong compare by their bits as uint and long do: test_by_key runs them.)
                 check_unique_rle(queue, run_keys<cl_long>(n, lo, hi), label + " long");
-                check_unique_rle(queue, run_keys<cl_ulong>(n, lo, hi), label + " ulong");
                 if (type_runs_here<cl_double>()) check_unique_rle(queue, run_keys<cl_double>(n, lo, hi), label + " double");
             }
     }
