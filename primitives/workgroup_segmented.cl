@@ -66,21 +66,24 @@
 // n uints fit in n TYPE elements; CLPRIM_WG_SCRATCH(n) >= 2n).
 #define CLPRIM_WG_SEGMENTED_DEFINE(TYPE)                                                          \
     WG_SEGMENTED_DEFINE_OP(sum_##TYPE, TYPE, WG_SEGMENTED_ADD_, (TYPE)0)                          \
-    TYPE clprim_wg_segmented_exclusive_scan_##TYPE(TYPE x, uint flag, __local TYPE* scratch)      \
+    /* the sum of x over the work-items before lid, back to the nearest flagged one (included) */ \
+    TYPE wg_segmented_before_##TYPE(TYPE x, uint flag, __local TYPE* scratch)                     \
     {                                                                                             \
         uint ec, tc;                                                                              \
         TYPE ev, tv;                                                                              \
         wg_segmented_exclusive_scan_sum_##TYPE(flag != 0 ? 1u : 0u, x, (__local uint*)(scratch + get_local_size(0)), \
                                                scratch, &ec, &ev, &tc, &tv);                      \
-        return flag != 0 ? (TYPE)0 : ev;                                                          \
+        return ev;                                                                                \
+    }                                                                                             \
+    TYPE clprim_wg_segmented_exclusive_scan_##TYPE(TYPE x, uint flag, __local TYPE* scratch)      \
+    {                                                                                             \
+        const TYPE before = wg_segmented_before_##TYPE(x, flag, scratch);                         \
+        return flag != 0 ? (TYPE)0 : before;                                                      \
     }                                                                                             \
     TYPE clprim_wg_segmented_inclusive_scan_##TYPE(TYPE x, uint flag, __local TYPE* scratch)      \
     {                                                                                             \
-        uint ec, tc;                                                                              \
-        TYPE ev, tv;                                                                              \
-        wg_segmented_exclusive_scan_sum_##TYPE(flag != 0 ? 1u : 0u, x, (__local uint*)(scratch + get_local_size(0)), \
-                                               scratch, &ec, &ev, &tc, &tv);                      \
-        return flag != 0 ? x : ev + x;                                                            \
+        const TYPE before = wg_segmented_before_##TYPE(x, flag, scratch);                         \
+        return flag != 0 ? x : before + x;                                                        \
     }
 
 CLPRIM_WG_SEGMENTED_DEFINE(uint)

@@ -86,6 +86,29 @@ std::vector<V> host_scan_by_key(const std::vector<K>& keys, const std::vector<V>
     return out;
 }
 
+// The sizes the by-key suites run: 2^20 + 3 and 2^26 only where the device is not a CPU.
+inline std::vector<std::size_t> by_key_sizes()
+{
+    std::vector<std::size_t> s{0, 1, 2, 31, 257, 1021, 4097, 8191, 65537};
+    if (!clprim::detail::profile_of(device_under_test::get().device).is_cpu()) {
+        s.push_back((std::size_t(1) << 20) + 3);
+        s.push_back(std::size_t(1) << 26);
+    }
+    return s;
+}
+
+// Run shapes: every run of length 1, random lengths 1..15, one run over the whole range.
+struct run_shape {
+    std::size_t min_run, max_run;
+    const char* name;
+};
+inline const std::vector<run_shape>& run_shapes()
+{
+    static const std::vector<run_shape> s{
+        {1, 1, "runs of 1"}, {1, 15, "runs of 1-15"}, {std::size_t(1) << 40, std::size_t(1) << 40, "one run"}};
+    return s;
+}
+
 // Both device-wide paths, by name, for the loops that force each.
 inline const std::vector<const char*>& by_key_paths()
 {

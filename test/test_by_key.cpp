@@ -24,21 +24,6 @@ cl_uint host_affine_then(cl_uint f, cl_uint g)
 }
 const cl_uint affine_identity = 1u << 16;
 
-std::vector<std::size_t> test_sizes()
-{
-    std::vector<std::size_t> s{0, 1, 2, 31, 257, 1021, 4097, 8191, 65537};
-    if (!clprim::detail::profile_of(device_under_test::get().device).is_cpu()) {
-        s.push_back((std::size_t(1) << 20) + 3);
-        s.push_back(std::size_t(1) << 26);
-    }
-    return s;
-}
-
-struct run_shape {
-    std::size_t min_run, max_run;
-    const char* name;
-};
-const run_shape shapes[] = {{1, 1, "runs of 1"}, {1, 15, "runs of 1-15"}, {std::size_t(1) << 40, std::size_t(1) << 40, "one run"}};
 
 // reduce_by_key through op (op_tag: 0 sum, 1 max, 2 affine), results with guards on both sides,
 // the count overload beside it.
@@ -88,7 +73,7 @@ void reduce_sum_matrix(bc::command_queue& queue, const std::vector<std::size_t>&
     for (const char* path : by_key_paths()) {
         env_override force("CLPRIM_BY_KEY_PATH", path);
         for (std::size_t n : sizes)
-            for (const auto& s : shapes) {
+            for (const auto& s : run_shapes()) {
                 if (n > 70000 && s.max_run == 1 && std::string(path) == "chunks") continue;
                 const auto keys = run_keys<K>(n, std::min(s.min_run, std::max<std::size_t>(n, 1)),
                                               std::min(s.max_run, std::max<std::size_t>(n, 1)));
@@ -148,7 +133,7 @@ BOOST_FIXTURE_TEST_SUITE(by_key, fixture)
 // Every key type with uint values, both paths, every run shape and size.
 BOOST_AUTO_TEST_CASE(reduce_by_key_every_key_type)
 {
-    const auto sizes = test_sizes();
+    const auto sizes = by_key_sizes();
     reduce_sum_matrix<cl_uint, cl_uint>(queue, sizes);
     const std::vector<std::size_t> few{0, 1, 33, 4097, 65537};
     reduce_sum_matrix<cl_int, cl_uint>(queue, few);
@@ -191,10 +176,10 @@ BOOST_AUTO_TEST_CASE(scans_by_key)
 {
     for (const char* path : by_key_paths()) {
         env_override force("CLPRIM_BY_KEY_PATH", path);
-        for (std::size_t n : test_sizes()) {
+        for (std::size_t n : by_key_sizes()) {
             if (n > 70000 && std::string(path) == "chunks") continue;
             const std::string p = path;
-            for (const auto& s : shapes) {
+            for (const auto& s : run_shapes()) {
                 const std::size_t lo = std::min(s.min_run, std::max<std::size_t>(n, 1)), hi = std::min(s.max_run, std::max<std::size_t>(n, 1));
                 check_scans<cl_uint, cl_uint>(queue, run_keys<cl_uint>(n, lo, hi), small_values<cl_uint>(n), 0,
                                               bc::plus<cl_uint>(), 0u, 3u, p + " uint->uint " + s.name);
@@ -215,7 +200,7 @@ BOOST_AUTO_TEST_CASE(tiny_lookback_tiles)
     env_override force("CLPRIM_BY_KEY_PATH", "lookback");
     env_override tune("CLPRIM_BY_KEY_TUNE", "4,3");
     for (std::size_t n : {std::size_t(13), std::size_t(4099), std::size_t(65537)}) {
-        for (const auto& s : shapes) {
+        for (const auto& s : run_shapes()) {
             const std::size_t lo = std::min(s.min_run, n), hi = std::min(s.max_run, n);
             check_reduce<cl_uint, cl_uint>(queue, run_keys<cl_uint>(n, lo, hi), small_values<cl_uint>(n), true,
                                            bc::plus<cl_uint>(), add_wrap<cl_uint>, 0u, std::string("tiny ") + s.name);

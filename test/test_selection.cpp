@@ -14,21 +14,6 @@ namespace {
 
 BOOST_COMPUTE_FUNCTION(bool, odd_uint, (cl_uint x), { return (x & 1u) != 0; });
 
-std::vector<std::size_t> test_sizes()
-{
-    std::vector<std::size_t> s{0, 1, 2, 31, 257, 1021, 4097, 8191, 65537};
-    if (!clprim::detail::profile_of(device_under_test::get().device).is_cpu()) {
-        s.push_back((std::size_t(1) << 20) + 3);
-        s.push_back(std::size_t(1) << 26);
-    }
-    return s;
-}
-
-struct run_shape {
-    std::size_t min_run, max_run;
-    const char* name;
-};
-const run_shape shapes[] = {{1, 1, "runs of 1"}, {1, 15, "runs of 1-15"}, {std::size_t(1) << 40, std::size_t(1) << 40, "one run"}};
 
 template <class T>
 void check_unique_rle(bc::command_queue& queue, const std::vector<T>& data, const std::string& label)
@@ -138,8 +123,8 @@ BOOST_AUTO_TEST_CASE(unique_and_run_length_encode)
 {
     for (const char* path : by_key_paths()) {
         env_override force("CLPRIM_BY_KEY_PATH", path);
-        for (std::size_t n : test_sizes())
-            for (const auto& s : shapes) {
+        for (std::size_t n : by_key_sizes())
+            for (const auto& s : run_shapes()) {
                 const std::size_t lo = std::min(s.min_run, std::max<std::size_t>(n, 1)), hi = std::min(s.max_run, std::max<std::size_t>(n, 1));
                 const std::string label = std::string(path) + " " + s.name;
                 check_unique_rle(queue, run_keys<cl_uint>(n, lo, hi), label + " uint");
@@ -157,7 +142,7 @@ BOOST_AUTO_TEST_CASE(partition)
 {
     for (const char* path : by_key_paths()) {
         env_override force("CLPRIM_BY_KEY_PATH", path);
-        for (std::size_t n : test_sizes()) {
+        for (std::size_t n : by_key_sizes()) {
             const auto data = make_data<cl_uint>(n, distribution::random);
             const std::string p = path;
             check_partition(queue, data, odd_uint, [](cl_uint x) { return (x & 1u) != 0; }, p + " odd");

@@ -34,12 +34,7 @@ std::size_t reduce_by_key_call(bc::buffer_iterator<K> keys_first, bc::buffer_ite
     call.key_type = element_type_of<K>();
     call.value_type = element_type_of<V>();
     call.op_file = op_file;
-    buffer_range count;
-    if (count_result) {
-        count = checked_output(*count_result, 1, queue, who);
-        call.count_result = &count;
-    }
-    return by_key_impl(call, queue, who);
+    return by_key_run(call, count_result, queue, who);
 }
 
 template <class K, class V>

@@ -24,12 +24,7 @@ std::size_t unique_call(bc::buffer_iterator<T> first, bc::buffer_iterator<T> las
     call.out1 = checked_output(result, room_of(result), queue, who);
     call.key_type = element_type_of<T>();
     call.value_type = element_type::uint32;
-    buffer_range count;
-    if (count_result) {
-        count = checked_output(*count_result, 1, queue, who);
-        call.count_result = &count;
-    }
-    return by_key_impl(call, queue, who);
+    return by_key_run(call, count_result, queue, who);
 }
 
 template <class T>
@@ -45,12 +40,7 @@ std::size_t run_length_call(bc::buffer_iterator<T> first, bc::buffer_iterator<T>
     call.out2 = checked_output(counts_result, room_of(counts_result), queue, who);
     call.key_type = element_type_of<T>();
     call.value_type = element_type::uint32;
-    buffer_range count;
-    if (count_result) {
-        count = checked_output(*count_result, 1, queue, who);
-        call.count_result = &count;
-    }
-    return by_key_impl(call, queue, who);
+    return by_key_run(call, count_result, queue, who);
 }
 
 // true_result only (copy_if) when false_result is null.
@@ -68,12 +58,7 @@ std::size_t partition_call(bc::buffer_iterator<T> first, bc::buffer_iterator<T> 
     if (false_result) call.out2 = checked_output(*false_result, room_of(*false_result), queue, who);
     call.key_type = call.value_type = element_type_of<T>();
     call.op_file = predicate_file<T>(pred);
-    buffer_range count;
-    if (count_result) {
-        count = checked_output(*count_result, 1, queue, who);
-        call.count_result = &count;
-    }
-    return by_key_impl(call, queue, who);
+    return by_key_run(call, count_result, queue, who);
 }
 
 template <class T, class Predicate>

@@ -38,6 +38,18 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& queue, const
 std::size_t stable_partition_impl(const buffer_range& range, element_type type, const std::string& pred_file,
                                   const buffer_range* count_result, bc::command_queue& queue);
 
+// Runs call with the caller's count_result (null: the count is returned), checked against queue.
+inline std::size_t by_key_run(by_key_call& call, const bc::buffer_iterator<cl_ulong>* count_result,
+                              bc::command_queue& queue, const char* who)
+{
+    buffer_range count;
+    if (count_result) {
+        count = checked_output(*count_result, 1, queue, who);
+        call.count_result = &count;
+    }
+    return by_key_impl(call, queue, who);
+}
+
 // The room a result range has from its iterator to the end of its buffer, in elements.
 template <class T>
 std::size_t room_of(const bc::buffer_iterator<T>& it)
