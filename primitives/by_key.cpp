@@ -118,9 +118,9 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
         if (call.count_result) {
             const cl_ulong zero = 0;
             in_order_scope scope(user_queue);
-            guarded(who, [&] {
-                scope.queue().enqueue_write_buffer(call.count_result->buffer, call.count_result->offset * sizeof(cl_ulong),
-                                                   sizeof zero, &zero);
+            guarded(who, [&] { // a fill: no wait, nothing of the host's to keep alive
+                scope.queue().enqueue_fill_buffer(call.count_result->buffer, &zero, sizeof zero,
+                                                  call.count_result->offset * sizeof(cl_ulong), sizeof zero);
             });
         }
         return 0;
