@@ -115,6 +115,53 @@ void check_partition(bc::command_queue& queue, const std::vector<cl_uint>& data,
     BOOST_TEST(bit_equal(hp, expected), label << " stable_partition (count_result) n=" << n);
 }
 
+// The contract's return types (API.md, "By key, selection and positions"): counts as
+// std::size_t, the count_result overloads void.
+template <class T>
+using it = bc::buffer_iterator<T>;
+template <class T>
+T& val();
+using U = cl_uint;
+using C = it<cl_ulong>;
+static_assert(std::is_same_v<decltype(clprim::reduce_by_key(val<it<U>>(), val<it<U>>(), val<it<U>>(), val<it<U>>(),
+                                                            val<it<U>>(), val<bc::command_queue>())),
+                             std::size_t>);
+static_assert(std::is_same_v<decltype(clprim::reduce_by_key(val<it<U>>(), val<it<U>>(), val<it<U>>(), val<it<U>>(),
+                                                            val<it<U>>(), val<bc::command_queue>(), bc::max<U>(), 0u)),
+                             std::size_t>);
+static_assert(std::is_void_v<decltype(clprim::reduce_by_key(val<it<U>>(), val<it<U>>(), val<it<U>>(), val<it<U>>(),
+                                                            val<it<U>>(), val<C>(), val<bc::command_queue>()))>);
+static_assert(std::is_void_v<decltype(clprim::reduce_by_key(val<it<U>>(), val<it<U>>(), val<it<U>>(), val<it<U>>(),
+                                                            val<it<U>>(), val<C>(), val<bc::command_queue>(),
+                                                            bc::max<U>(), 0u))>);
+static_assert(std::is_void_v<decltype(clprim::exclusive_scan_by_key(val<it<U>>(), val<it<U>>(), val<it<U>>(),
+                                                                    val<it<U>>(), val<bc::command_queue>()))>);
+static_assert(std::is_same_v<decltype(clprim::unique(val<it<U>>(), val<it<U>>(), val<it<U>>(), val<bc::command_queue>())),
+                             std::size_t>);
+static_assert(std::is_void_v<decltype(clprim::unique(val<it<U>>(), val<it<U>>(), val<it<U>>(), val<C>(),
+                                                     val<bc::command_queue>()))>);
+static_assert(std::is_same_v<decltype(clprim::run_length_encode(val<it<U>>(), val<it<U>>(), val<it<U>>(), val<it<U>>(),
+                                                                val<bc::command_queue>())),
+                             std::size_t>);
+static_assert(std::is_void_v<decltype(clprim::run_length_encode(val<it<U>>(), val<it<U>>(), val<it<U>>(), val<it<U>>(),
+                                                                val<C>(), val<bc::command_queue>()))>);
+static_assert(std::is_same_v<decltype(clprim::partition_copy(val<it<U>>(), val<it<U>>(), val<it<U>>(), val<it<U>>(),
+                                                             val<bc::command_queue>(), odd_uint)),
+                             std::size_t>);
+static_assert(std::is_void_v<decltype(clprim::partition_copy(val<it<U>>(), val<it<U>>(), val<it<U>>(), val<it<U>>(),
+                                                             val<C>(), val<bc::command_queue>(), odd_uint))>);
+static_assert(std::is_same_v<decltype(clprim::stable_partition(val<it<U>>(), val<it<U>>(), val<bc::command_queue>(),
+                                                               odd_uint)),
+                             std::size_t>);
+static_assert(std::is_void_v<decltype(clprim::stable_partition(val<it<U>>(), val<it<U>>(), val<C>(),
+                                                               val<bc::command_queue>(), odd_uint))>);
+static_assert(std::is_void_v<decltype(clprim::copy_if(val<it<U>>(), val<it<U>>(), val<it<U>>(), val<C>(),
+                                                      val<bc::command_queue>(), odd_uint))>);
+static_assert(std::is_same_v<decltype(clprim::min_element(val<it<U>>(), val<it<U>>(), val<bc::command_queue>())),
+                             std::size_t>);
+static_assert(std::is_same_v<decltype(clprim::max_element(val<it<U>>(), val<it<U>>(), val<bc::command_queue>())),
+                             std::size_t>);
+
 } // namespace
 
 BOOST_FIXTURE_TEST_SUITE(selection, fixture)
