@@ -175,16 +175,27 @@ BK_DEFINE_ELEMENTS(local, __local, BK_LOCAL_AT)
 
 // --- CPU-shaped path: one work-item per chunk of `chunk` consecutive elements.
 
-// agg_c[g], agg_v[g]: the pair of chunk g.
+// agg_c[g], agg_v[g]: the pair of chunk g. Its count needs no running state (every element's
+// head flag reads only its key and the one before: a loop a compiler may vectorise); its value
+// is the fold of the values from the chunk's last head on (all of them without a head), found
+// by walking back from the chunk's end.
 __kernel void by_key_chunk_reduce(BK_ARGS, ulong chunk, __global uint* agg_c, __global V* agg_v)
 {
     const ulong g = get_global_id(0);
     const ulong from = g * chunk, to = min(n, from + chunk);
-    uint c = 0;
-    V v = BK_ID;
     keys += keys_off;
     vals += vals_off;
-    if (from < to) bk_fold_global(keys, vals, 0, from, to, keys[from > 0 ? from - 1 : 0], &c, &v);
+    uint c = 0;
+    V v = BK_ID;
+    if (from < to) {
+        for (ulong i = from; i < to; ++i) c += bk_head(i, keys[i], keys[i > 0 ? i - 1 : 0]);
+#if BK_HAS_VALUES
+        ulong s = to; // the elements [s, to) are not heads
+        while (s > from && !bk_head(s - 1, keys[s - 1], keys[s > 1 ? s - 2 : 0])) --s;
+        const ulong start = s > from ? s - 1 : from;
+        for (ulong i = start; i < to; ++i) v = i == start ? bk_value(vals, i) : BK_OP(v, bk_value(vals, i));
+#endif
+    }
     agg_c[g] = c;
     agg_v[g] = v;
 }
