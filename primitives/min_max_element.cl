@@ -2,7 +2,8 @@
 // to an unsigned integer in the library's key order (floats by the IEEE-754 total order of their
 // bits: -0.0 < +0.0, NaNs by their bits beyond the infinities) and ties go to the smaller index,
 // so the result is the first smallest / largest element.
-//   mm_partial: every work-group folds a grid-stride share of the range (coalesced loads) to one
+//   mm_partial: every work-group folds a grid-stride share of the range (coalesced loads; CPUs: a
+//               contiguous chunk per work-item) to one
 //               pair, then reduces its work-items' pairs in local memory (a tree; power-of-two
 //               work-groups);
 //   mm_final:   one work-group folds the partial pairs and writes the index.
@@ -67,13 +68,21 @@ inline void mm_group(T_UNSIGNED* k, ulong* i, __local T_UNSIGNED* lk, __local ul
     }
 }
 
-__kernel void mm_partial(__global const T* in, ulong off, ulong n, __global T_UNSIGNED* pk, __global ulong* pi,
-                         __local T_UNSIGNED* lk, __local ulong* li)
+// chunk == 0: work-items stride over the range (coalesced on GPUs); chunk > 0: work-item g takes
+// the contiguous elements [g * chunk, (g + 1) * chunk) (CPUs: one cache line after another).
+__kernel void mm_partial(__global const T* in, ulong off, ulong n, ulong chunk, __global T_UNSIGNED* pk,
+                         __global ulong* pi, __local T_UNSIGNED* lk, __local ulong* li)
 {
     T_UNSIGNED k = 0;
     ulong idx = MM_NONE;
-    const ulong stride = get_global_size(0);
-    for (ulong i = get_global_id(0); i < n; i += stride) mm_take(&k, &idx, mm_sortable(in[off + i]), i);
+    const ulong g = get_global_id(0);
+    if (chunk == 0) {
+        const ulong stride = get_global_size(0);
+        for (ulong i = g; i < n; i += stride) mm_take(&k, &idx, mm_sortable(in[off + i]), i);
+    } else {
+        const ulong end = min(n, (g + 1) * chunk);
+        for (ulong i = g * chunk; i < end; ++i) mm_take(&k, &idx, mm_sortable(in[off + i]), i);
+    }
     mm_group(&k, &idx, lk, li);
     if (get_local_id(0) == 0) {
         pk[get_group_id(0)] = k;

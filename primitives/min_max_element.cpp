@@ -3,6 +3,7 @@
 #include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/knobs.hpp>
 #include <clprim/detail/primitives_kernels.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/min_max_element.hpp>
@@ -23,6 +24,7 @@ namespace {
 struct min_max_policy {
     std::size_t wg = 256;
     std::size_t groups_per_cu = 8;
+    bool contiguous = false; // a contiguous chunk per work-item instead of a grid stride
 };
 
 min_max_policy select_min_max_policy(const device_profile& profile)
@@ -30,12 +32,19 @@ min_max_policy select_min_max_policy(const device_profile& profile)
     min_max_policy p;
     p.wg = profile.is_gpu() ? 256 : 1;
     p.groups_per_cu = profile.is_gpu() ? 8 : 4;
+    p.contiguous = !profile.is_gpu();
+    // CLPRIM_MIN_MAX_PATH=stride|chunks forces one loop shape (tests run both on PoCL).
+    if (const auto forced = knob_choice("CLPRIM_MIN_MAX_PATH", {"stride", "chunks"})) {
+        p.contiguous = *forced == 1;
+        p.wg = *forced == 1 ? 1 : 64;
+    }
     return p;
 }
 
 struct min_max_kernels {
     bc::kernel partial, final_;
     std::size_t wg = 1, groups = 1;
+    bool contiguous = false;
 };
 
 min_max_kernels make_kernels(const bc::command_queue& queue, element_type type, bool largest)
@@ -51,15 +60,17 @@ min_max_kernels make_kernels(const bc::command_queue& queue, element_type type, 
     const auto lp = limits_for(k.partial, device);
     const auto lf = limits_for(k.final_, device);
     k.wg = floor_pow2(std::max<std::size_t>(1, std::min({policy.wg, lp.max_work_group_size, lf.max_work_group_size})));
+    k.contiguous = policy.contiguous;
     k.groups = std::min<std::size_t>(1024, policy.groups_per_cu * std::max<std::size_t>(1, profile.compute_units));
     return k;
 }
 
 min_max_kernels& cached_kernels(const bc::command_queue& queue, element_type type, bool largest)
 {
-    using key = std::tuple<cl_context, cl_device_id, int, bool>;
+    using key = std::tuple<cl_context, cl_device_id, int, bool, int>;
     thread_local std::map<key, min_max_kernels> cache;
-    const key k{queue.get_context().get(), queue.get_device().get(), int(type), largest};
+    const auto forced = knob_choice("CLPRIM_MIN_MAX_PATH", {"stride", "chunks"});
+    const key k{queue.get_context().get(), queue.get_device().get(), int(type), largest, forced ? int(*forced) : -1};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, type, largest)).first;
     return it->second;
@@ -83,7 +94,8 @@ std::size_t min_max_element_impl(const buffer_range& in, element_type type, bool
         const bc::buffer pk = lease.buffer(groups * elem);
         const bc::buffer pi = lease.buffer(groups * sizeof(cl_ulong));
         const bc::buffer result = lease.buffer(sizeof(cl_ulong));
-        launch(queue, k.partial, groups * k.wg, k.wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), pk, pi,
+        const cl_ulong chunk = k.contiguous ? ceil_div(in.size, groups * k.wg) : 0;
+        launch(queue, k.partial, groups * k.wg, k.wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), chunk, pk, pi,
                local_bytes{k.wg * elem}, local_bytes{k.wg * sizeof(cl_ulong)});
         launch(queue, k.final_, k.wg, k.wg, pk, pi, cl_ulong(groups), result, local_bytes{k.wg * elem},
                local_bytes{k.wg * sizeof(cl_ulong)});

@@ -35,18 +35,21 @@ std::vector<std::size_t> test_sizes()
 
 BOOST_FIXTURE_TEST_SUITE(min_max_element, fixture)
 
+// Both loop shapes of the partial reduce (grid stride: GPUs; a chunk per work-item: CPUs).
 BOOST_AUTO_TEST_CASE_TEMPLATE(every_type, T, all_types)
 {
     if (!type_runs_here<T>()) return;
+    for (const char* path : {"stride", "chunks"})
     for (std::size_t n : test_sizes())
         for (distribution d : all_distributions()) {
             if (n > 70000 && d != distribution::random && d != distribution::few_distinct) continue;
+            env_override force("CLPRIM_MIN_MAX_PATH", path);
             const auto data = make_data<T>(n, d);
             auto dev = to_device(data, queue);
             const std::size_t mn = clprim::min_element(dev.begin(), dev.end(), queue);
             const std::size_t mx = clprim::max_element(dev.begin(), dev.end(), queue);
-            BOOST_TEST(mn == host_extreme(data, false), type_label<T>() << " " << name_of(d) << " n=" << n);
-            BOOST_TEST(mx == host_extreme(data, true), type_label<T>() << " " << name_of(d) << " n=" << n);
+            BOOST_TEST(mn == host_extreme(data, false), path << " " << type_label<T>() << " " << name_of(d) << " n=" << n);
+            BOOST_TEST(mx == host_extreme(data, true), path << " " << type_label<T>() << " " << name_of(d) << " n=" << n);
         }
 }
 
