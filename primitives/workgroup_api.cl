@@ -9,7 +9,10 @@
 //   void clprim_wg_histogram_clear(__local uint* bins, uint num_bins)
 //   void clprim_wg_histogram_add(__local uint* bins, uint num_bins, uint bin)
 //   void clprim_wg_histogram_flush(__local const uint* bins, uint num_bins, __global uint* counts)
-// Defined here for TYPE = uint; CLPRIM_WG_DEFINE(TYPE) instantiates the first three for another
+//   TYPE clprim_wg_segmented_inclusive_scan_TYPE(TYPE x, uint flag, __local TYPE* scratch)
+//   TYPE clprim_wg_segmented_exclusive_scan_TYPE(TYPE x, uint flag, __local TYPE* scratch)
+//        sums restarting at every work-item whose flag is non-zero (workgroup_segmented.cl)
+// Defined here for TYPE = uint; CLPRIM_WG_DEFINE(TYPE) instantiates the scans and the reduce for another
 // type (int, long, ulong, float, double with cl_khr_fp64 enabled by the user's source).
 // Every work-item of a 1-D work-group of any size calls each function (they contain barriers);
 // each begins and ends with the barriers it needs, so one scratch serves consecutive calls.
@@ -26,7 +29,8 @@
 // Scans (with their public names) and the sum reduce for TYPE.
 #define CLPRIM_WG_DEFINE(TYPE)                                                                    \
     WG_SCAN_DEFINE(TYPE)                                                                          \
-    CLPRIM_WG_REDUCE_DEFINE_(TYPE)
+    CLPRIM_WG_REDUCE_DEFINE_(TYPE)                                                                \
+    CLPRIM_WG_SEGMENTED_DEFINE(TYPE)
 
 // uint: the scans come from workgroup_scan.cl already.
 CLPRIM_WG_REDUCE_DEFINE_(uint)

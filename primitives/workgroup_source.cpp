@@ -10,7 +10,8 @@ std::string workgroup_source()
 {
     detail::register_primitives_kernels();
     std::string s = "// clprim work-group building blocks (clprim::workgroup_source()).\n";
-    for (const char* file : {"workgroup_reduce.cl", "workgroup_scan.cl", "workgroup_histogram.cl", "workgroup_api.cl"})
+    for (const char* file : {"workgroup_reduce.cl", "workgroup_scan.cl", "workgroup_histogram.cl", "workgroup_segmented.cl",
+                             "workgroup_api.cl"})
         s += "\n// ---- " + std::string(file) + "\n" + detail::kernel_source(file) + "\n";
     return s;
 }

@@ -19,6 +19,9 @@
 #include <clprim/reduce.hpp>
 #include <clprim/scan.hpp>
 #include <clprim/workgroup_source.hpp>
+#include <clprim/by_key.hpp>
+#include <clprim/selection.hpp>
+#include <clprim/min_max_element.hpp>
 
 #include <clprim/bitonic_sort.hpp>
 #include <clprim/merge_sort.hpp>

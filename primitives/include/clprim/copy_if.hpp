@@ -48,3 +48,7 @@ std::size_t copy_if(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, b
 }
 
 } // namespace clprim
+
+// copy_if's count_result overload (the count stays on the device) is the by-key family's
+// partition: clprim/selection.hpp.
+#include <clprim/selection.hpp>

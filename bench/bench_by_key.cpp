@@ -1,0 +1,182 @@
+// Bench case "by_key": the by-key and selection family beside Boost.Compute, uint keys in runs of
+// uniformly random length 1..15, uint values, at each size. Rows (group / name):
+//   reduce_by_key          clprim / boost_compute (bc::reduce_by_key)
+//   exclusive_scan_by_key  clprim (Boost.Compute has no scan by key)
+//   unique                 clprim / boost_compute (bc::unique_copy)
+//   run_length_encode      clprim (none in Boost.Compute)
+//   partition_copy         clprim / boost_compute (bc::partition_copy), keeping the odd values (half)
+//   stable_partition       clprim / boost_compute (bc::stable_partition), the same predicate
+//   min_element            clprim / boost_compute (bc::min_element), random uint
+// Effective bandwidth: the bytes the operation must read and write / time. Every result is
+// checked on the host (the `correct` column).
+#include "bench_framework.hpp"
+
+#include <boost/compute/algorithm/min_element.hpp>
+#include <boost/compute/algorithm/partition_copy.hpp>
+#include <boost/compute/algorithm/reduce_by_key.hpp>
+#include <boost/compute/algorithm/stable_partition.hpp>
+#include <boost/compute/algorithm/unique_copy.hpp>
+#include <boost/compute/function.hpp>
+
+#include <random>
+
+namespace bc = boost::compute;
+
+namespace {
+BOOST_COMPUTE_FUNCTION(bool, by_key_bench_odd, (cl_uint x), { return (x & 1u) != 0; });
+
+std::vector<cl_uint> keys_in_runs(std::size_t n, std::mt19937& rng)
+{
+    std::vector<cl_uint> keys(n);
+    cl_uint key = 0;
+    for (std::size_t i = 0; i < n;) {
+        const std::size_t len = 1 + rng() % 15;
+        key += 1 + rng() % 4; // every run a new key
+        for (std::size_t j = 0; j < len && i < n; ++j) keys[i++] = key;
+    }
+    return keys;
+}
+} // namespace
+
+CLPRIM_BENCH(by_key)
+{
+    for (const std::size_t n : ctx.sizes) {
+        std::mt19937 rng(static_cast<unsigned>(n) ^ 0x5eedu);
+        const std::vector<cl_uint> keys = keys_in_runs(n, rng);
+        std::vector<cl_uint> vals(n);
+        for (auto& v : vals) v = rng() % 1000;
+        // Host references.
+        std::vector<cl_uint> rk, rv, rc, scan(n), odd, even;
+        for (std::size_t i = 0; i < n; ++i) {
+            const bool head = i == 0 || keys[i] != keys[i - 1];
+            if (head) {
+                rk.push_back(keys[i]);
+                rv.push_back(vals[i]);
+                rc.push_back(1);
+            } else {
+                rv.back() += vals[i];
+                rc.back() += 1;
+            }
+            scan[i] = head ? 0u : scan[i - 1] + vals[i - 1];
+            (vals[i] & 1u ? odd : even).push_back(vals[i]);
+        }
+        bc::vector<cl_uint> dk(n, ctx.ctx), dv(n, ctx.ctx), ok(std::max<std::size_t>(n, 1), ctx.ctx),
+            ov(std::max<std::size_t>(n, 1), ctx.ctx), oc(std::max<std::size_t>(n, 1), ctx.ctx);
+        if (n) {
+            bc::copy(keys.begin(), keys.end(), dk.begin(), ctx.queue);
+            bc::copy(vals.begin(), vals.end(), dv.begin(), ctx.queue);
+        }
+        ctx.queue.finish();
+        auto add = [&](const char* group, const char* name, double ms, double bytes, bool correct) {
+            clprim_bench::result r;
+            r.group = group;
+            r.name = name;
+            r.type = "uint";
+            r.n = n;
+            r.ms = ms;
+            r.gbps = ms > 0 ? bytes / (ms * 1e6) : 0;
+            r.baseline = std::string(name) == "boost_compute";
+            r.correct = correct;
+            ctx.add(r);
+        };
+        auto prefix = [&](const bc::vector<cl_uint>& d, std::size_t count) {
+            std::vector<cl_uint> h(count);
+            if (count) bc::copy(d.begin(), d.begin() + count, h.begin(), ctx.queue);
+            return h;
+        };
+        const double word = sizeof(cl_uint);
+        const double runs = double(rk.size());
+
+        // reduce_by_key: read keys and values, write a key and a value per run.
+        {
+            std::size_t count = 0;
+            const double bytes = 2 * n * word + 2 * runs * word;
+            const double bc_ms = clprim_bench::median_ms(ctx.queue, [&] {
+                count = std::size_t(bc::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin(), ov.begin(), ctx.queue)
+                                        .first - ok.begin());
+            }, ctx.repeat);
+            add("reduce_by_key", "boost_compute", bc_ms, bytes, count == rk.size() && prefix(ov, count) == rv);
+            const double ms = clprim_bench::median_ms(ctx.queue, [&] {
+                count = clprim::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin(), ov.begin(), ctx.queue);
+            }, ctx.repeat);
+            add("reduce_by_key", "clprim", ms, bytes, count == rk.size() && prefix(ok, count) == rk && prefix(ov, count) == rv);
+        }
+        // exclusive_scan_by_key: read keys and values, write n values.
+        {
+            const double ms = clprim_bench::median_ms(ctx.queue, [&] {
+                clprim::exclusive_scan_by_key(dk.begin(), dk.end(), dv.begin(), ov.begin(), ctx.queue);
+            }, ctx.repeat);
+            add("exclusive_scan_by_key", "clprim", ms, 3 * n * word, prefix(ov, n) == scan);
+        }
+        // unique: read n keys, write one per run.
+        {
+            std::size_t count = 0;
+            const double bytes = n * word + runs * word;
+            const double bc_ms = clprim_bench::median_ms(ctx.queue, [&] {
+                count = std::size_t(bc::unique_copy(dk.begin(), dk.end(), ok.begin(), ctx.queue) - ok.begin());
+            }, ctx.repeat);
+            add("unique", "boost_compute", bc_ms, bytes, count == rk.size() && prefix(ok, count) == rk);
+            const double ms = clprim_bench::median_ms(ctx.queue, [&] {
+                count = clprim::unique(dk.begin(), dk.end(), ok.begin(), ctx.queue);
+            }, ctx.repeat);
+            add("unique", "clprim", ms, bytes, count == rk.size() && prefix(ok, count) == rk);
+        }
+        // run_length_encode: read n keys, write a key and a length per run.
+        {
+            std::size_t count = 0;
+            const double ms = clprim_bench::median_ms(ctx.queue, [&] {
+                count = clprim::run_length_encode(dk.begin(), dk.end(), ok.begin(), oc.begin(), ctx.queue);
+            }, ctx.repeat);
+            add("run_length_encode", "clprim", ms, n * word + 2 * runs * word,
+                count == rk.size() && prefix(ok, count) == rk && prefix(oc, count) == rc);
+        }
+        // partition_copy keeping the odd values (about half): read n, write n.
+        {
+            std::size_t count = 0;
+            const double bytes = 2 * n * word;
+            const double bc_ms = clprim_bench::median_ms(ctx.queue, [&] {
+                count = std::size_t(bc::partition_copy(dv.begin(), dv.end(), ok.begin(), ov.begin(), by_key_bench_odd, ctx.queue)
+                                        .first - ok.begin());
+            }, ctx.repeat);
+            add("partition_copy", "boost_compute", bc_ms, bytes, count == odd.size() && prefix(ok, count) == odd);
+            const double ms = clprim_bench::median_ms(ctx.queue, [&] {
+                count = clprim::partition_copy(dv.begin(), dv.end(), ok.begin(), ov.begin(), ctx.queue, by_key_bench_odd);
+            }, ctx.repeat);
+            add("partition_copy", "clprim", ms, bytes,
+                count == odd.size() && prefix(ok, count) == odd && prefix(ov, n - count) == even);
+        }
+        // stable_partition in place (the input restored, untimed, before each call).
+        {
+            std::vector<cl_uint> expected = odd;
+            expected.insert(expected.end(), even.begin(), even.end());
+            auto restore = [&] {
+                if (n) bc::copy(dv.begin(), dv.end(), ov.begin(), ctx.queue);
+            };
+            const double bytes = 2 * n * word;
+            const double bc_ms = clprim_bench::median_ms(ctx.queue, restore, [&] {
+                bc::stable_partition(ov.begin(), ov.begin() + n, by_key_bench_odd, ctx.queue);
+            }, ctx.repeat);
+            add("stable_partition", "boost_compute", bc_ms, bytes, prefix(ov, n) == expected);
+            const double ms = clprim_bench::median_ms(ctx.queue, restore, [&] {
+                clprim::stable_partition(ov.begin(), ov.begin() + n, ctx.queue, by_key_bench_odd);
+            }, ctx.repeat);
+            add("stable_partition", "clprim", ms, bytes, prefix(ov, n) == expected);
+        }
+        // min_element of random uint (n >= 1).
+        if (n > 0) {
+            std::vector<cl_uint> r(n);
+            for (auto& x : r) x = rng();
+            const std::size_t expected = std::size_t(std::min_element(r.begin(), r.end()) - r.begin());
+            bc::copy(r.begin(), r.end(), ov.begin(), ctx.queue);
+            std::size_t at = 0;
+            const double bc_ms = clprim_bench::median_ms(ctx.queue, [&] {
+                at = std::size_t(bc::min_element(ov.begin(), ov.begin() + n, ctx.queue) - ov.begin());
+            }, ctx.repeat);
+            add("min_element", "boost_compute", bc_ms, n * word, at == expected);
+            const double ms = clprim_bench::median_ms(ctx.queue, [&] {
+                at = clprim::min_element(ov.begin(), ov.begin() + n, ctx.queue);
+            }, ctx.repeat);
+            add("min_element", "clprim", ms, n * word, at == expected);
+        }
+    }
+}

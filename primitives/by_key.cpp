@@ -1,0 +1,240 @@
+// The by-key and selection family (reduce_by_key, the scans by key, unique, run_length_encode,
+// partition_copy, stable_partition, copy_if's count overload): one segmented scan with a fused
+// prologue and epilogue per mode (primitives/by_key.cl), on the path by_key_policy.hpp picks.
+#include "by_key_policy.hpp"
+
+#include <clprim/detail/by_key_impl.hpp>
+#include <clprim/detail/device_limits.hpp>
+#include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/lookback_slots.hpp>
+#include <clprim/detail/primitives_kernels.hpp>
+#include <clprim/detail/scratch_pool.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <tuple>
+
+namespace clprim {
+namespace detail {
+
+namespace {
+
+constexpr cl_uint flag_inclusive = 1, flag_write_count = 2;
+
+struct by_key_kernels {
+    bc::kernel lookback, chunk_reduce, chunk_scan, partition_back; // the last one: partition only
+    by_key_policy policy;
+    std::size_t wg = 1;
+    std::size_t compute_units = 1;
+    bool nvidia = false;
+};
+
+bool has_values(by_key_mode m)
+{
+    return m == by_key_mode::reduce || m == by_key_mode::scan || m == by_key_mode::run_length;
+}
+
+by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& call, const by_key_policy& policy)
+{
+    by_key_kernels k;
+    k.policy = policy;
+    const bc::device device = queue.get_device();
+    const device_profile& profile = profile_of(device);
+    k.nvidia = profile.nvidia;
+    std::string options = type_options(call.key_type, "K") + " " + type_options(call.value_type, "V") +
+                          " -DBK_MODE=" + std::to_string(int(call.mode)) + " -DBK_ITEMS=" + std::to_string(policy.items) +
+                          (profile.nvidia ? " -DLB_NANOSLEEP" : "") + knob_options("CLPRIM_BY_KEY_OPTIONS");
+    std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl"};
+    if (!call.op_file.empty()) files.insert(files.begin(), call.op_file);
+    bc::program program = primitives_program(queue.get_context(), files, options);
+    k.lookback = program.create_kernel("by_key_lookback");
+    k.chunk_reduce = program.create_kernel("by_key_chunk_reduce");
+    k.chunk_scan = program.create_kernel("by_key_chunk_scan");
+    if (call.mode == by_key_mode::partition) k.partition_back = program.create_kernel("by_key_partition_back");
+    const auto lim = limits_for(k.lookback, device);
+    k.compute_units = std::max<std::size_t>(1, profile.compute_units);
+    const std::size_t elem = size_of(call.value_type);
+    k.wg = floor_pow2(std::max<std::size_t>(1, std::min(policy.wg, lim.max_work_group_size)));
+    // The staged tile (keys, and values where the mode has them; one pad slot every 32), the
+    // scan's pairs and the look-back window (32 counts, flags and values).
+    const std::size_t kelem = size_of(call.key_type), telem = kelem + (has_values(call.mode) ? elem : 0);
+    auto local_need = [&](std::size_t wg) {
+        const std::size_t tile = wg * policy.items;
+        return (tile + tile / 32 + 1) * telem + wg * (4 + elem) + 32 * (8 + elem) + 64;
+    };
+    while (k.wg > 1 && local_need(k.wg) > lim.local_mem_size) k.wg /= 2;
+    return k;
+}
+
+// Per host thread (kernel objects carry their arguments), per (context, device, mode, types,
+// operator, tile shape).
+by_key_kernels& cached_kernels(const bc::command_queue& queue, const by_key_call& call)
+{
+    const std::size_t staged = size_of(call.key_type) + (has_values(call.mode) ? size_of(call.value_type) : 0);
+    const by_key_policy policy = select_by_key_policy(profile_of(queue.get_device()), staged);
+    using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, std::size_t, std::size_t, std::string>;
+    thread_local std::map<key, by_key_kernels> cache;
+    const key k{queue.get_context().get(), queue.get_device().get(), int(call.mode), int(call.key_type),
+                int(call.value_type), call.op_file, policy.wg, policy.items, knob_options("CLPRIM_BY_KEY_OPTIONS")};
+    auto it = cache.find(k);
+    if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, call, policy)).first;
+    it->second.policy.path = policy.path; // the path knob is read per call
+    return it->second;
+}
+
+bool overlap(const buffer_range& a, const buffer_range& b)
+{
+    return a.size > 0 && b.size > 0 && a.buffer.get() == b.buffer.get() && a.offset < b.offset + b.size &&
+           b.offset < a.offset + a.size;
+}
+
+} // namespace
+
+std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, const char* who)
+{
+    const std::size_t n = call.keys.size;
+    const by_key_mode mode = call.mode;
+    const bool values = has_values(mode) && mode != by_key_mode::run_length;
+    if (values && call.values.size != n) throw invalid_argument_error(std::string(who) + ": values range is too short");
+    if (n > std::size_t(std::numeric_limits<cl_uint>::max()))
+        throw invalid_argument_error(std::string(who) + ": more than 2^32 - 1 elements");
+    // What the outputs may be written over (at most n elements each), against the inputs.
+    const buffer_range reach1{call.out1.buffer, call.out1.offset, std::min(n, call.out1.size)};
+    const buffer_range reach2{call.out2.buffer, call.out2.offset, std::min(n, call.out2.size)};
+    const bool in_place = mode == by_key_mode::scan && values && call.out2.buffer.get() == call.values.buffer.get() &&
+                          call.out2.offset == call.values.offset;
+    if (overlap(reach1, call.keys) || overlap(reach2, call.keys) || overlap(reach1, reach2) ||
+        (values && overlap(reach1, call.values)) || (values && !in_place && overlap(reach2, call.values)))
+        throw invalid_argument_error(std::string(who) + ": a result range overlaps an input or another result");
+    if (call.count_result && (overlap(*call.count_result, reach1) || overlap(*call.count_result, reach2) ||
+                              overlap(*call.count_result, call.keys) || (values && overlap(*call.count_result, call.values))))
+        throw invalid_argument_error(std::string(who) + ": count_result overlaps another range");
+    require_type_support(call.key_type, user_queue.get_device(), who);
+    require_type_support(call.value_type, user_queue.get_device(), who);
+    const bool wants_count = mode != by_key_mode::scan;
+    if (n == 0) {
+        if (call.count_result) {
+            const cl_ulong zero = 0;
+            in_order_scope scope(user_queue);
+            guarded(who, [&] { // a fill: no wait, nothing of the host's to keep alive
+                scope.queue().enqueue_fill_buffer(call.count_result->buffer, &zero, sizeof zero,
+                                                  call.count_result->offset * sizeof(cl_ulong), sizeof zero);
+            });
+        }
+        return 0;
+    }
+
+    cl_ulong count = 0;
+    in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
+    bc::command_queue& queue = scope.queue();
+    guarded(who, [&] {
+        by_key_kernels& k = cached_kernels(queue, call);
+        const std::size_t velem = size_of(call.value_type);
+        scratch_lease lease(queue);
+        // The count goes to the caller's count_result, or to a scratch word read back at the end.
+        buffer_range count_out{call.keys.buffer, 0, 0};
+        bool write_count = false;
+        if (call.count_result) {
+            count_out = *call.count_result;
+            write_count = true;
+        } else if (wants_count) {
+            count_out = buffer_range{lease.buffer(sizeof(cl_ulong)), 0, 1};
+            write_count = true;
+        }
+        const bc::buffer& vals = values ? call.values.buffer : call.keys.buffer;
+        const std::size_t vals_off = values ? call.values.offset : 0;
+        const bc::buffer& out1 = call.out1.size ? call.out1.buffer : call.keys.buffer;
+        const bc::buffer& out2 = call.out2.size ? call.out2.buffer : call.keys.buffer;
+        const cl_uint flags = (call.inclusive ? flag_inclusive : 0) | (write_count ? flag_write_count : 0);
+        // The kernels' arguments 0..14 are the same on every path (BK_ARGS in by_key.cl).
+        auto set_common = [&](bc::kernel& kern, const auto& init_value) {
+            set_kernel_args(kern, call.keys.buffer, cl_ulong(call.keys.offset), vals, cl_ulong(vals_off), cl_ulong(n),
+                            out1, cl_ulong(call.out1.offset), cl_ulong(call.out1.size), out2, cl_ulong(call.out2.offset),
+                            cl_ulong(call.out2.size), count_out.buffer, cl_ulong(count_out.offset), flags, init_value);
+        };
+        cl_uint init32 = 0;
+        cl_ulong init64 = 0;
+        if (call.init) std::memcpy(velem == 4 ? static_cast<void*>(&init32) : static_cast<void*>(&init64), call.init, velem);
+        auto set_args = [&](bc::kernel& kern) {
+            if (velem == 4) set_common(kern, init32);
+            else set_common(kern, init64);
+        };
+        if (k.policy.path == by_key_policy::path::lookback) {
+            const std::size_t tile = k.wg * k.policy.items;
+            const std::size_t tiles = ceil_div(n, tile);
+            const std::size_t slots = mode == by_key_mode::unique || mode == by_key_mode::partition ? 1 : velem == 8 ? 3 : 2;
+            const lookback_slots status = take_lookback_slots(queue, 1 + tiles * slots);
+            set_args(k.lookback);
+            const std::size_t slots_per_tile = tile + ((tile - 1) >> 5); // BK_TILE_PAD(tile - 1) + 1
+            set_kernel_args_from(k.lookback, 15, status.buffer, status.epoch, local_bytes{k.wg * 4},
+                                 local_bytes{k.wg * velem}, local_bytes{slots_per_tile * size_of(call.key_type)},
+                                 local_bytes{has_values(mode) ? slots_per_tile * velem : 1});
+            launch_1d(queue, k.lookback, tiles * k.wg, k.wg);
+        } else {
+            const std::size_t chunks = std::max<std::size_t>(
+                1, std::min(ceil_div(n, k.policy.min_chunk), k.policy.chunks_per_cu * k.compute_units));
+            const std::size_t chunk = ceil_div(n, chunks);
+            const bc::buffer agg_c = lease.buffer(chunks * sizeof(cl_uint));
+            const bc::buffer agg_v = lease.buffer(chunks * velem);
+            set_args(k.chunk_reduce);
+            set_kernel_args_from(k.chunk_reduce, 15, cl_ulong(chunk), agg_c, agg_v);
+            launch_1d(queue, k.chunk_reduce, chunks, 1);
+            set_args(k.chunk_scan);
+            set_kernel_args_from(k.chunk_scan, 15, cl_ulong(chunk), agg_c, agg_v);
+            launch_1d(queue, k.chunk_scan, chunks, 1);
+        }
+        if (!call.count_result && wants_count)
+            queue.enqueue_read_buffer(count_out.buffer, 0, sizeof count, &count); // the one round trip
+    });
+    if (call.count_result || !wants_count) return 0;
+    // Results found too small once the count is known (what fits was written).
+    std::size_t need1 = count, need2 = count;
+    if (mode == by_key_mode::unique) need2 = 0;
+    if (mode == by_key_mode::partition) need2 = n - count;
+    if (need1 > call.out1.size || need2 > call.out2.size)
+        throw invalid_argument_error(std::string(who) + ": " + std::to_string(count) +
+                                     " results do not fit the result range");
+    return std::size_t(count);
+}
+
+std::size_t stable_partition_impl(const buffer_range& range, element_type type, const std::string& pred_file,
+                                  const buffer_range* count_result, bc::command_queue& user_queue)
+{
+    const char* who = "clprim::stable_partition";
+    if (count_result && overlap(*count_result, range))
+        throw invalid_argument_error(std::string(who) + ": count_result overlaps the range");
+    require_type_support(type, user_queue.get_device(), who);
+    const std::size_t n = range.size;
+    in_order_scope scope(user_queue);
+    bc::command_queue& queue = scope.queue();
+    cl_ulong count = 0;
+    guarded(who, [&] {
+        // partition_copy into two scratch halves (count on the device), then one kernel copies
+        // both groups back.
+        const std::size_t elem = size_of(type);
+        scratch_lease lease(queue);
+        const bc::buffer tmp = lease.buffer(std::max<std::size_t>(1, 2 * n) * elem);
+        const buffer_range count_out = count_result ? *count_result : buffer_range{lease.buffer(sizeof(cl_ulong)), 0, 1};
+        by_key_call call;
+        call.mode = by_key_mode::partition;
+        call.keys = range;
+        call.out1 = buffer_range{tmp, 0, n};
+        call.out2 = buffer_range{tmp, n, n};
+        call.key_type = call.value_type = type;
+        call.op_file = pred_file;
+        call.count_result = &count_out;
+        by_key_impl(call, queue, who);
+        if (n > 0) {
+            by_key_kernels& k = cached_kernels(queue, call);
+            launch(queue, k.partition_back, round_up(n, 64), 64, range.buffer, cl_ulong(range.offset), cl_ulong(n), tmp,
+                   count_out.buffer, cl_ulong(count_out.offset));
+        }
+        if (!count_result) queue.enqueue_read_buffer(count_out.buffer, 0, sizeof count, &count);
+    });
+    return std::size_t(count);
+}
+
+} // namespace detail
+} // namespace clprim

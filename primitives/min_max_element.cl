@@ -1,0 +1,101 @@
+// min_element / max_element: a reduce over (key, index) pairs, where key is the element mapped
+// to an unsigned integer in the library's key order (floats by the IEEE-754 total order of their
+// bits: -0.0 < +0.0, NaNs by their bits beyond the infinities) and ties go to the smaller index,
+// so the result is the first smallest / largest element.
+//   mm_partial: every work-group folds a grid-stride share of the range (coalesced loads; CPUs: a
+//               contiguous chunk per work-item) to one
+//               pair, then reduces its work-items' pairs in local memory (a tree; power-of-two
+//               work-groups);
+//   mm_final:   one work-group folds the partial pairs and writes the index.
+// Required macros: T, T_UNSIGNED, T_BITS, T_IS_FLOAT, T_IS_SIGNED (type_options), MM_MAX (0: the
+// smallest, 1: the largest).
+
+#ifndef T
+#error "min_max_element.cl needs T"
+#endif
+#ifndef T_UNSIGNED
+#error "min_max_element.cl needs T_UNSIGNED"
+#endif
+#ifndef MM_MAX
+#error "min_max_element.cl needs MM_MAX"
+#endif
+
+#define MM_NONE ((ulong)-1) // the index of "no element yet"
+
+// The element as an unsigned integer whose order is the key order.
+inline T_UNSIGNED mm_sortable(T x)
+{
+    const T_UNSIGNED b = CLPRIM_CAT(as_, T_UNSIGNED)(x);
+    const T_UNSIGNED sign = (T_UNSIGNED)1 << (T_BITS - 1);
+#if T_IS_FLOAT
+    return (b & sign) ? (T_UNSIGNED)~b : (T_UNSIGNED)(b | sign);
+#elif T_IS_SIGNED
+    return b ^ sign;
+#else
+    return b;
+#endif
+}
+
+// (ka, ia) becomes the better of itself and (kb, ib): smaller (larger) key, then smaller index.
+inline void mm_take(T_UNSIGNED* ka, ulong* ia, T_UNSIGNED kb, ulong ib)
+{
+    if (ib == MM_NONE) return;
+#if MM_MAX
+    const bool better = *ia == MM_NONE || kb > *ka || (kb == *ka && ib < *ia);
+#else
+    const bool better = *ia == MM_NONE || kb < *ka || (kb == *ka && ib < *ia);
+#endif
+    if (better) {
+        *ka = kb;
+        *ia = ib;
+    }
+}
+
+// The pair of the whole work-group, in work-item 0 (tree over local memory; barriers each level).
+inline void mm_group(T_UNSIGNED* k, ulong* i, __local T_UNSIGNED* lk, __local ulong* li)
+{
+    const uint lid = (uint)get_local_id(0);
+    lk[lid] = *k;
+    li[lid] = *i;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = (uint)get_local_size(0) / 2; s > 0; s >>= 1) {
+        if (lid < s) {
+            mm_take(k, i, lk[lid + s], li[lid + s]);
+            lk[lid] = *k;
+            li[lid] = *i;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+// chunk == 0: work-items stride over the range (coalesced on GPUs); chunk > 0: work-item g takes
+// the contiguous elements [g * chunk, (g + 1) * chunk) (CPUs: one cache line after another).
+__kernel void mm_partial(__global const T* in, ulong off, ulong n, ulong chunk, __global T_UNSIGNED* pk,
+                         __global ulong* pi, __local T_UNSIGNED* lk, __local ulong* li)
+{
+    T_UNSIGNED k = 0;
+    ulong idx = MM_NONE;
+    const ulong g = get_global_id(0);
+    if (chunk == 0) {
+        const ulong stride = get_global_size(0);
+        for (ulong i = g; i < n; i += stride) mm_take(&k, &idx, mm_sortable(in[off + i]), i);
+    } else {
+        const ulong end = min(n, (g + 1) * chunk);
+        for (ulong i = g * chunk; i < end; ++i) mm_take(&k, &idx, mm_sortable(in[off + i]), i);
+    }
+    mm_group(&k, &idx, lk, li);
+    if (get_local_id(0) == 0) {
+        pk[get_group_id(0)] = k;
+        pi[get_group_id(0)] = idx;
+    }
+}
+
+__kernel void mm_final(__global const T_UNSIGNED* pk, __global const ulong* pi, ulong m, __global ulong* result,
+                       __local T_UNSIGNED* lk, __local ulong* li)
+{
+    T_UNSIGNED k = 0;
+    ulong idx = MM_NONE;
+    for (ulong j = get_local_id(0); j < m; j += get_local_size(0)) mm_take(&k, &idx, pk[j], pi[j]);
+    mm_group(&k, &idx, lk, li);
+    if (get_local_id(0) == 0) *result = idx;
+}

@@ -1,0 +1,338 @@
+// clprim::reduce_by_key and the scans by key (inclusive / exclusive, sums and operators), and
+// the work-group segmented scans of workgroup_source(): against host references over runs of
+// length 1, random runs of 1..15, one run; every key type with uint values and a few cross pairs;
+// float keys by their bits; count overloads; in place; sub-ranges with guards; an out-of-order
+// queue; both device-wide paths forced (CLPRIM_BY_KEY_PATH) and tiny look-back tiles.
+#define BOOST_TEST_MODULE clprim_by_key
+#include "by_key_test_support.hpp"
+
+#include <boost/compute/function.hpp>
+
+using namespace clprim_test;
+
+namespace {
+
+// Associative, not commutative: composition of affine maps x -> a*x + b (mod 2^16), packed a << 16 | b.
+BOOST_COMPUTE_FUNCTION(cl_uint, affine_then, (cl_uint f, cl_uint g), {
+    const uint af = f >> 16, bf = f & 0xffffu, ag = g >> 16, bg = g & 0xffffu;
+    return (((ag * af) & 0xffffu) << 16) | ((ag * bf + bg) & 0xffffu);
+});
+cl_uint host_affine_then(cl_uint f, cl_uint g)
+{
+    const cl_uint af = f >> 16, bf = f & 0xffffu, ag = g >> 16, bg = g & 0xffffu;
+    return (((ag * af) & 0xffffu) << 16) | ((ag * bf + bg) & 0xffffu);
+}
+const cl_uint affine_identity = 1u << 16;
+
+
+// reduce_by_key through op (op_tag: 0 sum, 1 max, 2 affine), results with guards on both sides,
+// the count overload beside it.
+template <class K, class V, class DevOp, class HostOp>
+void check_reduce(bc::command_queue& queue, const std::vector<K>& keys, const std::vector<V>& vals, bool sum,
+                  DevOp dop, HostOp hop, V identity, const std::string& label)
+{
+    std::vector<K> ek;
+    std::vector<V> ev;
+    const std::size_t expected = host_reduce_by_key(keys, vals, hop, ek, ev);
+    const std::size_t n = keys.size();
+    auto dk = to_device(keys, queue);
+    auto dv = to_device(vals, queue);
+    const K kguard = K(55);
+    const V vguard = V(66);
+    bc::vector<K> ok = to_device(std::vector<K>(n + 2, kguard), queue);
+    bc::vector<V> ov = to_device(std::vector<V>(n + 2, vguard), queue);
+    std::size_t count;
+    if (sum) count = clprim::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin() + 1, ov.begin() + 1, queue);
+    else count = clprim::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin() + 1, ov.begin() + 1, queue, dop, identity);
+    BOOST_TEST(count == expected, label << " n=" << n);
+    const auto hk = to_host(ok, queue);
+    const auto hv = to_host(ov, queue);
+    std::vector<K> gk(hk.begin() + 1, hk.begin() + 1 + std::min(count, n));
+    std::vector<V> gv(hv.begin() + 1, hv.begin() + 1 + std::min(count, n));
+    BOOST_TEST(bit_equal(gk, ek), label << " n=" << n << ": keys differ at " << first_difference(gk, ek));
+    BOOST_TEST(bit_equal(gv, ev), label << " n=" << n << ": values differ at " << first_difference(gv, ev));
+    bool guards = hk.front() == kguard && hv.front() == vguard;
+    for (std::size_t i = 1 + count; i < n + 2; ++i) guards = guards && hk[i] == kguard && hv[i] == vguard;
+    BOOST_TEST(guards, label << " n=" << n << ": wrote outside the results");
+
+    // count_result overload: the count on the device.
+    bc::vector<cl_ulong> c = to_device(std::vector<cl_ulong>{99, 12345, 99}, queue);
+    if (sum) clprim::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin() + 1, ov.begin() + 1, c.begin() + 1, queue);
+    else clprim::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin() + 1, ov.begin() + 1, c.begin() + 1, queue, dop, identity);
+    const auto hc = to_host(c, queue);
+    BOOST_TEST((hc[0] == 99 && hc[1] == expected && hc[2] == 99), label << " n=" << n << ": count_result " << hc[1]);
+    const auto hv2 = to_host(ov, queue);
+    std::vector<V> gv2(hv2.begin() + 1, hv2.begin() + 1 + std::min(count, n));
+    BOOST_TEST(bit_equal(gv2, ev), label << " n=" << n << ": count overload values differ at " << first_difference(gv2, ev));
+}
+
+template <class K, class V>
+void reduce_sum_matrix(bc::command_queue& queue, const std::vector<std::size_t>& sizes)
+{
+    if (!type_runs_here<K>() || !type_runs_here<V>()) return;
+    for (const char* path : by_key_paths()) {
+        env_override force("CLPRIM_BY_KEY_PATH", path);
+        for (std::size_t n : sizes)
+            for (const auto& s : run_shapes()) {
+                if (n > 70000 && s.max_run == 1 && std::string(path) == "chunks") continue;
+                const auto keys = run_keys<K>(n, std::min(s.min_run, std::max<std::size_t>(n, 1)),
+                                              std::min(s.max_run, std::max<std::size_t>(n, 1)));
+                const auto vals = small_values<V>(n);
+                check_reduce<K, V>(queue, keys, vals, true, bc::plus<V>(), add_wrap<V>, V(0),
+                                   std::string(path) + " " + type_label<K>() + "->" + type_label<V>() + " " + s.name);
+            }
+    }
+}
+
+template <class K, class V, class Op>
+void check_scans(bc::command_queue& queue, const std::vector<K>& keys, const std::vector<V>& vals, int op_kind,
+                 Op dop, V identity, V init, const std::string& label)
+{
+    const std::size_t n = keys.size();
+    auto hop = [&](V a, V b) -> V {
+        if constexpr (std::is_same_v<V, cl_uint>) {
+            if (op_kind == 1) return std::max(a, b);
+            if (op_kind == 2) return host_affine_then(a, b);
+        }
+        return add_wrap(a, b);
+    };
+    auto dk = to_device(keys, queue);
+    for (int inclusive = 0; inclusive < 2; ++inclusive) {
+        for (int in_place = 0; in_place < 2; ++in_place) {
+            const auto expected = host_scan_by_key(keys, vals, hop, inclusive != 0, init);
+            bc::vector<V> dv = to_device(vals, queue);
+            const V guard = V(77);
+            bc::vector<V> out = to_device(std::vector<V>(n + 2, guard), queue);
+            auto res = in_place ? dv.begin() : out.begin() + 1;
+            if (op_kind == 0) {
+                if (inclusive) clprim::inclusive_scan_by_key(dk.begin(), dk.end(), dv.begin(), res, queue);
+                else clprim::exclusive_scan_by_key(dk.begin(), dk.end(), dv.begin(), res, queue, init);
+            } else {
+                if (inclusive) clprim::inclusive_scan_by_key(dk.begin(), dk.end(), dv.begin(), res, queue, dop, identity);
+                else clprim::exclusive_scan_by_key(dk.begin(), dk.end(), dv.begin(), res, queue, init, dop, identity);
+            }
+            std::vector<V> got;
+            if (in_place) {
+                got = to_host(dv, queue);
+            } else {
+                const auto h = to_host(out, queue);
+                got.assign(h.begin() + 1, h.end() - 1);
+                BOOST_TEST((h.front() == guard && h.back() == guard), label << " n=" << n << ": wrote outside the result");
+            }
+            BOOST_TEST(bit_equal(got, expected), label << (inclusive ? " inclusive" : " exclusive")
+                                                       << (in_place ? " in place" : "") << " n=" << n
+                                                       << ": first difference at " << first_difference(got, expected));
+        }
+    }
+}
+
+} // namespace
+
+BOOST_FIXTURE_TEST_SUITE(by_key, fixture)
+
+// Every key type with uint values, both paths, every run shape and size.
+BOOST_AUTO_TEST_CASE(reduce_by_key_every_key_type)
+{
+    const auto sizes = by_key_sizes();
+    reduce_sum_matrix<cl_uint, cl_uint>(queue, sizes);
+    const std::vector<std::size_t> few{0, 1, 33, 4097, 65537};
+    reduce_sum_matrix<cl_int, cl_uint>(queue, few);
+    reduce_sum_matrix<cl_long, cl_uint>(queue, few);
+    reduce_sum_matrix<cl_ulong, cl_uint>(queue, few);
+    reduce_sum_matrix<cl_float, cl_uint>(queue, few);
+    reduce_sum_matrix<cl_double, cl_uint>(queue, few);
+}
+
+// Keys and values of different types (64-bit values take two look-back words).
+BOOST_AUTO_TEST_CASE(reduce_by_key_cross_types)
+{
+    const std::vector<std::size_t> few{1, 257, 65537};
+    reduce_sum_matrix<cl_uint, cl_double>(queue, few);
+    reduce_sum_matrix<cl_float, cl_long>(queue, few);
+    reduce_sum_matrix<cl_ulong, cl_float>(queue, few);
+}
+
+// Operators: bc::max and a non-commutative function (order kept), reduce and both scans.
+BOOST_AUTO_TEST_CASE(operators)
+{
+    for (const char* path : by_key_paths()) {
+        env_override force("CLPRIM_BY_KEY_PATH", path);
+        for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1021), std::size_t(65537)}) {
+            const auto keys = run_keys<cl_uint>(n, 1, 15);
+            std::vector<cl_uint> vals = make_data<cl_uint>(n, distribution::random);
+            const std::string p = path;
+            check_reduce<cl_uint, cl_uint>(queue, keys, vals, false, bc::max<cl_uint>(),
+                                           [](cl_uint a, cl_uint b) { return std::max(a, b); }, 0u, p + " max");
+            check_reduce<cl_uint, cl_uint>(queue, keys, vals, false, affine_then, host_affine_then, affine_identity,
+                                           p + " affine");
+            check_scans<cl_uint, cl_uint>(queue, keys, vals, 1, bc::max<cl_uint>(), 0u, 5u, p + " max");
+            check_scans<cl_uint, cl_uint>(queue, keys, vals, 2, affine_then, affine_identity, (3u << 16) | 7u, p + " affine");
+        }
+    }
+}
+
+// Sum scans by key: key types with value types, in place, init, both paths.
+BOOST_AUTO_TEST_CASE(scans_by_key)
+{
+    for (const char* path : by_key_paths()) {
+        env_override force("CLPRIM_BY_KEY_PATH", path);
+        for (std::size_t n : by_key_sizes()) {
+            if (n > 70000 && std::string(path) == "chunks") continue;
+            const std::string p = path;
+            for (const auto& s : run_shapes()) {
+                const std::size_t lo = std::min(s.min_run, std::max<std::size_t>(n, 1)), hi = std::min(s.max_run, std::max<std::size_t>(n, 1));
+                check_scans<cl_uint, cl_uint>(queue, run_keys<cl_uint>(n, lo, hi), small_values<cl_uint>(n), 0,
+                                              bc::plus<cl_uint>(), 0u, 3u, p + " uint->uint " + s.name);
+            }
+            if (n > 70000) continue;
+            check_scans<cl_float, cl_float>(queue, run_keys<cl_float>(n, 1, 15), small_values<cl_float>(n), 0,
+                                            bc::plus<cl_float>(), 0.0f, 0.5f, p + " float->float");
+            check_scans<cl_long, cl_ulong>(queue, run_keys<cl_long>(n, 1, 15), small_values<cl_ulong>(n), 0,
+                                           bc::plus<cl_ulong>(), 0ul, 1ul, p + " long->ulong");
+        }
+    }
+}
+
+// Tiny look-back tiles (4 work-items x 3 elements): thousands of tiles, look-backs across many
+// windows, runs across tile borders.
+BOOST_AUTO_TEST_CASE(tiny_lookback_tiles)
+{
+    env_override force("CLPRIM_BY_KEY_PATH", "lookback");
+    env_override tune("CLPRIM_BY_KEY_TUNE", "4,3");
+    for (std::size_t n : {std::size_t(13), std::size_t(4099), std::size_t(65537)}) {
+        for (const auto& s : run_shapes()) {
+            const std::size_t lo = std::min(s.min_run, n), hi = std::min(s.max_run, n);
+            check_reduce<cl_uint, cl_uint>(queue, run_keys<cl_uint>(n, lo, hi), small_values<cl_uint>(n), true,
+                                           bc::plus<cl_uint>(), add_wrap<cl_uint>, 0u, std::string("tiny ") + s.name);
+            check_reduce<cl_uint, cl_double>(queue, run_keys<cl_uint>(n, lo, hi), small_values<cl_double>(n), true,
+                                              bc::plus<cl_double>(), add_wrap<cl_double>, 0.0, std::string("tiny double ") + s.name);
+        }
+    }
+}
+
+// Sub-ranges of larger buffers (keys, values and results at offsets), on an out-of-order queue.
+BOOST_AUTO_TEST_CASE(sub_ranges_out_of_order_queue)
+{
+    bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    for (const char* path : by_key_paths()) {
+        env_override force("CLPRIM_BY_KEY_PATH", path);
+        const std::size_t n = 5000, off = 7;
+        auto all_keys = run_keys<cl_uint>(n + 2 * off, 1, 15);
+        auto all_vals = small_values<cl_uint>(n + 2 * off);
+        std::vector<cl_uint> keys(all_keys.begin() + off, all_keys.end() - off);
+        std::vector<cl_uint> vals(all_vals.begin() + off, all_vals.end() - off);
+        std::vector<cl_uint> ek, ev;
+        const std::size_t expected = host_reduce_by_key(keys, vals, add_wrap<cl_uint>, ek, ev);
+        auto dk = to_device(all_keys, queue);
+        auto dv = to_device(all_vals, queue);
+        bc::vector<cl_uint> ok = to_device(std::vector<cl_uint>(n + 20, 1u), queue);
+        bc::vector<cl_uint> ov = to_device(std::vector<cl_uint>(n + 20, 2u), queue);
+        const std::size_t count = clprim::reduce_by_key(dk.begin() + off, dk.end() - off, dv.begin() + off, ok.begin() + 3,
+                                                        ov.begin() + 3, ooo);
+        BOOST_TEST(count == expected);
+        const auto hk = to_host(ok, queue), hv = to_host(ov, queue);
+        BOOST_TEST(bit_equal(std::vector<cl_uint>(hk.begin() + 3, hk.begin() + 3 + count), ek));
+        BOOST_TEST(bit_equal(std::vector<cl_uint>(hv.begin() + 3, hv.begin() + 3 + count), ev));
+        BOOST_TEST((hk[2] == 1u && hk[3 + count] == 1u && hv[2] == 2u && hv[3 + count] == 2u));
+        // Scan of a sub-range in place, on the out-of-order queue, then the count overload.
+        clprim::inclusive_scan_by_key(dk.begin() + off, dk.end() - off, dv.begin() + off, dv.begin() + off, ooo);
+        ooo.finish();
+        const auto hs = to_host(dv, queue);
+        const auto es = host_scan_by_key(keys, vals, add_wrap<cl_uint>, true, 0u);
+        BOOST_TEST(bit_equal(std::vector<cl_uint>(hs.begin() + off, hs.end() - off), es));
+        BOOST_TEST((hs[off - 1] == all_vals[off - 1] && hs[n + off] == all_vals[n + off]));
+        bc::vector<cl_ulong> c(1, context);
+        clprim::reduce_by_key(dk.begin() + off, dk.end() - off, dk.begin() + off, ok.begin(), ov.begin(), c.begin(), ooo);
+        ooo.finish();
+        BOOST_TEST(to_host(c, queue)[0] == expected);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_throws)
+{
+    auto k = to_device(std::vector<cl_uint>(100, 1u), queue);
+    auto v = to_device(std::vector<cl_uint>(100, 1u), queue);
+    bc::vector<cl_uint> out(100, context);
+    // Results overlapping the inputs.
+    BOOST_CHECK_THROW(clprim::reduce_by_key(k.begin(), k.end(), v.begin(), k.begin(), out.begin(), queue),
+                      clprim::invalid_argument_error);
+    BOOST_CHECK_THROW(clprim::reduce_by_key(k.begin(), k.end(), v.begin(), out.begin(), v.begin(), queue),
+                      clprim::invalid_argument_error);
+    BOOST_CHECK_THROW(clprim::inclusive_scan_by_key(k.begin(), k.end(), v.begin(), v.begin() + 1, queue),
+                      clprim::invalid_argument_error);
+    BOOST_CHECK_THROW(clprim::exclusive_scan_by_key(k.begin(), k.end(), v.begin(), k.begin(), queue),
+                      clprim::invalid_argument_error);
+    // Reversed range; values too short.
+    BOOST_CHECK_THROW(clprim::inclusive_scan_by_key(k.end(), k.begin(), v.begin(), out.begin(), queue),
+                      clprim::invalid_argument_error);
+    BOOST_CHECK_THROW(clprim::inclusive_scan_by_key(k.begin(), k.end(), v.begin() + 50, out.begin(), queue),
+                      clprim::invalid_argument_error);
+    // Results too small for the runs (100 runs of 1 into room for 10): error, nothing past the end.
+    std::vector<cl_uint> distinct(100);
+    for (cl_uint i = 0; i < 100; ++i) distinct[i] = i;
+    auto dk = to_device(distinct, queue);
+    bc::vector<cl_uint> small_k(10, context), small_v(10, context);
+    BOOST_CHECK_THROW(clprim::reduce_by_key(dk.begin(), dk.end(), v.begin(), small_k.begin(), small_v.begin(), queue),
+                      clprim::invalid_argument_error);
+}
+
+// The work-group form in a user's kernel: segmented sums of uint (defined) and int, long
+// (CLPRIM_WG_DEFINE), over a work-group of 64 with random segment starts.
+BOOST_AUTO_TEST_CASE(workgroup_segmented_scans)
+{
+    const std::string src = clprim::workgroup_source() + R"CLC(
+CLPRIM_WG_DEFINE(int)
+CLPRIM_WG_DEFINE(long)
+__kernel void seg(__global const uint* x, __global const uint* f, __global uint* inc, __global uint* exc,
+                  __global int* inc_i, __global long* exc_l)
+{
+    __local uint s[CLPRIM_WG_SCRATCH(64)];
+    __local int si[CLPRIM_WG_SCRATCH(64)];
+    __local long sl[CLPRIM_WG_SCRATCH(64)];
+    const size_t g = get_global_id(0);
+    inc[g] = clprim_wg_segmented_inclusive_scan_uint(x[g], f[g], s);
+    exc[g] = clprim_wg_segmented_exclusive_scan_uint(x[g], f[g], s);
+    inc_i[g] = clprim_wg_segmented_inclusive_scan_int((int)x[g] - 500, f[g], si);
+    exc_l[g] = clprim_wg_segmented_exclusive_scan_long((long)x[g] << 20, f[g], sl);
+}
+)CLC";
+    bc::program program = bc::program::create_with_source(src, context);
+    try {
+        program.build();
+    } catch (const bc::opencl_error&) {
+        BOOST_FAIL("build log: " << program.build_log());
+    }
+    bc::kernel k = program.create_kernel("seg");
+    const std::size_t wg = 64, groups = 5, n = wg * groups;
+    const auto x = small_values<cl_uint>(n);
+    std::vector<cl_uint> f(n);
+    std::mt19937 rng(3);
+    for (auto& e : f) e = rng() % 7 == 0 ? 1u + rng() % 3 : 0u;
+    auto dx = to_device(x, queue), df = to_device(f, queue);
+    bc::vector<cl_uint> inc(n, context), exc(n, context);
+    bc::vector<cl_int> inc_i(n, context);
+    bc::vector<cl_long> exc_l(n, context);
+    k.set_args(dx, df, inc, exc, inc_i, exc_l);
+    queue.enqueue_1d_range_kernel(k, 0, n, wg);
+    const auto hi = to_host(inc, queue), he = to_host(exc, queue);
+    const auto hii = to_host(inc_i, queue);
+    const auto hel = to_host(exc_l, queue);
+    bool ok = true;
+    for (std::size_t g = 0; g < groups; ++g) {
+        cl_uint acc = 0;
+        cl_int acc_i = 0;
+        cl_long acc_l = 0;
+        for (std::size_t l = 0; l < wg; ++l) {
+            const std::size_t i = g * wg + l;
+            if (l == 0 || f[i]) acc = 0, acc_i = 0, acc_l = 0;
+            ok = ok && he[i] == acc && hel[i] == acc_l;
+            acc += x[i];
+            acc_i += cl_int(x[i]) - 500;
+            acc_l += cl_long(x[i]) << 20;
+            ok = ok && hi[i] == acc && hii[i] == acc_i;
+        }
+    }
+    BOOST_TEST(ok);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,86 @@
+// clprim::min_element / max_element: the first smallest / largest in the key order (floats by the
+// IEEE-754 total order of their bits), every type, ties (first index), sub-ranges, an
+// out-of-order queue, the empty range throwing; against a host scan.
+#define BOOST_TEST_MODULE clprim_min_max_element
+#include "clprim_test_fixture.hpp"
+
+#include <clprim/detail/device_profile.hpp>
+
+using namespace clprim_test;
+
+namespace {
+
+template <class T>
+std::size_t host_extreme(const std::vector<T>& v, bool largest)
+{
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < v.size(); ++i) {
+        const bool better = largest ? total_less(v[best], v[i]) : total_less(v[i], v[best]);
+        if (better) best = i;
+    }
+    return best;
+}
+
+std::vector<std::size_t> test_sizes()
+{
+    std::vector<std::size_t> s{1, 2, 31, 257, 1021, 4097, 65537};
+    if (!clprim::detail::profile_of(device_under_test::get().device).is_cpu()) {
+        s.push_back((std::size_t(1) << 20) + 3);
+        s.push_back(std::size_t(1) << 26);
+    }
+    return s;
+}
+
+} // namespace
+
+BOOST_FIXTURE_TEST_SUITE(min_max_element, fixture)
+
+// Both loop shapes of the partial reduce (grid stride: GPUs; a chunk per work-item: CPUs).
+BOOST_AUTO_TEST_CASE_TEMPLATE(every_type, T, all_types)
+{
+    if (!type_runs_here<T>()) return;
+    for (const char* path : {"stride", "chunks"})
+    for (std::size_t n : test_sizes())
+        for (distribution d : all_distributions()) {
+            if (n > 70000 && d != distribution::random && d != distribution::few_distinct) continue;
+            env_override force("CLPRIM_MIN_MAX_PATH", path);
+            const auto data = make_data<T>(n, d);
+            auto dev = to_device(data, queue);
+            const std::size_t mn = clprim::min_element(dev.begin(), dev.end(), queue);
+            const std::size_t mx = clprim::max_element(dev.begin(), dev.end(), queue);
+            BOOST_TEST(mn == host_extreme(data, false), path << " " << type_label<T>() << " " << name_of(d) << " n=" << n);
+            BOOST_TEST(mx == host_extreme(data, true), path << " " << type_label<T>() << " " << name_of(d) << " n=" << n);
+        }
+}
+
+// -0.0 is below +0.0; a NaN with the sign bit is the smallest, one without the largest.
+BOOST_AUTO_TEST_CASE(float_bits)
+{
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const std::vector<cl_float> a{0.0f, -0.0f, 1.0f, -0.0f, 0.0f};
+    auto da = to_device(a, queue);
+    BOOST_TEST(clprim::min_element(da.begin(), da.end(), queue) == 1u);
+    BOOST_TEST(clprim::max_element(da.begin(), da.end(), queue) == 2u);
+    const std::vector<cl_float> b{1.0f, -nan, std::numeric_limits<float>::infinity(), nan, -nan};
+    auto db = to_device(b, queue);
+    BOOST_TEST(clprim::min_element(db.begin(), db.end(), queue) == 1u);
+    BOOST_TEST(clprim::max_element(db.begin(), db.end(), queue) == 3u);
+}
+
+BOOST_AUTO_TEST_CASE(sub_range_out_of_order_and_empty)
+{
+    std::vector<cl_int> v(1000, 5);
+    v[3] = -100; // outside the sub-range
+    v[500] = -7;
+    v[600] = -7;
+    v[700] = 9;
+    v[998] = 50; // outside
+    auto d = to_device(v, queue);
+    bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    BOOST_TEST(clprim::min_element(d.begin() + 10, d.begin() + 990, ooo) == 490u);
+    BOOST_TEST(clprim::max_element(d.begin() + 10, d.begin() + 990, ooo) == 690u);
+    BOOST_CHECK_THROW(clprim::min_element(d.begin() + 5, d.begin() + 5, queue), clprim::invalid_argument_error);
+    BOOST_CHECK_THROW(clprim::max_element(d.end(), d.begin(), queue), clprim::invalid_argument_error);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,274 @@
+// clprim::unique, run_length_encode, partition_copy, stable_partition and copy_if's count_result
+// overload: against host references over runs of length 1, random runs of 1..15, one run; every
+// element type (floats by their bits: -0.0 / +0.0 and NaNs of both signs); results with guards;
+// count overloads; sub-ranges; an out-of-order queue; both device-wide paths forced.
+#define BOOST_TEST_MODULE clprim_selection
+#include "by_key_test_support.hpp"
+
+#include <boost/compute/function.hpp>
+#include <boost/compute/lambda.hpp>
+
+using namespace clprim_test;
+
+namespace {
+
+BOOST_COMPUTE_FUNCTION(bool, odd_uint, (cl_uint x), { return (x & 1u) != 0; });
+
+
+template <class T>
+void check_unique_rle(bc::command_queue& queue, const std::vector<T>& data, const std::string& label)
+{
+    const std::size_t n = data.size();
+    std::vector<T> ek;
+    std::vector<cl_uint> ec;
+    host_reduce_by_key(data, std::vector<cl_uint>(n, 1u), add_wrap<cl_uint>, ek, ec);
+    auto d = to_device(data, queue);
+    const T guard = T(42);
+    bc::vector<T> out = to_device(std::vector<T>(n + 2, guard), queue);
+    bc::vector<cl_uint> counts = to_device(std::vector<cl_uint>(n + 2, 7u), queue);
+    bc::vector<cl_ulong> c = to_device(std::vector<cl_ulong>{5, 5, 5}, queue);
+
+    const std::size_t u = clprim::unique(d.begin(), d.end(), out.begin() + 1, queue);
+    BOOST_TEST(u == ek.size(), label << " unique n=" << n);
+    auto h = to_host(out, queue);
+    std::vector<T> got(h.begin() + 1, h.begin() + 1 + std::min(u, n));
+    BOOST_TEST(bit_equal(got, ek), label << " unique n=" << n << ": first difference at " << first_difference(got, ek));
+    bool guards = h.front() == guard;
+    for (std::size_t i = 1 + u; i < h.size(); ++i) guards = guards && same_bits(h[i], guard);
+    BOOST_TEST(guards, label << " unique n=" << n << ": wrote outside the result");
+    clprim::unique(d.begin(), d.end(), out.begin() + 1, c.begin() + 1, queue);
+    auto hc = to_host(c, queue);
+    BOOST_TEST((hc[0] == 5 && hc[1] == ek.size() && hc[2] == 5), label << " unique count_result " << hc[1]);
+
+    bc::vector<T> out2 = to_device(std::vector<T>(n + 2, guard), queue);
+    const std::size_t r = clprim::run_length_encode(d.begin(), d.end(), out2.begin() + 1, counts.begin() + 1, queue);
+    BOOST_TEST(r == ek.size(), label << " rle n=" << n);
+    h = to_host(out2, queue);
+    const auto hcnt = to_host(counts, queue);
+    got.assign(h.begin() + 1, h.begin() + 1 + std::min(r, n));
+    std::vector<cl_uint> gc(hcnt.begin() + 1, hcnt.begin() + 1 + std::min(r, n));
+    BOOST_TEST(bit_equal(got, ek), label << " rle values n=" << n << ": first difference at " << first_difference(got, ek));
+    BOOST_TEST(bit_equal(gc, ec), label << " rle counts n=" << n << ": first difference at " << first_difference(gc, ec));
+    guards = hcnt.front() == 7u && same_bits(h.front(), guard);
+    for (std::size_t i = 1 + r; i < n + 2; ++i) guards = guards && hcnt[i] == 7u && same_bits(h[i], guard);
+    BOOST_TEST(guards, label << " rle n=" << n << ": wrote outside the results");
+    clprim::run_length_encode(d.begin(), d.end(), out2.begin() + 1, counts.begin() + 1, c.begin() + 1, queue);
+    hc = to_host(c, queue);
+    BOOST_TEST((hc[0] == 5 && hc[1] == ek.size() && hc[2] == 5), label << " rle count_result " << hc[1]);
+}
+
+// partition_copy, stable_partition and copy_if's count overload with a predicate on uint.
+template <class Pred, class HostPred>
+void check_partition(bc::command_queue& queue, const std::vector<cl_uint>& data, Pred pred, HostPred hpred,
+                     const std::string& label)
+{
+    using T = cl_uint;
+    const std::size_t n = data.size();
+    std::vector<T> et, ef;
+    for (T x : data) (hpred(x) ? et : ef).push_back(x);
+    auto d = to_device(data, queue);
+    const T guard = 0xdeadbeefu;
+    bc::vector<T> t = to_device(std::vector<T>(n + 2, guard), queue);
+    bc::vector<T> f = to_device(std::vector<T>(n + 2, guard), queue);
+    const std::size_t k = clprim::partition_copy(d.begin(), d.end(), t.begin() + 1, f.begin() + 1, queue, pred);
+    BOOST_TEST(k == et.size(), label << " partition_copy n=" << n);
+    const auto ht = to_host(t, queue), hf = to_host(f, queue);
+    std::vector<T> gt(ht.begin() + 1, ht.begin() + 1 + std::min(k, n)), gf(hf.begin() + 1, hf.begin() + 1 + (n - std::min(k, n)));
+    BOOST_TEST(bit_equal(gt, et), label << " true group n=" << n << ": first difference at " << first_difference(gt, et));
+    BOOST_TEST(bit_equal(gf, ef), label << " false group n=" << n << ": first difference at " << first_difference(gf, ef));
+    bool guards = ht.front() == guard && hf.front() == guard;
+    for (std::size_t i = 1 + k; i < n + 2; ++i) guards = guards && ht[i] == guard;
+    for (std::size_t i = 1 + n - std::min(k, n); i < n + 2; ++i) guards = guards && hf[i] == guard;
+    BOOST_TEST(guards, label << " partition_copy n=" << n << ": wrote outside the results");
+
+    bc::vector<cl_ulong> c = to_device(std::vector<cl_ulong>{5, 5, 5}, queue);
+    clprim::partition_copy(d.begin(), d.end(), t.begin() + 1, f.begin() + 1, c.begin() + 1, queue, pred);
+    auto hc = to_host(c, queue);
+    BOOST_TEST((hc[0] == 5 && hc[1] == et.size() && hc[2] == 5), label << " partition_copy count_result " << hc[1]);
+
+    // copy_if with the count on the device.
+    bc::vector<T> o = to_device(std::vector<T>(n + 2, guard), queue);
+    clprim::copy_if(d.begin(), d.end(), o.begin() + 1, c.begin() + 1, queue, pred);
+    hc = to_host(c, queue);
+    BOOST_TEST(hc[1] == et.size(), label << " copy_if count_result " << hc[1]);
+    const auto ho = to_host(o, queue);
+    std::vector<T> go(ho.begin() + 1, ho.begin() + 1 + et.size());
+    BOOST_TEST(bit_equal(go, et), label << " copy_if n=" << n);
+    BOOST_TEST((ho.front() == guard && ho[1 + et.size()] == guard), label << " copy_if wrote outside the result");
+
+    // stable_partition of a sub-range (guards around it), both overloads.
+    std::vector<T> padded(n + 2, guard);
+    std::copy(data.begin(), data.end(), padded.begin() + 1);
+    std::vector<T> expected = padded;
+    std::copy(et.begin(), et.end(), expected.begin() + 1);
+    std::copy(ef.begin(), ef.end(), expected.begin() + 1 + et.size());
+    auto p = to_device(padded, queue);
+    const std::size_t s = clprim::stable_partition(p.begin() + 1, p.end() - 1, queue, pred);
+    BOOST_TEST(s == et.size(), label << " stable_partition n=" << n);
+    auto hp = to_host(p, queue);
+    BOOST_TEST(bit_equal(hp, expected), label << " stable_partition n=" << n << ": first difference at " << first_difference(hp, expected));
+    auto p2 = to_device(padded, queue);
+    clprim::stable_partition(p2.begin() + 1, p2.end() - 1, c.begin() + 1, queue, pred);
+    hc = to_host(c, queue);
+    hp = to_host(p2, queue);
+    BOOST_TEST(hc[1] == et.size(), label << " stable_partition count_result");
+    BOOST_TEST(bit_equal(hp, expected), label << " stable_partition (count_result) n=" << n);
+}
+
+// The contract's return types (API.md, "By key, selection and positions"): counts as
+// std::size_t, the count_result overloads void.
+template <class T>
+using it = bc::buffer_iterator<T>;
+template <class T>
+T& val();
+using U = cl_uint;
+using C = it<cl_ulong>;
+static_assert(std::is_same_v<decltype(clprim::reduce_by_key(val<it<U>>(), val<it<U>>(), val<it<U>>(), val<it<U>>(),
+                                                            val<it<U>>(), val<bc::command_queue>())),
+                             std::size_t>);
+static_assert(std::is_same_v<decltype(clprim::reduce_by_key(val<it<U>>(), val<it<U>>(), val<it<U>>(), val<it<U>>(),
+                                                            val<it<U>>(), val<bc::command_queue>(), bc::max<U>(), 0u)),
+                             std::size_t>);
+static_assert(std::is_void_v<decltype(clprim::reduce_by_key(val<it<U>>(), val<it<U>>(), val<it<U>>(), val<it<U>>(),
+                                                            val<it<U>>(), val<C>(), val<bc::command_queue>()))>);
+static_assert(std::is_void_v<decltype(clprim::reduce_by_key(val<it<U>>(), val<it<U>>(), val<it<U>>(), val<it<U>>(),
+                                                            val<it<U>>(), val<C>(), val<bc::command_queue>(),
+                                                            bc::max<U>(), 0u))>);
+static_assert(std::is_void_v<decltype(clprim::exclusive_scan_by_key(val<it<U>>(), val<it<U>>(), val<it<U>>(),
+                                                                    val<it<U>>(), val<bc::command_queue>()))>);
+static_assert(std::is_same_v<decltype(clprim::unique(val<it<U>>(), val<it<U>>(), val<it<U>>(), val<bc::command_queue>())),
+                             std::size_t>);
+static_assert(std::is_void_v<decltype(clprim::unique(val<it<U>>(), val<it<U>>(), val<it<U>>(), val<C>(),
+                                                     val<bc::command_queue>()))>);
+static_assert(std::is_same_v<decltype(clprim::run_length_encode(val<it<U>>(), val<it<U>>(), val<it<U>>(), val<it<U>>(),
+                                                                val<bc::command_queue>())),
+                             std::size_t>);
+static_assert(std::is_void_v<decltype(clprim::run_length_encode(val<it<U>>(), val<it<U>>(), val<it<U>>(), val<it<U>>(),
+                                                                val<C>(), val<bc::command_queue>()))>);
+static_assert(std::is_same_v<decltype(clprim::partition_copy(val<it<U>>(), val<it<U>>(), val<it<U>>(), val<it<U>>(),
+                                                             val<bc::command_queue>(), odd_uint)),
+                             std::size_t>);
+static_assert(std::is_void_v<decltype(clprim::partition_copy(val<it<U>>(), val<it<U>>(), val<it<U>>(), val<it<U>>(),
+                                                             val<C>(), val<bc::command_queue>(), odd_uint))>);
+static_assert(std::is_same_v<decltype(clprim::stable_partition(val<it<U>>(), val<it<U>>(), val<bc::command_queue>(),
+                                                               odd_uint)),
+                             std::size_t>);
+static_assert(std::is_void_v<decltype(clprim::stable_partition(val<it<U>>(), val<it<U>>(), val<C>(),
+                                                               val<bc::command_queue>(), odd_uint))>);
+static_assert(std::is_void_v<decltype(clprim::copy_if(val<it<U>>(), val<it<U>>(), val<it<U>>(), val<C>(),
+                                                      val<bc::command_queue>(), odd_uint))>);
+static_assert(std::is_same_v<decltype(clprim::min_element(val<it<U>>(), val<it<U>>(), val<bc::command_queue>())),
+                             std::size_t>);
+static_assert(std::is_same_v<decltype(clprim::max_element(val<it<U>>(), val<it<U>>(), val<bc::command_queue>())),
+                             std::size_t>);
+
+} // namespace
+
+BOOST_FIXTURE_TEST_SUITE(selection, fixture)
+
+BOOST_AUTO_TEST_CASE(unique_and_run_length_encode)
+{
+    for (const char* path : by_key_paths()) {
+        env_override force("CLPRIM_BY_KEY_PATH", path);
+        for (std::size_t n : by_key_sizes())
+            for (const auto& s : run_shapes()) {
+                const std::size_t lo = std::min(s.min_run, std::max<std::size_t>(n, 1)), hi = std::min(s.max_run, std::max<std::size_t>(n, 1));
+                const std::string label = std::string(path) + " " + s.name;
+                check_unique_rle(queue, run_keys<cl_uint>(n, lo, hi), label + " uint");
+                if (n > 70000) continue;
+                check_unique_rle(queue, run_keys<cl_float>(n, lo, hi), label + " float");
+                if (n > 5000) continue;
+                // (int and ulong compare by their bits as uint and long do: test_by_key runs them.)
+                check_unique_rle(queue, run_keys<cl_long>(n, lo, hi), label + " long");
+                if (type_runs_here<cl_double>()) check_unique_rle(queue, run_keys<cl_double>(n, lo, hi), label + " double");
+            }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(partition)
+{
+    for (const char* path : by_key_paths()) {
+        env_override force("CLPRIM_BY_KEY_PATH", path);
+        for (std::size_t n : by_key_sizes()) {
+            const auto data = make_data<cl_uint>(n, distribution::random);
+            const std::string p = path;
+            check_partition(queue, data, odd_uint, [](cl_uint x) { return (x & 1u) != 0; }, p + " odd");
+            if (n > 70000) continue;
+            using bc::lambda::_1;
+            check_partition(queue, data, _1 > 0x40000000u, [](cl_uint x) { return x > 0x40000000u; }, p + " lambda");
+            check_partition(queue, data, _1 > 0xffffffffu, [](cl_uint) { return false; }, p + " none");
+            check_partition(queue, data, _1 >= 0u, [](cl_uint) { return true; }, p + " all");
+        }
+    }
+}
+
+// Other element types through partition_copy (floats by value in the predicate, bits kept).
+BOOST_AUTO_TEST_CASE(partition_types)
+{
+    using bc::lambda::_1;
+    for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(4097)}) {
+        const auto f = make_data<cl_float>(n, distribution::float_specials);
+        std::vector<cl_float> et, ef;
+        for (cl_float x : f) (x > 0.0f ? et : ef).push_back(x);
+        auto d = to_device(f, queue);
+        bc::vector<cl_float> t(n + 1, context), fl(n + 1, context);
+        const std::size_t k = clprim::partition_copy(d.begin(), d.end(), t.begin(), fl.begin(), queue, _1 > 0.0f);
+        BOOST_TEST(k == et.size());
+        const auto ht = to_host(t, queue), hf = to_host(fl, queue);
+        BOOST_TEST(bit_equal(std::vector<cl_float>(ht.begin(), ht.begin() + k), et));
+        BOOST_TEST(bit_equal(std::vector<cl_float>(hf.begin(), hf.begin() + (n - k)), ef));
+        const auto l = make_data<cl_long>(n, distribution::random);
+        std::vector<cl_long> lt;
+        for (cl_long x : l)
+            if (x < 0) lt.push_back(x);
+        auto dl = to_device(l, queue);
+        const std::size_t kl = clprim::stable_partition(dl.begin(), dl.end(), queue, _1 < 0l);
+        BOOST_TEST(kl == lt.size());
+        const auto hl = to_host(dl, queue);
+        BOOST_TEST(bit_equal(std::vector<cl_long>(hl.begin(), hl.begin() + kl), lt));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(out_of_order_queue)
+{
+    bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    const auto data = run_keys<cl_uint>(10007, 1, 15);
+    std::vector<cl_uint> ek, ec;
+    host_reduce_by_key(data, std::vector<cl_uint>(data.size(), 1u), add_wrap<cl_uint>, ek, ec);
+    auto d = to_device(data, queue);
+    bc::vector<cl_uint> out(data.size(), context), counts(data.size(), context);
+    BOOST_TEST(clprim::unique(d.begin(), d.end(), out.begin(), ooo) == ek.size());
+    BOOST_TEST(clprim::run_length_encode(d.begin(), d.end(), out.begin(), counts.begin(), ooo) == ek.size());
+    const auto hc = to_host(counts, queue);
+    BOOST_TEST(bit_equal(std::vector<cl_uint>(hc.begin(), hc.begin() + ec.size()), ec));
+    std::size_t odd = 0;
+    for (cl_uint x : data) odd += x & 1u;
+    BOOST_TEST(clprim::stable_partition(d.begin(), d.end(), ooo, odd_uint) == odd);
+    bc::vector<cl_ulong> c(1, context);
+    clprim::copy_if(d.begin(), d.end(), out.begin(), c.begin(), ooo, odd_uint);
+    ooo.finish();
+    BOOST_TEST(to_host(c, queue)[0] == odd);
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_throws)
+{
+    auto d = to_device(std::vector<cl_uint>(100, 1u), queue);
+    bc::vector<cl_uint> out(100, context);
+    BOOST_CHECK_THROW(clprim::unique(d.begin(), d.end(), d.begin() + 10, queue), clprim::invalid_argument_error);
+    BOOST_CHECK_THROW(clprim::unique(d.end(), d.begin(), out.begin(), queue), clprim::invalid_argument_error);
+    BOOST_CHECK_THROW(clprim::partition_copy(d.begin(), d.end(), out.begin(), out.begin() + 50, queue, odd_uint),
+                      clprim::invalid_argument_error);
+    BOOST_CHECK_THROW(clprim::partition_copy(d.begin(), d.end(), out.begin(), d.begin(), queue, odd_uint),
+                      clprim::invalid_argument_error);
+    bc::vector<cl_uint> counts(100, context);
+    BOOST_CHECK_THROW(clprim::run_length_encode(d.begin(), d.end(), out.begin(), d.begin(), queue),
+                      clprim::invalid_argument_error);
+    // Room for 10 of 100 distinct elements: an error, after writing what fits.
+    std::vector<cl_uint> distinct(100);
+    for (cl_uint i = 0; i < 100; ++i) distinct[i] = i;
+    auto dd = to_device(distinct, queue);
+    bc::vector<cl_uint> small(10, context);
+    BOOST_CHECK_THROW(clprim::unique(dd.begin(), dd.end(), small.begin(), queue), clprim::invalid_argument_error);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
