@@ -9,10 +9,12 @@
 #include <clprim/histogram.hpp>
 #include <clprim/reduce.hpp>
 #include <clprim/scan.hpp>
+#include <clprim/segmented_reduce.hpp>
 #include <clprim/workgroup_source.hpp>
 
 #include <clprim/bitonic_sort.hpp>
 #include <clprim/merge_sort.hpp>
 #include <clprim/odd_even_sort.hpp>
 #include <clprim/radix_sort.hpp>
+#include <clprim/segmented_sort.hpp>
 #include <clprim/sort.hpp>
