@@ -1,0 +1,295 @@
+// clprim::segmented_sort / segmented_sort_by_key: every segment [offsets[s], offsets[s+1]) sorted
+// on its own, stably, in the library's key order (sort_key_order.cl, joined before this file).
+//
+// Required macros (besides K's type macros and sort_key_order.cl's):
+//   OFF            the caller's offset type (uint or ulong)
+//   SS_TILE        elements one work-group sorts in local memory at a time (a power of two)
+//   SS_WG          work-items of segsort_local (divides SS_TILE / 2)
+//   SS_MIN_SLICE   the smallest slice (segments per round of segsort_local: SS_TILE / slice)
+//   SS_HAS_VALUES  (optional) values travel with their keys, moved as SS_V (uint or ulong: the
+//                  value's bytes; wider values would be a wider SS_V)
+//
+// Binning (no host round trip): segsort_count counts per run of SS_SPT segments how many fall in
+// each size class (class 0: longer than the largest slice, for the device-wide sort; class c > 0:
+// at most the c-th slice; segments of 0 or 1 element in none); clprim's exclusive scan of the
+// class-major table gives every (class, run) its first slot in one list; segsort_ids writes the
+// segment numbers there (and the begin/end pairs of class 0, which the host reads back).
+// Each class then has its own strategy: segsort_local (GPUs) sorts SS_TILE / slice segments per
+// work-group round, each padded to its slice, with one bitonic network over the whole tile;
+// segsort_cpu (CPU devices) gives each work-item a run of the list and sorts each segment
+// sequentially (insertion sort of short runs, then merges).
+// Every segment is clamped to [0, n] and begin <= end before memory is touched: malformed
+// offsets never make a kernel read or write outside the given ranges.
+#ifndef OFF
+#error "segmented_sort.cl needs OFF"
+#endif
+#ifndef SS_TILE
+#error "segmented_sort.cl needs SS_TILE"
+#endif
+#ifndef SS_WG
+#error "segmented_sort.cl needs SS_WG"
+#endif
+#ifndef SS_MIN_SLICE
+#error "segmented_sort.cl needs SS_MIN_SLICE"
+#endif
+#if defined(SS_HAS_VALUES) && !defined(SS_V)
+#error "segmented_sort.cl needs SS_V with SS_HAS_VALUES"
+#endif
+
+#ifdef SS_HAS_VALUES
+#define SS_V_OR_UINT SS_V
+#else
+#define SS_V_OR_UINT uint // the kernels keep one signature; never read or written then
+#endif
+#define SS_NONE 0xffffffffu
+#define SS_ITEMS (SS_TILE / SS_WG)
+
+// Segment s clamped to [0, n], begin <= end.
+inline void ss_segment(__global const OFF* offsets, ulong ooff, ulong s, ulong n, ulong* b, ulong* e)
+{
+    const ulong b0 = min((ulong)offsets[ooff + s], n);
+    *b = b0;
+    *e = clamp((ulong)offsets[ooff + s + 1], b0, n);
+}
+
+// The size class of a segment of len elements (see the header comment); classes - 1 slices of
+// 2^(min_log + step_log * c) elements, the last one `tile`.
+inline uint ss_class(ulong len, uint classes, uint min_log, uint step_log, ulong tile)
+{
+    if (len <= 1) return SS_NONE;
+    if (len > tile) return 0;
+    for (uint c = 0; c + 1 < classes; ++c)
+        if (len <= ((ulong)1 << (min_log + step_log * c))) return c + 1;
+    return classes;
+}
+
+// Counts per run of spt segments (work-item w) and class: table[class * items + w].
+__kernel void segsort_count(__global const OFF* offsets, ulong ooff, ulong num_segments, ulong n, uint spt,
+                            uint classes, uint min_log, uint step_log, ulong tile, __global uint* table, uint items)
+{
+    const uint w = get_global_id(0);
+    if (w >= items) return;
+    uint counts[8];
+    for (uint c = 0; c < 8; ++c) counts[c] = 0;
+    const ulong first = (ulong)w * spt;
+    const ulong last = min(first + spt, num_segments);
+    for (ulong s = first; s < last; ++s) {
+        ulong b, e;
+        ss_segment(offsets, ooff, s, n, &b, &e);
+        const uint c = ss_class(e - b, classes, min_log, step_log, tile);
+        if (c != SS_NONE) counts[c]++;
+    }
+    for (uint c = 0; c <= classes; ++c) table[c * items + w] = counts[c];
+    if (w == 0) table[(classes + 1) * items] = 0;
+}
+
+// Writes segment numbers into the class lists (table scanned); class 0 also as (begin, end)
+// pairs for the host, the first `cap` of them.
+__kernel void segsort_ids(__global const OFF* offsets, ulong ooff, ulong num_segments, ulong n, uint spt,
+                          uint classes, uint min_log, uint step_log, ulong tile, __global const uint* table,
+                          uint items, __global uint* list, __global ulong* large, uint cap)
+{
+    const uint w = get_global_id(0);
+    if (w >= items) return;
+    uint next[8];
+    for (uint c = 0; c <= classes; ++c) next[c] = table[c * items + w];
+    const ulong first = (ulong)w * spt;
+    const ulong last = min(first + spt, num_segments);
+    for (ulong s = first; s < last; ++s) {
+        ulong b, e;
+        ss_segment(offsets, ooff, s, n, &b, &e);
+        const uint c = ss_class(e - b, classes, min_log, step_log, tile);
+        if (c == SS_NONE) continue;
+        const uint slot = next[c]++;
+        list[slot] = (uint)s;
+        if (c == 0 && slot < cap) {
+            large[2 * slot] = b;
+            large[2 * slot + 1] = e;
+        }
+    }
+}
+
+// (key, tag) pairs in ascending order: tags are the index inside the segment, so equal keys keep
+// their order (stability); padding has the largest key and tag and sorts last.
+inline bool ss_before(K_UNSIGNED ka, uint ta, K_UNSIGNED kb, uint tb)
+{
+    return ka < kb || (ka == kb && ta < tb);
+}
+
+// One size class on GPUs: a work-group takes SS_TILE / slice segments of the class list per
+// round (persistent: group g takes rounds g, g + G, ...), loads each into its slice of local
+// memory (padded), runs a bitonic network on blocks of `slice` (every compare-exchange inside one
+// block: each block ends sorted ascending; the first step of every merge compares mirrored
+// positions, so no block needs a descending half), and writes the keys back in place. Values:
+// each work-item gathers the values of its sorted positions by tag into registers, then, after
+// a barrier that ends every read of the round, writes them: one read and one write of the data.
+__kernel __attribute__((reqd_work_group_size(SS_WG, 1, 1)))
+void segsort_local(__global K* keys, ulong koff, __global SS_V_OR_UINT* values, ulong voff, ulong n,
+                   __global const OFF* offsets, ulong ooff, __global const uint* list, __global const uint* table,
+                   uint items, uint cls, uint slice)
+{
+    __local K_UNSIGNED lk[SS_TILE];
+    __local uint lt[SS_TILE];
+    __local ulong sb[SS_TILE / SS_MIN_SLICE];
+    __local uint sl[SS_TILE / SS_MIN_SLICE];
+    const uint lid = get_local_id(0);
+    const uint start = table[cls * items];
+    const uint count = table[(cls + 1) * items] - start;
+    const uint per_round = SS_TILE / slice;
+    for (uint base = get_group_id(0) * per_round; base < count; base += get_num_groups(0) * per_round) {
+        for (uint q = lid; q < per_round; q += SS_WG) {
+            ulong b = 0, e = 0;
+            if (base + q < count) ss_segment(offsets, ooff, list[start + base + q], n, &b, &e);
+            sb[q] = b;
+            sl[q] = (uint)min(e - b, (ulong)slice);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint i = lid; i < SS_TILE; i += SS_WG) {
+            const uint q = i / slice, j = i % slice;
+            if (j < sl[q]) {
+                lk[i] = key_to_sortable(keys[koff + sb[q] + j]);
+                lt[i] = j;
+            } else {
+                lk[i] = (K_UNSIGNED)(~(K_UNSIGNED)0);
+                lt[i] = SS_NONE;
+            }
+        }
+        for (uint k = 2; k <= slice; k <<= 1) {
+            for (uint j = k >> 1; j > 0; j >>= 1) {
+                barrier(CLK_LOCAL_MEM_FENCE);
+                for (uint t = lid; t < SS_TILE / 2; t += SS_WG) {
+                    const uint lo = (t & (j - 1)) | ((t & ~(j - 1)) << 1);
+                    const uint hi = (j == (k >> 1)) ? (lo ^ (k - 1)) : (lo + j);
+                    const K_UNSIGNED klo = lk[lo], khi = lk[hi];
+                    const uint tlo = lt[lo], thi = lt[hi];
+                    if (ss_before(khi, thi, klo, tlo)) {
+                        lk[lo] = khi;
+                        lk[hi] = klo;
+                        lt[lo] = thi;
+                        lt[hi] = tlo;
+                    }
+                }
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+#ifdef SS_HAS_VALUES
+        SS_V v[SS_ITEMS];
+        for (uint m = 0; m < SS_ITEMS; ++m) {
+            const uint i = lid + m * SS_WG;
+            const uint q = i / slice, j = i % slice;
+            v[m] = j < sl[q] ? values[voff + sb[q] + lt[i]] : (SS_V)0;
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE); // every value of the round read before any is written
+        for (uint m = 0; m < SS_ITEMS; ++m) {
+            const uint i = lid + m * SS_WG;
+            const uint q = i / slice, j = i % slice;
+            if (j < sl[q]) values[voff + sb[q] + j] = v[m];
+        }
+#endif
+        for (uint i = lid; i < SS_TILE; i += SS_WG) {
+            const uint q = i / slice, j = i % slice;
+            if (j < sl[q]) keys[koff + sb[q] + j] = sortable_to_key(lk[i]);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE); // sb, sl, lk, lt are refilled by the next round
+    }
+}
+
+#define SS_RUN 16
+
+// One size class on CPU devices: work-item w of G takes list entries [count*w/G, count*(w+1)/G)
+// and sorts each segment alone: insertion sort of runs of SS_RUN in place, then bottom-up merges
+// between the segment and its slice of the scratch (tk, tv: the same positions), both stable.
+__kernel void segsort_cpu(__global K* keys, ulong koff, __global SS_V_OR_UINT* values, ulong voff, ulong n,
+                          __global const OFF* offsets, ulong ooff, __global const uint* list,
+                          __global const uint* table, uint items, uint cls, __global K* tk,
+                          __global SS_V_OR_UINT* tv)
+{
+    const ulong w = get_global_id(0), workers = get_global_size(0);
+    const uint start = table[cls * items];
+    const ulong count = table[(cls + 1) * items] - start;
+    const ulong lo_entry = count * w / workers, hi_entry = count * (w + 1) / workers;
+    __global K* kd = keys + koff;
+    __global SS_V_OR_UINT* vd = values + voff;
+    for (ulong en = lo_entry; en < hi_entry; ++en) {
+        ulong b, e;
+        ss_segment(offsets, ooff, list[start + en], n, &b, &e);
+        const ulong len = e - b;
+        // Runs of SS_RUN by insertion (stable: an element moves only past strictly greater ones).
+        for (ulong r = b; r < e; r += SS_RUN) {
+            const ulong re = min(r + SS_RUN, e);
+            for (ulong i = r + 1; i < re; ++i) {
+                const K key = kd[i];
+                const K_UNSIGNED sk = key_to_sortable(key);
+#ifdef SS_HAS_VALUES
+                const SS_V val = vd[i];
+#endif
+                ulong j = i;
+                while (j > r && sk < key_to_sortable(kd[j - 1])) {
+                    kd[j] = kd[j - 1];
+#ifdef SS_HAS_VALUES
+                    vd[j] = vd[j - 1];
+#endif
+                    --j;
+                }
+                kd[j] = key;
+#ifdef SS_HAS_VALUES
+                vd[j] = val;
+#endif
+            }
+        }
+        // Merges: width doubles, source and destination alternate between data and scratch.
+        __global K* sk_ = kd;
+        __global K* dk = tk;
+        __global SS_V_OR_UINT* sv = vd;
+        __global SS_V_OR_UINT* dv = tv;
+        for (ulong width = SS_RUN; width < len; width <<= 1) {
+            for (ulong l = b; l < e; l += 2 * width) {
+                const ulong m = min(l + width, e), r = min(l + 2 * width, e);
+                ulong i = l, j = m, o = l;
+                while (i < m && j < r) {
+                    // stable: the right element goes first only if strictly before the left one
+                    if (key_to_sortable(sk_[j]) < key_to_sortable(sk_[i])) {
+                        dk[o] = sk_[j];
+#ifdef SS_HAS_VALUES
+                        dv[o] = sv[j];
+#endif
+                        ++j;
+                    } else {
+                        dk[o] = sk_[i];
+#ifdef SS_HAS_VALUES
+                        dv[o] = sv[i];
+#endif
+                        ++i;
+                    }
+                    ++o;
+                }
+                for (; i < m; ++i, ++o) {
+                    dk[o] = sk_[i];
+#ifdef SS_HAS_VALUES
+                    dv[o] = sv[i];
+#endif
+                }
+                for (; j < r; ++j, ++o) {
+                    dk[o] = sk_[j];
+#ifdef SS_HAS_VALUES
+                    dv[o] = sv[j];
+#endif
+                }
+            }
+            __global K* tkp = sk_;
+            sk_ = dk;
+            dk = tkp;
+            __global SS_V_OR_UINT* tvp = sv;
+            sv = dv;
+            dv = tvp;
+        }
+        if (sk_ != kd) {
+            for (ulong i = b; i < e; ++i) {
+                kd[i] = sk_[i];
+#ifdef SS_HAS_VALUES
+                vd[i] = sv[i];
+#endif
+            }
+        }
+    }
+}
