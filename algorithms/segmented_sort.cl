@@ -69,8 +69,7 @@ __kernel void segsort_count(__global const OFF* offsets, ulong ooff, ulong num_s
 {
     const uint w = get_global_id(0);
     if (w >= items) return;
-    uint counts[8];
-    for (uint c = 0; c < 8; ++c) counts[c] = 0;
+    uint counts[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     const ulong first = (ulong)w * spt;
     const ulong last = min(first + spt, num_segments);
     for (ulong s = first; s < last; ++s) {
@@ -91,7 +90,7 @@ __kernel void segsort_ids(__global const OFF* offsets, ulong ooff, ulong num_seg
 {
     const uint w = get_global_id(0);
     if (w >= items) return;
-    uint next[8];
+    uint next[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     for (uint c = 0; c <= classes; ++c) next[c] = table[c * items + w];
     const ulong first = (ulong)w * spt;
     const ulong last = min(first + spt, num_segments);
