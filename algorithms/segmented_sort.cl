@@ -292,3 +292,52 @@ __kernel void segsort_cpu(__global K* keys, ulong koff, __global SS_V_OR_UINT* v
         }
     }
 }
+
+#if K_BITS == 32
+// Many long segments (32-bit keys): one device-wide radix sort for all of them instead of one
+// call each. segsort_gather packs every element of the long segments (listed in pairs, starting
+// at starts[] in the packed order) as (segment rank << 32 | sortable key), with its packed
+// position (and its value) beside; the radix sort of the 64-bit words keeps each segment's
+// elements together and in their own order; segsort_scatter writes them back into their segment.
+inline uint ss_rank(__global const ulong* starts, uint count, ulong p)
+{
+    uint lo = 0, hi = count; // starts[lo] <= p < starts[hi]
+    while (hi - lo > 1) {
+        const uint mid = lo + (hi - lo) / 2;
+        if (starts[mid] <= p) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+__kernel void segsort_gather(__global const K* keys, ulong koff, __global const SS_V_OR_UINT* values, ulong voff,
+                             __global const ulong* starts, __global const ulong* pairs, uint count, ulong m,
+                             __global ulong* ck, __global uint* cv, __global SS_V_OR_UINT* tv)
+{
+    const ulong p = get_global_id(0);
+    if (p >= m) return;
+    const uint seg = ss_rank(starts, count, p);
+    const ulong src = pairs[2 * seg] + (p - starts[seg]);
+    ck[p] = ((ulong)seg << 32) | (ulong)key_to_sortable(keys[koff + src]);
+#ifdef SS_HAS_VALUES
+    cv[p] = (uint)p;
+    tv[p] = values[voff + src];
+#endif
+}
+
+__kernel void segsort_scatter(__global K* keys, ulong koff, __global SS_V_OR_UINT* values, ulong voff,
+                              __global const ulong* starts, __global const ulong* pairs, uint count, ulong m,
+                              __global const ulong* ck, __global const uint* cv, __global const SS_V_OR_UINT* tv)
+{
+    const ulong p = get_global_id(0);
+    if (p >= m) return;
+    const ulong word = ck[p];
+    const uint seg = (uint)(word >> 32);
+    if (seg >= count) return;
+    const ulong dst = pairs[2 * seg] + (p - starts[seg]);
+    keys[koff + dst] = sortable_to_key((K_UNSIGNED)word);
+#ifdef SS_HAS_VALUES
+    values[voff + dst] = tv[cv[p]];
+#endif
+}
+#endif

@@ -25,7 +25,7 @@ namespace detail {
 namespace {
 
 struct segsort_kernels {
-    bc::kernel count, ids, local, cpu;
+    bc::kernel count, ids, local, cpu, gather, scatter; // gather/scatter: 32-bit keys only
 };
 
 segsort_kernels make_kernels(const bc::command_queue& queue, const sort_request& r, element_type offset_type,
@@ -44,6 +44,10 @@ segsort_kernels make_kernels(const bc::command_queue& queue, const sort_request&
     k.ids = program.create_kernel("segsort_ids");
     if (p.cpu) k.cpu = program.create_kernel("segsort_cpu");
     else k.local = program.create_kernel("segsort_local");
+    if (size_of(r.key_type) == 4) {
+        k.gather = program.create_kernel("segsort_gather");
+        k.scatter = program.create_kernel("segsort_scatter");
+    }
     return k;
 }
 
@@ -58,6 +62,9 @@ segsort_kernels& cached_kernels(const bc::command_queue& queue, const sort_reque
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, r, offset_type, p)).first;
     return it->second;
 }
+
+// Long segments sorted one radix call each up to this many; more are packed into one sort.
+constexpr std::size_t batch_threshold = 8;
 
 } // namespace
 
@@ -136,16 +143,58 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
         large.resize(2 * todo);
         queue.enqueue_read_buffer(pairs, 0, large.size() * sizeof(cl_ulong), large.data());
     });
-    for (std::size_t i = 0; i < large.size(); i += 2) {
-        sort_request sub = r;
-        sub.keys.offset = r.keys.offset + std::size_t(large[i]);
-        sub.keys.size = std::size_t(large[i + 1] - large[i]);
-        if (r.has_values) {
-            sub.values.offset = r.values.offset + std::size_t(large[i]);
-            sub.values.size = sub.keys.size;
+    if (large.empty()) return;
+    // A few long segments: the radix sort on each sub-range, in place. Many (32-bit keys): all
+    // packed as (segment rank, key) words into one radix sort (segsort_gather / segsort_scatter),
+    // so a thousand long segments cost one device-wide sort and not a thousand calls.
+    const std::size_t count = large.size() / 2;
+    if (count <= batch_threshold || size_of(r.key_type) != 4) {
+        for (std::size_t i = 0; i < large.size(); i += 2) {
+            sort_request sub = r;
+            sub.keys.offset = r.keys.offset + std::size_t(large[i]);
+            sub.keys.size = std::size_t(large[i + 1] - large[i]);
+            if (r.has_values) {
+                sub.values.offset = r.values.offset + std::size_t(large[i]);
+                sub.values.size = sub.keys.size;
+            }
+            radix_sort_impl(sub, queue);
         }
-        radix_sort_impl(sub, queue);
+        return;
     }
+    guarded(who, [&] {
+        std::vector<cl_ulong> starts(count + 1, 0);
+        for (std::size_t i = 0; i < count; ++i) starts[i + 1] = starts[i] + (large[2 * i + 1] - large[2 * i]);
+        const std::size_t m = std::size_t(starts[count]);
+        if (m > std::size_t(std::numeric_limits<cl_uint>::max()))
+            throw invalid_argument_error(std::string(who) + ": malformed offsets name more than 2^32 keys");
+        const segmented_sort_policy p = select_segmented_sort_policy(profile_of(queue.get_device()), size_of(r.key_type));
+        segsort_kernels& k = cached_kernels(queue, r, offset_type, p);
+        const std::size_t value_bytes = r.has_values ? size_of(r.value_type) : 4;
+        scratch_lease lease(queue);
+        const bc::buffer d_starts = lease.buffer(starts.size() * sizeof(cl_ulong));
+        const bc::buffer d_pairs = lease.buffer(large.size() * sizeof(cl_ulong));
+        const bc::buffer ck = lease.buffer(m * sizeof(cl_ulong));
+        const bc::buffer cv = r.has_values ? lease.buffer(m * sizeof(cl_uint)) : ck;
+        const bc::buffer tv = r.has_values ? lease.buffer(m * value_bytes) : ck;
+        queue.enqueue_write_buffer(d_starts, 0, starts.size() * sizeof(cl_ulong), starts.data());
+        queue.enqueue_write_buffer(d_pairs, 0, large.size() * sizeof(cl_ulong), large.data());
+        const bc::buffer& values = r.has_values ? r.values.buffer : r.keys.buffer;
+        const cl_ulong voff = r.has_values ? r.values.offset : 0;
+        const std::size_t wg = 64, global = round_up(m, wg);
+        launch(queue, k.gather, global, wg, r.keys.buffer, cl_ulong(r.keys.offset), values, voff, d_starts, d_pairs,
+               cl_uint(count), cl_ulong(m), ck, cv, tv);
+        sort_request packed;
+        packed.keys = {ck, 0, m};
+        packed.key_type = element_type::uint64;
+        if (r.has_values) {
+            packed.values = {cv, 0, m};
+            packed.value_type = element_type::uint32;
+            packed.has_values = true;
+        }
+        radix_sort_impl(packed, queue);
+        launch(queue, k.scatter, global, wg, r.keys.buffer, cl_ulong(r.keys.offset), values, voff, d_starts, d_pairs,
+               cl_uint(count), cl_ulong(m), ck, cv, tv);
+    });
 }
 
 } // namespace detail

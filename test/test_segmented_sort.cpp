@@ -168,6 +168,32 @@ BOOST_AUTO_TEST_CASE(large_segments_every_type_once)
     }
 }
 
+BOOST_AUTO_TEST_CASE(many_long_segments_packed)
+{
+    // More than a few segments longer than a work-group's tile (GPU path) or than one work-item
+    // sorts (CPU path): packed into one radix sort of (segment, key) words (32-bit keys), or one
+    // radix call each (64-bit keys); with tiny segments between them.
+    for (const char* path : {"gpu", "cpu"}) {
+        env_override force("CLPRIM_SEGMENTED_PATH", path);
+        const bool cpu = std::string(path) == "cpu";
+        const std::size_t len = cpu ? 70001 : 5001, count = 12;
+        std::vector<std::size_t> lengths;
+        for (std::size_t i = 0; i < count; ++i) {
+            lengths.push_back(len + i * 3);
+            lengths.push_back(i % 4);
+        }
+        std::size_t n = 5;
+        for (std::size_t l : lengths) n += l;
+        const auto offsets = offsets_from_lengths<cl_uint>(lengths, 5);
+        const std::string p(path);
+        check(queue, dup_keys<cl_uint>(n), offsets, clprim::sort_order::ascending, true, p + " uint pairs");
+        check(queue, make_data<cl_float>(n, distribution::float_specials), offsets, clprim::sort_order::descending, false,
+              p + " float desc keys");
+        check(queue, dup_keys<cl_int>(n), offsets, clprim::sort_order::descending, true, p + " int desc pairs");
+        check(queue, dup_keys<cl_ulong>(n), offsets, clprim::sort_order::ascending, true, p + " ulong pairs");
+    }
+}
+
 BOOST_AUTO_TEST_CASE(ulong_offsets)
 {
     for (const char* path : {"gpu", "cpu"}) {
