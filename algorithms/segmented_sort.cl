@@ -42,6 +42,15 @@
 #define SS_V_OR_UINT uint // the kernels keep one signature; never read or written then
 #endif
 #define SS_NONE 0xffffffffu
+#define SS_MAX_CLASSES 12 // size classes + 1 (the host keeps below)
+
+// A local-memory element: key and tag. 32-bit keys pack both into one ulong (key high), so a
+// compare-exchange is one 64-bit compare and one array; 64-bit keys keep two arrays.
+#if K_BITS == 32
+#define SS_PACKED 1
+#else
+#define SS_PACKED 0
+#endif
 #define SS_ITEMS (SS_TILE / SS_WG)
 
 // Segment s clamped to [0, n], begin <= end.
@@ -69,7 +78,7 @@ __kernel void segsort_count(__global const OFF* offsets, ulong ooff, ulong num_s
 {
     const uint w = get_global_id(0);
     if (w >= items) return;
-    uint counts[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    uint counts[SS_MAX_CLASSES] = {0};
     const ulong first = (ulong)w * spt;
     const ulong last = min(first + spt, num_segments);
     for (ulong s = first; s < last; ++s) {
@@ -90,7 +99,7 @@ __kernel void segsort_ids(__global const OFF* offsets, ulong ooff, ulong num_seg
 {
     const uint w = get_global_id(0);
     if (w >= items) return;
-    uint next[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    uint next[SS_MAX_CLASSES] = {0};
     for (uint c = 0; c <= classes; ++c) next[c] = table[c * items + w];
     const ulong first = (ulong)w * spt;
     const ulong last = min(first + spt, num_segments);
@@ -127,14 +136,23 @@ void segsort_local(__global K* keys, ulong koff, __global SS_V_OR_UINT* values, 
                    __global const OFF* offsets, ulong ooff, __global const uint* list, __global const uint* table,
                    uint items, uint cls, uint slice)
 {
+#if SS_PACKED
+    __local ulong lk[SS_TILE]; // sortable key << 32 | tag
+#define SS_TAG_AT(i) ((uint)lk[i])
+#define SS_KEY_AT(i) ((K_UNSIGNED)(lk[i] >> 32))
+#else
     __local K_UNSIGNED lk[SS_TILE];
     __local uint lt[SS_TILE];
+#define SS_TAG_AT(i) (lt[i])
+#define SS_KEY_AT(i) (lk[i])
+#endif
     __local ulong sb[SS_TILE / SS_MIN_SLICE];
     __local uint sl[SS_TILE / SS_MIN_SLICE];
     const uint lid = get_local_id(0);
     const uint start = table[cls * items];
     const uint count = table[(cls + 1) * items] - start;
     const uint per_round = SS_TILE / slice;
+    const uint slice_log = 31 - clz(slice);
     for (uint base = get_group_id(0) * per_round; base < count; base += get_num_groups(0) * per_round) {
         for (uint q = lid; q < per_round; q += SS_WG) {
             ulong b = 0, e = 0;
@@ -144,14 +162,14 @@ void segsort_local(__global K* keys, ulong koff, __global SS_V_OR_UINT* values, 
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         for (uint i = lid; i < SS_TILE; i += SS_WG) {
-            const uint q = i / slice, j = i % slice;
-            if (j < sl[q]) {
-                lk[i] = key_to_sortable(keys[koff + sb[q] + j]);
-                lt[i] = j;
-            } else {
-                lk[i] = (K_UNSIGNED)(~(K_UNSIGNED)0);
-                lt[i] = SS_NONE;
-            }
+            const uint q = i >> slice_log, j = i & (slice - 1);
+            const bool real = j < sl[q];
+#if SS_PACKED
+            lk[i] = real ? ((ulong)key_to_sortable(keys[koff + sb[q] + j]) << 32) | j : ~(ulong)0;
+#else
+            lk[i] = real ? key_to_sortable(keys[koff + sb[q] + j]) : (K_UNSIGNED)(~(K_UNSIGNED)0);
+            lt[i] = real ? j : SS_NONE;
+#endif
         }
         for (uint k = 2; k <= slice; k <<= 1) {
             for (uint j = k >> 1; j > 0; j >>= 1) {
@@ -159,6 +177,13 @@ void segsort_local(__global K* keys, ulong koff, __global SS_V_OR_UINT* values, 
                 for (uint t = lid; t < SS_TILE / 2; t += SS_WG) {
                     const uint lo = (t & (j - 1)) | ((t & ~(j - 1)) << 1);
                     const uint hi = (j == (k >> 1)) ? (lo ^ (k - 1)) : (lo + j);
+#if SS_PACKED
+                    const ulong a = lk[lo], c = lk[hi];
+                    if (c < a) {
+                        lk[lo] = c;
+                        lk[hi] = a;
+                    }
+#else
                     const K_UNSIGNED klo = lk[lo], khi = lk[hi];
                     const uint tlo = lt[lo], thi = lt[hi];
                     if (ss_before(khi, thi, klo, tlo)) {
@@ -167,6 +192,7 @@ void segsort_local(__global K* keys, ulong koff, __global SS_V_OR_UINT* values, 
                         lt[lo] = thi;
                         lt[hi] = tlo;
                     }
+#endif
                 }
             }
         }
@@ -175,19 +201,19 @@ void segsort_local(__global K* keys, ulong koff, __global SS_V_OR_UINT* values, 
         SS_V v[SS_ITEMS];
         for (uint m = 0; m < SS_ITEMS; ++m) {
             const uint i = lid + m * SS_WG;
-            const uint q = i / slice, j = i % slice;
-            v[m] = j < sl[q] ? values[voff + sb[q] + lt[i]] : (SS_V)0;
+            const uint q = i >> slice_log, j = i & (slice - 1);
+            v[m] = j < sl[q] ? values[voff + sb[q] + SS_TAG_AT(i)] : (SS_V)0;
         }
         barrier(CLK_GLOBAL_MEM_FENCE); // every value of the round read before any is written
         for (uint m = 0; m < SS_ITEMS; ++m) {
             const uint i = lid + m * SS_WG;
-            const uint q = i / slice, j = i % slice;
+            const uint q = i >> slice_log, j = i & (slice - 1);
             if (j < sl[q]) values[voff + sb[q] + j] = v[m];
         }
 #endif
         for (uint i = lid; i < SS_TILE; i += SS_WG) {
-            const uint q = i / slice, j = i % slice;
-            if (j < sl[q]) keys[koff + sb[q] + j] = sortable_to_key(lk[i]);
+            const uint q = i >> slice_log, j = i & (slice - 1);
+            if (j < sl[q]) keys[koff + sb[q] + j] = sortable_to_key(SS_KEY_AT(i));
         }
         barrier(CLK_LOCAL_MEM_FENCE); // sb, sl, lk, lt are refilled by the next round
     }

@@ -16,8 +16,9 @@ struct segmented_sort_policy {
     std::size_t tile = 4096;     // GPU: elements a work-group holds in local memory; CPU: the
                                  // longest segment sorted by one work-item (longer: radix sort)
     std::size_t wg = 256;        // GPU: work-items of segsort_local
-    std::size_t min_log = 4;     // GPU size classes: slices of 2^(min_log + step_log * c), the
-    std::size_t step_log = 2;    // last one `tile` (16, 64, 256, 1024, 4096 for 4-byte keys)
+    std::size_t min_log = 5;     // GPU size classes: slices of 2^(min_log + step_log * c), the
+    std::size_t step_log = 1;    // last one `tile` (32, 64, ..., 4096 for 4-byte keys: a
+                                 // segment is padded to less than twice its length)
     std::size_t classes = 1;     // local classes (slices)
     std::size_t spt = 16;        // segments per work-item when binning
     std::size_t groups = 0;      // GPU: persistent groups per class launch; CPU: work-items
