@@ -72,6 +72,14 @@ inline uint ss_class(ulong len, uint classes, uint min_log, uint step_log, ulong
     return classes;
 }
 
+// The class of segment s and its clamped range.
+inline uint ss_class_of(__global const OFF* offsets, ulong ooff, ulong s, ulong n, uint classes, uint min_log,
+                        uint step_log, ulong tile, ulong* b, ulong* e)
+{
+    ss_segment(offsets, ooff, s, n, b, e);
+    return ss_class(*e - *b, classes, min_log, step_log, tile);
+}
+
 // Counts per run of spt segments (work-item w) and class: table[class * items + w].
 __kernel void segsort_count(__global const OFF* offsets, ulong ooff, ulong num_segments, ulong n, uint spt,
                             uint classes, uint min_log, uint step_log, ulong tile, __global uint* table, uint items)
@@ -83,8 +91,7 @@ __kernel void segsort_count(__global const OFF* offsets, ulong ooff, ulong num_s
     const ulong last = min(first + spt, num_segments);
     for (ulong s = first; s < last; ++s) {
         ulong b, e;
-        ss_segment(offsets, ooff, s, n, &b, &e);
-        const uint c = ss_class(e - b, classes, min_log, step_log, tile);
+        const uint c = ss_class_of(offsets, ooff, s, n, classes, min_log, step_log, tile, &b, &e);
         if (c != SS_NONE) counts[c]++;
     }
     for (uint c = 0; c <= classes; ++c) table[c * items + w] = counts[c];
@@ -105,8 +112,7 @@ __kernel void segsort_ids(__global const OFF* offsets, ulong ooff, ulong num_seg
     const ulong last = min(first + spt, num_segments);
     for (ulong s = first; s < last; ++s) {
         ulong b, e;
-        ss_segment(offsets, ooff, s, n, &b, &e);
-        const uint c = ss_class(e - b, classes, min_log, step_log, tile);
+        const uint c = ss_class_of(offsets, ooff, s, n, classes, min_log, step_log, tile, &b, &e);
         if (c == SS_NONE) continue;
         const uint slot = next[c]++;
         list[slot] = (uint)s;

@@ -1,10 +1,11 @@
 // Bench case "segments": clprim::segmented_sort, segmented_sort_by_key (uint -> uint) and
 // segmented_reduce (uint sum) over the layouts of issue #29: segments_32, segments_1024,
-// segments_65536 (equal lengths), power_law (lengths 1 .. 2^20, P(len > x) ~ 1/x, mean ~ 15-70
-// depending on n), one_huge (100 000 empty segments + one of n). Beside them: one clprim sort /
+// segments_65536 (equal lengths), power_law (lengths 1 .. 2^20, P(len > x) ~ 1/x), one_huge
+// (100 000 empty segments + one of n): segment_layouts.hpp. Beside them: one clprim sort /
 // reduce of the whole range (`whole_range`, the floor the one_huge rows aim at). Results checked
 // on the host (every segment in order, values with their keys, sums).
 #include "bench_framework.hpp"
+#include "segment_layouts.hpp"
 
 #include <algorithm>
 #include <random>
@@ -13,28 +14,6 @@
 
 namespace bc = boost::compute;
 
-namespace {
-
-std::vector<cl_uint> bench_offsets(const std::string& layout, std::size_t n)
-{
-    std::vector<cl_uint> o{0};
-    auto add = [&](std::size_t len) { o.push_back(cl_uint(std::min<std::size_t>(o.back() + len, n))); };
-    if (layout == "one_huge") {
-        for (int i = 0; i < 50000; ++i) add(0);
-        add(n);
-        for (int i = 0; i < 50000; ++i) add(0);
-    } else if (layout == "power_law") {
-        std::mt19937_64 rng(29);
-        std::uniform_real_distribution<double> u(0.0, 1.0);
-        while (o.back() < n) add(std::size_t(1.0 / (1.0 - u(rng) * (1.0 - 1.0 / 1048576.0))));
-    } else {
-        const std::size_t len = std::stoul(layout.substr(std::string("segments_").size()));
-        while (o.back() < n) add(len);
-    }
-    return o;
-}
-
-} // namespace
 
 CLPRIM_BENCH(segments)
 {
@@ -67,7 +46,7 @@ CLPRIM_BENCH(segments)
             ctx.add(r);
         };
         for (const char* layout : layouts) {
-            const auto offs = bench_offsets(layout, n);
+            const auto offs = segment_layout_offsets(layout, n);
             const std::size_t S = offs.size() - 1;
             bc::vector<cl_uint> d_off(offs.size(), ctx.ctx), result(std::max<std::size_t>(S, 1), ctx.ctx);
             bc::copy(offs.begin(), offs.end(), d_off.begin(), ctx.queue);

@@ -72,6 +72,21 @@ inline std::vector<std::size_t> segment_lengths(seg_mix m, std::size_t n, std::s
     return L;
 }
 
+// The length mixes both suites run: n elements for the large ones (2^17-2^18 on CPU devices,
+// 2^22-2^24 elsewhere), `empties` empty segments beside the one huge.
+struct mix_case {
+    seg_mix mix;
+    std::size_t n, len;
+};
+inline std::vector<mix_case> standard_mixes(std::size_t n, std::size_t empties)
+{
+    return {{seg_mix::tiny, 10007, 0},       {seg_mix::fixed, n, 32},        {seg_mix::fixed, n, 1024},
+            {seg_mix::fixed, n, 65536},      {seg_mix::few_large, n, 0},     {seg_mix::power_law, n, 0},
+            {seg_mix::empty_plus_one, n, empties}, {seg_mix::with_empties, 65537, 300},
+            {seg_mix::fixed, 4097, 4097},    {seg_mix::fixed, 5000, 2049},   {seg_mix::fixed, 3001, 3},
+            {seg_mix::fixed, 1000, 1}};
+}
+
 template <class Offset>
 std::vector<Offset> offsets_from_lengths(const std::vector<std::size_t>& lengths, std::size_t base)
 {

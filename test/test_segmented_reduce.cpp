@@ -107,19 +107,10 @@ void check_op(bc::command_queue& queue, const std::vector<T>& data, const std::v
     }
 }
 
-struct mix_case {
-    seg_mix mix;
-    std::size_t n, len;
-};
-
 std::vector<mix_case> mixes()
 {
     const bool big = !on_cpu();
-    const std::size_t n = big ? (std::size_t(1) << 24) : (std::size_t(1) << 18);
-    return {{seg_mix::tiny, 10007, 0},       {seg_mix::fixed, n, 32},       {seg_mix::fixed, n, 1024},
-            {seg_mix::fixed, n, 65536},      {seg_mix::few_large, n, 0},    {seg_mix::power_law, n, 0},
-            {seg_mix::empty_plus_one, n, big ? std::size_t(100000) : std::size_t(10000)},            {seg_mix::with_empties, 65537, 40},
-            {seg_mix::fixed, 1000, 1},       {seg_mix::fixed, 4097, 4097}};
+    return standard_mixes(big ? (std::size_t(1) << 24) : (std::size_t(1) << 18), big ? 100000 : 10000);
 }
 
 } // namespace

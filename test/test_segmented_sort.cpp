@@ -90,20 +90,10 @@ void check(bc::command_queue& queue, const std::vector<K>& keys, const std::vect
     }
 }
 
-struct mix_case {
-    seg_mix mix;
-    std::size_t n, len;
-};
-
 std::vector<mix_case> mixes()
 {
     const bool big = !on_cpu();
-    const std::size_t n = big ? (std::size_t(1) << 22) : (std::size_t(1) << 17);
-    return {{seg_mix::tiny, 10007, 0},       {seg_mix::fixed, n, 32},       {seg_mix::fixed, n, 1024},
-            {seg_mix::fixed, n, 65536},      {seg_mix::few_large, n, 0},    {seg_mix::power_law, n, 0},
-            {seg_mix::empty_plus_one, n, big ? std::size_t(100000) : std::size_t(10000)},
-            {seg_mix::with_empties, 65537, 300}, {seg_mix::fixed, 4097, 4097}, {seg_mix::fixed, 5000, 2049},
-            {seg_mix::fixed, 3001, 3}};
+    return standard_mixes(big ? (std::size_t(1) << 22) : (std::size_t(1) << 17), big ? 100000 : 10000);
 }
 
 // Keys with many duplicates (stability shows), over the type's order.

@@ -8,6 +8,8 @@
 // after one warm-up; each sort call restores its input first, outside the events. Output: one
 // CSV line per case: case,n,best_ms,median_ms,Gkeys_per_s(best),GB_per_s(best), case =
 // <group>/<layout>. The sorts write to a second buffer (CUB's segmented sort is not in place).
+#include "../segment_layouts.hpp"
+
 #include <cub/cub.cuh>
 #include <algorithm>
 #include <cstdio>
@@ -17,52 +19,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { \
-    std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e)); std::exit(1); } } while (0)
-
-static void time_case(const std::string& name, size_t n, double bytes, int repeat,
-                      const std::function<void()>& restore, const std::function<void()>& fn)
-{
-    cudaEvent_t a, b;
-    CHECK(cudaEventCreate(&a));
-    CHECK(cudaEventCreate(&b));
-    restore(); fn(); CHECK(cudaDeviceSynchronize());
-    std::vector<float> ms;
-    for (int i = 0; i < repeat; ++i) {
-        restore();
-        CHECK(cudaEventRecord(a));
-        fn();
-        CHECK(cudaEventRecord(b));
-        CHECK(cudaEventSynchronize(b));
-        float t = 0; CHECK(cudaEventElapsedTime(&t, a, b));
-        ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
-    const double best = ms.front(), median = ms[ms.size() / 2];
-    std::printf("%s,%zu,%.4f,%.4f,%.2f,%.1f\n", name.c_str(), n, best, median, n / best / 1e6, bytes / best / 1e6);
-    std::fflush(stdout);
-    CHECK(cudaEventDestroy(a));
-    CHECK(cudaEventDestroy(b));
-}
-
-static std::vector<unsigned> layout_offsets(const std::string& layout, size_t n)
-{
-    std::vector<unsigned> o{0};
-    auto add = [&](size_t len) { o.push_back(unsigned(std::min<size_t>(o.back() + len, n))); };
-    if (layout == "one_huge") {
-        for (int i = 0; i < 50000; ++i) add(0);
-        add(n);
-        for (int i = 0; i < 50000; ++i) add(0);
-    } else if (layout == "power_law") {
-        std::mt19937_64 rng(29);
-        std::uniform_real_distribution<double> u(0.0, 1.0);
-        while (o.back() < n) add(size_t(1.0 / (1.0 - u(rng) * (1.0 - 1.0 / 1048576.0))));
-    } else {
-        const size_t len = std::stoul(layout.substr(std::string("segments_").size()));
-        while (o.back() < n) add(len);
-    }
-    return o;
-}
+#include "cub_timing.cuh"
 
 int main(int argc, char** argv)
 {
@@ -86,7 +43,7 @@ int main(int argc, char** argv)
                              CHECK(cudaMemcpy(v0, orig, n * 4, cudaMemcpyDeviceToDevice)); };
         auto nothing = [] {};
         for (const char* layout : layouts) {
-            const std::vector<unsigned> ho = layout_offsets(layout, n);
+            const std::vector<unsigned> ho = segment_layout_offsets(layout, n);
             const int S = int(ho.size() - 1);
             unsigned* d_off;
             CHECK(cudaMalloc(&d_off, ho.size() * 4));
@@ -102,7 +59,7 @@ int main(int argc, char** argv)
             temp_bytes = std::max(temp_bytes, need);
             CHECK(cudaMalloc(&temp, temp_bytes));
             const std::string l(layout);
-            time_case("segmented_sort/" + l, n, 8.0 * n, repeat, restore, [&] {
+            time_case(("segmented_sort/" + l).c_str(), n, 8.0 * n, repeat, restore, [&] {
                 size_t t = temp_bytes;
                 CHECK(cub::DeviceSegmentedSort::SortKeys(temp, t, k0, k1, int(n), S, d_off, d_off + 1));
             });
@@ -116,11 +73,11 @@ int main(int argc, char** argv)
                         return 1;
                     }
             }
-            time_case("segmented_sort_by_key/" + l, n, 16.0 * n, repeat, restore, [&] {
+            time_case(("segmented_sort_by_key/" + l).c_str(), n, 16.0 * n, repeat, restore, [&] {
                 size_t t = temp_bytes;
                 CHECK(cub::DeviceSegmentedSort::SortPairs(temp, t, k0, k1, v0, v1, int(n), S, d_off, d_off + 1));
             });
-            time_case("segmented_reduce/" + l, n, 4.0 * n, repeat, nothing, [&] {
+            time_case(("segmented_reduce/" + l).c_str(), n, 4.0 * n, repeat, nothing, [&] {
                 size_t t = temp_bytes;
                 CHECK(cub::DeviceSegmentedReduce::Sum(temp, t, orig, sums, S, d_off, d_off + 1));
             });
