@@ -66,6 +66,65 @@ segsort_kernels& cached_kernels(const bc::command_queue& queue, const sort_reque
 // Long segments sorted one radix call each up to this many; more are packed into one sort.
 constexpr std::size_t batch_threshold = 8;
 
+// The long segments ((begin, end) pairs from the device). A few: the radix sort on each
+// sub-range, in place, longest first (the first call takes the largest temporaries, the others
+// find them in the pool). Many (32-bit keys): all packed as (segment rank, key) words into one
+// radix sort (segsort_gather / segsort_scatter), so a thousand long segments cost one
+// device-wide sort and not a thousand calls.
+void sort_long_segments(const sort_request& r, std::vector<cl_ulong>& large, segsort_kernels& k,
+                        bc::command_queue& queue, const char* who)
+{
+    const std::size_t count = large.size() / 2;
+    if (count <= batch_threshold || size_of(r.key_type) != 4) {
+        std::vector<std::size_t> order(count);
+        for (std::size_t i = 0; i < count; ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return large[2 * a + 1] - large[2 * a] > large[2 * b + 1] - large[2 * b];
+        });
+        for (std::size_t i : order) {
+            sort_request sub = r;
+            sub.keys.offset = r.keys.offset + std::size_t(large[2 * i]);
+            sub.keys.size = std::size_t(large[2 * i + 1] - large[2 * i]);
+            if (r.has_values) {
+                sub.values.offset = r.values.offset + std::size_t(large[2 * i]);
+                sub.values.size = sub.keys.size;
+            }
+            radix_sort_impl(sub, queue);
+        }
+        return;
+    }
+    std::vector<cl_ulong> starts(count + 1, 0);
+    for (std::size_t i = 0; i < count; ++i) starts[i + 1] = starts[i] + (large[2 * i + 1] - large[2 * i]);
+    const std::size_t m = std::size_t(starts[count]);
+    if (m > std::size_t(std::numeric_limits<cl_uint>::max()))
+        throw invalid_argument_error(std::string(who) + ": malformed offsets name more than 2^32 keys");
+    const std::size_t value_bytes = r.has_values ? size_of(r.value_type) : 4;
+    scratch_lease lease(queue);
+    const bc::buffer d_starts = lease.buffer(starts.size() * sizeof(cl_ulong));
+    const bc::buffer d_pairs = lease.buffer(large.size() * sizeof(cl_ulong));
+    const bc::buffer ck = lease.buffer(m * sizeof(cl_ulong));
+    const bc::buffer cv = r.has_values ? lease.buffer(m * sizeof(cl_uint)) : ck;
+    const bc::buffer tv = r.has_values ? lease.buffer(m * value_bytes) : ck;
+    queue.enqueue_write_buffer(d_starts, 0, starts.size() * sizeof(cl_ulong), starts.data());
+    queue.enqueue_write_buffer(d_pairs, 0, large.size() * sizeof(cl_ulong), large.data());
+    const bc::buffer& values = r.has_values ? r.values.buffer : r.keys.buffer;
+    const cl_ulong voff = r.has_values ? r.values.offset : 0;
+    const std::size_t wg = 64, global = round_up(m, wg);
+    launch(queue, k.gather, global, wg, r.keys.buffer, cl_ulong(r.keys.offset), values, voff, d_starts, d_pairs,
+           cl_uint(count), cl_ulong(m), ck, cv, tv);
+    sort_request packed;
+    packed.keys = {ck, 0, m};
+    packed.key_type = element_type::uint64;
+    if (r.has_values) {
+        packed.values = {cv, 0, m};
+        packed.value_type = element_type::uint32;
+        packed.has_values = true;
+    }
+    radix_sort_impl(packed, queue);
+    launch(queue, k.scatter, global, wg, r.keys.buffer, cl_ulong(r.keys.offset), values, voff, d_starts, d_pairs,
+           cl_uint(count), cl_ulong(m), ck, cv, tv);
+}
+
 } // namespace
 
 void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, element_type offset_type,
@@ -81,7 +140,6 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
 
     in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
     bc::command_queue& queue = scope.queue();
-    std::vector<cl_ulong> large;
     guarded(who, [&] {
         const segmented_sort_policy p = select_segmented_sort_policy(profile_of(queue.get_device()), size_of(r.key_type));
         segsort_kernels& k = cached_kernels(queue, r, offset_type, p);
@@ -92,7 +150,7 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
         const std::size_t cap = n / (p.tile + 1) + 1;
         const std::size_t key_bytes = size_of(r.key_type), value_bytes = r.has_values ? size_of(r.value_type) : 4;
 
-        // Every temporary before the first command that writes the caller's data.
+        // Temporaries of the binning and of the CPU kernel, before anything is enqueued.
         scratch_lease lease(queue);
         const bc::buffer table = lease.buffer(table_size * sizeof(cl_uint));
         const bc::buffer list = lease.buffer(num_segments * sizeof(cl_uint));
@@ -113,87 +171,40 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
                cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), table, cl_uint(items), list, pairs,
                cl_uint(cap));
 
+        // The long segments first: their count (and then their ranges) come back to the host,
+        // one round trip, taken only when a segment can be longer than the tile (n > tile).
+        // They are sorted before the size classes so that every temporary (the radix sort's
+        // included) is had before the first command that writes the caller's data.
+        if (n > p.tile) {
+            cl_uint large_count = 0;
+            queue.enqueue_read_buffer(table, items * sizeof(cl_uint), sizeof large_count, &large_count);
+            const std::size_t todo = std::min<std::size_t>(large_count, cap);
+            if (todo > 0) {
+                std::vector<cl_ulong> large(2 * todo);
+                queue.enqueue_read_buffer(pairs, 0, large.size() * sizeof(cl_ulong), large.data());
+                sort_long_segments(r, large, k, queue, who);
+            }
+        }
+
         const bc::buffer& values = r.has_values ? r.values.buffer : r.keys.buffer;
         const cl_ulong voff = r.has_values ? r.values.offset : 0;
         if (p.cpu) {
             launch(queue, k.cpu, p.groups, 1, r.keys.buffer, cl_ulong(r.keys.offset), values, voff, cl_ulong(n),
                    offsets.buffer, cl_ulong(offsets.offset), list, table, cl_uint(items), cl_uint(1), tk, tv);
-        } else {
-            // One launch per size class, smallest slices first; each a persistent grid that
-            // reads its class's count on the device.
-            for (std::size_t c = 0; c < p.classes; ++c) {
-                const std::size_t slice = p.slice(c);
-                const std::size_t shortest = c == 0 ? 2 : p.slice(c - 1) + 1; // of this class
-                if (shortest > n) break;
-                const std::size_t most = std::min(num_segments, n / shortest); // entries, well-formed or not
-                const std::size_t groups = std::min(p.groups, ceil_div(most, p.tile / slice));
-                launch(queue, k.local, groups * p.wg, p.wg, r.keys.buffer, cl_ulong(r.keys.offset), values, voff,
-                       cl_ulong(n), offsets.buffer, cl_ulong(offsets.offset), list, table, cl_uint(items),
-                       cl_uint(c + 1), cl_uint(slice));
-            }
+            return;
         }
-        // The few long segments: their count (and then their ranges) come back to the host, one
-        // round trip, needed only when a segment can be longer than the tile (n > tile); the
-        // device-wide radix sort then runs on each sub-range in place.
-        if (n <= p.tile) return;
-        cl_uint large_count = 0;
-        queue.enqueue_read_buffer(table, items * sizeof(cl_uint), sizeof large_count, &large_count);
-        const std::size_t todo = std::min<std::size_t>(large_count, cap);
-        if (todo == 0) return;
-        large.resize(2 * todo);
-        queue.enqueue_read_buffer(pairs, 0, large.size() * sizeof(cl_ulong), large.data());
-    });
-    if (large.empty()) return;
-    // A few long segments: the radix sort on each sub-range, in place. Many (32-bit keys): all
-    // packed as (segment rank, key) words into one radix sort (segsort_gather / segsort_scatter),
-    // so a thousand long segments cost one device-wide sort and not a thousand calls.
-    const std::size_t count = large.size() / 2;
-    if (count <= batch_threshold || size_of(r.key_type) != 4) {
-        for (std::size_t i = 0; i < large.size(); i += 2) {
-            sort_request sub = r;
-            sub.keys.offset = r.keys.offset + std::size_t(large[i]);
-            sub.keys.size = std::size_t(large[i + 1] - large[i]);
-            if (r.has_values) {
-                sub.values.offset = r.values.offset + std::size_t(large[i]);
-                sub.values.size = sub.keys.size;
-            }
-            radix_sort_impl(sub, queue);
+        // One launch per size class, smallest slices first; each a persistent grid that reads
+        // its class's count on the device.
+        for (std::size_t c = 0; c < p.classes; ++c) {
+            const std::size_t slice = p.slice(c);
+            const std::size_t shortest = c == 0 ? 2 : p.slice(c - 1) + 1; // of this class
+            if (shortest > n) break;
+            const std::size_t most = std::min(num_segments, n / shortest); // entries, well-formed or not
+            const std::size_t groups = std::min(p.groups, ceil_div(most, p.tile / slice));
+            launch(queue, k.local, groups * p.wg, p.wg, r.keys.buffer, cl_ulong(r.keys.offset), values, voff,
+                   cl_ulong(n), offsets.buffer, cl_ulong(offsets.offset), list, table, cl_uint(items),
+                   cl_uint(c + 1), cl_uint(slice));
         }
-        return;
-    }
-    guarded(who, [&] {
-        std::vector<cl_ulong> starts(count + 1, 0);
-        for (std::size_t i = 0; i < count; ++i) starts[i + 1] = starts[i] + (large[2 * i + 1] - large[2 * i]);
-        const std::size_t m = std::size_t(starts[count]);
-        if (m > std::size_t(std::numeric_limits<cl_uint>::max()))
-            throw invalid_argument_error(std::string(who) + ": malformed offsets name more than 2^32 keys");
-        const segmented_sort_policy p = select_segmented_sort_policy(profile_of(queue.get_device()), size_of(r.key_type));
-        segsort_kernels& k = cached_kernels(queue, r, offset_type, p);
-        const std::size_t value_bytes = r.has_values ? size_of(r.value_type) : 4;
-        scratch_lease lease(queue);
-        const bc::buffer d_starts = lease.buffer(starts.size() * sizeof(cl_ulong));
-        const bc::buffer d_pairs = lease.buffer(large.size() * sizeof(cl_ulong));
-        const bc::buffer ck = lease.buffer(m * sizeof(cl_ulong));
-        const bc::buffer cv = r.has_values ? lease.buffer(m * sizeof(cl_uint)) : ck;
-        const bc::buffer tv = r.has_values ? lease.buffer(m * value_bytes) : ck;
-        queue.enqueue_write_buffer(d_starts, 0, starts.size() * sizeof(cl_ulong), starts.data());
-        queue.enqueue_write_buffer(d_pairs, 0, large.size() * sizeof(cl_ulong), large.data());
-        const bc::buffer& values = r.has_values ? r.values.buffer : r.keys.buffer;
-        const cl_ulong voff = r.has_values ? r.values.offset : 0;
-        const std::size_t wg = 64, global = round_up(m, wg);
-        launch(queue, k.gather, global, wg, r.keys.buffer, cl_ulong(r.keys.offset), values, voff, d_starts, d_pairs,
-               cl_uint(count), cl_ulong(m), ck, cv, tv);
-        sort_request packed;
-        packed.keys = {ck, 0, m};
-        packed.key_type = element_type::uint64;
-        if (r.has_values) {
-            packed.values = {cv, 0, m};
-            packed.value_type = element_type::uint32;
-            packed.has_values = true;
-        }
-        radix_sort_impl(packed, queue);
-        launch(queue, k.scatter, global, wg, r.keys.buffer, cl_ulong(r.keys.offset), values, voff, d_starts, d_pairs,
-               cl_uint(count), cl_ulong(m), ck, cv, tv);
     });
 }
 
