@@ -51,6 +51,48 @@
 #else
 #define SS_PACKED 0
 #endif
+// Local memory index with one pad slot per 16 elements (a work-item's block of SS_ITEMS would
+// otherwise put every work-item on the same bank).
+#define SS_PAD(i) ((i) + ((i) >> 4))
+
+// A work-item's block of SS_ITEMS elements in registers: load, compare-exchange (a before b in
+// the block), store.
+#if SS_PACKED
+#define SS_REG_LOAD(base)                                                                          \
+    ulong rk[SS_ITEMS];                                                                            \
+    for (uint e = 0; e < SS_ITEMS; ++e) rk[e] = lk[SS_PAD((base) + e)]
+#define SS_REG_CE(a, b)                                                                            \
+    do {                                                                                           \
+        const ulong x_ = rk[a], y_ = rk[b];                                                        \
+        rk[a] = min(x_, y_);                                                                       \
+        rk[b] = max(x_, y_);                                                                       \
+    } while (0)
+#define SS_REG_STORE(base)                                                                         \
+    for (uint e = 0; e < SS_ITEMS; ++e) lk[SS_PAD((base) + e)] = rk[e]
+#else
+#define SS_REG_LOAD(base)                                                                          \
+    K_UNSIGNED rk[SS_ITEMS];                                                                       \
+    uint rt[SS_ITEMS];                                                                             \
+    for (uint e = 0; e < SS_ITEMS; ++e) {                                                          \
+        rk[e] = lk[SS_PAD((base) + e)];                                                            \
+        rt[e] = lt[SS_PAD((base) + e)];                                                            \
+    }
+#define SS_REG_CE(a, b)                                                                            \
+    do {                                                                                           \
+        const K_UNSIGNED ka_ = rk[a], kb_ = rk[b];                                                 \
+        const uint ta_ = rt[a], tb_ = rt[b];                                                       \
+        const bool swap_ = ss_before(kb_, tb_, ka_, ta_);                                          \
+        rk[a] = swap_ ? kb_ : ka_;                                                                 \
+        rk[b] = swap_ ? ka_ : kb_;                                                                 \
+        rt[a] = swap_ ? tb_ : ta_;                                                                 \
+        rt[b] = swap_ ? ta_ : tb_;                                                                 \
+    } while (0)
+#define SS_REG_STORE(base)                                                                         \
+    for (uint e = 0; e < SS_ITEMS; ++e) {                                                          \
+        lk[SS_PAD((base) + e)] = rk[e];                                                            \
+        lt[SS_PAD((base) + e)] = rt[e];                                                            \
+    }
+#endif
 #define SS_ITEMS (SS_TILE / SS_WG)
 
 // Segment s clamped to [0, n], begin <= end.
@@ -134,7 +176,9 @@ inline bool ss_before(K_UNSIGNED ka, uint ta, K_UNSIGNED kb, uint tb)
 // round (persistent: group g takes rounds g, g + G, ...), loads each into its slice of local
 // memory (padded), runs a bitonic network on blocks of `slice` (every compare-exchange inside one
 // block: each block ends sorted ascending; the first step of every merge compares mirrored
-// positions, so no block needs a descending half), and writes the keys back in place. Values:
+// positions, so no block needs a descending half), and writes the keys back in place. Steps of
+// distance SS_ITEMS and more go through local memory with a barrier each; the shorter ones of
+// every merge run in registers on each work-item's SS_ITEMS consecutive elements. Values:
 // each work-item gathers the values of its sorted positions by tag into registers, then, after
 // a barrier that ends every read of the round, writes them: one read and one write of the data.
 __kernel __attribute__((reqd_work_group_size(SS_WG, 1, 1)))
@@ -143,14 +187,14 @@ void segsort_local(__global K* keys, ulong koff, __global SS_V_OR_UINT* values, 
                    uint items, uint cls, uint slice)
 {
 #if SS_PACKED
-    __local ulong lk[SS_TILE]; // sortable key << 32 | tag
-#define SS_TAG_AT(i) ((uint)lk[i])
-#define SS_KEY_AT(i) ((K_UNSIGNED)(lk[i] >> 32))
+    __local ulong lk[SS_PAD(SS_TILE)]; // sortable key << 32 | tag
+#define SS_TAG_AT(i) ((uint)lk[SS_PAD(i)])
+#define SS_KEY_AT(i) ((K_UNSIGNED)(lk[SS_PAD(i)] >> 32))
 #else
-    __local K_UNSIGNED lk[SS_TILE];
-    __local uint lt[SS_TILE];
-#define SS_TAG_AT(i) (lt[i])
-#define SS_KEY_AT(i) (lk[i])
+    __local K_UNSIGNED lk[SS_PAD(SS_TILE)];
+    __local uint lt[SS_PAD(SS_TILE)];
+#define SS_TAG_AT(i) (lt[SS_PAD(i)])
+#define SS_KEY_AT(i) (lk[SS_PAD(i)])
 #endif
     __local ulong sb[SS_TILE / SS_MIN_SLICE];
     __local uint sl[SS_TILE / SS_MIN_SLICE];
@@ -171,36 +215,58 @@ void segsort_local(__global K* keys, ulong koff, __global SS_V_OR_UINT* values, 
             const uint q = i >> slice_log, j = i & (slice - 1);
             const bool real = j < sl[q];
 #if SS_PACKED
-            lk[i] = real ? ((ulong)key_to_sortable(keys[koff + sb[q] + j]) << 32) | j : ~(ulong)0;
+            lk[SS_PAD(i)] = real ? ((ulong)key_to_sortable(keys[koff + sb[q] + j]) << 32) | j : ~(ulong)0;
 #else
-            lk[i] = real ? key_to_sortable(keys[koff + sb[q] + j]) : (K_UNSIGNED)(~(K_UNSIGNED)0);
-            lt[i] = real ? j : SS_NONE;
+            lk[SS_PAD(i)] = real ? key_to_sortable(keys[koff + sb[q] + j]) : (K_UNSIGNED)(~(K_UNSIGNED)0);
+            lt[SS_PAD(i)] = real ? j : SS_NONE;
 #endif
         }
         for (uint k = 2; k <= slice; k <<= 1) {
-            for (uint j = k >> 1; j > 0; j >>= 1) {
+            // Distances of SS_ITEMS and more: pairs across work-items, in local memory.
+            uint j = k >> 1;
+            for (; j >= SS_ITEMS; j >>= 1) {
                 barrier(CLK_LOCAL_MEM_FENCE);
                 for (uint t = lid; t < SS_TILE / 2; t += SS_WG) {
                     const uint lo = (t & (j - 1)) | ((t & ~(j - 1)) << 1);
                     const uint hi = (j == (k >> 1)) ? (lo ^ (k - 1)) : (lo + j);
 #if SS_PACKED
-                    const ulong a = lk[lo], c = lk[hi];
+                    const ulong a = lk[SS_PAD(lo)], c = lk[SS_PAD(hi)];
                     if (c < a) {
-                        lk[lo] = c;
-                        lk[hi] = a;
+                        lk[SS_PAD(lo)] = c;
+                        lk[SS_PAD(hi)] = a;
                     }
 #else
-                    const K_UNSIGNED klo = lk[lo], khi = lk[hi];
-                    const uint tlo = lt[lo], thi = lt[hi];
+                    const K_UNSIGNED klo = lk[SS_PAD(lo)], khi = lk[SS_PAD(hi)];
+                    const uint tlo = lt[SS_PAD(lo)], thi = lt[SS_PAD(hi)];
                     if (ss_before(khi, thi, klo, tlo)) {
-                        lk[lo] = khi;
-                        lk[hi] = klo;
-                        lt[lo] = thi;
-                        lt[hi] = tlo;
+                        lk[SS_PAD(lo)] = khi;
+                        lk[SS_PAD(hi)] = klo;
+                        lt[SS_PAD(lo)] = thi;
+                        lt[SS_PAD(hi)] = tlo;
                     }
 #endif
                 }
             }
+            // Shorter distances: every pair inside one work-item's block of SS_ITEMS consecutive
+            // elements, so they run in registers without barriers (unrolled: constant indices).
+            barrier(CLK_LOCAL_MEM_FENCE);
+            const uint base = lid * SS_ITEMS;
+            SS_REG_LOAD(base);
+#pragma unroll
+            for (uint jj = SS_ITEMS / 2; jj > 0; jj >>= 1) {
+                if (jj <= j) {
+                    if (jj == (k >> 1)) {
+#pragma unroll
+                        for (uint e = 0; e < SS_ITEMS; ++e)
+                            if ((e & jj) == 0) SS_REG_CE(e, e ^ (2 * jj - 1));
+                    } else {
+#pragma unroll
+                        for (uint e = 0; e < SS_ITEMS; ++e)
+                            if ((e & jj) == 0) SS_REG_CE(e, e + jj);
+                    }
+                }
+            }
+            SS_REG_STORE(base);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 #ifdef SS_HAS_VALUES

@@ -45,7 +45,7 @@ inline segmented_sort_policy select_segmented_sort_policy(const device_profile& 
     }
     p.tile = 4096;
     const std::size_t local = profile.local_mem_size ? profile.local_mem_size : 32768;
-    auto bytes = [&](std::size_t t) { return t * (key_bytes + 4) + (t >> p.min_log) * 12 + 256; };
+    auto bytes = [&](std::size_t t) { return (t + t / 16) * (key_bytes + 4) + (t >> p.min_log) * 12 + 256; };
     while (p.tile > 64 && bytes(p.tile) > local) p.tile /= 2;
     p.wg = std::min<std::size_t>(256, p.tile / 2);
     p.classes = 1;
