@@ -6,6 +6,7 @@
 //   SS_TILE        elements one work-group sorts in local memory at a time (a power of two)
 //   SS_WG          work-items of segsort_local (divides SS_TILE / 2)
 //   SS_MIN_SLICE   the smallest slice (segments per round of segsort_local: SS_TILE / slice)
+//   SS_CPU_PATH    (optional) build segsort_cpu instead of segsort_local
 //   SS_HAS_VALUES  (optional) values travel with their keys, moved as SS_V (uint or ulong: the
 //                  value's bytes; wider values would be a wider SS_V)
 //
@@ -172,6 +173,7 @@ inline bool ss_before(K_UNSIGNED ka, uint ta, K_UNSIGNED kb, uint tb)
     return ka < kb || (ka == kb && ta < tb);
 }
 
+#ifndef SS_CPU_PATH // the GPU path's kernel (the CPU path's program leaves it out)
 // One size class on GPUs: a work-group takes SS_TILE / slice segments of the class list per
 // round (persistent: group g takes rounds g, g + G, ...), loads each into its slice of local
 // memory (padded), runs a bitonic network on blocks of `slice` (every compare-exchange inside one
@@ -291,6 +293,9 @@ void segsort_local(__global K* keys, ulong koff, __global SS_V_OR_UINT* values, 
     }
 }
 
+#endif // SS_CPU_PATH
+
+#ifdef SS_CPU_PATH
 #define SS_RUN 16
 
 // One size class on CPU devices: work-item w of G takes list entries [count*w/G, count*(w+1)/G)
@@ -390,6 +395,8 @@ __kernel void segsort_cpu(__global K* keys, ulong koff, __global SS_V_OR_UINT* v
         }
     }
 }
+
+#endif // SS_CPU_PATH
 
 #if K_BITS == 32
 // Many long segments (32-bit keys): one device-wide radix sort for all of them instead of one

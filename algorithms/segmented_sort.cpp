@@ -35,6 +35,7 @@ segsort_kernels make_kernels(const bc::command_queue& queue, const sort_request&
                           " -DSS_TILE=" + std::to_string(p.tile) + " -DSS_WG=" + std::to_string(p.wg) +
                           " -DSS_MIN_SLICE=" + std::to_string(std::size_t(1) << p.min_log);
     if (r.order == sort_order::descending) options += " -DSORT_DESCENDING";
+    if (p.cpu) options += " -DSS_CPU_PATH";
     // Values move as their bytes (4 or 8 here; 8/16/32-byte vector values would be ulong2/4...).
     if (r.has_values) options += std::string(" -DSS_HAS_VALUES -DSS_V=") + (size_of(r.value_type) == 4 ? "uint" : "ulong");
     const bc::program program =
