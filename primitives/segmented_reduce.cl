@@ -83,7 +83,18 @@ inline SR_R sr_accumulate(__global const T* in, ulong b, ulong e, uint lane, uin
     const ulong hi = min(lo + per, e);
     for (ulong i = lo; i < hi; ++i) acc = SR_OP(acc, (SR_R)in[i]);
 #else
-    for (ulong i = b + lane; i < e; i += width) acc = SR_OP(acc, (SR_R)in[i]);
+    // Four loads in flight per round (commutative operators only: the partial results are
+    // combined out of element order).
+    SR_R a1 = SR_ID, a2 = SR_ID, a3 = SR_ID;
+    ulong i = b + lane;
+    for (; i + 3 * (ulong)width < e; i += 4 * (ulong)width) {
+        acc = SR_OP(acc, (SR_R)in[i]);
+        a1 = SR_OP(a1, (SR_R)in[i + width]);
+        a2 = SR_OP(a2, (SR_R)in[i + 2 * width]);
+        a3 = SR_OP(a3, (SR_R)in[i + 3 * width]);
+    }
+    for (; i < e; i += width) acc = SR_OP(acc, (SR_R)in[i]);
+    acc = SR_OP(SR_OP(acc, a1), SR_OP(a2, a3));
 #endif
     return acc;
 }
