@@ -38,7 +38,9 @@ inline segmented_sort_policy select_segmented_sort_policy(const device_profile& 
     p.cpu = cpu;
     const std::size_t cu = std::max<std::size_t>(1, profile.compute_units);
     if (cpu) {
-        p.tile = std::size_t(1) << 16;
+        // Longer segments go to the radix sort (packed, or one call each): a work-item's merge
+        // sort of one long segment would leave the other cores idle.
+        p.tile = 4096;
         p.classes = 1;
         p.groups = cu * 8;
         return p;
