@@ -18,6 +18,7 @@
 #include <clprim/histogram.hpp>
 #include <clprim/reduce.hpp>
 #include <clprim/scan.hpp>
+#include <clprim/segmented_reduce.hpp>
 #include <clprim/workgroup_source.hpp>
 #include <clprim/by_key.hpp>
 #include <clprim/selection.hpp>
@@ -27,6 +28,7 @@
 #include <clprim/merge_sort.hpp>
 #include <clprim/odd_even_sort.hpp>
 #include <clprim/radix_sort.hpp>
+#include <clprim/segmented_sort.hpp>
 #include <clprim/sort.hpp>
 #include <clprim/sort_comparator.hpp>
 #include <clprim/merge.hpp>

@@ -1,0 +1,213 @@
+// clprim::segmented_sort / segmented_sort_by_key: segments binned by size on the device, each
+// size class sorted by its own strategy (kernels and the argument in segmented_sort.cl; shape in
+// segmented_sort_policy.hpp), the few longer than a work-group's tile by the radix sort on their
+// sub-ranges.
+#include "segmented_sort_policy.hpp"
+#include "sort_support.hpp"
+
+#include <clprim/detail/algorithms_kernels.hpp>
+#include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/queue_order.hpp>
+#include <clprim/detail/scratch_pool.hpp>
+#include <clprim/radix_sort.hpp>
+#include <clprim/scan.hpp>
+#include <clprim/segmented_sort.hpp>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <tuple>
+#include <vector>
+
+namespace clprim {
+namespace detail {
+
+namespace {
+
+struct segsort_kernels {
+    bc::kernel count, ids, local, cpu, gather, scatter; // gather/scatter: 32-bit keys only
+};
+
+segsort_kernels make_kernels(const bc::command_queue& queue, const sort_request& r, element_type offset_type,
+                             const segmented_sort_policy& p)
+{
+    std::string options = type_options(r.key_type, "K") + " -DOFF=" + cl_name(offset_type) +
+                          " -DSS_TILE=" + std::to_string(p.tile) + " -DSS_WG=" + std::to_string(p.wg) +
+                          " -DSS_MIN_SLICE=" + std::to_string(std::size_t(1) << p.min_log);
+    if (r.order == sort_order::descending) options += " -DSORT_DESCENDING";
+    if (p.cpu) options += " -DSS_CPU_PATH";
+    // Values move as their bytes (4 or 8 here; 8/16/32-byte vector values would be ulong2/4...).
+    if (r.has_values) options += std::string(" -DSS_HAS_VALUES -DSS_V=") + (size_of(r.value_type) == 4 ? "uint" : "ulong");
+    const bc::program program =
+        algorithms_program(queue.get_context(), {"sort_key_order.cl", "segmented_sort.cl"}, options);
+    segsort_kernels k;
+    k.count = program.create_kernel("segsort_count");
+    k.ids = program.create_kernel("segsort_ids");
+    if (p.cpu) k.cpu = program.create_kernel("segsort_cpu");
+    else k.local = program.create_kernel("segsort_local");
+    if (size_of(r.key_type) == 4) {
+        k.gather = program.create_kernel("segsort_gather");
+        k.scatter = program.create_kernel("segsort_scatter");
+    }
+    return k;
+}
+
+segsort_kernels& cached_kernels(const bc::command_queue& queue, const sort_request& r, element_type offset_type,
+                                const segmented_sort_policy& p)
+{
+    using key = std::tuple<cl_context, cl_device_id, int, int, int, bool, bool, bool, std::size_t, std::size_t>;
+    thread_local std::map<key, segsort_kernels> cache;
+    const key k{queue.get_context().get(), queue.get_device().get(), int(r.key_type), int(r.value_type), int(offset_type),
+                r.has_values, r.order == sort_order::descending, p.cpu, p.tile, p.wg};
+    auto it = cache.find(k);
+    if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, r, offset_type, p)).first;
+    return it->second;
+}
+
+// Long segments sorted one radix call each up to this many; more are packed into one sort.
+constexpr std::size_t batch_threshold = 8;
+
+// The long segments ((begin, end) pairs from the device). A few: the radix sort on each
+// sub-range, in place, longest first (the first call takes the largest temporaries, the others
+// find them in the pool). Many (32-bit keys): all packed as (segment rank, key) words into one
+// radix sort (segsort_gather / segsort_scatter), so a thousand long segments cost one
+// device-wide sort and not a thousand calls.
+void sort_long_segments(const sort_request& r, std::vector<cl_ulong>& large, segsort_kernels& k,
+                        bc::command_queue& queue, const char* who)
+{
+    const std::size_t count = large.size() / 2;
+    if (count <= batch_threshold || size_of(r.key_type) != 4) {
+        std::vector<std::size_t> order(count);
+        for (std::size_t i = 0; i < count; ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return large[2 * a + 1] - large[2 * a] > large[2 * b + 1] - large[2 * b];
+        });
+        for (std::size_t i : order) {
+            sort_request sub = r;
+            sub.keys.offset = r.keys.offset + std::size_t(large[2 * i]);
+            sub.keys.size = std::size_t(large[2 * i + 1] - large[2 * i]);
+            if (r.has_values) {
+                sub.values.offset = r.values.offset + std::size_t(large[2 * i]);
+                sub.values.size = sub.keys.size;
+            }
+            radix_sort_impl(sub, queue);
+        }
+        return;
+    }
+    std::vector<cl_ulong> starts(count + 1, 0);
+    for (std::size_t i = 0; i < count; ++i) starts[i + 1] = starts[i] + (large[2 * i + 1] - large[2 * i]);
+    const std::size_t m = std::size_t(starts[count]);
+    if (m > std::size_t(std::numeric_limits<cl_uint>::max()))
+        throw invalid_argument_error(std::string(who) + ": malformed offsets name more than 2^32 keys");
+    const std::size_t value_bytes = r.has_values ? size_of(r.value_type) : 4;
+    scratch_lease lease(queue);
+    const bc::buffer d_starts = lease.buffer(starts.size() * sizeof(cl_ulong));
+    const bc::buffer d_pairs = lease.buffer(large.size() * sizeof(cl_ulong));
+    const bc::buffer ck = lease.buffer(m * sizeof(cl_ulong));
+    const bc::buffer cv = r.has_values ? lease.buffer(m * sizeof(cl_uint)) : ck;
+    const bc::buffer tv = r.has_values ? lease.buffer(m * value_bytes) : ck;
+    queue.enqueue_write_buffer(d_starts, 0, starts.size() * sizeof(cl_ulong), starts.data());
+    queue.enqueue_write_buffer(d_pairs, 0, large.size() * sizeof(cl_ulong), large.data());
+    const bc::buffer& values = r.has_values ? r.values.buffer : r.keys.buffer;
+    const cl_ulong voff = r.has_values ? r.values.offset : 0;
+    const std::size_t wg = 64, global = round_up(m, wg);
+    launch(queue, k.gather, global, wg, r.keys.buffer, cl_ulong(r.keys.offset), values, voff, d_starts, d_pairs,
+           cl_uint(count), cl_ulong(m), ck, cv, tv);
+    sort_request packed;
+    packed.keys = {ck, 0, m};
+    packed.key_type = element_type::uint64;
+    if (r.has_values) {
+        packed.values = {cv, 0, m};
+        packed.value_type = element_type::uint32;
+        packed.has_values = true;
+    }
+    radix_sort_impl(packed, queue);
+    launch(queue, k.scatter, global, wg, r.keys.buffer, cl_ulong(r.keys.offset), values, voff, d_starts, d_pairs,
+           cl_uint(count), cl_ulong(m), ck, cv, tv);
+}
+
+} // namespace
+
+void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, element_type offset_type,
+                         bc::command_queue& user_queue)
+{
+    const char* who = r.has_values ? "clprim::segmented_sort_by_key" : "clprim::segmented_sort";
+    check_sort_types(r, user_queue.get_device(), who);
+    const std::size_t n = r.keys.size;
+    const std::size_t num_segments = offsets.size - 1;
+    if (n > std::size_t(std::numeric_limits<cl_uint>::max()) || num_segments >= std::size_t(std::numeric_limits<cl_uint>::max()))
+        throw invalid_argument_error(std::string(who) + ": more than 2^32 - 1 keys or segments");
+    if (n < 2 || num_segments == 0) return;
+
+    in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
+    bc::command_queue& queue = scope.queue();
+    guarded(who, [&] {
+        const segmented_sort_policy p = select_segmented_sort_policy(profile_of(queue.get_device()), size_of(r.key_type));
+        segsort_kernels& k = cached_kernels(queue, r, offset_type, p);
+        const std::size_t bin_wg = 64;
+        const std::size_t items = round_up(ceil_div(num_segments, p.spt), bin_wg);
+        const std::size_t table_size = (p.classes + 1) * items + 1;
+        // Class 0 (longer than the tile): well-formed offsets have at most n / (tile + 1) of them.
+        const std::size_t cap = n / (p.tile + 1) + 1;
+        const std::size_t key_bytes = size_of(r.key_type), value_bytes = r.has_values ? size_of(r.value_type) : 4;
+
+        // Temporaries of the binning and of the CPU kernel, before anything is enqueued.
+        scratch_lease lease(queue);
+        const bc::buffer table = lease.buffer(table_size * sizeof(cl_uint));
+        const bc::buffer list = lease.buffer(num_segments * sizeof(cl_uint));
+        const bc::buffer pairs = lease.buffer(cap * 2 * sizeof(cl_ulong));
+        bc::buffer tk, tv;
+        if (p.cpu) {
+            tk = lease.buffer(n * key_bytes);
+            tv = r.has_values ? lease.buffer(n * value_bytes) : tk;
+        }
+
+        const cl_uint classes = cl_uint(p.classes), min_log = cl_uint(p.min_log), step_log = cl_uint(p.step_log);
+        launch(queue, k.count, items, bin_wg, offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments), cl_ulong(n),
+               cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), table, cl_uint(items));
+        const buffer_range t{table, 0, table_size};
+        const cl_uint zero = 0;
+        scan_impl(t, t, element_type::uint32, false, &zero, scan_algorithm::fast, queue);
+        launch(queue, k.ids, items, bin_wg, offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments), cl_ulong(n),
+               cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), table, cl_uint(items), list, pairs,
+               cl_uint(cap));
+
+        // The long segments first: their count (and then their ranges) come back to the host,
+        // one round trip, taken only when a segment can be longer than the tile (n > tile).
+        // They are sorted before the size classes so that every temporary (the radix sort's
+        // included) is had before the first command that writes the caller's data.
+        if (n > p.tile) {
+            cl_uint large_count = 0;
+            queue.enqueue_read_buffer(table, items * sizeof(cl_uint), sizeof large_count, &large_count);
+            const std::size_t todo = std::min<std::size_t>(large_count, cap);
+            if (todo > 0) {
+                std::vector<cl_ulong> large(2 * todo);
+                queue.enqueue_read_buffer(pairs, 0, large.size() * sizeof(cl_ulong), large.data());
+                sort_long_segments(r, large, k, queue, who);
+            }
+        }
+
+        const bc::buffer& values = r.has_values ? r.values.buffer : r.keys.buffer;
+        const cl_ulong voff = r.has_values ? r.values.offset : 0;
+        if (p.cpu) {
+            launch(queue, k.cpu, p.groups, 1, r.keys.buffer, cl_ulong(r.keys.offset), values, voff, cl_ulong(n),
+                   offsets.buffer, cl_ulong(offsets.offset), list, table, cl_uint(items), cl_uint(1), tk, tv);
+            return;
+        }
+        // One launch per size class, smallest slices first; each a persistent grid that reads
+        // its class's count on the device.
+        for (std::size_t c = 0; c < p.classes; ++c) {
+            const std::size_t slice = p.slice(c);
+            const std::size_t shortest = c == 0 ? 2 : p.slice(c - 1) + 1; // of this class
+            if (shortest > n) break;
+            const std::size_t most = std::min(num_segments, n / shortest); // entries, well-formed or not
+            const std::size_t groups = std::min(p.groups, ceil_div(most, p.tile / slice));
+            launch(queue, k.local, groups * p.wg, p.wg, r.keys.buffer, cl_ulong(r.keys.offset), values, voff,
+                   cl_ulong(n), offsets.buffer, cl_ulong(offsets.offset), list, table, cl_uint(items),
+                   cl_uint(c + 1), cl_uint(slice));
+        }
+    });
+}
+
+} // namespace detail
+} // namespace clprim

@@ -1,0 +1,60 @@
+#pragma once
+// The tuning of clprim::segmented_sort in one place: the path (GPU size classes in local memory
+// or the CPU-shaped sequential one) and every constant. Not installed.
+#include <clprim/detail/device_limits.hpp>
+#include <clprim/detail/device_profile.hpp>
+#include <clprim/detail/knobs.hpp>
+
+#include <algorithm>
+#include <cstddef>
+
+namespace clprim {
+namespace detail {
+
+struct segmented_sort_policy {
+    bool cpu = false;
+    std::size_t tile = 4096;     // GPU: elements a work-group holds in local memory; CPU: the
+                                 // longest segment sorted by one work-item (longer: radix sort)
+    std::size_t wg = 256;        // GPU: work-items of segsort_local
+    std::size_t min_log = 5;     // GPU size classes: slices of 2^(min_log + step_log * c), the
+    std::size_t step_log = 1;    // last one `tile` (32, 64, ..., 4096 for 4-byte keys: a
+                                 // segment is padded to less than twice its length)
+    std::size_t classes = 1;     // local classes (slices)
+    std::size_t spt = 16;        // segments per work-item when binning
+    std::size_t groups = 0;      // GPU: persistent groups per class launch; CPU: work-items
+    std::size_t slice(std::size_t c) const
+    {
+        return c + 1 == classes ? tile : std::size_t(1) << (min_log + step_log * c);
+    }
+};
+
+// key_bytes: 4 or 8 (the local memory holds a key and a 4-byte tag per element).
+// CLPRIM_SEGMENTED_PATH=gpu|cpu forces a path.
+inline segmented_sort_policy select_segmented_sort_policy(const device_profile& profile, std::size_t key_bytes)
+{
+    segmented_sort_policy p;
+    bool cpu = profile.is_cpu();
+    if (const auto forced = knob_choice("CLPRIM_SEGMENTED_PATH", {"gpu", "cpu"})) cpu = *forced == 1;
+    p.cpu = cpu;
+    const std::size_t cu = std::max<std::size_t>(1, profile.compute_units);
+    if (cpu) {
+        // Longer segments go to the radix sort (packed, or one call each): a work-item's merge
+        // sort of one long segment would leave the other cores idle.
+        p.tile = 4096;
+        p.classes = 1;
+        p.groups = cu * 8;
+        return p;
+    }
+    p.tile = 4096;
+    const std::size_t local = profile.local_mem_size ? profile.local_mem_size : 32768;
+    auto bytes = [&](std::size_t t) { return (t + t / 16) * (key_bytes + 4) + (t >> p.min_log) * 12 + 256; };
+    while (p.tile > 64 && bytes(p.tile) > local) p.tile /= 2;
+    p.wg = std::min<std::size_t>(256, p.tile / 2);
+    p.classes = 1;
+    while ((std::size_t(1) << (p.min_log + p.step_log * (p.classes - 1))) < p.tile) ++p.classes;
+    p.groups = cu * 16;
+    return p;
+}
+
+} // namespace detail
+} // namespace clprim

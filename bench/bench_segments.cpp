@@ -1,0 +1,110 @@
+// Bench case "segments": clprim::segmented_sort, segmented_sort_by_key (uint -> uint) and
+// segmented_reduce (uint sum) over the layouts of issue #29: segments_32, segments_1024,
+// segments_65536 (equal lengths), power_law (lengths 1 .. 2^20, P(len > x) ~ 1/x), one_huge
+// (100 000 empty segments + one of n): segment_layouts.hpp. Beside them: one clprim sort /
+// reduce of the whole range (`whole_range`, the floor the one_huge rows aim at). Results checked
+// on the host (every segment in order, values with their keys, sums).
+#include "bench_framework.hpp"
+#include "segment_layouts.hpp"
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace bc = boost::compute;
+
+
+CLPRIM_BENCH(segments)
+{
+    const char* layouts[] = {"segments_32", "segments_1024", "segments_65536", "power_law", "one_huge"};
+    for (const std::size_t n : ctx.sizes) {
+        std::vector<cl_uint> host(n);
+        std::mt19937 rng{static_cast<unsigned>(n)};
+        for (auto& x : host) x = rng();
+        bc::vector<cl_uint> src(n, ctx.ctx), keys(n, ctx.ctx), values(n, ctx.ctx), vsrc(n, ctx.ctx);
+        if (n) {
+            bc::copy(host.begin(), host.end(), src.begin(), ctx.queue);
+            std::vector<cl_uint> hv(n);
+            for (std::size_t i = 0; i < n; ++i) hv[i] = host[i] ^ 0x5a5a5a5au;
+            bc::copy(hv.begin(), hv.end(), vsrc.begin(), ctx.queue);
+        }
+        auto restore = [&] {
+            if (n) bc::copy_async(src.begin(), src.end(), keys.begin(), ctx.queue);
+            if (n) bc::copy_async(vsrc.begin(), vsrc.end(), values.begin(), ctx.queue);
+        };
+        auto add = [&](const char* group, const std::string& name, double ms, bool correct, bool sort) {
+            clprim_bench::result r;
+            r.group = group;
+            r.name = name;
+            r.type = "uint";
+            r.n = n;
+            r.ms = ms;
+            if (sort) r.gkeys = ms > 0 ? double(n) / (ms * 1e6) : 0;
+            else r.gbps = ms > 0 ? double(n) * sizeof(cl_uint) / (ms * 1e6) : 0;
+            r.correct = correct;
+            ctx.add(r);
+        };
+        for (const char* layout : layouts) {
+            const auto offs = segment_layout_offsets(layout, n);
+            const std::size_t S = offs.size() - 1;
+            bc::vector<cl_uint> d_off(offs.size(), ctx.ctx), result(std::max<std::size_t>(S, 1), ctx.ctx);
+            bc::copy(offs.begin(), offs.end(), d_off.begin(), ctx.queue);
+
+            // Checks every segment is in order and (pairs) every value still with its key.
+            auto check_sorted = [&](bool pairs) {
+                std::vector<cl_uint> k(n), v(n);
+                if (n) bc::copy(keys.begin(), keys.end(), k.begin(), ctx.queue);
+                if (n && pairs) bc::copy(values.begin(), values.end(), v.begin(), ctx.queue);
+                bool ok = true;
+                for (std::size_t s = 0; s < S && ok; ++s)
+                    for (std::size_t i = offs[s]; i + 1 < offs[s + 1]; ++i) ok = ok && k[i] <= k[i + 1];
+                for (std::size_t i = 0; pairs && i < n && ok; ++i) ok = v[i] == (k[i] ^ 0x5a5a5a5au);
+                return ok;
+            };
+            double ms = clprim_examples::median_ms(
+                ctx.queue, restore,
+                [&] { clprim::segmented_sort(keys.begin(), keys.end(), d_off.begin(), d_off.end(), ctx.queue); },
+                ctx.repeat);
+            add("segmented_sort", layout, ms, check_sorted(false), true);
+            ms = clprim_examples::median_ms(
+                ctx.queue, restore,
+                [&] {
+                    clprim::segmented_sort_by_key(keys.begin(), keys.end(), values.begin(), d_off.begin(), d_off.end(),
+                                                  ctx.queue);
+                },
+                ctx.repeat);
+            add("segmented_sort_by_key", layout, ms, check_sorted(true), true);
+
+            ms = clprim_examples::median_ms(
+                ctx.queue,
+                [&] {
+                    clprim::segmented_reduce(src.begin(), src.end(), d_off.begin(), d_off.end(), result.begin(), ctx.queue);
+                },
+                ctx.repeat);
+            std::vector<cl_uint> got(S);
+            if (S) bc::copy(result.begin(), result.begin() + S, got.begin(), ctx.queue);
+            bool ok = true;
+            for (std::size_t s = 0; s < S && ok; ++s) {
+                cl_uint sum = 0;
+                for (std::size_t i = offs[s]; i < offs[s + 1]; ++i) sum += host[i];
+                ok = got[s] == sum;
+            }
+            add("segmented_reduce", layout, ms, ok, false);
+        }
+        // The floor: one sort / sort_by_key / reduce of the whole range.
+        double ms = clprim_examples::median_ms(
+            ctx.queue, restore, [&] { clprim::sort(keys.begin(), keys.end(), ctx.queue); }, ctx.repeat);
+        std::vector<cl_uint> sorted(n);
+        if (n) bc::copy(keys.begin(), keys.end(), sorted.begin(), ctx.queue);
+        add("segmented_sort", "whole_range", ms, std::is_sorted(sorted.begin(), sorted.end()), true);
+        ms = clprim_examples::median_ms(
+            ctx.queue, restore, [&] { clprim::sort_by_key(keys.begin(), keys.end(), values.begin(), ctx.queue); },
+            ctx.repeat);
+        add("segmented_sort_by_key", "whole_range", ms, true, true);
+        bc::vector<cl_uint> one(1, ctx.ctx);
+        ms = clprim_examples::median_ms(
+            ctx.queue, [&] { clprim::reduce(src.begin(), src.end(), one.begin(), ctx.queue); }, ctx.repeat);
+        add("segmented_reduce", "whole_range", ms, true, false);
+    }
+}

@@ -1,0 +1,120 @@
+// clprim::segmented_reduce: teams of work-items for short segments, chunks of a work-group for
+// long ones, their partials combined on the device (kernels and the argument in
+// segmented_reduce.cl; shape in segmented_reduce_policy.hpp).
+#include "segmented_reduce_policy.hpp"
+
+#include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/primitives_kernels.hpp>
+#include <clprim/detail/queue_order.hpp>
+#include <clprim/detail/scratch_pool.hpp>
+#include <clprim/scan.hpp>
+#include <clprim/segmented_reduce.hpp>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace clprim {
+namespace detail {
+
+namespace {
+
+const char* const who = "clprim::segmented_reduce";
+
+struct segred_kernels {
+    bc::kernel teams, chunks, finish;
+    std::size_t wg = 1; // what the kernels allow, at most the policy's
+};
+
+segred_kernels make_kernels(const bc::command_queue& queue, element_type type, element_type offset_type, int op_code,
+                            const std::string& op_file, bool ordered, const segmented_reduce_policy& p)
+{
+    std::vector<std::string> files;
+    if (op_code == 3) files.push_back(op_file);
+    files.push_back("segmented_reduce.cl");
+    const std::string options = type_options(type, "T") + " -DOFF=" + cl_name(offset_type) +
+                                " -DSR_OP_CODE=" + std::to_string(op_code) + " -DSR_TEAM=" + std::to_string(p.team) +
+                                " -DSR_ORDERED=" + (ordered ? "1" : "0");
+    bc::program program = primitives_program(queue.get_context(), files, options);
+    segred_kernels k{program.create_kernel("segred_teams"), program.create_kernel("segred_chunks"),
+                     program.create_kernel("segred_finish")};
+    const bc::device device = queue.get_device();
+    std::size_t wg = p.wg;
+    for (const bc::kernel* kern : {&k.teams, &k.chunks, &k.finish})
+        wg = std::min(wg, limits_for(*kern, device).max_work_group_size);
+    k.wg = std::max<std::size_t>(p.team, floor_pow2(std::max<std::size_t>(1, wg)));
+    return k;
+}
+
+segred_kernels& cached_kernels(const bc::command_queue& queue, element_type type, element_type offset_type, int op_code,
+                               const std::string& op_file, bool ordered, const segmented_reduce_policy& p)
+{
+    using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, bool, std::size_t, std::size_t>;
+    thread_local std::map<key, segred_kernels> cache;
+    const key k{queue.get_context().get(), queue.get_device().get(), int(type), int(offset_type), op_code, op_file,
+                ordered, p.team, p.wg};
+    auto it = cache.find(k);
+    if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, type, offset_type, op_code, op_file, ordered, p)).first;
+    return it->second;
+}
+
+bool overlaps(const buffer_range& a, std::size_t a_elem, const buffer_range& b, std::size_t b_elem)
+{
+    if (a.size == 0 || b.size == 0 || a.buffer.get() != b.buffer.get()) return false;
+    const std::size_t a0 = a.offset * a_elem, a1 = a0 + a.size * a_elem;
+    const std::size_t b0 = b.offset * b_elem, b1 = b0 + b.size * b_elem;
+    return a0 < b1 && b0 < a1;
+}
+
+} // namespace
+
+void segmented_reduce_impl(const buffer_range& in, const buffer_range& offsets, element_type offset_type,
+                           const buffer_range& result, element_type type, int op_code, const std::string& op_file,
+                           bool commutative, const void* identity, bc::command_queue& user_queue)
+{
+    (void)identity; // rendered into op_file as CLPRIM_IDENTITY
+    const std::size_t elem = size_of(type);
+    if (overlaps(result, elem, in, elem) || overlaps(result, elem, offsets, size_of(offset_type)))
+        throw invalid_argument_error("clprim::segmented_reduce: the result range overlaps an input");
+    require_type_support(type, user_queue.get_device(), who);
+    const std::size_t num_segments = offsets.size - 1;
+    if (num_segments == 0) return;
+
+    in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
+    bc::command_queue& queue = scope.queue();
+    guarded(who, [&] {
+        const segmented_reduce_policy p =
+            select_segmented_reduce_policy(profile_of(queue.get_device()), in.size, num_segments);
+        segred_kernels& k = cached_kernels(queue, type, offset_type, op_code, op_file, !commutative, p);
+        const std::size_t wg = k.wg;
+        const std::size_t teams = wg / p.team;
+        const std::size_t groups = std::min(ceil_div(num_segments, teams), p.max_groups);
+        const std::size_t per_group = round_up(ceil_div(num_segments, groups), teams);
+        const std::size_t team_groups = ceil_div(num_segments, per_group);
+        // Partials: well-formed offsets give at most n / chunk + (number of long segments) chunks.
+        const std::size_t max_chunks = in.size / p.chunk + in.size / (p.long_len + 1) + 1;
+        const std::size_t scratch_elem = std::max<std::size_t>(elem, 4);
+
+        scratch_lease lease(queue);
+        const bc::buffer counts = lease.buffer((num_segments + 1) * sizeof(cl_ulong));
+        const bc::buffer partials = lease.buffer(max_chunks * elem);
+
+        launch(queue, k.teams, team_groups * wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size),
+               offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments), result.buffer, cl_ulong(result.offset),
+               cl_ulong(per_group), cl_ulong(p.long_len), cl_ulong(p.chunk), counts, local_bytes{wg * scratch_elem});
+        // counts[s] -> the first chunk of segment s, counts[num_segments] -> how many in all.
+        const buffer_range c{counts, 0, num_segments + 1};
+        const cl_ulong zero = 0;
+        scan_impl(c, c, element_type::uint64, false, &zero, scan_algorithm::fast, queue);
+        const std::size_t chunk_groups = std::min(p.chunk_groups, max_chunks);
+        launch(queue, k.chunks, chunk_groups * wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size),
+               offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments), counts, cl_ulong(p.chunk), partials,
+               cl_ulong(max_chunks), local_bytes{wg * scratch_elem});
+        launch(queue, k.finish, team_groups * wg, wg, partials, cl_ulong(0), cl_ulong(max_chunks), counts, cl_ulong(0),
+               cl_ulong(num_segments), result.buffer, cl_ulong(result.offset), cl_ulong(per_group),
+               local_bytes{wg * scratch_elem});
+    });
+}
+
+} // namespace detail
+} // namespace clprim

@@ -1,0 +1,59 @@
+#pragma once
+// The tuning of clprim::segmented_reduce in one place: the path (GPU-shaped teams or the
+// CPU-shaped one work-item per run of segments) and every constant. Not installed.
+#include <clprim/detail/device_limits.hpp>
+#include <clprim/detail/device_profile.hpp>
+#include <clprim/detail/knobs.hpp>
+
+#include <algorithm>
+#include <cstddef>
+
+namespace clprim {
+namespace detail {
+
+struct segmented_reduce_policy {
+    bool cpu = false;          // the CPU-shaped path
+    std::size_t wg = 256;      // work-items per group (teams kernel and chunks kernel)
+    std::size_t team = 32;     // work-items per short segment (SR_TEAM)
+    std::size_t long_len = 0;  // segments longer than this go to the chunks
+    std::size_t chunk = 0;     // elements per chunk (one work-group each)
+    std::size_t max_groups = 0;       // teams kernel: at most this many groups
+    std::size_t chunk_groups = 0;     // chunks kernel: a fixed grid
+};
+
+// n elements in num_segments segments (n / num_segments: the mean length; offsets are not read on
+// the host). CLPRIM_SEGMENTED_PATH=gpu|cpu forces a path.
+inline segmented_reduce_policy select_segmented_reduce_policy(const device_profile& profile, std::size_t n,
+                                                              std::size_t num_segments)
+{
+    segmented_reduce_policy p;
+    bool cpu = profile.is_cpu();
+    if (const auto forced = knob_choice("CLPRIM_SEGMENTED_PATH", {"gpu", "cpu"})) cpu = *forced == 1;
+    p.cpu = cpu;
+    const std::size_t cu = std::max<std::size_t>(1, profile.compute_units);
+    if (cpu) {
+        // A work-group of one work-item owns a contiguous run of segments and reduces them one
+        // after another; segments longer than 64 Ki elements are split into chunks so one huge
+        // segment still uses every core.
+        p.wg = 1;
+        p.team = 1;
+        p.long_len = std::size_t(1) << 16;
+        p.chunk = std::size_t(1) << 16;
+        p.max_groups = cu * 8;
+        p.chunk_groups = cu * 4;
+        return p;
+    }
+    // Teams sized to the mean length: about 4 elements per work-item, 1 to 32 work-items a
+    // segment; a team reduces up to 64 elements per work-item before a segment counts as long.
+    p.wg = 256;
+    const std::size_t mean = num_segments ? n / num_segments : n;
+    p.team = std::min<std::size_t>(32, std::max<std::size_t>(1, floor_pow2(std::max<std::size_t>(1, mean / 4))));
+    p.long_len = p.team * 64;
+    p.chunk = p.wg * 16;
+    p.max_groups = cu * 32;
+    p.chunk_groups = cu * 8;
+    return p;
+}
+
+} // namespace detail
+} // namespace clprim

@@ -1,0 +1,258 @@
+// clprim::segmented_sort / segmented_sort_by_key: every length mix of issue #29 in small form,
+// empty segments, offsets[0] > 0 with guards before and after, cl_ulong offsets, duplicates for
+// stability (against std::stable_sort per segment, values = original positions), every key type
+// in both orders, float specials (by bits), an out-of-order queue, malformed offsets (guards
+// untouched), both paths forced.
+#define BOOST_TEST_MODULE clprim_segmented_sort
+#include "clprim_test_fixture.hpp"
+#include "segments_test_support.hpp"
+
+#include <clprim/detail/device_profile.hpp>
+
+using namespace clprim_test;
+
+namespace {
+
+constexpr std::size_t guard_count = 4;
+
+bool on_cpu() { return clprim::detail::profile_of(device_under_test::get().device).is_cpu(); }
+
+// The host reference: every well-formed segment stably sorted in the library's order.
+template <class K, class V, class Offset>
+void host_sort(std::vector<K>& keys, std::vector<V>* values, const std::vector<Offset>& offsets, clprim::sort_order order)
+{
+    for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
+        const std::size_t b = offsets[s], e = offsets[s + 1];
+        std::vector<std::size_t> idx(e - b);
+        for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = b + i;
+        std::stable_sort(idx.begin(), idx.end(), [&](std::size_t x, std::size_t y) {
+            return order == clprim::sort_order::ascending ? total_less(keys[x], keys[y]) : total_less(keys[y], keys[x]);
+        });
+        std::vector<K> k(idx.size());
+        std::vector<V> v(values ? idx.size() : 0);
+        for (std::size_t i = 0; i < idx.size(); ++i) {
+            k[i] = keys[idx[i]];
+            if (values) v[i] = (*values)[idx[i]];
+        }
+        std::copy(k.begin(), k.end(), keys.begin() + b);
+        if (values) std::copy(v.begin(), v.end(), values->begin() + b);
+    }
+}
+
+// Sorts keys (and values = each key's position, so stability shows) between guards, by key or
+// not, and checks guards, and (unless malformed) the result against host_sort.
+template <class K, class Offset>
+void check(bc::command_queue& queue, const std::vector<K>& keys, const std::vector<Offset>& offsets,
+           clprim::sort_order order, bool by_key, const std::string& label, bool malformed = false)
+{
+    const std::size_t n = keys.size(), S = offsets.size() - 1;
+    std::vector<K> kg(n + 2 * guard_count);
+    for (std::size_t i = 0; i < guard_count; ++i) kg[i] = kg[n + guard_count + i] = K(3 + i);
+    std::copy(keys.begin(), keys.end(), kg.begin() + guard_count);
+    std::vector<cl_uint> vg(n + 2 * guard_count);
+    for (std::size_t i = 0; i < vg.size(); ++i) vg[i] = cl_uint(i) - cl_uint(guard_count);
+    std::vector<Offset> og(S + 1 + 2, Offset(1));
+    std::copy(offsets.begin(), offsets.end(), og.begin() + 1);
+    bc::vector<K> dk = to_device(kg, queue);
+    bc::vector<cl_uint> dv = to_device(vg, queue);
+    bc::vector<Offset> d_o = to_device(og, queue);
+    if (by_key)
+        clprim::segmented_sort_by_key(dk.begin() + guard_count, dk.begin() + guard_count + n, dv.begin() + guard_count,
+                                      d_o.begin() + 1, d_o.begin() + 2 + S, queue, order);
+    else
+        clprim::segmented_sort(dk.begin() + guard_count, dk.begin() + guard_count + n, d_o.begin() + 1,
+                               d_o.begin() + 2 + S, queue, order);
+    const auto hk = to_host(dk, queue);
+    const auto hv = to_host(dv, queue);
+    BOOST_TEST(to_host(d_o, queue) == og, label << ": the offsets changed");
+    bool guards = true;
+    for (std::size_t i = 0; i < guard_count; ++i) {
+        guards = guards && hk[i] == kg[i] && hk[n + guard_count + i] == kg[n + guard_count + i];
+        guards = guards && hv[i] == vg[i] && hv[n + guard_count + i] == vg[n + guard_count + i];
+    }
+    BOOST_TEST(guards, label << ": wrote outside the ranges");
+    if (!by_key) BOOST_TEST(bit_equal(hv, vg), label << ": keys-only sort wrote the values");
+    if (malformed) {
+        // Any order inside, but the range still holds the same keys (a permutation) where
+        // segments overlap nothing; here only count what is not a key any more.
+        return;
+    }
+    std::vector<K> ek = keys;
+    std::vector<cl_uint> ev(vg.begin() + guard_count, vg.begin() + guard_count + n);
+    host_sort(ek, by_key ? &ev : nullptr, offsets, order);
+    std::vector<K> gk(hk.begin() + guard_count, hk.begin() + guard_count + n);
+    std::vector<cl_uint> gv(hv.begin() + guard_count, hv.begin() + guard_count + n);
+    const long dkey = first_difference(gk, ek);
+    BOOST_TEST(dkey == -1, label << ": keys differ first at " << dkey << " of " << n);
+    if (by_key) {
+        const long dval = first_difference(gv, ev);
+        BOOST_TEST(dval == -1, label << ": values (stability) differ first at " << dval << " of " << n);
+    }
+}
+
+std::vector<mix_case> mixes()
+{
+    const bool big = !on_cpu();
+    return standard_mixes(big ? (std::size_t(1) << 22) : (std::size_t(1) << 17), big ? 100000 : 10000);
+}
+
+// Keys with many duplicates (stability shows), over the type's order.
+template <class K>
+std::vector<K> dup_keys(std::size_t n, std::uint64_t seed = 11)
+{
+    return make_data<K>(n, distribution::few_distinct, seed);
+}
+
+} // namespace
+
+BOOST_FIXTURE_TEST_SUITE(segmented_sort, fixture)
+
+BOOST_AUTO_TEST_CASE(length_mixes_both_paths)
+{
+    for (const char* path : {"gpu", "cpu"}) {
+        env_override force("CLPRIM_SEGMENTED_PATH", path);
+        for (const auto& m : mixes()) {
+            const auto lengths = segment_lengths(m.mix, m.n, m.len);
+            for (std::size_t base : {std::size_t(0), std::size_t(7)}) {
+                const std::string label = std::string(path) + " " + name_of(m.mix) + " n=" + std::to_string(m.n) +
+                                          " len=" + std::to_string(m.len) + " base=" + std::to_string(base);
+                const auto offsets = offsets_from_lengths<cl_uint>(lengths, base);
+                check(queue, make_data<cl_uint>(m.n + base + 2, distribution::random), offsets,
+                      clprim::sort_order::ascending, false, label + " keys");
+                check(queue, dup_keys<cl_uint>(m.n + base + 2), offsets, clprim::sort_order::ascending, true,
+                      label + " pairs");
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(every_key_type_both_orders, K, all_types)
+{
+    if (!type_runs_here<K>()) return;
+    for (const char* path : {"gpu", "cpu"}) {
+        env_override force("CLPRIM_SEGMENTED_PATH", path);
+        const std::size_t n = 30011;
+        const auto lengths = segment_lengths(seg_mix::with_empties, n, 200);
+        const auto offsets = offsets_from_lengths<cl_uint>(lengths, 3);
+        // Each path sorts pairs in one order and keys alone in the other (a program each: PoCL
+        // compiles every one, so not the whole product), on float specials / extremes and on
+        // duplicates (stability).
+        const bool gpu = std::string(path) == "gpu";
+        for (auto order : {clprim::sort_order::ascending, clprim::sort_order::descending}) {
+            const bool by_key = gpu == (order == clprim::sort_order::ascending);
+            const std::string label = std::string(path) + " " + type_label<K>() +
+                                      (order == clprim::sort_order::ascending ? " asc" : " desc") +
+                                      (by_key ? " pairs" : " keys");
+            const distribution d = std::is_floating_point_v<K> ? distribution::float_specials : distribution::extremes;
+            check(queue, make_data<K>(n + 5, d), offsets, order, by_key, label + " specials");
+            check(queue, dup_keys<K>(n + 5), offsets, order, by_key, label + " duplicates");
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(large_segments_every_type_once)
+{
+    // Segments longer than a work-group's tile go to the radix sort: keys and pairs of 64-bit
+    // keys and a descending float case cross that boundary.
+    for (const char* path : {"gpu", "cpu"}) {
+        env_override force("CLPRIM_SEGMENTED_PATH", path);
+        const std::size_t n = 200003;
+        const auto offsets = offsets_from_lengths<cl_uint>(segment_lengths(seg_mix::few_large, n, 0), 0);
+        check(queue, dup_keys<cl_long>(n), offsets, clprim::sort_order::ascending, true, std::string(path) + " long pairs");
+        check(queue, make_data<cl_float>(n, distribution::float_specials), offsets, clprim::sort_order::descending, true,
+              std::string(path) + " float desc pairs");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(many_long_segments_packed)
+{
+    // More than a few segments longer than a work-group's tile (GPU path) or than one work-item
+    // sorts (CPU path: 4096): packed into one radix sort of (segment, key) words (32-bit keys), or one
+    // radix call each (64-bit keys); with tiny segments between them.
+    for (const char* path : {"gpu", "cpu"}) {
+        env_override force("CLPRIM_SEGMENTED_PATH", path);
+        const std::size_t len = 5001, count = 12; // both paths' tiles are 4096 or less
+        std::vector<std::size_t> lengths;
+        for (std::size_t i = 0; i < count; ++i) {
+            lengths.push_back(len + i * 3);
+            lengths.push_back(i % 4);
+        }
+        std::size_t n = 5;
+        for (std::size_t l : lengths) n += l;
+        const auto offsets = offsets_from_lengths<cl_uint>(lengths, 5);
+        const std::string p(path);
+        check(queue, dup_keys<cl_uint>(n), offsets, clprim::sort_order::ascending, true, p + " uint pairs");
+        check(queue, make_data<cl_float>(n, distribution::float_specials), offsets, clprim::sort_order::descending, false,
+              p + " float desc keys");
+        check(queue, dup_keys<cl_int>(n), offsets, clprim::sort_order::descending, true, p + " int desc pairs");
+        check(queue, dup_keys<cl_ulong>(n), offsets, clprim::sort_order::ascending, true, p + " ulong pairs");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(ulong_offsets)
+{
+    for (const char* path : {"gpu", "cpu"}) {
+        env_override force("CLPRIM_SEGMENTED_PATH", path);
+        for (seg_mix mix : {seg_mix::power_law, seg_mix::tiny, seg_mix::few_large}) {
+            const std::size_t n = 100003;
+            const auto offsets = offsets_from_lengths<cl_ulong>(segment_lengths(mix, n, 0), 11);
+            check(queue, dup_keys<cl_uint>(n + 11), offsets, clprim::sort_order::descending, true,
+                  std::string(path) + " ulong offsets " + name_of(mix));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(empty_and_edge_cases)
+{
+    for (const char* path : {"gpu", "cpu"}) {
+        env_override force("CLPRIM_SEGMENTED_PATH", path);
+        const std::string p(path);
+        check(queue, std::vector<cl_uint>{}, std::vector<cl_uint>{0, 0, 0}, clprim::sort_order::ascending, true, p + " n=0");
+        check(queue, dup_keys<cl_uint>(10), std::vector<cl_uint>{0}, clprim::sort_order::ascending, true,
+              p + " no segments");
+        check(queue, dup_keys<cl_uint>(100), std::vector<cl_uint>{5, 5, 6, 6, 40, 40, 41, 99}, clprim::sort_order::ascending,
+              true, p + " empties, singles, gaps");
+        check(queue, dup_keys<cl_uint>(1), std::vector<cl_uint>{0, 1}, clprim::sort_order::ascending, true, p + " n=1");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(malformed_offsets_stay_inside)
+{
+    for (const char* path : {"gpu", "cpu"}) {
+        env_override force("CLPRIM_SEGMENTED_PATH", path);
+        const std::size_t n = 100000;
+        const std::string p(path);
+        const auto keys = make_data<cl_uint>(n, distribution::random);
+        check(queue, keys, std::vector<cl_uint>{50, 10, 90000, 5, 0xffffffffu, 3, cl_uint(n + 1), 0, 20, 40},
+              clprim::sort_order::ascending, true, p + " decreasing and beyond", true);
+        std::vector<cl_uint> overlapping;
+        for (int i = 0; i < 60; ++i) overlapping.push_back(i % 2 ? cl_uint(i % 4 == 1 ? n : 3000) : 0u);
+        check(queue, keys, overlapping, clprim::sort_order::ascending, true, p + " overlapping", true);
+        check(queue, keys, std::vector<cl_ulong>{0, ~cl_ulong(0), 1, ~cl_ulong(0) - 5, cl_ulong(n)},
+              clprim::sort_order::descending, false, p + " ulong beyond", true);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(out_of_order_queue)
+{
+    bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    for (seg_mix mix : {seg_mix::few_large, seg_mix::with_empties}) {
+        const std::size_t n = 100007;
+        check(ooo, dup_keys<cl_uint>(n), offsets_from_lengths<cl_uint>(segment_lengths(mix, n, 100), 0),
+              clprim::sort_order::ascending, true, std::string("out-of-order ") + name_of(mix));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_throws)
+{
+    bc::vector<cl_uint> k(100, context);
+    bc::vector<cl_uint> o(11, context);
+    BOOST_CHECK_THROW(clprim::segmented_sort_by_key(k.begin(), k.end(), k.begin() + 10, o.begin(), o.end(), queue),
+                      clprim::invalid_argument_error);
+    BOOST_CHECK_THROW(clprim::segmented_sort(k.begin(), k.end(), o.begin(), o.begin(), queue),
+                      clprim::invalid_argument_error);
+    BOOST_CHECK_THROW(clprim::segmented_sort(k.begin() + 5, k.begin(), o.begin(), o.end(), queue),
+                      clprim::invalid_argument_error);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
