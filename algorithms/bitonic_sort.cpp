@@ -106,11 +106,8 @@ struct bitonic_launcher {
 
     void set_common(bc::kernel& k)
     {
-        k.set_arg(0, r.keys.buffer);
-        k.set_arg(1, cl_ulong(r.keys.offset));
-        k.set_arg(2, values_buffer_or(r));
-        k.set_arg(3, cl_ulong(r.has_values ? r.values.offset : 0));
-        k.set_arg(4, cl_ulong(n));
+        set_kernel_args(k, r.keys.buffer, cl_ulong(r.keys.offset), values_buffer_or(r),
+            cl_ulong(r.has_values ? r.values.offset : 0), cl_ulong(n));
     }
 
     // m consecutive passes of stage k starting at distance j, 2^m elements per work-item
@@ -119,10 +116,7 @@ struct bitonic_launcher {
     {
         const std::size_t groups = N >> m;
         set_common(kern);
-        kern.set_arg(5, cl_ulong(k));
-        kern.set_arg(6, cl_ulong(j));
-        kern.set_arg(7, cl_uint(j * 2 == k ? 1 : 0));
-        kern.set_arg(8, cl_ulong(groups));
+        set_kernel_args_from(kern, 5, cl_ulong(k), cl_ulong(j), cl_uint(j * 2 == k ? 1 : 0), cl_ulong(groups));
         const std::size_t local = std::min(wg, next_pow2(groups));
         launch_1d(queue, kern, round_up(groups, local), local);
     }
@@ -135,13 +129,12 @@ struct bitonic_launcher {
         const std::size_t size = std::size_t(1) << p.tile_bits;
         const std::size_t slots = size + size / 32;
         set_common(kern);
-        unsigned i = 5;
-        if (rows) {
-            kern.set_arg(i++, cl_ulong(k));
-            kern.set_arg(i++, cl_uint(a));
-        }
-        kern.set_arg(i++, slots * size_of(r.key_type), nullptr);
-        kern.set_arg(i++, r.has_values ? slots * value_bytes(r) : std::size_t(8), nullptr);
+        const local_bytes key_tile{slots * size_of(r.key_type)};
+        const local_bytes value_tile{r.has_values ? slots * value_bytes(r) : std::size_t(8)};
+        if (rows)
+            set_kernel_args_from(kern, 5, cl_ulong(k), cl_uint(a), key_tile, value_tile);
+        else
+            set_kernel_args_from(kern, 5, key_tile, value_tile);
         // Tiles past n hold nothing; rows groups all hold some of [0, n) (their rows span the range).
         const std::size_t groups = rows ? N / size : ceil_div(n, size);
         const std::size_t wg = std::size_t(1) << (p.tile_bits - p.reg_bits);
@@ -153,10 +146,8 @@ struct bitonic_launcher {
     {
         const std::size_t tile_size = 2 * wg;
         set_common(kern);
-        kern.set_arg(5, cl_ulong(k));
-        kern.set_arg(6, cl_ulong(j));
-        kern.set_arg(7, tile_size * size_of(r.key_type), nullptr);
-        kern.set_arg(8, r.has_values ? tile_size * value_bytes(r) : std::size_t(8), nullptr);
+        set_kernel_args_from(kern, 5, cl_ulong(k), cl_ulong(j), local_bytes{tile_size * size_of(r.key_type)},
+            local_bytes{r.has_values ? tile_size * value_bytes(r) : std::size_t(8)});
         const std::size_t tiles = ceil_div(std::min(N, round_up(n, tile_size)), tile_size);
         launch_1d(queue, kern, tiles * wg, wg);
     }
@@ -165,10 +156,8 @@ struct bitonic_launcher {
               std::size_t k_hi)
     {
         set_common(kern);
-        kern.set_arg(5, cl_ulong(k_lo));
-        kern.set_arg(6, cl_ulong(k_hi));
-        kern.set_arg(7, tile_size * size_of(r.key_type), nullptr);
-        kern.set_arg(8, r.has_values ? tile_size * value_bytes(r) : std::size_t(8), nullptr);
+        set_kernel_args_from(kern, 5, cl_ulong(k_lo), cl_ulong(k_hi), local_bytes{tile_size * size_of(r.key_type)},
+            local_bytes{r.has_values ? tile_size * value_bytes(r) : std::size_t(8)});
         const std::size_t tiles = ceil_div(std::min(N, round_up(n, tile_size)), tile_size);
         launch_1d(queue, kern, tiles * wg, wg);
     }
@@ -183,16 +172,9 @@ struct bitonic_launcher {
         const std::size_t count = std::size_t(1) << (c + a);
         const std::size_t slots = count + count / 32 + 1; // padded (TPAD in bitonic_sort.cl)
         set_common(kern);
-        kern.set_arg(5, sk);
-        kern.set_arg(6, sv);
-        kern.set_arg(7, cl_uint(s));
-        kern.set_arg(8, cl_uint(lo));
-        kern.set_arg(9, cl_uint(w));
-        kern.set_arg(10, cl_uint(c));
-        kern.set_arg(11, cl_uint(a));
-        kern.set_arg(12, cl_uint(back ? 1 : 0));
-        kern.set_arg(13, slots * size_of(r.key_type), nullptr);
-        kern.set_arg(14, r.has_values ? slots * value_bytes(r) : std::size_t(8), nullptr);
+        set_kernel_args_from(kern, 5, sk, sv, cl_uint(s), cl_uint(lo), cl_uint(w), cl_uint(c), cl_uint(a),
+            cl_uint(back ? 1 : 0), local_bytes{slots * size_of(r.key_type)},
+            local_bytes{r.has_values ? slots * value_bytes(r) : std::size_t(8)});
         const std::size_t local = std::min(pow2_group_size(kern, queue.get_device(), 256), count);
         launch_1d(queue, kern, (N / count) * local, local);
     }
@@ -201,15 +183,8 @@ struct bitonic_launcher {
     void transposed_passes(bc::kernel& kern, std::size_t wg, std::size_t row, std::size_t N, const bc::buffer& sk,
                            const bc::buffer& sv, unsigned s, unsigned lo, unsigned w)
     {
-        kern.set_arg(0, sk);
-        kern.set_arg(1, sv);
-        kern.set_arg(2, cl_uint(row));
-        kern.set_arg(3, cl_uint(s));
-        kern.set_arg(4, cl_uint(lo));
-        kern.set_arg(5, cl_uint(w));
-        kern.set_arg(6, row * size_of(r.key_type), nullptr);
-        kern.set_arg(7, r.has_values ? row * value_bytes(r) : std::size_t(8), nullptr);
-        launch_1d(queue, kern, (N / row) * wg, wg);
+        launch(queue, kern, (N / row) * wg, wg, sk, sv, cl_uint(row), cl_uint(s), cl_uint(lo), cl_uint(w),
+            local_bytes{row * size_of(r.key_type)}, local_bytes{r.has_values ? row * value_bytes(r) : std::size_t(8)});
     }
 };
 
@@ -241,18 +216,14 @@ bool fused_kernels_run(bc::command_queue& queue, const bc::program& fp, const bi
     const std::vector<std::string> names = fused_kernel_names(p);
     for (std::size_t j = 0; j < names.size(); ++j) {
         bc::kernel k = fp.create_kernel(names[j]);
-        k.set_arg(0, r.keys.buffer);
-        k.set_arg(1, cl_ulong(0));
-        k.set_arg(2, values_buffer_or(r));
-        k.set_arg(3, cl_ulong(0));
-        k.set_arg(4, cl_ulong(0)); // n = 0
-        unsigned i = 5;
-        if (j >= 2) { // bitonic_rows_m<j - 1>: rows [T - m, T) of stage 2^(T+1), no flip
-            k.set_arg(i++, cl_ulong(std::size_t(2) << p.tile_bits));
-            k.set_arg(i++, cl_uint(p.tile_bits - (j - 1)));
-        }
-        k.set_arg(i++, slots * size_of(r.key_type), nullptr);
-        k.set_arg(i++, r.has_values ? slots * value_bytes(r) : std::size_t(8), nullptr);
+        set_kernel_args(k, r.keys.buffer, cl_ulong(0), values_buffer_or(r), cl_ulong(0), cl_ulong(0) /* n = 0 */);
+        const local_bytes key_tile{slots * size_of(r.key_type)};
+        const local_bytes value_tile{r.has_values ? slots * value_bytes(r) : std::size_t(8)};
+        if (j >= 2) // bitonic_rows_m<j - 1>: rows [T - m, T) of stage 2^(T+1), no flip
+            set_kernel_args_from(k, 5, cl_ulong(std::size_t(2) << p.tile_bits), cl_uint(p.tile_bits - (j - 1)),
+                key_tile, value_tile);
+        else
+            set_kernel_args_from(k, 5, key_tile, value_tile);
         if (!launch_probe(queue, k, wg)) return false;
     }
     return true;

@@ -65,22 +65,14 @@ void bitonic_sort_cpu(const sort_request& r, bc::command_queue& queue)
     const cl_ulong voff = r.has_values ? r.values.offset : 0;
 
     auto common = [&](bc::kernel& k) {
-        k.set_arg(0, r.keys.buffer);
-        k.set_arg(1, cl_ulong(r.keys.offset));
-        k.set_arg(2, values);
-        k.set_arg(3, voff);
-        k.set_arg(4, cl_ulong(n));
+        set_kernel_args(k, r.keys.buffer, cl_ulong(r.keys.offset), values, voff, cl_ulong(n));
     };
     const std::size_t blocks = ceil_div(n, pol.block);
     const std::size_t per_block = ceil_div(blocks, std::min(blocks, pol.workers));
     auto block_stages = [&](std::size_t k_lo, std::size_t k_hi, bool convert_in, bool convert_out) {
         common(bk);
-        bk.set_arg(5, cl_ulong(pol.block));
-        bk.set_arg(6, cl_ulong(per_block));
-        bk.set_arg(7, cl_ulong(k_lo));
-        bk.set_arg(8, cl_ulong(k_hi));
-        bk.set_arg(9, cl_uint(convert_in));
-        bk.set_arg(10, cl_uint(convert_out));
+        set_kernel_args_from(bk, 5, cl_ulong(pol.block), cl_ulong(per_block), cl_ulong(k_lo), cl_ulong(k_hi),
+            cl_uint(convert_in), cl_uint(convert_out));
         launch_1d(queue, bk, ceil_div(blocks, per_block), 1);
     };
     const std::size_t half = N / 2;
@@ -88,9 +80,7 @@ void bitonic_sort_cpu(const sort_request& r, bc::command_queue& queue)
     const std::size_t workers = ceil_div(half, per_half);
     auto whole_pass = [&](bc::kernel& k, std::size_t dist) {
         common(k);
-        k.set_arg(5, cl_ulong(dist));
-        k.set_arg(6, cl_ulong(half));
-        k.set_arg(7, cl_ulong(per_half));
+        set_kernel_args_from(k, 5, cl_ulong(dist), cl_ulong(half), cl_ulong(per_half));
         launch_1d(queue, k, workers, 1);
     };
 

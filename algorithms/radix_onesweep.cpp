@@ -257,16 +257,10 @@ void radix_sort_onesweep(const sort_request& r, bc::command_queue& queue, oneswe
         values_b = scratch.buffer(n * value_size);
     }
 
-    k.histogram.set_arg(0, r.keys.buffer);
-    k.histogram.set_arg(1, cl_ulong(r.keys.offset));
-    k.histogram.set_arg(2, n32);
-    k.histogram.set_arg(3, status);
-    k.histogram.set_arg(4, cl_ulong(half * info_stride));
-    k.histogram.set_arg(5, cl_ulong((1 - half) * info_stride));
-    k.histogram.set_arg(6, cl_ulong(info_stride));
-    k.histogram.set_arg(7, cl_ulong(slots_at));
-    k.histogram.set_arg(8, cl_ulong(region));
-    launch_1d(queue, k.histogram, std::min(k.histogram_groups, ceil_div(n, k.wg * histogram_keys * k.histogram_rounds)) * k.wg, k.wg);
+    const std::size_t histogram_groups = std::min(k.histogram_groups, ceil_div(n, k.wg * histogram_keys * k.histogram_rounds));
+    launch(queue, k.histogram, histogram_groups * k.wg, k.wg, r.keys.buffer, cl_ulong(r.keys.offset), n32, status,
+        cl_ulong(half * info_stride), cl_ulong((1 - half) * info_stride), cl_ulong(info_stride), cl_ulong(slots_at),
+        cl_ulong(region));
     ++st.counter; // the other half is being cleared: the next call's
 
     struct place {
@@ -281,25 +275,12 @@ void radix_sort_onesweep(const sort_request& r, bc::command_queue& queue, oneswe
         const place& from = p == 0 ? caller : (p % 2 == 1 ? a : b);
         const place& to = p + 1 == passes ? caller : (p % 2 == 0 ? a : b);
         bc::kernel& s = k.pass;
-        s.set_arg(0, from.keys);
-        s.set_arg(1, cl_ulong(from.key_off));
-        s.set_arg(2, to.keys);
-        s.set_arg(3, cl_ulong(to.key_off));
-        s.set_arg(4, n32);
-        s.set_arg(5, cl_uint(p));
-        s.set_arg(6, cl_uint(p == 0));
-        s.set_arg(7, cl_uint(p + 1 == passes));
-        s.set_arg(8, status);
-        s.set_arg(9, cl_ulong(half * info_stride));
-        s.set_arg(10, status);
-        s.set_arg(11, cl_ulong(slots_at + (p % 2) * region));
-        s.set_arg(12, p + 1 < passes ? cl_ulong(slots_at + ((p + 1) % 2) * region) : ~cl_ulong(0));
-        s.set_arg(13, cl_ulong(trace_at));
+        set_kernel_args(s, from.keys, cl_ulong(from.key_off), to.keys, cl_ulong(to.key_off), n32, cl_uint(p),
+            cl_uint(p == 0), cl_uint(p + 1 == passes), status, cl_ulong(half * info_stride), status,
+            cl_ulong(slots_at + (p % 2) * region),
+            p + 1 < passes ? cl_ulong(slots_at + ((p + 1) % 2) * region) : ~cl_ulong(0), cl_ulong(trace_at));
         if (r.has_values) {
-            s.set_arg(14, from.values);
-            s.set_arg(15, cl_ulong(from.value_off));
-            s.set_arg(16, to.values);
-            s.set_arg(17, cl_ulong(to.value_off));
+            set_kernel_args_from(s, 14, from.values, cl_ulong(from.value_off), to.values, cl_ulong(to.value_off));
         }
         launch_1d(queue, s, tiles * k.wg, k.wg);
     }

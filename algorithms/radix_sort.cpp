@@ -206,15 +206,8 @@ void radix_sort_impl(const sort_request& r, bc::command_queue& user_queue)
         queue.enqueue_write_buffer(mask, 0, sizeof mask_init, mask_init);
 
         auto count = [&](const bc::buffer& src, std::size_t src_off, bool convert, unsigned shift, bool want_mask) {
-            k.count.set_arg(0, src);
-            k.count.set_arg(1, cl_ulong(src_off));
-            k.count.set_arg(2, n32);
-            k.count.set_arg(3, cl_uint(convert));
-            k.count.set_arg(4, cl_uint(shift));
-            k.count.set_arg(5, counts);
-            k.count.set_arg(6, mask);
-            k.count.set_arg(7, cl_uint(want_mask));
-            launch_1d(queue, k.count, groups * k.wg, k.wg);
+            launch(queue, k.count, groups * k.wg, k.wg, src, cl_ulong(src_off), n32, cl_uint(convert), cl_uint(shift),
+                counts, mask, cl_uint(want_mask));
         };
         const cl_uint zero = 0;
         auto scan_counts = [&] {
@@ -226,20 +219,11 @@ void radix_sort_impl(const sort_request& r, bc::command_queue& user_queue)
             std::size_t key_off = 0, value_off = 0;
         };
         auto scatter = [&](const place& from, const place& to, bool convert_in, bool convert_out, unsigned shift) {
-            k.scatter.set_arg(0, from.keys);
-            k.scatter.set_arg(1, cl_ulong(from.key_off));
-            k.scatter.set_arg(2, to.keys);
-            k.scatter.set_arg(3, cl_ulong(to.key_off));
-            k.scatter.set_arg(4, n32);
-            k.scatter.set_arg(5, cl_uint(convert_in));
-            k.scatter.set_arg(6, cl_uint(convert_out));
-            k.scatter.set_arg(7, cl_uint(shift));
-            k.scatter.set_arg(8, counts);
+            set_kernel_args(k.scatter, from.keys, cl_ulong(from.key_off), to.keys, cl_ulong(to.key_off), n32,
+                cl_uint(convert_in), cl_uint(convert_out), cl_uint(shift), counts);
             if (r.has_values) {
-                k.scatter.set_arg(9, from.values);
-                k.scatter.set_arg(10, cl_ulong(from.value_off));
-                k.scatter.set_arg(11, to.values);
-                k.scatter.set_arg(12, cl_ulong(to.value_off));
+                set_kernel_args_from(k.scatter, 9, from.values, cl_ulong(from.value_off), to.values,
+                    cl_ulong(to.value_off));
             }
             launch_1d(queue, k.scatter, groups * k.wg, k.wg);
         };

@@ -103,20 +103,9 @@ void radix_sort_cpu_impl(const sort_request& r, bc::command_queue& queue)
 
         // (1) + (2) for one pass: the chunks' digit counts, then their output slots.
         auto count_and_offsets = [&](const bc::buffer& keys, std::size_t off, unsigned pass, bool convert, bool want_mask) {
-            count.set_arg(0, keys);
-            count.set_arg(1, cl_ulong(off));
-            count.set_arg(2, cl_ulong(n));
-            count.set_arg(3, cl_ulong(chunk));
-            count.set_arg(4, cl_uint(pass));
-            count.set_arg(5, cl_uint(convert));
-            count.set_arg(6, counts);
-            count.set_arg(7, masks);
-            count.set_arg(8, cl_uint(want_mask));
-            launch_1d(queue, count, chunks, 1);
-            offsets.set_arg(0, counts);
-            offsets.set_arg(1, cl_ulong(chunks));
-            offsets.set_arg(2, cl_uint(pass));
-            launch_1d(queue, offsets, 1, 1);
+            launch(queue, count, chunks, 1, keys, cl_ulong(off), cl_ulong(n), cl_ulong(chunk), cl_uint(pass),
+                cl_uint(convert), counts, masks, cl_uint(want_mask));
+            launch(queue, offsets, 1, 1, counts, cl_ulong(chunks), cl_uint(pass));
         };
 
         // The first pass's counts and which digits vary (the one read-back of the call).
@@ -167,23 +156,12 @@ void radix_sort_cpu_impl(const sort_request& r, bc::command_queue& queue)
             const place to = last ? caller : (i % 2 == 0 ? a : b);
             // Pass 0's slots are there already (same keys, same chunks) if pass 0 runs first.
             if (!(first && passes[i] == 0)) count_and_offsets(from.keys, from.key_off, passes[i], first, false);
-            scatter.set_arg(0, from.keys);
-            scatter.set_arg(1, cl_ulong(from.key_off));
-            scatter.set_arg(2, to.keys);
-            scatter.set_arg(3, cl_ulong(to.key_off));
-            scatter.set_arg(4, from.values);
-            scatter.set_arg(5, cl_ulong(from.value_off));
-            scatter.set_arg(6, to.values);
-            scatter.set_arg(7, cl_ulong(to.value_off));
-            scatter.set_arg(8, cl_ulong(n));
-            scatter.set_arg(9, cl_ulong(chunk));
-            scatter.set_arg(10, cl_uint(passes[i]));
+            set_kernel_args(scatter, from.keys, cl_ulong(from.key_off), to.keys, cl_ulong(to.key_off), from.values,
+                cl_ulong(from.value_off), to.values, cl_ulong(to.value_off), cl_ulong(n), cl_ulong(chunk),
+                cl_uint(passes[i]));
             // The caller's keys are converted on the first read; a one-pass sort reads a copy of them.
-            scatter.set_arg(11, cl_uint(first));
-            scatter.set_arg(12, cl_uint(last));
-            scatter.set_arg(13, counts);
-            scatter.set_arg(14, wc_elems * key_size, nullptr);
-            scatter.set_arg(15, r.has_values ? wc_elems * value_size : 8, nullptr);
+            set_kernel_args_from(scatter, 11, cl_uint(first), cl_uint(last), counts, local_bytes{wc_elems * key_size},
+                local_bytes{r.has_values ? wc_elems * value_size : 8});
             launch_1d(queue, scatter, chunks, 1);
             from = to;
         }

@@ -6,8 +6,6 @@
 #include <clprim/detail/primitives_kernels.hpp>
 #include <clprim/histogram.hpp>
 
-#include <boost/compute/memory/local_buffer.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -95,12 +93,6 @@ bin_params make_params(T lo, T hi, std::size_t num_bins)
     return bp;
 }
 
-template <class T>
-void set_scalar(bc::kernel& k, std::size_t i, const unsigned char* bytes)
-{
-    k.set_arg(i, sizeof(T), bytes);
-}
-
 } // namespace
 
 void histogram_impl_tuned(const buffer_range& in, const buffer_range& counts, std::size_t num_bins,
@@ -179,27 +171,16 @@ void histogram_impl_tuned(const buffer_range& in, const buffer_range& counts, st
         const std::size_t chunk = round_up(ceil_div(n, groups), step);
         groups = ceil_div(n, chunk);
 
-        std::size_t a = 0;
-        kernel.set_arg(a++, in.buffer);
-        kernel.set_arg(a++, cl_ulong(in.offset));
-        if (wide) {
-            kernel.set_arg(a++, cl_ulong(n));
-            kernel.set_arg(a++, cl_ulong(chunk));
-        } else {
-            kernel.set_arg(a++, cl_uint(n));
-            kernel.set_arg(a++, cl_uint(chunk));
-        }
-        kernel.set_arg(a++, counts.buffer);
-        kernel.set_arg(a++, cl_ulong(counts.offset));
-        kernel.set_arg(a++, cl_uint(num_bins));
-        kernel.set_arg(a++, cl_uint(use_local ? tile_bins : num_bins));
-        kernel.set_arg(a++, esize, lower);
-        kernel.set_arg(a++, esize, upper);
-        for (int i = 0; i < 3; ++i) kernel.set_arg(a++, esize, bp.p[i]);
-        kernel.set_arg(a++, bp.shift);
-        kernel.set_arg(a++, bp.est);
+        // The arguments before the bin parameters: the index type (n, chunk) is the kernel's HIST_INDEX.
+        if (wide)
+            set_kernel_args(kernel, in.buffer, cl_ulong(in.offset), cl_ulong(n), cl_ulong(chunk));
+        else
+            set_kernel_args(kernel, in.buffer, cl_ulong(in.offset), cl_uint(n), cl_uint(chunk));
+        set_kernel_args_from(kernel, 4, counts.buffer, cl_ulong(counts.offset), cl_uint(num_bins),
+            cl_uint(use_local ? tile_bins : num_bins), raw_value{esize, lower}, raw_value{esize, upper},
+            raw_value{esize, bp.p[0]}, raw_value{esize, bp.p[1]}, raw_value{esize, bp.p[2]}, bp.shift, bp.est);
         if (use_local) {
-            kernel.set_arg(a++, bc::local_buffer<cl_uint>(tile_bins * copies));
+            set_kernel_args_from(kernel, 15, local_bytes{tile_bins * copies * sizeof(cl_uint)});
             const std::size_t global[2] = {groups * lsize, tiles};
             const std::size_t local[2] = {lsize, 1};
             queue.enqueue_nd_range_kernel(kernel, 2, nullptr, global, local);

@@ -353,15 +353,9 @@ void run_ordered(prepared_kernel& prepared, const bc::context& context, bc::comm
     const bc::buffer scratch = lease.buffer((parts + 1) * elem);
     auto launch = [&](const bc::buffer& src, std::size_t src_off, std::size_t n, std::size_t segment,
                       const bc::buffer& dst, std::size_t dst_off, std::size_t groups) {
-        kernel.set_arg(0, src);
-        kernel.set_arg(1, cl_ulong(src_off));
-        kernel.set_arg(2, cl_ulong(n));
-        kernel.set_arg(3, cl_ulong(segment));
-        kernel.set_arg(4, dst);
-        kernel.set_arg(5, cl_ulong(dst_off));
+        set_kernel_args(kernel, src, cl_ulong(src_off), cl_ulong(n), cl_ulong(segment), dst, cl_ulong(dst_off));
         if (!chunked) {
-            kernel.set_arg(6, ordered_tile_slots(wg * items) * elem, nullptr);
-            kernel.set_arg(7, wg * elem, nullptr);
+            set_kernel_args_from(kernel, 6, local_bytes{ordered_tile_slots(wg * items) * elem}, local_bytes{wg * elem});
         }
         launch_1d(queue, kernel, groups * wg, wg);
     };
@@ -436,17 +430,10 @@ void run_reduce(const buffer_range& in, element_type type, const op_desc& op, re
             const std::size_t groups = groups_for(p, variant, in.size, 0);
             scratch_lease lease(queue);
             const bc::buffer scratch = lease.buffer((groups + 1) * elem);
-            kernel.set_arg(0, in.buffer);
-            kernel.set_arg(1, cl_ulong(in.offset));
-            kernel.set_arg(2, cl_ulong(in.size));
-            kernel.set_arg(3, cl_ulong(std::min(in.size, (p.vec - in.offset % p.vec) % p.vec)));
-            kernel.set_arg(4, scratch);
-            kernel.set_arg(5, cl_ulong(0));
-            kernel.set_arg(6, dest.device ? dest.device->buffer : scratch);
-            kernel.set_arg(7, cl_ulong(dest.device ? dest.device->offset : groups));
-            kernel.set_arg(8, counter_for(context, queue));
-            kernel.set_arg(9, wg * elem, nullptr); // __local scratch
-            launch_1d(queue, kernel, groups * wg, wg);
+            launch(queue, kernel, groups * wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size),
+                cl_ulong(std::min(in.size, (p.vec - in.offset % p.vec) % p.vec)), scratch, cl_ulong(0),
+                dest.device ? dest.device->buffer : scratch, cl_ulong(dest.device ? dest.device->offset : groups),
+                counter_for(context, queue), local_bytes{wg * elem});
             if (dest.host) read_result(context, queue, scratch, groups * elem, elem, dest.host);
             return;
         }
@@ -464,19 +451,15 @@ void run_reduce(const buffer_range& in, element_type type, const op_desc& op, re
         for (std::size_t pass = 0;; ++pass) {
             const std::size_t groups = groups_for(p, variant, m, pass);
             const std::size_t dst_off = (pass % 2 == 0) ? 0 : b_off;
-            cl_uint a = 0;
-            kernel.set_arg(a++, src);
-            kernel.set_arg(a++, cl_ulong(src_off));
-            kernel.set_arg(a++, cl_ulong(m));
             if (variant == reduce_variant::fast) {
                 // Scalars before the first 16-byte aligned element (buffers start aligned).
                 const std::size_t head = std::min(m, (p.vec - src_off % p.vec) % p.vec);
-                kernel.set_arg(a++, cl_ulong(head));
+                launch(queue, kernel, groups * wg, wg, src, cl_ulong(src_off), cl_ulong(m), cl_ulong(head), scratch,
+                    cl_ulong(dst_off), local_bytes{wg * elem});
+            } else {
+                launch(queue, kernel, groups * wg, wg, src, cl_ulong(src_off), cl_ulong(m), scratch, cl_ulong(dst_off),
+                    local_bytes{wg * elem});
             }
-            kernel.set_arg(a++, scratch);
-            kernel.set_arg(a++, cl_ulong(dst_off));
-            kernel.set_arg(a++, wg * elem, nullptr); // __local scratch
-            launch_1d(queue, kernel, groups * wg, wg);
             src = scratch;
             src_off = dst_off;
             m = groups;

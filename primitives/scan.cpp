@@ -158,33 +158,17 @@ void scan_level(scan_kernels& k, bc::command_queue& queue, const bc::buffer& in,
 
     auto run_scan = [&](cl_uint flags, const void* start) {
         bc::kernel& s = k.scan_tiles;
-        s.set_arg(0, in);
-        s.set_arg(1, cl_ulong(in_off));
-        s.set_arg(2, out);
-        s.set_arg(3, cl_ulong(out_off));
-        s.set_arg(4, cl_ulong(n));
-        s.set_arg(5, aux); // offsets (read) or sums (written) from aux_off, as flags say
-        s.set_arg(6, aux);
-        s.set_arg(7, cl_ulong(aux_off));
-        s.set_arg(8, flags);
-        s.set_arg(9, k.elem, start);
-        s.set_arg(10, tile_slots(tile) * k.elem, nullptr);
-        s.set_arg(11, scratch_elements(k.wg) * k.elem, nullptr);
-        launch_1d(queue, s, tiles * k.wg, k.wg);
+        // aux twice: offsets (read) or sums (written) from aux_off, as flags say
+        launch(queue, s, tiles * k.wg, k.wg, in, cl_ulong(in_off), out, cl_ulong(out_off), cl_ulong(n), aux, aux,
+            cl_ulong(aux_off), flags, raw_value{k.elem, start}, local_bytes{tile_slots(tile) * k.elem},
+            local_bytes{scratch_elements(k.wg) * k.elem});
     };
 
     if (tiles <= single_group_tiles) {
         bc::kernel& s1 = k.scan_single;
-        s1.set_arg(0, in);
-        s1.set_arg(1, cl_ulong(in_off));
-        s1.set_arg(2, out);
-        s1.set_arg(3, cl_ulong(out_off));
-        s1.set_arg(4, cl_ulong(n));
-        s1.set_arg(5, incl);
-        s1.set_arg(6, k.elem, init);
-        s1.set_arg(7, tile_slots(tile) * k.elem, nullptr);
-        s1.set_arg(8, scratch_elements(k.wg) * k.elem, nullptr);
-        launch_1d(queue, s1, k.wg, k.wg);
+        launch(queue, s1, k.wg, k.wg, in, cl_ulong(in_off), out, cl_ulong(out_off), cl_ulong(n), incl,
+            raw_value{k.elem, init}, local_bytes{tile_slots(tile) * k.elem},
+            local_bytes{scratch_elements(k.wg) * k.elem});
         return;
     }
 
@@ -192,26 +176,16 @@ void scan_level(scan_kernels& k, bc::command_queue& queue, const bc::buffer& in,
     const std::size_t next_off = aux_off + tiles;
     if (algorithm == scan_algorithm::fast) {
         bc::kernel& r = k.reduce_tiles;
-        r.set_arg(0, in);
-        r.set_arg(1, cl_ulong(in_off));
-        r.set_arg(2, cl_ulong(n));
-        r.set_arg(3, aux);
-        r.set_arg(4, cl_ulong(aux_off));
-        r.set_arg(5, scratch_elements(k.wg) * k.elem, nullptr);
-        launch_1d(queue, r, tiles * k.wg, k.wg);
+        launch(queue, r, tiles * k.wg, k.wg, in, cl_ulong(in_off), cl_ulong(n), aux, cl_ulong(aux_off),
+            local_bytes{scratch_elements(k.wg) * k.elem});
         scan_level(k, queue, aux, aux_off, aux, aux_off, tiles, false, init, algorithm, aux, next_off);
         run_scan(incl | flag_use_offsets, identity);
     } else {
         run_scan(incl | flag_write_sums, identity);
         scan_level(k, queue, aux, aux_off, aux, aux_off, tiles, false, init, algorithm, aux, next_off);
         bc::kernel& a = k.add_tile_offsets;
-        a.set_arg(0, out);
-        a.set_arg(1, cl_ulong(out_off));
-        a.set_arg(2, cl_ulong(n));
-        a.set_arg(3, aux);
-        a.set_arg(4, cl_ulong(aux_off));
-        a.set_arg(5, cl_uint(tile));
-        launch_1d(queue, a, tiles * k.wg, k.wg);
+        launch(queue, a, tiles * k.wg, k.wg, out, cl_ulong(out_off), cl_ulong(n), aux, cl_ulong(aux_off),
+            cl_uint(tile));
     }
 }
 
@@ -247,18 +221,9 @@ void scan_single_pass(scan_kernels& k, bc::command_queue& queue, const buffer_ra
     // clearing command before the kernel (clprim/detail/lookback_slots.hpp).
     const lookback_slots status = take_lookback_slots(queue, 1 + tiles * (k.elem == 4 ? 1 : 2));
     bc::kernel& s = k.scan_lookback;
-    s.set_arg(0, in.buffer);
-    s.set_arg(1, cl_ulong(in.offset));
-    s.set_arg(2, out.buffer);
-    s.set_arg(3, cl_ulong(out.offset));
-    s.set_arg(4, cl_ulong(in.size));
-    s.set_arg(5, cl_uint(inclusive ? 1 : 0));
-    s.set_arg(6, k.elem, init);
-    s.set_arg(7, status.buffer);
-    s.set_arg(8, status.epoch);
-    s.set_arg(9, tile_slots(k.tile()) * k.elem, nullptr);
-    s.set_arg(10, scratch_elements(k.wg) * k.elem, nullptr);
-    launch_1d(queue, s, tiles * k.wg, k.wg);
+    launch(queue, s, tiles * k.wg, k.wg, in.buffer, cl_ulong(in.offset), out.buffer, cl_ulong(out.offset),
+        cl_ulong(in.size), cl_uint(inclusive ? 1 : 0), raw_value{k.elem, init}, status.buffer, status.epoch,
+        local_bytes{tile_slots(k.tile()) * k.elem}, local_bytes{scratch_elements(k.wg) * k.elem});
 }
 
 // Checks the arguments, then scans with op (the sum, or a generated operator).
@@ -296,23 +261,10 @@ void run_scan(const buffer_range& in, const buffer_range& out, element_type type
             scratch_lease scratch(queue); // the partial sums, reused from the last call on this queue
             const bc::buffer aux = scratch.buffer(chunks * k.elem);
             bc::kernel& r = k.reduce_chunks;
-            r.set_arg(0, in.buffer);
-            r.set_arg(1, cl_ulong(in.offset));
-            r.set_arg(2, cl_ulong(n));
-            r.set_arg(3, cl_ulong(chunk));
-            r.set_arg(4, aux);
-            launch_1d(queue, r, chunks, 1);
+            launch(queue, r, chunks, 1, in.buffer, cl_ulong(in.offset), cl_ulong(n), cl_ulong(chunk), aux);
             bc::kernel& c = k.scan_chunks;
-            c.set_arg(0, in.buffer);
-            c.set_arg(1, cl_ulong(in.offset));
-            c.set_arg(2, out.buffer);
-            c.set_arg(3, cl_ulong(out.offset));
-            c.set_arg(4, cl_ulong(n));
-            c.set_arg(5, cl_ulong(chunk));
-            c.set_arg(6, aux);
-            c.set_arg(7, inclusive ? flag_inclusive : cl_uint(0));
-            c.set_arg(8, k.elem, init);
-            launch_1d(queue, c, chunks, 1);
+            launch(queue, c, chunks, 1, in.buffer, cl_ulong(in.offset), out.buffer, cl_ulong(out.offset), cl_ulong(n),
+                cl_ulong(chunk), aux, inclusive ? flag_inclusive : cl_uint(0), raw_value{k.elem, init});
             return;
         }
         // Room for the tile sums of every level.
