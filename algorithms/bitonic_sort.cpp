@@ -14,6 +14,7 @@
 #include "sort_support.hpp"
 
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/knobs.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/detail/sort_trace.hpp>
 #include <clprim/bitonic_sort.hpp>
@@ -54,14 +55,8 @@ struct bitonic_policy {
 void parse_bitonic_tune(int (&f)[3])
 {
     f[0] = f[1] = f[2] = -1;
-    const char* t = std::getenv("CLPRIM_BITONIC_TUNE");
-    for (int i = 0; t && *t && i < 3; ++i) {
-        char* end = nullptr;
-        const unsigned long v = std::strtoul(t, &end, 10);
-        if (end == t) break;
-        f[i] = int(std::min(v, 20ul));
-        t = *end == ',' ? end + 1 : nullptr;
-    }
+    if (const auto t = knob_numbers("CLPRIM_BITONIC_TUNE", 1, 3, 0, 20))
+        for (std::size_t i = 0; i < t->size(); ++i) f[i] = int((*t)[i]);
 }
 
 // The largest rows launch the fused program has a kernel for (bitonic_rows_m1 .. m12).
@@ -84,8 +79,8 @@ bitonic_policy choose_bitonic_policy(const bc::device& device, const sort_reques
         --p.tile_bits;
     if (f[0] >= 1) p.tile_bits = std::min(unsigned(f[0]), 13u);
     if (f[1] >= 0) p.col_bits = unsigned(f[1]);
-    if (const char* cap = std::getenv("CLPRIM_BITONIC_TILE"))
-        while (p.tile_bits > 1 && (std::size_t(1) << p.tile_bits) > std::strtoul(cap, nullptr, 10)) --p.tile_bits;
+    if (const auto cap = knob_number("CLPRIM_BITONIC_TILE", 0, std::size_t(-1)))
+        while (p.tile_bits > 1 && (std::size_t(1) << p.tile_bits) > *cap) --p.tile_bits;
     // No smaller than one work-item's registers; rows launches need at least one row bit and
     // have kernels for up to bitonic_max_rows.
     p.tile_bits = std::max(p.reg_bits, p.tile_bits);
@@ -364,8 +359,8 @@ void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::comma
         wg = std::min(wg, std::max<std::size_t>(1, N / elems));
         // CLPRIM_BITONIC_TILE=<elements> caps the tile (fused and transpose), for tests: tiny tiles
         // make a few thousand keys take stages with many row-spanning distances.
-        if (const char* cap = std::getenv("CLPRIM_BITONIC_TILE"))
-            while (wg > 1 && wg * elems > std::strtoul(cap, nullptr, 10)) wg /= 2;
+        if (const auto cap = knob_number("CLPRIM_BITONIC_TILE", 0, std::size_t(-1)))
+            while (wg > 1 && wg * elems > *cap) wg /= 2;
         const std::size_t tile = wg * elems;
 
         if (variant == bitonic_variant::transpose) {

@@ -5,6 +5,7 @@
 #include "sort_support.hpp"
 
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/knobs.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -29,11 +30,9 @@ bitonic_cpu_policy choose_policy(const bc::device& device, const sort_request& r
     const std::size_t bytes = size_of(r.key_type) + (r.has_values ? value_bytes(r) : 0);
     p.block = floor_pow2((std::size_t(256) << 10) / bytes);
     p.workers = 4 * std::max<cl_uint>(1, device.compute_units());
-    if (const char* t = std::getenv("CLPRIM_BITONIC_CPU_TUNE")) {
-        char* end = nullptr;
-        const unsigned long b = std::strtoul(t, &end, 10);
-        if (b >= 2) p.block = floor_pow2(b);
-        if (end && *end == ',') p.workers = std::max(1ul, std::strtoul(end + 1, nullptr, 10));
+    if (const auto t = knob_numbers("CLPRIM_BITONIC_CPU_TUNE", 1, 2)) {
+        if ((*t)[0] >= 2) p.block = floor_pow2((*t)[0]);
+        if (t->size() > 1) p.workers = std::max<std::size_t>(1, (*t)[1]);
     }
     p.block = std::min(p.block, N);
     return p;
@@ -44,10 +43,7 @@ bitonic_cpu_policy choose_policy(const bc::device& device, const sort_request& r
 bool bitonic_cpu_path_wanted(const bc::device& device, bitonic_variant variant)
 {
     if (variant != bitonic_variant::fused) return false;
-    if (const char* v = std::getenv("CLPRIM_BITONIC_PATH")) {
-        if (std::strcmp(v, "cpu") == 0) return true;
-        if (std::strcmp(v, "gpu") == 0) return false;
-    }
+    if (const auto v = knob_choice("CLPRIM_BITONIC_PATH", {"cpu", "gpu"})) return *v == 0;
     return (device.type() & CL_DEVICE_TYPE_CPU) != 0;
 }
 

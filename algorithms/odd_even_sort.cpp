@@ -15,6 +15,7 @@
 #include "sort_support.hpp"
 
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/knobs.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/odd_even_sort.hpp>
 
@@ -28,8 +29,7 @@ namespace {
 // The CLPRIM_ODD_EVEN_WINDOW cap, or 0 (none).
 std::size_t window_cap()
 {
-    const char* v = std::getenv("CLPRIM_ODD_EVEN_WINDOW");
-    return v && *v ? std::size_t(std::strtoull(v, nullptr, 10)) : 0;
+    return knob_number("CLPRIM_ODD_EVEN_WINDOW", 0, std::size_t(-1)).value_or(0);
 }
 
 std::size_t capped(std::size_t x, std::size_t cap) { return cap ? std::min(x, cap) : x; }

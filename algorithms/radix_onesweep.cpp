@@ -8,6 +8,7 @@
 #include <clprim/detail/algorithms_kernels.hpp>
 #include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/knobs.hpp>
 #include <clprim/detail/queue_state.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 
@@ -17,6 +18,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -54,29 +56,21 @@ struct onesweep_tuning {
 // CLPRIM_ONESWEEP_TRACE=file (measurement only, NVIDIA): every call waits for the device and
 // appends a timeline of its tiles to the file (radix_onesweep.cl, LB_TRACE); the file is
 // started afresh by the process's first call.
-const char* trace_path()
-{
-    const char* v = std::getenv("CLPRIM_ONESWEEP_TRACE");
-    return v && *v ? v : nullptr;
-}
+std::optional<std::string> trace_path() { return knob_text("CLPRIM_ONESWEEP_TRACE"); }
 constexpr std::size_t trace_words = 20; // uints per tile and pass (10 ulongs)
 
 onesweep_tuning choose_tuning(const sort_request& r)
 {
     onesweep_tuning t;
     t.kpt = size_of(r.key_type) == 4 ? (r.has_values ? 28 : 24) : 17;
-    if (const char* v = std::getenv("CLPRIM_ONESWEEP_TUNE")) {
-        if (const char* comma = std::strchr(v, ',')) {
-            t.wg = std::max<std::size_t>(radix, std::strtoul(v, nullptr, 10) / 32 * 32);
-            t.kpt = std::max<std::size_t>(1, std::strtoul(comma + 1, nullptr, 10));
-            if (const char* c2 = std::strchr(comma + 1, ',')) {
-                t.histogram_rounds = std::max<std::size_t>(1, std::strtoul(c2 + 1, nullptr, 10));
-                if (const char* c3 = std::strchr(c2 + 1, ','))
-                    t.histogram_groups_per_cu = std::max<std::size_t>(1, std::strtoul(c3 + 1, nullptr, 10));
-            }
-        }
+    // "wg,kpt[,rounds[,groups per compute unit]]"
+    if (const auto v = knob_numbers("CLPRIM_ONESWEEP_TUNE", 2, 4)) {
+        t.wg = std::max<std::size_t>(radix, (*v)[0] / 32 * 32);
+        t.kpt = std::max<std::size_t>(1, (*v)[1]);
+        if (v->size() > 2) t.histogram_rounds = std::max<std::size_t>(1, (*v)[2]);
+        if (v->size() > 3) t.histogram_groups_per_cu = std::max<std::size_t>(1, (*v)[3]);
     }
-    if (const char* v = std::getenv("CLPRIM_ONESWEEP_OPTIONS")) t.extra_options = std::string(" ") + v;
+    t.extra_options = knob_options("CLPRIM_ONESWEEP_OPTIONS");
     if (trace_path()) t.extra_options += " -DLB_TRACE";
     t.extra_options += lookback_build_options(); // CLPRIM_LOOKBACK=fallback: every tile takes it
     return t;
@@ -239,7 +233,7 @@ void radix_sort_onesweep(const sort_request& r, bc::command_queue& queue, oneswe
     constexpr std::size_t info_stride = (2 * 8 * radix + 1 + 2 * 8 + 15) / 16 * 16; // 8 passes at most
     const std::size_t slots_at = 2 * info_stride, region = tiles * radix;
     const std::size_t trace_at = slots_at + 2 * region;
-    const char* const trace = trace_path();
+    const std::optional<std::string> trace = trace_path();
     const std::size_t status_words = trace_at + (trace ? passes * tiles * trace_words : 0);
     queue_state st = take_queue_state(queue, "onesweep_status", status_words * sizeof(cl_uint));
     const bc::buffer status = st.buffer;
@@ -284,7 +278,7 @@ void radix_sort_onesweep(const sort_request& r, bc::command_queue& queue, oneswe
         }
         launch_1d(queue, s, tiles * k.wg, k.wg);
     }
-    if (trace) write_trace(trace, queue, status, trace_at, passes, tiles, r);
+    if (trace) write_trace(trace->c_str(), queue, status, trace_at, passes, tiles, r);
 }
 
 } // namespace detail

@@ -74,18 +74,15 @@ radix_kernels build_kernels(const bc::command_queue& queue, const sort_request& 
     // 24.9 and 25.6 Gkeys/s against 23.5 for 256 x 12; pairs and 64-bit keys no better than 256 x 12
     // (16.9 / 8.46 with 24, 17.0 / 8.49 with 12).
     std::size_t max_kpt = gpu ? (r.has_values || key_size > 4 ? 12 : 20) : 64;
-    if (const char* t = std::getenv("CLPRIM_RADIX_TUNE")) {
-        const char* comma = std::strchr(t, ',');
-        if (comma) {
-            wg = std::max<std::size_t>(rank_bins, floor_pow2(std::max(1ul, std::strtoul(t, nullptr, 10))));
-            max_kpt = std::max(1ul, std::strtoul(comma + 1, nullptr, 10));
-        }
+    if (const auto t = knob_numbers("CLPRIM_RADIX_TUNE", 2, 2)) {
+        wg = std::max<std::size_t>(rank_bins, floor_pow2(std::max<std::size_t>(1, (*t)[0])));
+        max_kpt = std::max<std::size_t>(1, (*t)[1]);
     }
     // Kernel variants (radix_sort.cl): bit 0 RANK_PACKED, bit 1 STAGE_VALUES (pairs whose values
     // are no wider than the keys), bit 2 BLOCKED_LOAD. All three on GPUs (measured above), none
     // on CPU devices (not measured to pay there). CLPRIM_RADIX_VARIANT overrides, for measurements.
     unsigned variant = gpu ? 7u : 0u;
-    if (const char* v = std::getenv("CLPRIM_RADIX_VARIANT")) variant = unsigned(std::strtoul(v, nullptr, 10));
+    if (const auto v = knob_number("CLPRIM_RADIX_VARIANT", 0, 7)) variant = unsigned(*v);
     const bool packed = (variant & 1u) != 0;
     const bool stage_values = (variant & 2u) != 0 && r.has_values && size_of(r.value_type) <= key_size;
     const bool blocked_load = (variant & 4u) != 0;

@@ -6,6 +6,7 @@
 #include <clprim/detail/algorithms_kernels.hpp>
 #include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/knobs.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 
 #include <algorithm>
@@ -45,15 +46,10 @@ radix_cpu_policy choose_policy(const bc::device& device, const sort_request& r)
     p.digit_bits = size_of(r.key_type) == 4 ? 11 : 8;
     p.chunks = 4 * cus;
     p.wc_line = 0;
-    if (const char* t = std::getenv("CLPRIM_RADIX_CPU_TUNE")) {
-        char* end = nullptr;
-        const unsigned long bits = std::strtoul(t, &end, 10);
-        if (bits >= 4 && bits <= 12) p.digit_bits = unsigned(bits);
-        if (end && *end == ',') {
-            const unsigned long c = std::strtoul(end + 1, &end, 10);
-            if (c >= 1) p.chunks = c;
-            if (end && *end == ',') p.wc_line = unsigned(std::min(255ul, std::strtoul(end + 1, &end, 10)));
-        }
+    if (const auto t = knob_numbers("CLPRIM_RADIX_CPU_TUNE", 1, 3)) {
+        if ((*t)[0] >= 4 && (*t)[0] <= 12) p.digit_bits = unsigned((*t)[0]);
+        if (t->size() > 1 && (*t)[1] >= 1) p.chunks = (*t)[1];
+        if (t->size() > 2) p.wc_line = unsigned(std::min<std::size_t>(255, (*t)[2]));
     }
     // Small inputs: no chunk shorter than 4096 keys (a launch costs more than that much work).
     p.chunks = std::max<std::size_t>(1, std::min(p.chunks, ceil_div(n, 4096)));

@@ -5,6 +5,7 @@
 // (type, op) holding every variant.
 #include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/knobs.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/detail/primitives_kernels.hpp>
 #include <clprim/reduce.hpp>
@@ -92,15 +93,11 @@ const reduce_tuning& tuning()
 {
     static const reduce_tuning t = [] {
         reduce_tuning r;
-        auto num = [](const char* name, long fallback) {
-            const char* v = std::getenv(name);
-            return v && *v ? std::strtol(v, nullptr, 10) : fallback;
-        };
-        r.once = num("CLPRIM_REDUCE_ONCE", r.once) != 0;
-        r.read = int(std::min(2L, std::max(0L, num("CLPRIM_REDUCE_READ", r.read))));
-        r.gpc = std::size_t(std::max(1L, num("CLPRIM_REDUCE_GPC", long(r.gpc))));
-        r.loads = num("CLPRIM_REDUCE_LOADS", r.loads) >= 4 ? 4 : 2;
-        r.wg = std::size_t(std::max(1L, num("CLPRIM_REDUCE_WG", long(r.wg))));
+        if (const auto v = knob_choice("CLPRIM_REDUCE_ONCE", {"0", "1"})) r.once = *v == 1;
+        if (const auto v = knob_number("CLPRIM_REDUCE_READ", 0, 2)) r.read = int(*v);
+        if (const auto v = knob_number("CLPRIM_REDUCE_GPC", 1, std::size_t(-1))) r.gpc = *v;
+        if (const auto v = knob_choice("CLPRIM_REDUCE_LOADS", {"2", "4"})) r.loads = *v == 1 ? 4 : 2;
+        if (const auto v = knob_number("CLPRIM_REDUCE_WG", 1, std::size_t(-1))) r.wg = *v;
         return r;
     }();
     return t;
