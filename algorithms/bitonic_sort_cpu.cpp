@@ -4,6 +4,7 @@
 #include "bitonic_sort_cpu.hpp"
 #include "sort_support.hpp"
 
+#include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/knobs.hpp>
 
@@ -44,7 +45,7 @@ bool bitonic_cpu_path_wanted(const bc::device& device, bitonic_variant variant)
 {
     if (variant != bitonic_variant::fused) return false;
     if (const auto v = knob_choice("CLPRIM_BITONIC_PATH", {"cpu", "gpu"})) return *v == 0;
-    return (device.type() & CL_DEVICE_TYPE_CPU) != 0;
+    return profile_of(device).is_cpu();
 }
 
 void bitonic_sort_cpu(const sort_request& r, bc::command_queue& queue)

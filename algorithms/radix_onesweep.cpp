@@ -7,6 +7,7 @@
 
 #include <clprim/detail/algorithms_kernels.hpp>
 #include <clprim/detail/device_limits.hpp>
+#include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/knobs.hpp>
 #include <clprim/detail/queue_state.hpp>
@@ -155,7 +156,7 @@ onesweep_kernels& cached_kernels(const bc::command_queue& queue, const sort_requ
 bool onesweep_match_any_available(const bc::command_queue& queue)
 {
     const bc::device device = queue.get_device();
-    if (device.platform().name().find("NVIDIA") == std::string::npos) return false;
+    if (!profile_of(device).nvidia) return false;
     static std::mutex mutex;
     static std::map<cl_device_id, bool> known;
     {

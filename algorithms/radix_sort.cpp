@@ -58,7 +58,7 @@ radix_kernels build_kernels(const bc::command_queue& queue, const sort_request& 
     const bc::device device = queue.get_device();
     const std::size_t key_size = size_of(r.key_type);
     const std::size_t local_mem = device.local_memory_size();
-    const bool gpu = (device.type() & CL_DEVICE_TYPE_GPU) != 0;
+    const bool gpu = profile_of(device).is_gpu();
 
     // Start from 256 work-items (the scan table needs wg >= rank_bins) and as many keys per
     // work-item as local memory allows (more keys per tile: fewer counts to scan).

@@ -2,6 +2,7 @@
 // caller's counts; bins tiled over the second NDRange dimension when they do not fit local memory
 // at once, global atomics when even that would take too many passes.
 #include <clprim/detail/device_limits.hpp>
+#include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/primitives_kernels.hpp>
 #include <clprim/histogram.hpp>
@@ -129,7 +130,7 @@ void histogram_impl_tuned(const buffer_range& in, const buffer_range& counts, st
 
     guarded(who, [&] {
         const std::size_t n = in.size;
-        const bool is_gpu = (device.type() & CL_DEVICE_TYPE_GPU) != 0;
+        const bool is_gpu = profile_of(device).is_gpu();
         // Plan with the device's local memory; copies only on GPUs, where work-items of one warp
         // really collide on a counter (a CPU runs a work-group as a loop: no collisions).
         std::size_t budget = local_budget ? local_budget : std::size_t(device.local_memory_size());

@@ -4,6 +4,7 @@
 // the others order-keeping ones). Kernels: reduce.cl over workgroup_reduce.cl, one program per
 // (type, op) holding every variant.
 #include <clprim/detail/device_limits.hpp>
+#include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/knobs.hpp>
 #include <clprim/detail/scratch_pool.hpp>
@@ -156,6 +157,7 @@ struct prepared_kernel {
     bc::kernel kernel;
     std::size_t wg = 0;
     device_limits lim{};
+    bool gpu = false;     // profile_of(device).is_gpu()
     bool once = false;    // reduce_fast_once / reduce_fast_chunked_once: one launch, a counter argument
     bool ordered = false; // reduce_ordered (GPU) / reduce_ordered_chunks (CPU, work-groups of one)
 };
@@ -283,7 +285,7 @@ prepared_kernel& prepare(const bc::context& context, const bc::device& device, e
     auto& prepared = pool().kernels[std::make_tuple(context.get(), device.id(), int(type), 2 * op.code + int(op.ordered),
                                                      int(variant), op.file)];
     if (prepared.wg != 0) return prepared;
-    const bool gpu = (device.type() & CL_DEVICE_TYPE_GPU) != 0;
+    const bool gpu = profile_of(device).is_gpu();
     // Work-group size: a power of two the device allows, whose scratch fits in local memory, at
     // most 256 (enough to hide latency; larger only lengthens the tree). The order-keeping tile
     // kernel also holds a tile of 64 bytes per work-item.
@@ -314,6 +316,7 @@ prepared_kernel& prepare(const bc::context& context, const bc::device& device, e
     }
     prepared.kernel = k;
     prepared.lim = l;
+    prepared.gpu = gpu;
     prepared.wg = chunked ? 1 : wg0;
     prepared.once = once;
     prepared.ordered = op.ordered;
@@ -338,7 +341,7 @@ void run_ordered(prepared_kernel& prepared, const bc::context& context, bc::comm
 {
     bc::kernel& kernel = prepared.kernel;
     const std::size_t wg = prepared.wg;
-    const bool chunked = !prepared.lim.is_gpu;
+    const bool chunked = !prepared.gpu;
     const std::size_t items = ordered_items(elem);
     const std::size_t unit = chunked ? 4096 : wg * items; // elements per chunk at least / per tile
     const std::size_t max_parts = std::max<std::size_t>(1, prepared.lim.compute_units) * (chunked ? 4 : tuning().gpc);
@@ -408,7 +411,7 @@ void run_reduce(const buffer_range& in, element_type type, const op_desc& op, re
         plan p;
         p.wg = wg;
         p.vec = 16 / elem;
-        p.max_groups = lim.compute_units * (lim.is_gpu ? tuning().gpc : 4);
+        p.max_groups = lim.compute_units * (prepared.gpu ? tuning().gpc : 4);
         switch (variant) {
         case reduce_variant::reduce0: case reduce_variant::reduce1: case reduce_variant::reduce2:
             p.per_group = wg;
