@@ -4,12 +4,12 @@
 // #14: every launch runs many passes on a work-group's 2^B elements in registers and local memory:
 // whole tiles sorted up front; per later stage its long distances m = B - c at a time on groups
 // of 2^m rows x 2^c consecutive columns, then its short ones in one tile launch; see
-// bitonic_policy here and the fused kernels in bitonic_sort.cl), and the transpose variant (issue
+// bitonic_policy here and the fused kernels in bitonic_fused.cl), and the transpose variant (issue
 // #15: rows of a tile sorted in local memory; the distances of a stage that span rows run in local
-// memory too, between a transpose of the matrix into a scratch buffer and one back). All come from
-// bitonic_sort.cl: the fused variant's kernels as their own program (its shape as build options),
-// the others as one. Works in place on
-// the caller's range; see bitonic_sort.cl for how any n is handled.
+// memory too, between a transpose of the matrix into a scratch buffer and one back). Two programs,
+// both joined after bitonic_common.cl: the fused variant's kernels (bitonic_fused.cl, its shape as
+// build options) and the others (bitonic_sort.cl). Works in place on the caller's range; see
+// bitonic_common.cl for how any n is handled.
 #include "bitonic_sort_cpu.hpp"
 #include "sort_support.hpp"
 
@@ -37,7 +37,7 @@ namespace {
 // work-item (so 2^(tile_bits - reg_bits) work-items); rows launches take 2^col_bits or more
 // consecutive columns, so up to m = tile_bits - col_bits passes per launch. All three are build
 // options of the fused program (-DBITONIC_REG_BITS, -DBITONIC_TILE_BITS, -DBITONIC_COL_BITS): the
-// kernels' chunk positions are then constants (see bitonic_sort.cl).
+// kernels' chunk positions are then constants (see bitonic_fused.cl).
 //  - reg_bits: 4 (16 keys per work-item in registers: four passes per local-memory round trip).
 //  - tile_bits: the largest group whose keys and values (padded one slot per 32) fit the
 //    device's local memory, at most 13 (8192 elements), with a work-group the kernels allow.
@@ -234,7 +234,7 @@ bc::program fused_program(bc::command_queue& queue, const sort_request& r, biton
     static std::map<std::tuple<cl_context, cl_device_id, std::string>, bitonic_policy> shapes;
     const bc::device device = queue.get_device();
     const auto build = [&] {
-        return algorithms_program(queue.get_context(), {"sort_key_order.cl", "bitonic_sort.cl"},
+        return algorithms_program(queue.get_context(), {"sort_key_order.cl", "bitonic_common.cl", "bitonic_fused.cl"},
                                   sort_build_options(r) + bitonic_fused_options(p));
     };
     const auto key = std::make_tuple(queue.get_context().get(), device.get(), sort_build_options(r) + bitonic_fused_options(p));
@@ -280,7 +280,7 @@ void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::comma
         bitonic_launcher launch{queue, r, n};
 
         if (variant == bitonic_variant::fused) {
-            // Its own program (bitonic_sort.cl with BITONIC_REG_BITS: the group kernels only). Every
+            // Its own program (bitonic_fused.cl: the group kernels only). Every
             // tile sorted in one launch; then per stage k = 2^s > tile its distances from 2^(s-1)
             // down to the tile, m = tile_bits - col_bits (or fewer) per rows launch, and its
             // distances below the tile in one tail launch. At 2^26 with 13-bit groups and 8 row
@@ -316,7 +316,7 @@ void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::comma
         const std::size_t elems = 8;
         const std::size_t bytes_per_elem = size_of(r.key_type) + (r.has_values ? value_bytes(r) : 0);
         const bc::program program =
-            algorithms_program(queue.get_context(), {"sort_key_order.cl", "bitonic_sort.cl"},
+            algorithms_program(queue.get_context(), {"sort_key_order.cl", "bitonic_common.cl", "bitonic_sort.cl"},
                                sort_build_options(r) + " -DBITONIC_ELEMS=" + std::to_string(elems));
 
         bc::kernel g1 = program.create_kernel("bitonic_global_m1");
