@@ -42,6 +42,9 @@ const char* kernel_name(reduce_variant v)
     return nullptr;
 }
 
+// CLPRIM_REDUCE_OP of reduce.cl: 0 sum, 1 min, 2 max (op_code), or a generated operator.
+constexpr int generated_op_code = 3;
+
 int op_code(reduce_op op)
 {
     switch (op) {
@@ -113,14 +116,15 @@ int subgroup_kind(const bc::device& device)
 }
 
 // The operator a call reduces with: one of the builtins (code 0 sum, 1 min, 2 max), or a
-// generated source (code 3, clprim/detail/operator_source.hpp) defining CLPRIM_OP and
+// generated source (generated_op_code, clprim/detail/operator_source.hpp) defining CLPRIM_OP and
 // CLPRIM_IDENTITY; ordered: the operator may not be commutative, so only the order-keeping
 // kernels (reduce_ordered*) may run it.
 struct op_desc {
     int code = 0;
     std::string file;
     bool ordered = false;
-    const void* identity = nullptr; // code 3: size_of(type) bytes
+    const void* identity = nullptr; // generated_op_code: size_of(type) bytes
+    bool generated() const { return code == generated_op_code; }
 };
 
 // Elements per work-item and tile in the order-keeping kernels (RED_ITEMS): 64 bytes each.
@@ -136,11 +140,11 @@ bc::program reduce_program(const bc::context& context, const bc::device& device,
     std::string base = type_options(type, "T") + " -DCLPRIM_REDUCE_OP=" + std::to_string(op.code) +
                        " -DRED_WG=" + std::to_string(wg) + " -DRED_LOADS=" + std::to_string(tuning().loads) +
                        " -DRED_ITEMS=" + std::to_string(ordered_items(size_of(type))) +
-                       " -DRED_KERNELS=" + (op.code != 3 ? "0" : op.ordered ? "2" : "1");
+                       " -DRED_KERNELS=" + (!op.generated() ? "0" : op.ordered ? "2" : "1");
     if (device.supports_extension("cl_khr_int64_base_atomics")) base += " -DRED_ATOM64=1";
     std::vector<std::string> files{"workgroup_reduce.cl", "reduce.cl"};
-    if (op.code == 3) files.insert(files.begin(), op.file);
-    if (const int sg = op.code == 3 ? 0 : subgroup_kind(device)) {
+    if (op.generated()) files.insert(files.begin(), op.file);
+    if (const int sg = op.generated() ? 0 : subgroup_kind(device)) {
         try {
             return primitives_program(context, files, base + " -DCLPRIM_SUBGROUPS=" + std::to_string(sg));
         } catch (const build_error&) {
@@ -273,7 +277,7 @@ struct destination {
 // The identity of op, for an empty range.
 void op_identity(element_type type, const op_desc& op, void* out)
 {
-    if (op.code == 3) std::memcpy(out, op.identity, size_of(type));
+    if (op.generated()) std::memcpy(out, op.identity, size_of(type));
     else identity(type, op.code == 0 ? reduce_op::sum : op.code == 1 ? reduce_op::min : reduce_op::max, out);
 }
 
@@ -505,7 +509,7 @@ void reduce_generated_impl(const buffer_range& in, element_type type, const std:
     in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
     bc::command_queue& queue = scope.queue();
     op_desc op;
-    op.code = 3;
+    op.code = generated_op_code;
     op.file = op_file;
     op.ordered = !commutative;
     op.identity = identity;
