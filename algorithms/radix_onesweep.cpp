@@ -2,6 +2,7 @@
 // launch per 8-bit digit, no clearing command (the status words stay with the queue) and no host
 // round trip: the call returns while the device works.
 #include "radix_onesweep.hpp"
+#include "radix_onesweep_layout.cl"
 
 #include <clprim/detail/lookback_slots.hpp>
 
@@ -31,7 +32,7 @@ namespace {
 
 constexpr unsigned radix_bits = 8;
 constexpr std::size_t radix = std::size_t(1) << radix_bits;
-constexpr std::size_t histogram_keys = 8; // keys per work-item per round of onesweep_histogram (HIST_KEYS)
+constexpr std::size_t histogram_keys = ONESWEEP_HIST_KEYS; // keys per work-item per round of onesweep_histogram (HIST_KEYS)
 
 // Tuning for the one-sweep path, in one place. A tile is wg * kpt keys: larger tiles mean fewer
 // look-back slots and tiles to chain, but more registers and local memory per work-group.
@@ -58,7 +59,7 @@ struct onesweep_tuning {
 // appends a timeline of its tiles to the file (radix_onesweep.cl, LB_TRACE); the file is
 // started afresh by the process's first call.
 std::optional<std::string> trace_path() { return knob_text("CLPRIM_ONESWEEP_TRACE"); }
-constexpr std::size_t trace_words = 20; // uints per tile and pass (10 ulongs)
+constexpr std::size_t trace_words = 2 * ONESWEEP_TRACE_WORDS; // uints per tile and pass
 
 onesweep_tuning choose_tuning(const sort_request& r)
 {
@@ -110,7 +111,7 @@ std::string program_options(const sort_request& r, std::size_t wg, std::size_t k
 const std::vector<std::string>& program_files()
 {
     static const std::vector<std::string> files{"sort_key_order.cl", "workgroup_scan.cl", "lookback.cl",
-                                                "radix_onesweep.cl"};
+                                                "radix_onesweep_layout.cl", "radix_onesweep.cl"};
     return files;
 }
 
@@ -231,7 +232,7 @@ void radix_sort_onesweep(const sort_request& r, bc::command_queue& queue, oneswe
     // one has finished: same in-order queue). A new or grown buffer is zero-filled once. The state
     // stays locked while this call enqueues, so another host thread's call on this queue cannot
     // interleave its commands with these.
-    constexpr std::size_t info_stride = (2 * 8 * radix + 1 + 2 * 8 + 15) / 16 * 16; // 8 passes at most
+    constexpr std::size_t info_stride = ONESWEEP_INFO_STRIDE(radix); // ONESWEEP_MAX_PASSES at most
     const std::size_t slots_at = 2 * info_stride, region = tiles * radix;
     const std::size_t trace_at = slots_at + 2 * region;
     const std::optional<std::string> trace = trace_path();
