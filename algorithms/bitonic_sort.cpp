@@ -10,6 +10,7 @@
 // both joined after bitonic_common.cl: the fused variant's kernels (bitonic_fused.cl, its shape as
 // build options) and the others (bitonic_sort.cl). Works in place on the caller's range; see
 // bitonic_common.cl for how any n is handled.
+#include "bitonic_policy.hpp"
 #include "bitonic_sort_cpu.hpp"
 #include "sort_support.hpp"
 
@@ -31,62 +32,6 @@ namespace clprim {
 namespace detail {
 
 namespace {
-
-// The fused variant's shape, chosen in this one place (from the key and value sizes and the
-// device's queried limits). Every launch holds 2^tile_bits elements per work-group, 2^reg_bits per
-// work-item (so 2^(tile_bits - reg_bits) work-items); rows launches take 2^col_bits or more
-// consecutive columns, so up to m = tile_bits - col_bits passes per launch. All three are build
-// options of the fused program (-DBITONIC_REG_BITS, -DBITONIC_TILE_BITS, -DBITONIC_COL_BITS): the
-// kernels' chunk positions are then constants (see bitonic_fused.cl).
-//  - reg_bits: 4 (16 keys per work-item in registers: four passes per local-memory round trip).
-//  - tile_bits: the largest group whose keys and values (padded one slot per 32) fit the
-//    device's local memory, at most 13 (8192 elements), with a work-group the kernels allow.
-//  - col_bits: runs of 128 bytes of keys (32 4-byte or 16 8-byte keys), the width at which GPUs
-//    coalesce.
-// CLPRIM_BITONIC_TUNE="tile_bits,col_bits[,reg_bits]" overrides (measurements; tests force tiny
-// shapes), CLPRIM_BITONIC_TILE=<elements> caps the tile as for the transpose variant.
-struct bitonic_policy {
-    unsigned reg_bits = 4;
-    unsigned tile_bits = 13;
-    unsigned col_bits = 5;
-};
-
-// The fields of CLPRIM_BITONIC_TUNE that are set (-1 where not).
-void parse_bitonic_tune(int (&f)[3])
-{
-    f[0] = f[1] = f[2] = -1;
-    if (const auto t = knob_numbers("CLPRIM_BITONIC_TUNE", 1, 3, 0, 20))
-        for (std::size_t i = 0; i < t->size(); ++i) f[i] = int((*t)[i]);
-}
-
-// The largest rows launch the fused program has a kernel for (bitonic_rows_m1 .. m12).
-constexpr unsigned bitonic_max_rows = 12;
-
-// The shape, before the program exists: tile_bits within the device's local memory and work-group
-// limit (the caller lowers it further if the built kernels allow fewer work-items).
-bitonic_policy choose_bitonic_policy(const bc::device& device, const sort_request& r)
-{
-    bitonic_policy p;
-    int f[3];
-    parse_bitonic_tune(f);
-    if (f[2] >= 1) p.reg_bits = unsigned(std::min(f[2], 5));
-    const std::size_t key_bytes = size_of(r.key_type);
-    const std::size_t bytes = key_bytes + (r.has_values ? value_bytes(r) : 0);
-    p.col_bits = key_bytes >= 8 ? 4 : 5;
-    while (p.tile_bits > p.reg_bits &&
-           ((std::size_t(1) << p.tile_bits) * 33 / 32 * bytes > device.local_memory_size() ||
-            (std::size_t(1) << (p.tile_bits - p.reg_bits)) > device.max_work_group_size()))
-        --p.tile_bits;
-    if (f[0] >= 1) p.tile_bits = std::min(unsigned(f[0]), 13u);
-    if (f[1] >= 0) p.col_bits = unsigned(f[1]);
-    if (const auto cap = knob_number("CLPRIM_BITONIC_TILE", 0, std::size_t(-1)))
-        while (p.tile_bits > 1 && (std::size_t(1) << p.tile_bits) > *cap) --p.tile_bits;
-    // No smaller than one work-item's registers; rows launches need at least one row bit and
-    // have kernels for up to bitonic_max_rows.
-    p.tile_bits = std::max(p.reg_bits, p.tile_bits);
-    p.col_bits = std::max(std::min(p.col_bits, p.tile_bits - 1), p.tile_bits - std::min(p.tile_bits, bitonic_max_rows));
-    return p;
-}
 
 std::string bitonic_fused_options(const bitonic_policy& p)
 {
@@ -285,7 +230,7 @@ void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::comma
             // down to the tile, m = tile_bits - col_bits (or fewer) per rows launch, and its
             // distances below the tile in one tail launch. At 2^26 with 13-bit groups and 8 row
             // bits: 1 + 18 rows + 13 tail launches = 32 sweeps over the data.
-            bitonic_policy p = choose_bitonic_policy(device, r);
+            bitonic_policy p = select_bitonic_policy(profile_of(device), r);
             const bc::program fp = fused_program(queue, r, p);
             const unsigned T = p.tile_bits, S = log2_exact(N);
             {

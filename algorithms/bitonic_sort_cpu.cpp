@@ -1,6 +1,7 @@
 // Host side of the bitonic sort's CPU path (algorithms/bitonic_sort_cpu.cl): the same network as
 // the GPU variants, run as long loops per work-item: whole cache-sized blocks first, then per
 // later stage its long-distance passes over the whole array and its short ones block by block.
+#include "bitonic_policy.hpp"
 #include "bitonic_sort_cpu.hpp"
 #include "sort_support.hpp"
 
@@ -15,44 +16,16 @@
 namespace clprim {
 namespace detail {
 
-namespace {
-
-// The CPU path's shape, chosen in this one place.
-struct bitonic_cpu_policy {
-    std::size_t block = 0;   // elements a work-item sorts in its cache (power of two)
-    std::size_t workers = 1; // work-items per launch
-};
-
-// Blocks of at most 256 KiB of keys and values (half a core's L2 on the machines measured);
-// a few work-items per compute unit. CLPRIM_BITONIC_CPU_TUNE="block_elements,workers" overrides.
-bitonic_cpu_policy choose_policy(const bc::device& device, const sort_request& r, std::size_t N)
-{
-    bitonic_cpu_policy p;
-    const std::size_t bytes = size_of(r.key_type) + (r.has_values ? value_bytes(r) : 0);
-    p.block = floor_pow2((std::size_t(256) << 10) / bytes);
-    p.workers = 4 * std::max<cl_uint>(1, device.compute_units());
-    if (const auto t = knob_numbers("CLPRIM_BITONIC_CPU_TUNE", 1, 2)) {
-        if ((*t)[0] >= 2) p.block = floor_pow2((*t)[0]);
-        if (t->size() > 1) p.workers = std::max<std::size_t>(1, (*t)[1]);
-    }
-    p.block = std::min(p.block, N);
-    return p;
-}
-
-} // namespace
-
 bool bitonic_cpu_path_wanted(const bc::device& device, bitonic_variant variant)
 {
-    if (variant != bitonic_variant::fused) return false;
-    if (const auto v = knob_choice("CLPRIM_BITONIC_PATH", {"cpu", "gpu"})) return *v == 0;
-    return profile_of(device).is_cpu();
+    return select_bitonic_cpu_path(profile_of(device), variant);
 }
 
 void bitonic_sort_cpu(const sort_request& r, bc::command_queue& queue)
 {
     const std::size_t n = r.keys.size;
     const std::size_t N = next_pow2(n);
-    const bitonic_cpu_policy pol = choose_policy(queue.get_device(), r, N);
+    const bitonic_cpu_policy pol = select_bitonic_cpu_policy(profile_of(queue.get_device()), r, N);
     const bc::program program =
         algorithms_program(queue.get_context(), {"sort_key_order.cl", "bitonic_sort_cpu.cl"}, sort_build_options(r));
     bc::kernel bk = program.create_kernel("bitonic_cpu_blocks");

@@ -3,6 +3,8 @@
 // binary function object, rendered into the kernels; commutative ones take the fast kernels,
 // the others order-keeping ones). Kernels: reduce.cl over workgroup_reduce.cl, one program per
 // (type, op) holding every variant.
+#include "reduce_policy.hpp"
+
 #include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/kernel_launch.hpp>
@@ -76,34 +78,10 @@ void identity(element_type type, reduce_op op, void* result)
     }
 }
 
-// Tuning of the fast variant, read once from the environment (for sweeps on new devices; the
-// defaults are what measured best on an H100 and do no harm on CPU devices):
-//   CLPRIM_REDUCE_ONCE=0|1   1: one launch (the last work-group reduces the partials), 0: two
-//   CLPRIM_REDUCE_READ=0..2  how the one value comes back: 0 blocking read into the caller's
-//                            variable, 1 blocking read into pinned host memory, 2 non-blocking
-//                            read into pinned memory, then clFinish
-//   CLPRIM_REDUCE_GPC=k      work-groups per compute unit on GPUs (grid-stride variants)
-//   CLPRIM_REDUCE_LOADS=2|4  16-byte loads per work-item per iteration
-//   CLPRIM_REDUCE_WG=w       cap on the work-group size (a power of two)
-struct reduce_tuning {
-    bool once = true;
-    int read = 2;
-    std::size_t gpc = 8;
-    int loads = 2;
-    std::size_t wg = 256;
-};
-
-const reduce_tuning& tuning()
+// The fast variant's tuning (reduce_policy.hpp), read once.
+const reduce_policy& tuning()
 {
-    static const reduce_tuning t = [] {
-        reduce_tuning r;
-        if (const auto v = knob_choice("CLPRIM_REDUCE_ONCE", {"0", "1"})) r.once = *v == 1;
-        if (const auto v = knob_number("CLPRIM_REDUCE_READ", 0, 2)) r.read = int(*v);
-        if (const auto v = knob_number("CLPRIM_REDUCE_GPC", 1, std::size_t(-1))) r.gpc = *v;
-        if (const auto v = knob_choice("CLPRIM_REDUCE_LOADS", {"2", "4"})) r.loads = *v == 1 ? 4 : 2;
-        if (const auto v = knob_number("CLPRIM_REDUCE_WG", 1, std::size_t(-1))) r.wg = *v;
-        return r;
-    }();
+    static const reduce_policy t = select_reduce_policy();
     return t;
 }
 
