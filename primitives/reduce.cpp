@@ -3,6 +3,7 @@
 // binary function object, rendered into the kernels; commutative ones take the fast kernels,
 // the others order-keeping ones). Kernels: reduce.cl over workgroup_reduce.cl, one program per
 // (type, op) holding every variant.
+#include "reduce_layout.cl"
 #include "reduce_policy.hpp"
 
 #include <clprim/detail/device_limits.hpp>
@@ -107,7 +108,7 @@ struct op_desc {
 
 // Elements per work-item and tile in the order-keeping kernels (RED_ITEMS): 64 bytes each.
 std::size_t ordered_items(std::size_t elem) { return elem == 4 ? 16 : 8; }
-std::size_t ordered_tile_slots(std::size_t tile) { return tile + ((tile - 1) >> 5); } // RED_TILE_PAD(tile-1)+1
+std::size_t ordered_tile_slots(std::size_t tile) { return RED_TILE_SLOTS(tile); }
 
 // The program for (type, op) with work-group size wg compiled in (reduce5/reduce6 unroll for it).
 // Sub-group code is tried first where the device reports it; a driver that then fails to build
@@ -120,7 +121,7 @@ bc::program reduce_program(const bc::context& context, const bc::device& device,
                        " -DRED_ITEMS=" + std::to_string(ordered_items(size_of(type))) +
                        " -DRED_KERNELS=" + (!op.generated() ? "0" : op.ordered ? "2" : "1");
     if (device.supports_extension("cl_khr_int64_base_atomics")) base += " -DRED_ATOM64=1";
-    std::vector<std::string> files{"workgroup_reduce.cl", "reduce.cl"};
+    std::vector<std::string> files{"workgroup_reduce.cl", "reduce_layout.cl", "reduce.cl"};
     if (op.generated()) files.insert(files.begin(), op.file);
     if (const int sg = op.generated() ? 0 : subgroup_kind(device)) {
         try {

@@ -1,6 +1,7 @@
 // Device-wide inclusive and exclusive scans (kernels in scan.cl, work-group scans in
 // workgroup_scan.cl), of sums or of a user's operator (a generated source joined in front,
 // clprim/detail/operator_source.hpp: one cached program per operator source).
+#include "scan_layout.cl"
 #include "scan_policy.hpp"
 
 #include <clprim/detail/device_limits.hpp>
@@ -47,7 +48,7 @@ struct scan_op {
 };
 
 std::size_t scratch_elements(std::size_t wg) { return 2 * wg + ((2 * wg) >> 5) + 1; } // WG_SCAN_SCRATCH
-std::size_t tile_slots(std::size_t tile) { return tile + ((tile - 1) >> 5); }         // SCAN_TILE_PAD(tile-1)+1
+std::size_t tile_slots(std::size_t tile) { return SCAN_TILE_SLOTS(tile); }
 
 // CLPRIM_SCAN_OPTIONS: extra build options of the scan programs, for measurements (e.g.
 // -DLB_WINDOW=64, -DSCAN_REREAD=0, -DSCAN_FULL_TILES=0, -cl-nv-maxrregcount=48).
@@ -76,7 +77,7 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
         options += " -cl-nv-maxrregcount=" + std::to_string(scan_register_cap(profile, k.elem));
     options += extra;
     const bc::context context = queue.get_context();
-    std::vector<std::string> files{"workgroup_scan.cl", "scan.cl", "lookback.cl", "scan_lookback.cl"};
+    std::vector<std::string> files{"workgroup_scan.cl", "scan_layout.cl", "scan.cl", "lookback.cl", "scan_lookback.cl"};
     if (!op.file.empty()) files.insert(files.begin(), op.file);
     bc::program program = primitives_program(context, files, options);
     k.scan_tiles = program.create_kernel("scan_tiles");
