@@ -5,6 +5,7 @@
 // vary; passes over a digit that is the same for every key are skipped. radix_sort.cpp chooses
 // it for n >= 2^30 on GPUs (or when CLPRIM_RADIX_PATH=multipass forces it).
 #include "radix_multipass.hpp"
+#include "radix_policy.hpp"
 
 #include <clprim/detail/algorithms_kernels.hpp>
 #include <clprim/detail/device_limits.hpp>
@@ -25,11 +26,9 @@ namespace detail {
 
 namespace {
 
-// Digit width: 8 bits halves the passes of a 4-bit sort; the tile is ranked 4 bits at a time
-// in local memory (radix_sort.cl), so wider digits cost little more per pass.
-constexpr unsigned radix_bits = 8;
+constexpr unsigned radix_bits = multipass_radix_bits; // radix_policy.hpp
 constexpr std::size_t radix = std::size_t(1) << radix_bits;
-constexpr unsigned rank_bins = 16;
+constexpr unsigned rank_bins = multipass_rank_bins;
 
 struct radix_kernels {
     bc::kernel count, scatter;
@@ -51,31 +50,11 @@ radix_kernels build_kernels(const bc::command_queue& queue, const sort_request& 
     const bc::device device = queue.get_device();
     const std::size_t key_size = size_of(r.key_type);
     const std::size_t local_mem = device.local_memory_size();
-    const bool gpu = profile_of(device).is_gpu();
-
-    // Start from 256 work-items (the scan table needs wg >= rank_bins) and as many keys per
-    // work-item as local memory allows (more keys per tile: fewer counts to scan).
-    // Measured: on PoCL's CPU devices fewer work-items with longer serial runs (64 x 64) are ~25%
-    // quicker than 256 x 16. On the H100 (one run, 2^24 and 2^26 keys, beside 256 x 16 with the
-    // plain kernels): 256 x 12 with all three kernel variants below: uint->uint pairs 12.7 against
-    // 11.5 Gkeys/s at 2^26 (10.6 against 8.1 at 2^24), uint keys 19.0 against 17.8, ulong 6.9
-    // against 6.1 (the same settings measured twice differ by up to 5%); 512- and 128-wide
-    // work-groups were slower, 20 or 24 keys per work-item no better overall.
-    // CLPRIM_RADIX_TUNE="wg,kpt" overrides both, for measurements.
-    std::size_t wg = std::min<std::size_t>(gpu ? 256 : 64, floor_pow2(device.max_work_group_size()));
-    // With the scratch pool (no allocation per call) the H100 measured, at 2^26: uint keys 256 x 20
-    // 24.9 and 25.6 Gkeys/s against 23.5 for 256 x 12; pairs and 64-bit keys no better than 256 x 12
-    // (16.9 / 8.46 with 24, 17.0 / 8.49 with 12).
-    std::size_t max_kpt = gpu ? (r.has_values || key_size > 4 ? 12 : 20) : 64;
-    if (const auto t = knob_numbers("CLPRIM_RADIX_TUNE", 2, 2)) {
-        wg = std::max<std::size_t>(rank_bins, floor_pow2(std::max<std::size_t>(1, (*t)[0])));
-        max_kpt = std::max<std::size_t>(1, (*t)[1]);
-    }
-    // Kernel variants (radix_sort.cl): bit 0 RANK_PACKED, bit 1 STAGE_VALUES (pairs whose values
-    // are no wider than the keys), bit 2 BLOCKED_LOAD. All three on GPUs (measured above), none
-    // on CPU devices (not measured to pay there). CLPRIM_RADIX_VARIANT overrides, for measurements.
-    unsigned variant = gpu ? 7u : 0u;
-    if (const auto v = knob_number("CLPRIM_RADIX_VARIANT", 0, 7)) variant = unsigned(*v);
+    // Work-group, keys per work-item and kernel variants: radix_policy.hpp (select_multipass_policy).
+    const multipass_policy pol = select_multipass_policy(profile_of(device), r);
+    std::size_t wg = pol.wg;
+    std::size_t max_kpt = pol.max_kpt;
+    const unsigned variant = pol.variant;
     const bool packed = (variant & 1u) != 0;
     const bool stage_values = (variant & 2u) != 0 && r.has_values && size_of(r.value_type) <= key_size;
     const bool blocked_load = (variant & 4u) != 0;

@@ -3,6 +3,7 @@
 // round trip: the call returns while the device works.
 #include "radix_onesweep.hpp"
 #include "radix_onesweep_layout.cl"
+#include "radix_policy.hpp"
 
 #include <clprim/detail/lookback_slots.hpp>
 
@@ -30,53 +31,12 @@ namespace detail {
 
 namespace {
 
-constexpr unsigned radix_bits = 8;
+constexpr unsigned radix_bits = onesweep_radix_bits;
 constexpr std::size_t radix = std::size_t(1) << radix_bits;
 constexpr std::size_t histogram_keys = ONESWEEP_HIST_KEYS; // keys per work-item per round of onesweep_histogram (HIST_KEYS)
 
-// Tuning for the one-sweep path, in one place. A tile is wg * kpt keys: larger tiles mean fewer
-// look-back slots and tiles to chain, but more registers and local memory per work-group.
-// GPU (measured on the H100, see docs/RESULTS.md): 256 work-items; keys per work-item: 24 for
-// 32-bit keys alone, 28 for 32-bit keys with values, 17 for 64-bit keys (the most whose tile
-// fits 48 KiB of local memory); fewer if local memory is short (pairs with wide values). Device
-// time of 2^26-key sorts by keys per work-item: uint keys 1.61 ms at 23, 1.60 at 24, 1.58 at 25,
-// 1.61 at 28 (flat); uint -> uint 2.48 at 24, 2.43 at 27, 2.42 at 28, 3.12 at 32; ulong 5.61 at
-// 8, 5.08 at 12, 4.92 at 14, 4.95 at 16, 4.54 at 17.
-// Histogram: at least 4 rounds of WG * HIST_KEYS keys per work-group, so small sorts take fewer
-// groups and fewer global atomics (H100, 2^20 keys: 13.2 us instead of 16.6 with 1 round; 8 rounds:
-// 15.9); from about 4M keys the grid (4 groups per compute unit) is full either way.
-// CLPRIM_ONESWEEP_TUNE="wg,kpt[,rounds[,groups per compute unit]]" overrides, for measurements; CLPRIM_ONESWEEP_OPTIONS adds build
-// options (e.g. -DLB_BATCH=16, -DLB_SLEEP_NS=0, -cl-nv-maxrregcount=64), for measurements too.
-struct onesweep_tuning {
-    std::size_t wg = 256;
-    std::size_t kpt = 16;
-    std::size_t histogram_groups_per_cu = 4;
-    std::size_t histogram_rounds = 4; // at least this many rounds of WG*HIST_KEYS keys per group
-    std::string extra_options;
-};
-
-// CLPRIM_ONESWEEP_TRACE=file (measurement only, NVIDIA): every call waits for the device and
-// appends a timeline of its tiles to the file (radix_onesweep.cl, LB_TRACE); the file is
-// started afresh by the process's first call.
-std::optional<std::string> trace_path() { return knob_text("CLPRIM_ONESWEEP_TRACE"); }
+std::optional<std::string> trace_path() { return onesweep_trace_path(); }
 constexpr std::size_t trace_words = 2 * ONESWEEP_TRACE_WORDS; // uints per tile and pass
-
-onesweep_tuning choose_tuning(const sort_request& r)
-{
-    onesweep_tuning t;
-    t.kpt = size_of(r.key_type) == 4 ? (r.has_values ? 28 : 24) : 17;
-    // "wg,kpt[,rounds[,groups per compute unit]]"
-    if (const auto v = knob_numbers("CLPRIM_ONESWEEP_TUNE", 2, 4)) {
-        t.wg = std::max<std::size_t>(radix, (*v)[0] / 32 * 32);
-        t.kpt = std::max<std::size_t>(1, (*v)[1]);
-        if (v->size() > 2) t.histogram_rounds = std::max<std::size_t>(1, (*v)[2]);
-        if (v->size() > 3) t.histogram_groups_per_cu = std::max<std::size_t>(1, (*v)[3]);
-    }
-    t.extra_options = knob_options("CLPRIM_ONESWEEP_OPTIONS");
-    if (trace_path()) t.extra_options += " -DLB_TRACE";
-    t.extra_options += lookback_build_options(); // CLPRIM_LOOKBACK=fallback: every tile takes it
-    return t;
-}
 
 // Local memory of onesweep_pass (bytes), as the kernel declares it.
 std::size_t pass_local_bytes(std::size_t wg, std::size_t kpt, const sort_request& r)
@@ -118,7 +78,7 @@ const std::vector<std::string>& program_files()
 onesweep_kernels make_kernels(const bc::command_queue& queue, const sort_request& r, onesweep_ranking ranking)
 {
     const bc::device device = queue.get_device();
-    const onesweep_tuning t = choose_tuning(r);
+    const onesweep_policy t = select_onesweep_policy(profile_of(device), r);
     const std::size_t passes = size_of(r.key_type) * 8 / radix_bits;
     std::size_t kpt = t.kpt;
     while (kpt > 1 && pass_local_bytes(t.wg, kpt, r) > device.local_memory_size()) --kpt;
@@ -143,7 +103,7 @@ onesweep_kernels& cached_kernels(const bc::command_queue& queue, const sort_requ
 {
     using key = std::tuple<cl_context, cl_device_id, int, int, int, int, std::size_t, std::size_t, std::string>;
     thread_local std::map<key, onesweep_kernels> cache;
-    const onesweep_tuning t = choose_tuning(r);
+    const onesweep_policy t = select_onesweep_policy(profile_of(queue.get_device()), r);
     const key k{queue.get_context().get(), queue.get_device().get(), int(r.key_type),
                 r.has_values ? int(r.value_type) : -1, int(r.order), int(ranking), t.wg, t.kpt,
                 t.extra_options + "/" + std::to_string(t.histogram_rounds) + "/" + std::to_string(t.histogram_groups_per_cu)};

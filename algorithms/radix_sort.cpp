@@ -4,6 +4,7 @@
 // (radix_multipass.cpp).
 #include "radix_multipass.hpp"
 #include "radix_onesweep.hpp"
+#include "radix_policy.hpp"
 #include "radix_sort_cpu.hpp"
 #include "sort_small.hpp"
 
@@ -24,44 +25,12 @@ namespace detail {
 
 namespace {
 
-// Which radix sort runs (the one place where that is chosen):
-//  - onesweep (radix_onesweep.cpp): every device that is not a CPU (GPUs and accelerators of any
-//    vendor), n < 2^30. One read and one write of the keys per 8-bit digit, chained across
-//    work-groups by decoupled look-back with its fallback (lookback.cl): a tile whose predecessor
-//    stalls counts that tile's digits itself, so no forward progress between work-groups is
-//    assumed. Ranks with NVIDIA's match.any where the compiler takes inline PTX, else portably
-//    (onesweep_portable).
-//  - small (sort_small.cpp): the same devices, n up to what one work-group's local memory holds
-//    (4096 4-byte keys): one launch, a bitonic network over (key, index) pairs, where the
-//    one-sweep path's five launches would cost more than the keys.
-//  - cpu (radix_sort_cpu.cpp): CPU devices: a contiguous chunk per work-item, no barriers.
-//  - multipass (radix_multipass.cpp): Zagha & Blelloch's count / scan / scatter per digit, the textbook
-//    algorithm: n >= 2^30 on GPUs (the look-back counts hold 30 bits).
-// CLPRIM_RADIX_PATH=onesweep|onesweep_portable|multipass|cpu|small forces a path (for tests and
-// measurements; onesweep falls back to onesweep_portable where match.any is not available, small
-// to the device's choice where n does not fit).
-enum class radix_path { onesweep, onesweep_portable, multipass, cpu, small };
-
+// The path (radix_policy.hpp: select_radix_path).
 radix_path choose_radix_path(const bc::command_queue& queue, const sort_request& r)
 {
-    const bc::device device = queue.get_device();
     const std::size_t n = r.keys.size;
-    const bool fits_onesweep = n <= onesweep_max_keys;
-    auto onesweep = [&] {
-        return onesweep_match_any_available(queue) ? radix_path::onesweep : radix_path::onesweep_portable;
-    };
-    const bool fits_small = n <= sort_small_max_keys(r, queue);
-    if (const auto forced = knob_choice("CLPRIM_RADIX_PATH", {"onesweep", "onesweep_portable", "multipass", "cpu", "small"})) {
-        const radix_path p = radix_path(*forced);
-        if (p == radix_path::cpu || p == radix_path::multipass) return p;
-        if (p == radix_path::small && fits_small) return p;
-        if (p != radix_path::small && fits_onesweep) return p == radix_path::onesweep ? onesweep() : radix_path::onesweep_portable;
-    }
-    const device_profile& profile = profile_of(device);
-    if (profile.is_cpu()) return radix_path::cpu;
-    if (fits_small) return radix_path::small;
-    if (fits_onesweep) return onesweep();
-    return radix_path::multipass;
+    return select_radix_path(profile_of(queue.get_device()), n <= sort_small_max_keys(r, queue), n <= onesweep_max_keys,
+                             [&] { return onesweep_match_any_available(queue); });
 }
 
 } // namespace

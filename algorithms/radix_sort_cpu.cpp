@@ -1,6 +1,7 @@
 // Host side of the radix sort's CPU path (algorithms/radix_sort_cpu.cl): per pass a count of each
 // chunk's digits, a small offsets kernel and one sequential stable scatter, each work-item owning
 // one contiguous chunk. One read-back per call (which digits vary, after the first count).
+#include "radix_policy.hpp"
 #include "radix_sort_cpu.hpp"
 
 #include <clprim/detail/algorithms_kernels.hpp>
@@ -20,49 +21,6 @@
 namespace clprim {
 namespace detail {
 
-namespace {
-
-// The CPU path's tuning, chosen in this one place.
-struct radix_cpu_policy {
-    unsigned digit_bits = 8;  // 2^digit_bits buckets per pass
-    std::size_t chunks = 1;   // work-items, each owning one contiguous chunk
-    unsigned wc_line = 0;     // keys per write-combining line per digit (0: write each key directly)
-};
-
-// Measured on PoCL (2-core AMD EPYC, 2^24 uint keys, sort_compare, same run as Boost.Compute;
-// the machine shared with other builds, so a spread of runs):
-//  - digit width: 11 bits (3 passes of 32-bit keys) 212-262 ms against 272-590 ms for 8 bits (4
-//    passes); pairs 307-502 against 464-1028 ms. 64-bit keys keep 8 bits (not measured: 6 passes
-//    of 11 bits against 8 of 8);
-//  - chunks: 4 per compute unit, so a core slowed by other work holds up less of a pass;
-//  - write combining (a cache line of keys per digit in local memory, WC_LINE) measured no better
-//    on PoCL (8 bits x 16 keys: 617-627 against 590-960 ms, 11 bits x 8: 318-492 ms), so off.
-// CLPRIM_RADIX_CPU_TUNE="bits,chunks,wc" overrides all three, for measurements.
-radix_cpu_policy choose_policy(const bc::device& device, const sort_request& r)
-{
-    radix_cpu_policy p;
-    const std::size_t n = r.keys.size;
-    const std::size_t cus = std::max<cl_uint>(1, device.compute_units());
-    p.digit_bits = size_of(r.key_type) == 4 ? 11 : 8;
-    p.chunks = 4 * cus;
-    p.wc_line = 0;
-    if (const auto t = knob_numbers("CLPRIM_RADIX_CPU_TUNE", 1, 3)) {
-        if ((*t)[0] >= 4 && (*t)[0] <= 12) p.digit_bits = unsigned((*t)[0]);
-        if (t->size() > 1 && (*t)[1] >= 1) p.chunks = (*t)[1];
-        if (t->size() > 2) p.wc_line = unsigned(std::min<std::size_t>(255, (*t)[2]));
-    }
-    // Small inputs: no chunk shorter than 4096 keys (a launch costs more than that much work).
-    p.chunks = std::max<std::size_t>(1, std::min(p.chunks, ceil_div(n, 4096)));
-    // The write-combining lines live in local memory (one line per digit, keys and values).
-    const std::size_t per_key = size_of(r.key_type) + (r.has_values ? size_of(r.value_type) : 0);
-    while (p.wc_line > 1 && (std::size_t(p.wc_line) << p.digit_bits) * per_key > device.local_memory_size())
-        p.wc_line /= 2;
-    if (p.wc_line < 2) p.wc_line = 0;
-    return p;
-}
-
-} // namespace
-
 void radix_sort_cpu_impl(const sort_request& r, bc::command_queue& queue)
 {
     const char* who = r.has_values ? "clprim::radix_sort_by_key" : "clprim::radix_sort";
@@ -71,7 +29,7 @@ void radix_sort_cpu_impl(const sort_request& r, bc::command_queue& queue)
 
     guarded(who, [&] {
         const bc::device device = queue.get_device();
-        const radix_cpu_policy pol = choose_policy(device, r);
+        const radix_cpu_policy pol = select_radix_cpu_policy(profile_of(device), r);
         const std::size_t key_size = size_of(r.key_type);
         const std::size_t value_size = r.has_values ? size_of(r.value_type) : 4;
         const unsigned key_bits = unsigned(key_size * 8);
