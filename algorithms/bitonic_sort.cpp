@@ -203,6 +203,134 @@ bc::program fused_program(bc::command_queue& queue, const sort_request& r, biton
     }
 }
 
+// The fused variant (its own program, bitonic_fused.cl: the group kernels only). Every tile
+// sorted in one launch; then per stage k = 2^s > tile its distances from 2^(s-1) down to the
+// tile, m = tile_bits - col_bits (or fewer) per rows launch, and its distances below the tile in
+// one tail launch. At 2^26 with 13-bit groups and 8 row bits: 1 + 18 rows + 13 tail launches =
+// 32 sweeps over the data.
+void sort_fused(bc::command_queue& queue, const sort_request& r, bitonic_launcher& launch, std::size_t N)
+{
+    bitonic_policy p = select_bitonic_policy(profile_of(queue.get_device()), r);
+    const bc::program fp = fused_program(queue, r, p);
+    const unsigned T = p.tile_bits, S = log2_exact(N);
+    {
+        bc::kernel sk = fp.create_kernel("bitonic_group_sort");
+        profile_label label("sort"); // launch roles apart in kernel profiles (bench bitonic_profile)
+        launch.group(sk, p, N, false, 0, 0);
+    }
+    if (S <= T) return;
+    bc::kernel tail = fp.create_kernel("bitonic_group_tail");
+    bc::kernel rows[bitonic_max_rows + 1];
+    for (unsigned s = T + 1; s <= S; ++s) {
+        const std::size_t k = std::size_t(1) << s;
+        for (unsigned top = s - 1; top >= T;) { // passes on index bits top .. T
+            const unsigned m = std::min(top - T + 1, T - p.col_bits);
+            if (!rows[m].get()) rows[m] = fp.create_kernel("bitonic_rows_m" + std::to_string(m));
+            profile_label label(m == T - p.col_bits ? "rows" : "rows_short");
+            launch.group(rows[m], p, N, true, k, top - m + 1);
+            top -= m;
+        }
+        profile_label label("tail");
+        launch.group(tail, p, N, false, k, 0);
+    }
+}
+
+// Elements per work-item in the transpose variant's tile kernel: 8 (the last three passes of a
+// stage in registers).
+constexpr std::size_t transpose_elems = 8;
+
+// The program of the global, local and transpose variants (bitonic_sort.cl).
+bc::program variants_program(const bc::command_queue& queue, const sort_request& r)
+{
+    return algorithms_program(queue.get_context(), {"sort_key_order.cl", "bitonic_common.cl", "bitonic_sort.cl"},
+                              sort_build_options(r) + " -DBITONIC_ELEMS=" + std::to_string(transpose_elems));
+}
+
+std::size_t bytes_per_element(const sort_request& r) { return size_of(r.key_type) + (r.has_values ? value_bytes(r) : 0); }
+
+// The global variant: one launch per pass over global memory.
+void sort_global(bc::command_queue& queue, const sort_request& r, bitonic_launcher& launch, const bc::program& program,
+                 std::size_t N)
+{
+    bc::kernel g1 = program.create_kernel("bitonic_global_m1");
+    const std::size_t gwg = pow2_group_size(g1, queue.get_device(), 256);
+    sort_observer* trace = sort_trace(); // examples/sort_steps prints every pass
+    for (std::size_t k = 2; k <= N; k <<= 1)
+        for (std::size_t j = k / 2; j >= 1; j >>= 1) {
+            launch.global_passes(g1, gwg, N, k, j, 1);
+            if (trace) trace->bitonic_pass(queue, r.keys, k, j);
+        }
+}
+
+// The local variant: a tile of 2 elements per work-item of a power-of-two work-group, within half
+// the device's local memory, no larger than the padded input. Per stage k the passes with
+// distance >= tile go over global memory, the others one launch each in local memory.
+void sort_local(bc::command_queue& queue, const sort_request& r, bitonic_launcher& launch, const bc::program& program,
+                std::size_t N)
+{
+    const bc::device device = queue.get_device();
+    bc::kernel g1 = program.create_kernel("bitonic_global_m1");
+    const std::size_t gwg = pow2_group_size(g1, device, 256);
+    bc::kernel lp = program.create_kernel("bitonic_local_pass");
+    const device_limits lim = limits_for(lp, device);
+    std::size_t wg = pow2_group_size(lp, device, 256);
+    while (wg > 1 && wg * 2 * bytes_per_element(r) > lim.local_mem_size / 2) wg /= 2;
+    wg = std::min(wg, std::max<std::size_t>(1, N / 2));
+    const std::size_t tile = wg * 2;
+    for (std::size_t k = 2; k <= N; k <<= 1) {
+        std::size_t j = k / 2;
+        for (; j >= tile; j >>= 1) launch.global_passes(g1, gwg, N, k, j, 1);
+        for (; j >= 1; j >>= 1) launch.local_pass(lp, wg, N, k, j);
+    }
+}
+
+// The transpose variant: tile size a power-of-two work-group times transpose_elems, within the
+// device's local memory, and no larger than the (padded) input needs. Rows of `tile` elements,
+// sorted in local memory; then per stage k > tile the row-spanning distances (bits L .. s-1 of
+// the index, at most L of them per transpose) between a transpose into the scratch layout and
+// one back, and the stage's in-row passes in one tile launch. Transposes move tiles of
+// 2^tile_bits elements, within half the local memory.
+void sort_transpose(bc::command_queue& queue, const sort_request& r, bitonic_launcher& launch, const bc::program& program,
+                    std::size_t N)
+{
+    const bc::device device = queue.get_device();
+    const std::size_t elems = transpose_elems;
+    const std::size_t bytes_per_elem = bytes_per_element(r);
+    bc::kernel tk = program.create_kernel("bitonic_tile");
+    const device_limits lim = limits_for(tk, device);
+    std::size_t wg = pow2_group_size(tk, device, 256);
+    while (wg > 1 && wg * elems * bytes_per_elem > lim.local_mem_size / 2) wg /= 2;
+    wg = std::min(wg, std::max<std::size_t>(1, N / elems));
+    // CLPRIM_BITONIC_TILE=<elements> caps the tile (fused and transpose), for tests: tiny tiles
+    // make a few thousand keys take stages with many row-spanning distances.
+    if (const auto cap = knob_number("CLPRIM_BITONIC_TILE", 0, std::size_t(-1)))
+        while (wg > 1 && wg * elems > *cap) wg /= 2;
+    const std::size_t tile = wg * elems;
+
+    launch.tile(tk, wg, tile, N, 2, std::min(tile, N));
+    if (N <= tile) return;
+    bc::kernel tr = program.create_kernel("bitonic_transpose");
+    bc::kernel tp = program.create_kernel("bitonic_transposed_passes");
+    const std::size_t twg = std::min(wg, pow2_group_size(tp, device, 256));
+    unsigned tile_bits = 10;
+    while (tile_bits > 2 && (std::size_t(1) << tile_bits) * 33 / 32 * bytes_per_elem > limits_for(tr, device).local_mem_size / 2)
+        --tile_bits;
+    const unsigned L = log2_exact(tile), B = log2_exact(N);
+    scratch_lease lease(queue);
+    const bc::buffer sk = lease.buffer(N * size_of(r.key_type));
+    const bc::buffer sv = r.has_values ? lease.buffer(N * value_bytes(r)) : sk;
+    for (unsigned s = L + 1; s <= B; ++s) {
+        for (unsigned hi = s; hi > L;) {
+            const unsigned w = std::min(L, hi - L), lo = hi - w;
+            launch.transpose(tr, N, sk, sv, s, lo, w, tile_bits, false);
+            launch.transposed_passes(tp, twg, tile, N, sk, sv, s, lo, w);
+            launch.transpose(tr, N, sk, sv, s, lo, w, tile_bits, true);
+            hi = lo;
+        }
+        launch.tile(tk, wg, tile, N, std::size_t(1) << s, std::size_t(1) << s);
+    }
+}
+
 } // namespace
 
 void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::command_queue& user_queue)
@@ -223,121 +351,11 @@ void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::comma
     guarded(who, [&] {
         const std::size_t N = next_pow2(n);
         bitonic_launcher launch{queue, r, n};
-
-        if (variant == bitonic_variant::fused) {
-            // Its own program (bitonic_fused.cl: the group kernels only). Every
-            // tile sorted in one launch; then per stage k = 2^s > tile its distances from 2^(s-1)
-            // down to the tile, m = tile_bits - col_bits (or fewer) per rows launch, and its
-            // distances below the tile in one tail launch. At 2^26 with 13-bit groups and 8 row
-            // bits: 1 + 18 rows + 13 tail launches = 32 sweeps over the data.
-            bitonic_policy p = select_bitonic_policy(profile_of(device), r);
-            const bc::program fp = fused_program(queue, r, p);
-            const unsigned T = p.tile_bits, S = log2_exact(N);
-            {
-                bc::kernel sk = fp.create_kernel("bitonic_group_sort");
-                profile_label label("sort"); // launch roles apart in kernel profiles (bench bitonic_profile)
-                launch.group(sk, p, N, false, 0, 0);
-            }
-            if (S <= T) return;
-            bc::kernel tail = fp.create_kernel("bitonic_group_tail");
-            bc::kernel rows[bitonic_max_rows + 1];
-            for (unsigned s = T + 1; s <= S; ++s) {
-                const std::size_t k = std::size_t(1) << s;
-                for (unsigned top = s - 1; top >= T;) { // passes on index bits top .. T
-                    const unsigned m = std::min(top - T + 1, T - p.col_bits);
-                    if (!rows[m].get()) rows[m] = fp.create_kernel("bitonic_rows_m" + std::to_string(m));
-                    profile_label label(m == T - p.col_bits ? "rows" : "rows_short");
-                    launch.group(rows[m], p, N, true, k, top - m + 1);
-                    top -= m;
-                }
-                profile_label label("tail");
-                launch.group(tail, p, N, false, k, 0);
-            }
-            return;
-        }
-
-        // Elements per work-item in the transpose variant's tile kernel: 8 (the last three passes of
-        // a stage in registers). The global and local variants use other kernels of the same program.
-        const std::size_t elems = 8;
-        const std::size_t bytes_per_elem = size_of(r.key_type) + (r.has_values ? value_bytes(r) : 0);
-        const bc::program program =
-            algorithms_program(queue.get_context(), {"sort_key_order.cl", "bitonic_common.cl", "bitonic_sort.cl"},
-                               sort_build_options(r) + " -DBITONIC_ELEMS=" + std::to_string(elems));
-
-        bc::kernel g1 = program.create_kernel("bitonic_global_m1");
-        const std::size_t gwg = pow2_group_size(g1, device, 256);
-
-        if (variant == bitonic_variant::global) {
-            sort_observer* trace = sort_trace(); // examples/sort_steps prints every pass
-            for (std::size_t k = 2; k <= N; k <<= 1)
-                for (std::size_t j = k / 2; j >= 1; j >>= 1) {
-                    launch.global_passes(g1, gwg, N, k, j, 1);
-                    if (trace) trace->bitonic_pass(queue, r.keys, k, j);
-                }
-            return;
-        }
-
-        if (variant == bitonic_variant::local) {
-            // Tile of 2 elements per work-item of a power-of-two work-group, within half the
-            // device's local memory, no larger than the padded input. Per stage k the passes with
-            // distance >= tile go over global memory, the others one launch each in local memory.
-            bc::kernel lp = program.create_kernel("bitonic_local_pass");
-            const device_limits lim = limits_for(lp, device);
-            std::size_t wg = pow2_group_size(lp, device, 256);
-            while (wg > 1 && wg * 2 * bytes_per_elem > lim.local_mem_size / 2) wg /= 2;
-            wg = std::min(wg, std::max<std::size_t>(1, N / 2));
-            const std::size_t tile = wg * 2;
-            for (std::size_t k = 2; k <= N; k <<= 1) {
-                std::size_t j = k / 2;
-                for (; j >= tile; j >>= 1) launch.global_passes(g1, gwg, N, k, j, 1);
-                for (; j >= 1; j >>= 1) launch.local_pass(lp, wg, N, k, j);
-            }
-            return;
-        }
-
-        // transpose: tile size a power-of-two work-group times elems, within the device's local
-        // memory, and no larger than the (padded) input needs.
-        bc::kernel tk = program.create_kernel("bitonic_tile");
-        const device_limits lim = limits_for(tk, device);
-        std::size_t wg = pow2_group_size(tk, device, 256);
-        while (wg > 1 && wg * elems * bytes_per_elem > lim.local_mem_size / 2) wg /= 2;
-        wg = std::min(wg, std::max<std::size_t>(1, N / elems));
-        // CLPRIM_BITONIC_TILE=<elements> caps the tile (fused and transpose), for tests: tiny tiles
-        // make a few thousand keys take stages with many row-spanning distances.
-        if (const auto cap = knob_number("CLPRIM_BITONIC_TILE", 0, std::size_t(-1)))
-            while (wg > 1 && wg * elems > *cap) wg /= 2;
-        const std::size_t tile = wg * elems;
-
-        if (variant == bitonic_variant::transpose) {
-            // Rows of `tile` elements, sorted in local memory; then per stage k > tile the
-            // row-spanning distances (bits L .. s-1 of the index, at most L of them per transpose)
-            // between a transpose into the scratch layout and one back, and the stage's in-row
-            // passes in one tile launch. Transposes move tiles of 2^tile_bits elements, within
-            // half the local memory.
-            launch.tile(tk, wg, tile, N, 2, std::min(tile, N));
-            if (N <= tile) return;
-            bc::kernel tr = program.create_kernel("bitonic_transpose");
-            bc::kernel tp = program.create_kernel("bitonic_transposed_passes");
-            const std::size_t twg = std::min(wg, pow2_group_size(tp, device, 256));
-            unsigned tile_bits = 10;
-            while (tile_bits > 2 && (std::size_t(1) << tile_bits) * 33 / 32 * bytes_per_elem > limits_for(tr, device).local_mem_size / 2)
-                --tile_bits;
-            const unsigned L = log2_exact(tile), B = log2_exact(N);
-            scratch_lease lease(queue);
-            const bc::buffer sk = lease.buffer(N * size_of(r.key_type));
-            const bc::buffer sv = r.has_values ? lease.buffer(N * value_bytes(r)) : sk;
-            for (unsigned s = L + 1; s <= B; ++s) {
-                for (unsigned hi = s; hi > L;) {
-                    const unsigned w = std::min(L, hi - L), lo = hi - w;
-                    launch.transpose(tr, N, sk, sv, s, lo, w, tile_bits, false);
-                    launch.transposed_passes(tp, twg, tile, N, sk, sv, s, lo, w);
-                    launch.transpose(tr, N, sk, sv, s, lo, w, tile_bits, true);
-                    hi = lo;
-                }
-                launch.tile(tk, wg, tile, N, std::size_t(1) << s, std::size_t(1) << s);
-            }
-            return;
-        }
+        if (variant == bitonic_variant::fused) return sort_fused(queue, r, launch, N);
+        const bc::program program = variants_program(queue, r);
+        if (variant == bitonic_variant::global) return sort_global(queue, r, launch, program, N);
+        if (variant == bitonic_variant::local) return sort_local(queue, r, launch, program, N);
+        sort_transpose(queue, r, launch, program, N);
     });
 }
 
