@@ -4,16 +4,18 @@
 // #14: every launch runs many passes on a work-group's 2^B elements in registers and local memory:
 // whole tiles sorted up front; per later stage its long distances m = B - c at a time on groups
 // of 2^m rows x 2^c consecutive columns, then its short ones in one tile launch; see
-// bitonic_policy here and the fused kernels in bitonic_sort.cl), and the transpose variant (issue
+// bitonic_policy here and the fused kernels in bitonic_fused.cl), and the transpose variant (issue
 // #15: rows of a tile sorted in local memory; the distances of a stage that span rows run in local
-// memory too, between a transpose of the matrix into a scratch buffer and one back). All come from
-// bitonic_sort.cl: the fused variant's kernels as their own program (its shape as build options),
-// the others as one. Works in place on
-// the caller's range; see bitonic_sort.cl for how any n is handled.
+// memory too, between a transpose of the matrix into a scratch buffer and one back). Two programs,
+// both joined after bitonic_common.cl: the fused variant's kernels (bitonic_fused.cl, its shape as
+// build options) and the others (bitonic_sort.cl). Works in place on the caller's range; see
+// bitonic_common.cl for how any n is handled.
+#include "bitonic_policy.hpp"
 #include "bitonic_sort_cpu.hpp"
 #include "sort_support.hpp"
 
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/knobs.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/detail/sort_trace.hpp>
 #include <clprim/bitonic_sort.hpp>
@@ -31,68 +33,6 @@ namespace detail {
 
 namespace {
 
-// The fused variant's shape, chosen in this one place (from the key and value sizes and the
-// device's queried limits). Every launch holds 2^tile_bits elements per work-group, 2^reg_bits per
-// work-item (so 2^(tile_bits - reg_bits) work-items); rows launches take 2^col_bits or more
-// consecutive columns, so up to m = tile_bits - col_bits passes per launch. All three are build
-// options of the fused program (-DBITONIC_REG_BITS, -DBITONIC_TILE_BITS, -DBITONIC_COL_BITS): the
-// kernels' chunk positions are then constants (see bitonic_sort.cl).
-//  - reg_bits: 4 (16 keys per work-item in registers: four passes per local-memory round trip).
-//  - tile_bits: the largest group whose keys and values (padded one slot per 32) fit the
-//    device's local memory, at most 13 (8192 elements), with a work-group the kernels allow.
-//  - col_bits: runs of 128 bytes of keys (32 4-byte or 16 8-byte keys), the width at which GPUs
-//    coalesce.
-// CLPRIM_BITONIC_TUNE="tile_bits,col_bits[,reg_bits]" overrides (measurements; tests force tiny
-// shapes), CLPRIM_BITONIC_TILE=<elements> caps the tile as for the transpose variant.
-struct bitonic_policy {
-    unsigned reg_bits = 4;
-    unsigned tile_bits = 13;
-    unsigned col_bits = 5;
-};
-
-// The fields of CLPRIM_BITONIC_TUNE that are set (-1 where not).
-void parse_bitonic_tune(int (&f)[3])
-{
-    f[0] = f[1] = f[2] = -1;
-    const char* t = std::getenv("CLPRIM_BITONIC_TUNE");
-    for (int i = 0; t && *t && i < 3; ++i) {
-        char* end = nullptr;
-        const unsigned long v = std::strtoul(t, &end, 10);
-        if (end == t) break;
-        f[i] = int(std::min(v, 20ul));
-        t = *end == ',' ? end + 1 : nullptr;
-    }
-}
-
-// The largest rows launch the fused program has a kernel for (bitonic_rows_m1 .. m12).
-constexpr unsigned bitonic_max_rows = 12;
-
-// The shape, before the program exists: tile_bits within the device's local memory and work-group
-// limit (the caller lowers it further if the built kernels allow fewer work-items).
-bitonic_policy choose_bitonic_policy(const bc::device& device, const sort_request& r)
-{
-    bitonic_policy p;
-    int f[3];
-    parse_bitonic_tune(f);
-    if (f[2] >= 1) p.reg_bits = unsigned(std::min(f[2], 5));
-    const std::size_t key_bytes = size_of(r.key_type);
-    const std::size_t bytes = key_bytes + (r.has_values ? value_bytes(r) : 0);
-    p.col_bits = key_bytes >= 8 ? 4 : 5;
-    while (p.tile_bits > p.reg_bits &&
-           ((std::size_t(1) << p.tile_bits) * 33 / 32 * bytes > device.local_memory_size() ||
-            (std::size_t(1) << (p.tile_bits - p.reg_bits)) > device.max_work_group_size()))
-        --p.tile_bits;
-    if (f[0] >= 1) p.tile_bits = std::min(unsigned(f[0]), 13u);
-    if (f[1] >= 0) p.col_bits = unsigned(f[1]);
-    if (const char* cap = std::getenv("CLPRIM_BITONIC_TILE"))
-        while (p.tile_bits > 1 && (std::size_t(1) << p.tile_bits) > std::strtoul(cap, nullptr, 10)) --p.tile_bits;
-    // No smaller than one work-item's registers; rows launches need at least one row bit and
-    // have kernels for up to bitonic_max_rows.
-    p.tile_bits = std::max(p.reg_bits, p.tile_bits);
-    p.col_bits = std::max(std::min(p.col_bits, p.tile_bits - 1), p.tile_bits - std::min(p.tile_bits, bitonic_max_rows));
-    return p;
-}
-
 std::string bitonic_fused_options(const bitonic_policy& p)
 {
     return " -DBITONIC_REG_BITS=" + std::to_string(p.reg_bits) + " -DBITONIC_TILE_BITS=" +
@@ -106,11 +46,8 @@ struct bitonic_launcher {
 
     void set_common(bc::kernel& k)
     {
-        k.set_arg(0, r.keys.buffer);
-        k.set_arg(1, cl_ulong(r.keys.offset));
-        k.set_arg(2, values_buffer_or(r));
-        k.set_arg(3, cl_ulong(r.has_values ? r.values.offset : 0));
-        k.set_arg(4, cl_ulong(n));
+        set_kernel_args(k, r.keys.buffer, cl_ulong(r.keys.offset), values_buffer_or(r),
+            cl_ulong(r.has_values ? r.values.offset : 0), cl_ulong(n));
     }
 
     // m consecutive passes of stage k starting at distance j, 2^m elements per work-item
@@ -119,10 +56,7 @@ struct bitonic_launcher {
     {
         const std::size_t groups = N >> m;
         set_common(kern);
-        kern.set_arg(5, cl_ulong(k));
-        kern.set_arg(6, cl_ulong(j));
-        kern.set_arg(7, cl_uint(j * 2 == k ? 1 : 0));
-        kern.set_arg(8, cl_ulong(groups));
+        set_kernel_args_from(kern, 5, cl_ulong(k), cl_ulong(j), cl_uint(j * 2 == k ? 1 : 0), cl_ulong(groups));
         const std::size_t local = std::min(wg, next_pow2(groups));
         launch_1d(queue, kern, round_up(groups, local), local);
     }
@@ -135,13 +69,12 @@ struct bitonic_launcher {
         const std::size_t size = std::size_t(1) << p.tile_bits;
         const std::size_t slots = size + size / 32;
         set_common(kern);
-        unsigned i = 5;
-        if (rows) {
-            kern.set_arg(i++, cl_ulong(k));
-            kern.set_arg(i++, cl_uint(a));
-        }
-        kern.set_arg(i++, slots * size_of(r.key_type), nullptr);
-        kern.set_arg(i++, r.has_values ? slots * value_bytes(r) : std::size_t(8), nullptr);
+        const local_bytes key_tile{slots * size_of(r.key_type)};
+        const local_bytes value_tile{r.has_values ? slots * value_bytes(r) : std::size_t(8)};
+        if (rows)
+            set_kernel_args_from(kern, 5, cl_ulong(k), cl_uint(a), key_tile, value_tile);
+        else
+            set_kernel_args_from(kern, 5, key_tile, value_tile);
         // Tiles past n hold nothing; rows groups all hold some of [0, n) (their rows span the range).
         const std::size_t groups = rows ? N / size : ceil_div(n, size);
         const std::size_t wg = std::size_t(1) << (p.tile_bits - p.reg_bits);
@@ -153,10 +86,8 @@ struct bitonic_launcher {
     {
         const std::size_t tile_size = 2 * wg;
         set_common(kern);
-        kern.set_arg(5, cl_ulong(k));
-        kern.set_arg(6, cl_ulong(j));
-        kern.set_arg(7, tile_size * size_of(r.key_type), nullptr);
-        kern.set_arg(8, r.has_values ? tile_size * value_bytes(r) : std::size_t(8), nullptr);
+        set_kernel_args_from(kern, 5, cl_ulong(k), cl_ulong(j), local_bytes{tile_size * size_of(r.key_type)},
+            local_bytes{r.has_values ? tile_size * value_bytes(r) : std::size_t(8)});
         const std::size_t tiles = ceil_div(std::min(N, round_up(n, tile_size)), tile_size);
         launch_1d(queue, kern, tiles * wg, wg);
     }
@@ -165,10 +96,8 @@ struct bitonic_launcher {
               std::size_t k_hi)
     {
         set_common(kern);
-        kern.set_arg(5, cl_ulong(k_lo));
-        kern.set_arg(6, cl_ulong(k_hi));
-        kern.set_arg(7, tile_size * size_of(r.key_type), nullptr);
-        kern.set_arg(8, r.has_values ? tile_size * value_bytes(r) : std::size_t(8), nullptr);
+        set_kernel_args_from(kern, 5, cl_ulong(k_lo), cl_ulong(k_hi), local_bytes{tile_size * size_of(r.key_type)},
+            local_bytes{r.has_values ? tile_size * value_bytes(r) : std::size_t(8)});
         const std::size_t tiles = ceil_div(std::min(N, round_up(n, tile_size)), tile_size);
         launch_1d(queue, kern, tiles * wg, wg);
     }
@@ -183,16 +112,9 @@ struct bitonic_launcher {
         const std::size_t count = std::size_t(1) << (c + a);
         const std::size_t slots = count + count / 32 + 1; // padded (TPAD in bitonic_sort.cl)
         set_common(kern);
-        kern.set_arg(5, sk);
-        kern.set_arg(6, sv);
-        kern.set_arg(7, cl_uint(s));
-        kern.set_arg(8, cl_uint(lo));
-        kern.set_arg(9, cl_uint(w));
-        kern.set_arg(10, cl_uint(c));
-        kern.set_arg(11, cl_uint(a));
-        kern.set_arg(12, cl_uint(back ? 1 : 0));
-        kern.set_arg(13, slots * size_of(r.key_type), nullptr);
-        kern.set_arg(14, r.has_values ? slots * value_bytes(r) : std::size_t(8), nullptr);
+        set_kernel_args_from(kern, 5, sk, sv, cl_uint(s), cl_uint(lo), cl_uint(w), cl_uint(c), cl_uint(a),
+            cl_uint(back ? 1 : 0), local_bytes{slots * size_of(r.key_type)},
+            local_bytes{r.has_values ? slots * value_bytes(r) : std::size_t(8)});
         const std::size_t local = std::min(pow2_group_size(kern, queue.get_device(), 256), count);
         launch_1d(queue, kern, (N / count) * local, local);
     }
@@ -201,15 +123,8 @@ struct bitonic_launcher {
     void transposed_passes(bc::kernel& kern, std::size_t wg, std::size_t row, std::size_t N, const bc::buffer& sk,
                            const bc::buffer& sv, unsigned s, unsigned lo, unsigned w)
     {
-        kern.set_arg(0, sk);
-        kern.set_arg(1, sv);
-        kern.set_arg(2, cl_uint(row));
-        kern.set_arg(3, cl_uint(s));
-        kern.set_arg(4, cl_uint(lo));
-        kern.set_arg(5, cl_uint(w));
-        kern.set_arg(6, row * size_of(r.key_type), nullptr);
-        kern.set_arg(7, r.has_values ? row * value_bytes(r) : std::size_t(8), nullptr);
-        launch_1d(queue, kern, (N / row) * wg, wg);
+        launch(queue, kern, (N / row) * wg, wg, sk, sv, cl_uint(row), cl_uint(s), cl_uint(lo), cl_uint(w),
+            local_bytes{row * size_of(r.key_type)}, local_bytes{r.has_values ? row * value_bytes(r) : std::size_t(8)});
     }
 };
 
@@ -241,18 +156,14 @@ bool fused_kernels_run(bc::command_queue& queue, const bc::program& fp, const bi
     const std::vector<std::string> names = fused_kernel_names(p);
     for (std::size_t j = 0; j < names.size(); ++j) {
         bc::kernel k = fp.create_kernel(names[j]);
-        k.set_arg(0, r.keys.buffer);
-        k.set_arg(1, cl_ulong(0));
-        k.set_arg(2, values_buffer_or(r));
-        k.set_arg(3, cl_ulong(0));
-        k.set_arg(4, cl_ulong(0)); // n = 0
-        unsigned i = 5;
-        if (j >= 2) { // bitonic_rows_m<j - 1>: rows [T - m, T) of stage 2^(T+1), no flip
-            k.set_arg(i++, cl_ulong(std::size_t(2) << p.tile_bits));
-            k.set_arg(i++, cl_uint(p.tile_bits - (j - 1)));
-        }
-        k.set_arg(i++, slots * size_of(r.key_type), nullptr);
-        k.set_arg(i++, r.has_values ? slots * value_bytes(r) : std::size_t(8), nullptr);
+        set_kernel_args(k, r.keys.buffer, cl_ulong(0), values_buffer_or(r), cl_ulong(0), cl_ulong(0) /* n = 0 */);
+        const local_bytes key_tile{slots * size_of(r.key_type)};
+        const local_bytes value_tile{r.has_values ? slots * value_bytes(r) : std::size_t(8)};
+        if (j >= 2) // bitonic_rows_m<j - 1>: rows [T - m, T) of stage 2^(T+1), no flip
+            set_kernel_args_from(k, 5, cl_ulong(std::size_t(2) << p.tile_bits), cl_uint(p.tile_bits - (j - 1)),
+                key_tile, value_tile);
+        else
+            set_kernel_args_from(k, 5, key_tile, value_tile);
         if (!launch_probe(queue, k, wg)) return false;
     }
     return true;
@@ -268,7 +179,7 @@ bc::program fused_program(bc::command_queue& queue, const sort_request& r, biton
     static std::map<std::tuple<cl_context, cl_device_id, std::string>, bitonic_policy> shapes;
     const bc::device device = queue.get_device();
     const auto build = [&] {
-        return algorithms_program(queue.get_context(), {"sort_key_order.cl", "bitonic_sort.cl"},
+        return algorithms_program(queue.get_context(), {"sort_key_order.cl", "bitonic_common.cl", "bitonic_fused.cl"},
                                   sort_build_options(r) + bitonic_fused_options(p));
     };
     const auto key = std::make_tuple(queue.get_context().get(), device.get(), sort_build_options(r) + bitonic_fused_options(p));
@@ -292,6 +203,134 @@ bc::program fused_program(bc::command_queue& queue, const sort_request& r, biton
     }
 }
 
+// The fused variant (its own program, bitonic_fused.cl: the group kernels only). Every tile
+// sorted in one launch; then per stage k = 2^s > tile its distances from 2^(s-1) down to the
+// tile, m = tile_bits - col_bits (or fewer) per rows launch, and its distances below the tile in
+// one tail launch. At 2^26 with 13-bit groups and 8 row bits: 1 + 18 rows + 13 tail launches =
+// 32 sweeps over the data.
+void sort_fused(bc::command_queue& queue, const sort_request& r, bitonic_launcher& launch, std::size_t N)
+{
+    bitonic_policy p = select_bitonic_policy(profile_of(queue.get_device()), r);
+    const bc::program fp = fused_program(queue, r, p);
+    const unsigned T = p.tile_bits, S = log2_exact(N);
+    {
+        bc::kernel sk = fp.create_kernel("bitonic_group_sort");
+        profile_label label("sort"); // launch roles apart in kernel profiles (bench bitonic_profile)
+        launch.group(sk, p, N, false, 0, 0);
+    }
+    if (S <= T) return;
+    bc::kernel tail = fp.create_kernel("bitonic_group_tail");
+    bc::kernel rows[bitonic_max_rows + 1];
+    for (unsigned s = T + 1; s <= S; ++s) {
+        const std::size_t k = std::size_t(1) << s;
+        for (unsigned top = s - 1; top >= T;) { // passes on index bits top .. T
+            const unsigned m = std::min(top - T + 1, T - p.col_bits);
+            if (!rows[m].get()) rows[m] = fp.create_kernel("bitonic_rows_m" + std::to_string(m));
+            profile_label label(m == T - p.col_bits ? "rows" : "rows_short");
+            launch.group(rows[m], p, N, true, k, top - m + 1);
+            top -= m;
+        }
+        profile_label label("tail");
+        launch.group(tail, p, N, false, k, 0);
+    }
+}
+
+// Elements per work-item in the transpose variant's tile kernel: 8 (the last three passes of a
+// stage in registers).
+constexpr std::size_t transpose_elems = 8;
+
+// The program of the global, local and transpose variants (bitonic_sort.cl).
+bc::program variants_program(const bc::command_queue& queue, const sort_request& r)
+{
+    return algorithms_program(queue.get_context(), {"sort_key_order.cl", "bitonic_common.cl", "bitonic_sort.cl"},
+                              sort_build_options(r) + " -DBITONIC_ELEMS=" + std::to_string(transpose_elems));
+}
+
+std::size_t bytes_per_element(const sort_request& r) { return size_of(r.key_type) + (r.has_values ? value_bytes(r) : 0); }
+
+// The global variant: one launch per pass over global memory.
+void sort_global(bc::command_queue& queue, const sort_request& r, bitonic_launcher& launch, const bc::program& program,
+                 std::size_t N)
+{
+    bc::kernel g1 = program.create_kernel("bitonic_global_m1");
+    const std::size_t gwg = pow2_group_size(g1, queue.get_device(), 256);
+    sort_observer* trace = sort_trace(); // examples/sort_steps prints every pass
+    for (std::size_t k = 2; k <= N; k <<= 1)
+        for (std::size_t j = k / 2; j >= 1; j >>= 1) {
+            launch.global_passes(g1, gwg, N, k, j, 1);
+            if (trace) trace->bitonic_pass(queue, r.keys, k, j);
+        }
+}
+
+// The local variant: a tile of 2 elements per work-item of a power-of-two work-group, within half
+// the device's local memory, no larger than the padded input. Per stage k the passes with
+// distance >= tile go over global memory, the others one launch each in local memory.
+void sort_local(bc::command_queue& queue, const sort_request& r, bitonic_launcher& launch, const bc::program& program,
+                std::size_t N)
+{
+    const bc::device device = queue.get_device();
+    bc::kernel g1 = program.create_kernel("bitonic_global_m1");
+    const std::size_t gwg = pow2_group_size(g1, device, 256);
+    bc::kernel lp = program.create_kernel("bitonic_local_pass");
+    const device_limits lim = limits_for(lp, device);
+    std::size_t wg = pow2_group_size(lp, device, 256);
+    while (wg > 1 && wg * 2 * bytes_per_element(r) > lim.local_mem_size / 2) wg /= 2;
+    wg = std::min(wg, std::max<std::size_t>(1, N / 2));
+    const std::size_t tile = wg * 2;
+    for (std::size_t k = 2; k <= N; k <<= 1) {
+        std::size_t j = k / 2;
+        for (; j >= tile; j >>= 1) launch.global_passes(g1, gwg, N, k, j, 1);
+        for (; j >= 1; j >>= 1) launch.local_pass(lp, wg, N, k, j);
+    }
+}
+
+// The transpose variant: tile size a power-of-two work-group times transpose_elems, within the
+// device's local memory, and no larger than the (padded) input needs. Rows of `tile` elements,
+// sorted in local memory; then per stage k > tile the row-spanning distances (bits L .. s-1 of
+// the index, at most L of them per transpose) between a transpose into the scratch layout and
+// one back, and the stage's in-row passes in one tile launch. Transposes move tiles of
+// 2^tile_bits elements, within half the local memory.
+void sort_transpose(bc::command_queue& queue, const sort_request& r, bitonic_launcher& launch, const bc::program& program,
+                    std::size_t N)
+{
+    const bc::device device = queue.get_device();
+    const std::size_t elems = transpose_elems;
+    const std::size_t bytes_per_elem = bytes_per_element(r);
+    bc::kernel tk = program.create_kernel("bitonic_tile");
+    const device_limits lim = limits_for(tk, device);
+    std::size_t wg = pow2_group_size(tk, device, 256);
+    while (wg > 1 && wg * elems * bytes_per_elem > lim.local_mem_size / 2) wg /= 2;
+    wg = std::min(wg, std::max<std::size_t>(1, N / elems));
+    // CLPRIM_BITONIC_TILE=<elements> caps the tile (fused and transpose), for tests: tiny tiles
+    // make a few thousand keys take stages with many row-spanning distances.
+    if (const auto cap = knob_number("CLPRIM_BITONIC_TILE", 0, std::size_t(-1)))
+        while (wg > 1 && wg * elems > *cap) wg /= 2;
+    const std::size_t tile = wg * elems;
+
+    launch.tile(tk, wg, tile, N, 2, std::min(tile, N));
+    if (N <= tile) return;
+    bc::kernel tr = program.create_kernel("bitonic_transpose");
+    bc::kernel tp = program.create_kernel("bitonic_transposed_passes");
+    const std::size_t twg = std::min(wg, pow2_group_size(tp, device, 256));
+    unsigned tile_bits = 10;
+    while (tile_bits > 2 && (std::size_t(1) << tile_bits) * 33 / 32 * bytes_per_elem > limits_for(tr, device).local_mem_size / 2)
+        --tile_bits;
+    const unsigned L = log2_exact(tile), B = log2_exact(N);
+    scratch_lease lease(queue);
+    const bc::buffer sk = lease.buffer(N * size_of(r.key_type));
+    const bc::buffer sv = r.has_values ? lease.buffer(N * value_bytes(r)) : sk;
+    for (unsigned s = L + 1; s <= B; ++s) {
+        for (unsigned hi = s; hi > L;) {
+            const unsigned w = std::min(L, hi - L), lo = hi - w;
+            launch.transpose(tr, N, sk, sv, s, lo, w, tile_bits, false);
+            launch.transposed_passes(tp, twg, tile, N, sk, sv, s, lo, w);
+            launch.transpose(tr, N, sk, sv, s, lo, w, tile_bits, true);
+            hi = lo;
+        }
+        launch.tile(tk, wg, tile, N, std::size_t(1) << s, std::size_t(1) << s);
+    }
+}
+
 } // namespace
 
 void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::command_queue& user_queue)
@@ -312,121 +351,11 @@ void bitonic_sort_impl(const sort_request& r, bitonic_variant variant, bc::comma
     guarded(who, [&] {
         const std::size_t N = next_pow2(n);
         bitonic_launcher launch{queue, r, n};
-
-        if (variant == bitonic_variant::fused) {
-            // Its own program (bitonic_sort.cl with BITONIC_REG_BITS: the group kernels only). Every
-            // tile sorted in one launch; then per stage k = 2^s > tile its distances from 2^(s-1)
-            // down to the tile, m = tile_bits - col_bits (or fewer) per rows launch, and its
-            // distances below the tile in one tail launch. At 2^26 with 13-bit groups and 8 row
-            // bits: 1 + 18 rows + 13 tail launches = 32 sweeps over the data.
-            bitonic_policy p = choose_bitonic_policy(device, r);
-            const bc::program fp = fused_program(queue, r, p);
-            const unsigned T = p.tile_bits, S = log2_exact(N);
-            {
-                bc::kernel sk = fp.create_kernel("bitonic_group_sort");
-                profile_label label("sort"); // launch roles apart in kernel profiles (bench bitonic_profile)
-                launch.group(sk, p, N, false, 0, 0);
-            }
-            if (S <= T) return;
-            bc::kernel tail = fp.create_kernel("bitonic_group_tail");
-            bc::kernel rows[bitonic_max_rows + 1];
-            for (unsigned s = T + 1; s <= S; ++s) {
-                const std::size_t k = std::size_t(1) << s;
-                for (unsigned top = s - 1; top >= T;) { // passes on index bits top .. T
-                    const unsigned m = std::min(top - T + 1, T - p.col_bits);
-                    if (!rows[m].get()) rows[m] = fp.create_kernel("bitonic_rows_m" + std::to_string(m));
-                    profile_label label(m == T - p.col_bits ? "rows" : "rows_short");
-                    launch.group(rows[m], p, N, true, k, top - m + 1);
-                    top -= m;
-                }
-                profile_label label("tail");
-                launch.group(tail, p, N, false, k, 0);
-            }
-            return;
-        }
-
-        // Elements per work-item in the transpose variant's tile kernel: 8 (the last three passes of
-        // a stage in registers). The global and local variants use other kernels of the same program.
-        const std::size_t elems = 8;
-        const std::size_t bytes_per_elem = size_of(r.key_type) + (r.has_values ? value_bytes(r) : 0);
-        const bc::program program =
-            algorithms_program(queue.get_context(), {"sort_key_order.cl", "bitonic_sort.cl"},
-                               sort_build_options(r) + " -DBITONIC_ELEMS=" + std::to_string(elems));
-
-        bc::kernel g1 = program.create_kernel("bitonic_global_m1");
-        const std::size_t gwg = pow2_group_size(g1, device, 256);
-
-        if (variant == bitonic_variant::global) {
-            sort_observer* trace = sort_trace(); // examples/sort_steps prints every pass
-            for (std::size_t k = 2; k <= N; k <<= 1)
-                for (std::size_t j = k / 2; j >= 1; j >>= 1) {
-                    launch.global_passes(g1, gwg, N, k, j, 1);
-                    if (trace) trace->bitonic_pass(queue, r.keys, k, j);
-                }
-            return;
-        }
-
-        if (variant == bitonic_variant::local) {
-            // Tile of 2 elements per work-item of a power-of-two work-group, within half the
-            // device's local memory, no larger than the padded input. Per stage k the passes with
-            // distance >= tile go over global memory, the others one launch each in local memory.
-            bc::kernel lp = program.create_kernel("bitonic_local_pass");
-            const device_limits lim = limits_for(lp, device);
-            std::size_t wg = pow2_group_size(lp, device, 256);
-            while (wg > 1 && wg * 2 * bytes_per_elem > lim.local_mem_size / 2) wg /= 2;
-            wg = std::min(wg, std::max<std::size_t>(1, N / 2));
-            const std::size_t tile = wg * 2;
-            for (std::size_t k = 2; k <= N; k <<= 1) {
-                std::size_t j = k / 2;
-                for (; j >= tile; j >>= 1) launch.global_passes(g1, gwg, N, k, j, 1);
-                for (; j >= 1; j >>= 1) launch.local_pass(lp, wg, N, k, j);
-            }
-            return;
-        }
-
-        // transpose: tile size a power-of-two work-group times elems, within the device's local
-        // memory, and no larger than the (padded) input needs.
-        bc::kernel tk = program.create_kernel("bitonic_tile");
-        const device_limits lim = limits_for(tk, device);
-        std::size_t wg = pow2_group_size(tk, device, 256);
-        while (wg > 1 && wg * elems * bytes_per_elem > lim.local_mem_size / 2) wg /= 2;
-        wg = std::min(wg, std::max<std::size_t>(1, N / elems));
-        // CLPRIM_BITONIC_TILE=<elements> caps the tile (fused and transpose), for tests: tiny tiles
-        // make a few thousand keys take stages with many row-spanning distances.
-        if (const char* cap = std::getenv("CLPRIM_BITONIC_TILE"))
-            while (wg > 1 && wg * elems > std::strtoul(cap, nullptr, 10)) wg /= 2;
-        const std::size_t tile = wg * elems;
-
-        if (variant == bitonic_variant::transpose) {
-            // Rows of `tile` elements, sorted in local memory; then per stage k > tile the
-            // row-spanning distances (bits L .. s-1 of the index, at most L of them per transpose)
-            // between a transpose into the scratch layout and one back, and the stage's in-row
-            // passes in one tile launch. Transposes move tiles of 2^tile_bits elements, within
-            // half the local memory.
-            launch.tile(tk, wg, tile, N, 2, std::min(tile, N));
-            if (N <= tile) return;
-            bc::kernel tr = program.create_kernel("bitonic_transpose");
-            bc::kernel tp = program.create_kernel("bitonic_transposed_passes");
-            const std::size_t twg = std::min(wg, pow2_group_size(tp, device, 256));
-            unsigned tile_bits = 10;
-            while (tile_bits > 2 && (std::size_t(1) << tile_bits) * 33 / 32 * bytes_per_elem > limits_for(tr, device).local_mem_size / 2)
-                --tile_bits;
-            const unsigned L = log2_exact(tile), B = log2_exact(N);
-            scratch_lease lease(queue);
-            const bc::buffer sk = lease.buffer(N * size_of(r.key_type));
-            const bc::buffer sv = r.has_values ? lease.buffer(N * value_bytes(r)) : sk;
-            for (unsigned s = L + 1; s <= B; ++s) {
-                for (unsigned hi = s; hi > L;) {
-                    const unsigned w = std::min(L, hi - L), lo = hi - w;
-                    launch.transpose(tr, N, sk, sv, s, lo, w, tile_bits, false);
-                    launch.transposed_passes(tp, twg, tile, N, sk, sv, s, lo, w);
-                    launch.transpose(tr, N, sk, sv, s, lo, w, tile_bits, true);
-                    hi = lo;
-                }
-                launch.tile(tk, wg, tile, N, std::size_t(1) << s, std::size_t(1) << s);
-            }
-            return;
-        }
+        if (variant == bitonic_variant::fused) return sort_fused(queue, r, launch, N);
+        const bc::program program = variants_program(queue, r);
+        if (variant == bitonic_variant::global) return sort_global(queue, r, launch, program, N);
+        if (variant == bitonic_variant::local) return sort_local(queue, r, launch, program, N);
+        sort_transpose(queue, r, launch, program, N);
     });
 }
 

@@ -1,10 +1,13 @@
 // Host side of the bitonic sort's CPU path (algorithms/bitonic_sort_cpu.cl): the same network as
 // the GPU variants, run as long loops per work-item: whole cache-sized blocks first, then per
 // later stage its long-distance passes over the whole array and its short ones block by block.
+#include "bitonic_policy.hpp"
 #include "bitonic_sort_cpu.hpp"
 #include "sort_support.hpp"
 
+#include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/knobs.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -13,49 +16,16 @@
 namespace clprim {
 namespace detail {
 
-namespace {
-
-// The CPU path's shape, chosen in this one place.
-struct bitonic_cpu_policy {
-    std::size_t block = 0;   // elements a work-item sorts in its cache (power of two)
-    std::size_t workers = 1; // work-items per launch
-};
-
-// Blocks of at most 256 KiB of keys and values (half a core's L2 on the machines measured);
-// a few work-items per compute unit. CLPRIM_BITONIC_CPU_TUNE="block_elements,workers" overrides.
-bitonic_cpu_policy choose_policy(const bc::device& device, const sort_request& r, std::size_t N)
-{
-    bitonic_cpu_policy p;
-    const std::size_t bytes = size_of(r.key_type) + (r.has_values ? value_bytes(r) : 0);
-    p.block = floor_pow2((std::size_t(256) << 10) / bytes);
-    p.workers = 4 * std::max<cl_uint>(1, device.compute_units());
-    if (const char* t = std::getenv("CLPRIM_BITONIC_CPU_TUNE")) {
-        char* end = nullptr;
-        const unsigned long b = std::strtoul(t, &end, 10);
-        if (b >= 2) p.block = floor_pow2(b);
-        if (end && *end == ',') p.workers = std::max(1ul, std::strtoul(end + 1, nullptr, 10));
-    }
-    p.block = std::min(p.block, N);
-    return p;
-}
-
-} // namespace
-
 bool bitonic_cpu_path_wanted(const bc::device& device, bitonic_variant variant)
 {
-    if (variant != bitonic_variant::fused) return false;
-    if (const char* v = std::getenv("CLPRIM_BITONIC_PATH")) {
-        if (std::strcmp(v, "cpu") == 0) return true;
-        if (std::strcmp(v, "gpu") == 0) return false;
-    }
-    return (device.type() & CL_DEVICE_TYPE_CPU) != 0;
+    return select_bitonic_cpu_path(profile_of(device), variant);
 }
 
 void bitonic_sort_cpu(const sort_request& r, bc::command_queue& queue)
 {
     const std::size_t n = r.keys.size;
     const std::size_t N = next_pow2(n);
-    const bitonic_cpu_policy pol = choose_policy(queue.get_device(), r, N);
+    const bitonic_cpu_policy pol = select_bitonic_cpu_policy(profile_of(queue.get_device()), r, N);
     const bc::program program =
         algorithms_program(queue.get_context(), {"sort_key_order.cl", "bitonic_sort_cpu.cl"}, sort_build_options(r));
     bc::kernel bk = program.create_kernel("bitonic_cpu_blocks");
@@ -65,22 +35,14 @@ void bitonic_sort_cpu(const sort_request& r, bc::command_queue& queue)
     const cl_ulong voff = r.has_values ? r.values.offset : 0;
 
     auto common = [&](bc::kernel& k) {
-        k.set_arg(0, r.keys.buffer);
-        k.set_arg(1, cl_ulong(r.keys.offset));
-        k.set_arg(2, values);
-        k.set_arg(3, voff);
-        k.set_arg(4, cl_ulong(n));
+        set_kernel_args(k, r.keys.buffer, cl_ulong(r.keys.offset), values, voff, cl_ulong(n));
     };
     const std::size_t blocks = ceil_div(n, pol.block);
     const std::size_t per_block = ceil_div(blocks, std::min(blocks, pol.workers));
     auto block_stages = [&](std::size_t k_lo, std::size_t k_hi, bool convert_in, bool convert_out) {
         common(bk);
-        bk.set_arg(5, cl_ulong(pol.block));
-        bk.set_arg(6, cl_ulong(per_block));
-        bk.set_arg(7, cl_ulong(k_lo));
-        bk.set_arg(8, cl_ulong(k_hi));
-        bk.set_arg(9, cl_uint(convert_in));
-        bk.set_arg(10, cl_uint(convert_out));
+        set_kernel_args_from(bk, 5, cl_ulong(pol.block), cl_ulong(per_block), cl_ulong(k_lo), cl_ulong(k_hi),
+            cl_uint(convert_in), cl_uint(convert_out));
         launch_1d(queue, bk, ceil_div(blocks, per_block), 1);
     };
     const std::size_t half = N / 2;
@@ -88,9 +50,7 @@ void bitonic_sort_cpu(const sort_request& r, bc::command_queue& queue)
     const std::size_t workers = ceil_div(half, per_half);
     auto whole_pass = [&](bc::kernel& k, std::size_t dist) {
         common(k);
-        k.set_arg(5, cl_ulong(dist));
-        k.set_arg(6, cl_ulong(half));
-        k.set_arg(7, cl_ulong(per_half));
+        set_kernel_args_from(k, 5, cl_ulong(dist), cl_ulong(half), cl_ulong(per_half));
         launch_1d(queue, k, workers, 1);
     };
 

@@ -15,6 +15,7 @@
 #include "sort_support.hpp"
 
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/knobs.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/odd_even_sort.hpp>
 
@@ -28,8 +29,7 @@ namespace {
 // The CLPRIM_ODD_EVEN_WINDOW cap, or 0 (none).
 std::size_t window_cap()
 {
-    const char* v = std::getenv("CLPRIM_ODD_EVEN_WINDOW");
-    return v && *v ? std::size_t(std::strtoull(v, nullptr, 10)) : 0;
+    return knob_number("CLPRIM_ODD_EVEN_WINDOW", 0, std::size_t(-1)).value_or(0);
 }
 
 std::size_t capped(std::size_t x, std::size_t cap) { return cap ? std::min(x, cap) : x; }
@@ -62,14 +62,8 @@ void odd_even_sort_impl(const sort_request& r, bc::command_queue& user_queue)
         const std::size_t capacity = capped(std::min(wg * 8, lim.local_mem_size / 2 / (kbytes + vbytes)), cap);
         if (n <= capacity) {
             wg = std::min(wg, next_pow2(ceil_div(n, 2)));
-            lk.set_arg(0, r.keys.buffer);
-            lk.set_arg(1, koff);
-            lk.set_arg(2, vbuf);
-            lk.set_arg(3, voff);
-            lk.set_arg(4, cl_uint(n));
-            lk.set_arg(5, n * kbytes, nullptr);
-            lk.set_arg(6, r.has_values ? n * vbytes : std::size_t(8), nullptr);
-            launch_1d(queue, lk, wg, wg);
+            launch(queue, lk, wg, wg, r.keys.buffer, koff, vbuf, voff, cl_uint(n), local_bytes{n * kbytes},
+                local_bytes{r.has_values ? n * vbytes : std::size_t(8)});
             return;
         }
 
@@ -100,36 +94,24 @@ void odd_even_sort_impl(const sort_request& r, bc::command_queue& user_queue)
             if (r.has_values) vscratch = lease.buffer(n * vbytes);
             keys_at[1] = &kscratch;
             vals_at[1] = r.has_values ? &vscratch : &kscratch;
-            tk.set_arg(8, cl_ulong(n));
-            tk.set_arg(10, cl_uint(phases));
-            tk.set_arg(11, cl_uint(tile));
-            tk.set_arg(12, (tile + 2 * phases) * kbytes, nullptr);
-            tk.set_arg(13, r.has_values ? (tile + 2 * phases) * vbytes : std::size_t(8), nullptr);
+            set_kernel_args_from(tk, 8, cl_ulong(n));
+            set_kernel_args_from(tk, 10, cl_uint(phases), cl_uint(tile), local_bytes{(tile + 2 * phases) * kbytes},
+                local_bytes{r.has_values ? (tile + 2 * phases) * vbytes : std::size_t(8)});
         }
         int cur = 0;
         for (std::size_t b = 0; b < blocks; ++b, cur ^= 1) {
-            tk.set_arg(0, *keys_at[cur]);
-            tk.set_arg(1, koff_at[cur]);
-            tk.set_arg(2, *vals_at[cur]);
-            tk.set_arg(3, voff_at[cur]);
-            tk.set_arg(4, *keys_at[cur ^ 1]);
-            tk.set_arg(5, koff_at[cur ^ 1]);
-            tk.set_arg(6, *vals_at[cur ^ 1]);
-            tk.set_arg(7, voff_at[cur ^ 1]);
-            tk.set_arg(9, cl_ulong(b * phases));
+            set_kernel_args(tk, *keys_at[cur], koff_at[cur], *vals_at[cur], voff_at[cur], *keys_at[cur ^ 1],
+                koff_at[cur ^ 1], *vals_at[cur ^ 1], voff_at[cur ^ 1]);
+            set_kernel_args_from(tk, 9, cl_ulong(b * phases));
             launch_1d(queue, tk, ceil_div(n, tile) * twg, twg);
         }
 
         // The phases left over, on whichever buffer holds the data now.
         bc::kernel gk = program.create_kernel("odd_even_global");
         const std::size_t gwg = pow2_group_size(gk, device, 256);
-        gk.set_arg(0, *keys_at[cur]);
-        gk.set_arg(1, koff_at[cur]);
-        gk.set_arg(2, *vals_at[cur]);
-        gk.set_arg(3, voff_at[cur]);
-        gk.set_arg(4, cl_ulong(n));
+        set_kernel_args(gk, *keys_at[cur], koff_at[cur], *vals_at[cur], voff_at[cur], cl_ulong(n));
         for (std::size_t phase = blocks * phases; phase < n; ++phase) {
-            gk.set_arg(5, cl_uint(phase & 1));
+            set_kernel_args_from(gk, 5, cl_uint(phase & 1));
             launch_1d(queue, gk, round_up(n / 2, gwg), gwg);
         }
 

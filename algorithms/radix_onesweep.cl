@@ -29,8 +29,26 @@
 // Build macros: K... (key type), WG (work-group size, a multiple of 32, >= RADIX), KPT (keys per
 // work-item), RADIX_BITS, PASSES, HAS_VALUES and V (uint or ulong, values only move), MATCH_RANK;
 // for measurements only: PEERS_MATCH_ANY (NVIDIA ranking by match.any.sync) and LB_TRACE (a
-// per-tile timeline, see below). Needs sort_key_order.cl, workgroup_scan.cl and lookback.cl
-// joined before it.
+// per-tile timeline, see below). Needs sort_key_order.cl, workgroup_scan.cl, lookback.cl and
+// radix_onesweep_layout.cl joined before it.
+#ifndef ONESWEEP_INFO_STRIDE
+#error "radix_onesweep.cl needs radix_onesweep_layout.cl joined before it"
+#endif
+#ifndef K_UNSIGNED
+#error "radix_onesweep.cl needs K (the key type's macros)"
+#endif
+#ifndef WG
+#error "radix_onesweep.cl needs WG"
+#endif
+#ifndef KPT
+#error "radix_onesweep.cl needs KPT"
+#endif
+#ifndef RADIX_BITS
+#error "radix_onesweep.cl needs RADIX_BITS"
+#endif
+#ifndef PASSES
+#error "radix_onesweep.cl needs PASSES"
+#endif
 
 #define RADIX (1u << RADIX_BITS)
 #define DIGIT_MASK (RADIX - 1u)
@@ -47,20 +65,20 @@
 #error "onesweep needs a work-group size that is a multiple of 32 and at least RADIX"
 #endif
 
-// info[] layout (uints): counts[PASSES][RADIX], starts[PASSES][RADIX], the histogram's done
-// counter, one tile counter per pass, then one flag per pass: 1 when every key has the same digit
-// in that pass (the pass moves nothing). Zero at launch except what the kernels write: the host
-// keeps two halves per queue, and each call's histogram clears the half the next call uses.
-#define INFO_COUNTS 0u
-#define INFO_STARTS (PASSES * RADIX)
-#define INFO_DONE (2u * PASSES * RADIX)
-#define INFO_TILE_COUNTER(p) (INFO_DONE + 1u + (p))
-#define INFO_TRIVIAL(p) (INFO_DONE + 1u + PASSES + (p))
+// info[] layout (uints; radix_onesweep_layout.cl, shared with the host): counts[PASSES][RADIX],
+// starts[PASSES][RADIX], the histogram's done counter, one tile counter per pass, then one flag per
+// pass. Zero at launch except what the kernels write: the host keeps two halves per queue, and
+// each call's histogram clears the half the next call uses.
+#define INFO_COUNTS ONESWEEP_INFO_COUNTS
+#define INFO_STARTS ONESWEEP_INFO_STARTS(PASSES, RADIX)
+#define INFO_DONE ONESWEEP_INFO_DONE(PASSES, RADIX)
+#define INFO_TILE_COUNTER(p) ONESWEEP_INFO_TILE_COUNTER(PASSES, RADIX, p)
+#define INFO_TRIVIAL(p) ONESWEEP_INFO_TRIVIAL(PASSES, RADIX, p)
 
 typedef K_UNSIGNED bits_t;
 
 #ifndef HIST_KEYS
-#define HIST_KEYS 8 // keys per work-item per round of onesweep_histogram
+#define HIST_KEYS ONESWEEP_HIST_KEYS // keys per work-item per round of onesweep_histogram
 #endif
 
 inline uint os_digit(bits_t u, uint shift) { return (uint)(u >> shift) & DIGIT_MASK; }
@@ -135,7 +153,7 @@ void onesweep_histogram(__global const bits_t* src, ulong src_off, uint n, __glo
 #ifndef MATCH_RANK
 #error "LB_TRACE reads NVIDIA's timers: only with MATCH_RANK"
 #endif
-#define TRACE_WORDS 10u
+#define TRACE_WORDS ONESWEEP_TRACE_WORDS
 inline ulong os_now(void)
 {
     ulong t;

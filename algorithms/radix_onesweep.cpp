@@ -2,12 +2,16 @@
 // launch per 8-bit digit, no clearing command (the status words stay with the queue) and no host
 // round trip: the call returns while the device works.
 #include "radix_onesweep.hpp"
+#include "radix_onesweep_layout.cl"
+#include "radix_policy.hpp"
 
 #include <clprim/detail/lookback_slots.hpp>
 
 #include <clprim/detail/algorithms_kernels.hpp>
 #include <clprim/detail/device_limits.hpp>
+#include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/knobs.hpp>
 #include <clprim/detail/queue_state.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 
@@ -17,6 +21,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -26,61 +31,12 @@ namespace detail {
 
 namespace {
 
-constexpr unsigned radix_bits = 8;
+constexpr unsigned radix_bits = onesweep_radix_bits;
 constexpr std::size_t radix = std::size_t(1) << radix_bits;
-constexpr std::size_t histogram_keys = 8; // keys per work-item per round of onesweep_histogram (HIST_KEYS)
+constexpr std::size_t histogram_keys = ONESWEEP_HIST_KEYS; // keys per work-item per round of onesweep_histogram (HIST_KEYS)
 
-// Tuning for the one-sweep path, in one place. A tile is wg * kpt keys: larger tiles mean fewer
-// look-back slots and tiles to chain, but more registers and local memory per work-group.
-// GPU (measured on the H100, see docs/RESULTS.md): 256 work-items; keys per work-item: 24 for
-// 32-bit keys alone, 28 for 32-bit keys with values, 17 for 64-bit keys (the most whose tile
-// fits 48 KiB of local memory); fewer if local memory is short (pairs with wide values). Device
-// time of 2^26-key sorts by keys per work-item: uint keys 1.61 ms at 23, 1.60 at 24, 1.58 at 25,
-// 1.61 at 28 (flat); uint -> uint 2.48 at 24, 2.43 at 27, 2.42 at 28, 3.12 at 32; ulong 5.61 at
-// 8, 5.08 at 12, 4.92 at 14, 4.95 at 16, 4.54 at 17.
-// Histogram: at least 4 rounds of WG * HIST_KEYS keys per work-group, so small sorts take fewer
-// groups and fewer global atomics (H100, 2^20 keys: 13.2 us instead of 16.6 with 1 round; 8 rounds:
-// 15.9); from about 4M keys the grid (4 groups per compute unit) is full either way.
-// CLPRIM_ONESWEEP_TUNE="wg,kpt[,rounds[,groups per compute unit]]" overrides, for measurements; CLPRIM_ONESWEEP_OPTIONS adds build
-// options (e.g. -DLB_BATCH=16, -DLB_SLEEP_NS=0, -cl-nv-maxrregcount=64), for measurements too.
-struct onesweep_tuning {
-    std::size_t wg = 256;
-    std::size_t kpt = 16;
-    std::size_t histogram_groups_per_cu = 4;
-    std::size_t histogram_rounds = 4; // at least this many rounds of WG*HIST_KEYS keys per group
-    std::string extra_options;
-};
-
-// CLPRIM_ONESWEEP_TRACE=file (measurement only, NVIDIA): every call waits for the device and
-// appends a timeline of its tiles to the file (radix_onesweep.cl, LB_TRACE); the file is
-// started afresh by the process's first call.
-const char* trace_path()
-{
-    const char* v = std::getenv("CLPRIM_ONESWEEP_TRACE");
-    return v && *v ? v : nullptr;
-}
-constexpr std::size_t trace_words = 20; // uints per tile and pass (10 ulongs)
-
-onesweep_tuning choose_tuning(const sort_request& r)
-{
-    onesweep_tuning t;
-    t.kpt = size_of(r.key_type) == 4 ? (r.has_values ? 28 : 24) : 17;
-    if (const char* v = std::getenv("CLPRIM_ONESWEEP_TUNE")) {
-        if (const char* comma = std::strchr(v, ',')) {
-            t.wg = std::max<std::size_t>(radix, std::strtoul(v, nullptr, 10) / 32 * 32);
-            t.kpt = std::max<std::size_t>(1, std::strtoul(comma + 1, nullptr, 10));
-            if (const char* c2 = std::strchr(comma + 1, ',')) {
-                t.histogram_rounds = std::max<std::size_t>(1, std::strtoul(c2 + 1, nullptr, 10));
-                if (const char* c3 = std::strchr(c2 + 1, ','))
-                    t.histogram_groups_per_cu = std::max<std::size_t>(1, std::strtoul(c3 + 1, nullptr, 10));
-            }
-        }
-    }
-    if (const char* v = std::getenv("CLPRIM_ONESWEEP_OPTIONS")) t.extra_options = std::string(" ") + v;
-    if (trace_path()) t.extra_options += " -DLB_TRACE";
-    t.extra_options += lookback_build_options(); // CLPRIM_LOOKBACK=fallback: every tile takes it
-    return t;
-}
+std::optional<std::string> trace_path() { return onesweep_trace_path(); }
+constexpr std::size_t trace_words = 2 * ONESWEEP_TRACE_WORDS; // uints per tile and pass
 
 // Local memory of onesweep_pass (bytes), as the kernel declares it.
 std::size_t pass_local_bytes(std::size_t wg, std::size_t kpt, const sort_request& r)
@@ -115,14 +71,14 @@ std::string program_options(const sort_request& r, std::size_t wg, std::size_t k
 const std::vector<std::string>& program_files()
 {
     static const std::vector<std::string> files{"sort_key_order.cl", "workgroup_scan.cl", "lookback.cl",
-                                                "radix_onesweep.cl"};
+                                                "radix_onesweep_layout.cl", "radix_onesweep.cl"};
     return files;
 }
 
 onesweep_kernels make_kernels(const bc::command_queue& queue, const sort_request& r, onesweep_ranking ranking)
 {
     const bc::device device = queue.get_device();
-    const onesweep_tuning t = choose_tuning(r);
+    const onesweep_policy t = select_onesweep_policy(profile_of(device), r);
     const std::size_t passes = size_of(r.key_type) * 8 / radix_bits;
     std::size_t kpt = t.kpt;
     while (kpt > 1 && pass_local_bytes(t.wg, kpt, r) > device.local_memory_size()) --kpt;
@@ -147,7 +103,7 @@ onesweep_kernels& cached_kernels(const bc::command_queue& queue, const sort_requ
 {
     using key = std::tuple<cl_context, cl_device_id, int, int, int, int, std::size_t, std::size_t, std::string>;
     thread_local std::map<key, onesweep_kernels> cache;
-    const onesweep_tuning t = choose_tuning(r);
+    const onesweep_policy t = select_onesweep_policy(profile_of(queue.get_device()), r);
     const key k{queue.get_context().get(), queue.get_device().get(), int(r.key_type),
                 r.has_values ? int(r.value_type) : -1, int(r.order), int(ranking), t.wg, t.kpt,
                 t.extra_options + "/" + std::to_string(t.histogram_rounds) + "/" + std::to_string(t.histogram_groups_per_cu)};
@@ -161,7 +117,7 @@ onesweep_kernels& cached_kernels(const bc::command_queue& queue, const sort_requ
 bool onesweep_match_any_available(const bc::command_queue& queue)
 {
     const bc::device device = queue.get_device();
-    if (device.platform().name().find("NVIDIA") == std::string::npos) return false;
+    if (!profile_of(device).nvidia) return false;
     static std::mutex mutex;
     static std::map<cl_device_id, bool> known;
     {
@@ -236,10 +192,10 @@ void radix_sort_onesweep(const sort_request& r, bc::command_queue& queue, oneswe
     // one has finished: same in-order queue). A new or grown buffer is zero-filled once. The state
     // stays locked while this call enqueues, so another host thread's call on this queue cannot
     // interleave its commands with these.
-    constexpr std::size_t info_stride = (2 * 8 * radix + 1 + 2 * 8 + 15) / 16 * 16; // 8 passes at most
+    constexpr std::size_t info_stride = ONESWEEP_INFO_STRIDE(radix); // ONESWEEP_MAX_PASSES at most
     const std::size_t slots_at = 2 * info_stride, region = tiles * radix;
     const std::size_t trace_at = slots_at + 2 * region;
-    const char* const trace = trace_path();
+    const std::optional<std::string> trace = trace_path();
     const std::size_t status_words = trace_at + (trace ? passes * tiles * trace_words : 0);
     queue_state st = take_queue_state(queue, "onesweep_status", status_words * sizeof(cl_uint));
     const bc::buffer status = st.buffer;
@@ -257,16 +213,10 @@ void radix_sort_onesweep(const sort_request& r, bc::command_queue& queue, oneswe
         values_b = scratch.buffer(n * value_size);
     }
 
-    k.histogram.set_arg(0, r.keys.buffer);
-    k.histogram.set_arg(1, cl_ulong(r.keys.offset));
-    k.histogram.set_arg(2, n32);
-    k.histogram.set_arg(3, status);
-    k.histogram.set_arg(4, cl_ulong(half * info_stride));
-    k.histogram.set_arg(5, cl_ulong((1 - half) * info_stride));
-    k.histogram.set_arg(6, cl_ulong(info_stride));
-    k.histogram.set_arg(7, cl_ulong(slots_at));
-    k.histogram.set_arg(8, cl_ulong(region));
-    launch_1d(queue, k.histogram, std::min(k.histogram_groups, ceil_div(n, k.wg * histogram_keys * k.histogram_rounds)) * k.wg, k.wg);
+    const std::size_t histogram_groups = std::min(k.histogram_groups, ceil_div(n, k.wg * histogram_keys * k.histogram_rounds));
+    launch(queue, k.histogram, histogram_groups * k.wg, k.wg, r.keys.buffer, cl_ulong(r.keys.offset), n32, status,
+        cl_ulong(half * info_stride), cl_ulong((1 - half) * info_stride), cl_ulong(info_stride), cl_ulong(slots_at),
+        cl_ulong(region));
     ++st.counter; // the other half is being cleared: the next call's
 
     struct place {
@@ -281,29 +231,16 @@ void radix_sort_onesweep(const sort_request& r, bc::command_queue& queue, oneswe
         const place& from = p == 0 ? caller : (p % 2 == 1 ? a : b);
         const place& to = p + 1 == passes ? caller : (p % 2 == 0 ? a : b);
         bc::kernel& s = k.pass;
-        s.set_arg(0, from.keys);
-        s.set_arg(1, cl_ulong(from.key_off));
-        s.set_arg(2, to.keys);
-        s.set_arg(3, cl_ulong(to.key_off));
-        s.set_arg(4, n32);
-        s.set_arg(5, cl_uint(p));
-        s.set_arg(6, cl_uint(p == 0));
-        s.set_arg(7, cl_uint(p + 1 == passes));
-        s.set_arg(8, status);
-        s.set_arg(9, cl_ulong(half * info_stride));
-        s.set_arg(10, status);
-        s.set_arg(11, cl_ulong(slots_at + (p % 2) * region));
-        s.set_arg(12, p + 1 < passes ? cl_ulong(slots_at + ((p + 1) % 2) * region) : ~cl_ulong(0));
-        s.set_arg(13, cl_ulong(trace_at));
+        set_kernel_args(s, from.keys, cl_ulong(from.key_off), to.keys, cl_ulong(to.key_off), n32, cl_uint(p),
+            cl_uint(p == 0), cl_uint(p + 1 == passes), status, cl_ulong(half * info_stride), status,
+            cl_ulong(slots_at + (p % 2) * region),
+            p + 1 < passes ? cl_ulong(slots_at + ((p + 1) % 2) * region) : ~cl_ulong(0), cl_ulong(trace_at));
         if (r.has_values) {
-            s.set_arg(14, from.values);
-            s.set_arg(15, cl_ulong(from.value_off));
-            s.set_arg(16, to.values);
-            s.set_arg(17, cl_ulong(to.value_off));
+            set_kernel_args_from(s, 14, from.values, cl_ulong(from.value_off), to.values, cl_ulong(to.value_off));
         }
         launch_1d(queue, s, tiles * k.wg, k.wg);
     }
-    if (trace) write_trace(trace, queue, status, trace_at, passes, tiles, r);
+    if (trace) write_trace(trace->c_str(), queue, status, trace_at, passes, tiles, r);
 }
 
 } // namespace detail

@@ -1,162 +1,36 @@
-// Host side of the radix sort. choose_radix_path (below) picks the path: the one-sweep sort on
-// GPUs (radix_onesweep.cpp), the chunked CPU sort on CPU devices (radix_sort_cpu.cpp), or the
-// textbook LSD sort of this file (Zagha & Blelloch; algorithms/radix_sort.cl): per pass, digit
-// counts per tile (work-group histogram), device-wide exclusive scan of the digit-major table
-// (clprim::scan), then rank and scatter. One read-back per call: after the first count kernel,
-// the OR/AND of all keys' sortable bits says which digits vary; passes over a digit that is the
-// same for every key are skipped.
+// Host side of the radix sort: the argument checks and the path choice (choose_radix_path, below):
+// the one-sweep sort on GPUs (radix_onesweep.cpp), one launch for small ranges (sort_small.cpp),
+// the chunked CPU sort on CPU devices (radix_sort_cpu.cpp), or the textbook multi-pass LSD sort
+// (radix_multipass.cpp).
+#include "radix_multipass.hpp"
 #include "radix_onesweep.hpp"
+#include "radix_policy.hpp"
 #include "radix_sort_cpu.hpp"
 #include "sort_small.hpp"
 
 #include <clprim/detail/algorithms_kernels.hpp>
 #include <clprim/detail/device_limits.hpp>
-#include <clprim/detail/kernel_launch.hpp>
-#include <clprim/detail/scratch_pool.hpp>
-#include <clprim/detail/sort_trace.hpp>
 #include <clprim/radix_sort.hpp>
 #include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/knobs.hpp>
-#include <clprim/scan.hpp>
 
 #include <algorithm>
-#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
-#include <vector>
 
 namespace clprim {
 namespace detail {
 
 namespace {
 
-// Digit width: 8 bits halves the passes of a 4-bit sort; the tile is ranked 4 bits at a time
-// in local memory (radix_sort.cl), so wider digits cost little more per pass.
-constexpr unsigned radix_bits = 8;
-constexpr std::size_t radix = std::size_t(1) << radix_bits;
-constexpr unsigned rank_bins = 16;
-
-struct radix_kernels {
-    bc::kernel count, scatter;
-    std::size_t wg = 0, kpt = 0;
-    std::size_t tile() const { return wg * kpt; }
-};
-
-// Local memory radix_scatter needs (bytes), with a margin for the scan scratch.
-std::size_t scatter_local_bytes(std::size_t wg, std::size_t kpt, std::size_t key_size, bool has_values)
-{
-    const std::size_t tile = wg * kpt + wg * kpt / 32 + 1; // padded as in radix_sort.cl
-    const std::size_t table = rank_bins * wg + rank_bins * wg / 32 + 1;
-    return tile * key_size + (has_values ? tile * 2 : 0) + table * 4 + radix * 4 + 2 * wg * 4 + 256;
-}
-
-radix_kernels build_kernels(const bc::command_queue& queue, const sort_request& r)
-{
-    const bc::context context = queue.get_context();
-    const bc::device device = queue.get_device();
-    const std::size_t key_size = size_of(r.key_type);
-    const std::size_t local_mem = device.local_memory_size();
-    const bool gpu = (device.type() & CL_DEVICE_TYPE_GPU) != 0;
-
-    // Start from 256 work-items (the scan table needs wg >= rank_bins) and as many keys per
-    // work-item as local memory allows (more keys per tile: fewer counts to scan).
-    // Measured: on PoCL's CPU devices fewer work-items with longer serial runs (64 x 64) are ~25%
-    // quicker than 256 x 16. On the H100 (one run, 2^24 and 2^26 keys, beside 256 x 16 with the
-    // plain kernels): 256 x 12 with all three kernel variants below: uint->uint pairs 12.7 against
-    // 11.5 Gkeys/s at 2^26 (10.6 against 8.1 at 2^24), uint keys 19.0 against 17.8, ulong 6.9
-    // against 6.1 (the same settings measured twice differ by up to 5%); 512- and 128-wide
-    // work-groups were slower, 20 or 24 keys per work-item no better overall.
-    // CLPRIM_RADIX_TUNE="wg,kpt" overrides both, for measurements.
-    std::size_t wg = std::min<std::size_t>(gpu ? 256 : 64, floor_pow2(device.max_work_group_size()));
-    // With the scratch pool (no allocation per call) the H100 measured, at 2^26: uint keys 256 x 20
-    // 24.9 and 25.6 Gkeys/s against 23.5 for 256 x 12; pairs and 64-bit keys no better than 256 x 12
-    // (16.9 / 8.46 with 24, 17.0 / 8.49 with 12).
-    std::size_t max_kpt = gpu ? (r.has_values || key_size > 4 ? 12 : 20) : 64;
-    if (const char* t = std::getenv("CLPRIM_RADIX_TUNE")) {
-        const char* comma = std::strchr(t, ',');
-        if (comma) {
-            wg = std::max<std::size_t>(rank_bins, floor_pow2(std::max(1ul, std::strtoul(t, nullptr, 10))));
-            max_kpt = std::max(1ul, std::strtoul(comma + 1, nullptr, 10));
-        }
-    }
-    // Kernel variants (radix_sort.cl): bit 0 RANK_PACKED, bit 1 STAGE_VALUES (pairs whose values
-    // are no wider than the keys), bit 2 BLOCKED_LOAD. All three on GPUs (measured above), none
-    // on CPU devices (not measured to pay there). CLPRIM_RADIX_VARIANT overrides, for measurements.
-    unsigned variant = gpu ? 7u : 0u;
-    if (const char* v = std::getenv("CLPRIM_RADIX_VARIANT")) variant = unsigned(std::strtoul(v, nullptr, 10));
-    const bool packed = (variant & 1u) != 0;
-    const bool stage_values = (variant & 2u) != 0 && r.has_values && size_of(r.value_type) <= key_size;
-    const bool blocked_load = (variant & 4u) != 0;
-    if (packed) max_kpt = std::min<std::size_t>(max_kpt, std::max<std::size_t>(1, 32768 / wg)); // tile < 2^16
-    for (;;) {
-        std::size_t kpt = max_kpt;
-        while (kpt > 1 && scatter_local_bytes(wg, kpt, key_size, r.has_values) > local_mem) kpt /= 2;
-        std::string options = type_options(r.key_type, "K") + " -DWG=" + std::to_string(wg) +
-                              " -DKPT=" + std::to_string(kpt) + " -DRADIX_BITS=" + std::to_string(radix_bits);
-        if (r.order == sort_order::descending) options += " -DSORT_DESCENDING";
-        if (r.has_values) options += std::string(" -DHAS_VALUES -DV=") + (size_of(r.value_type) == 4 ? "uint" : "ulong");
-        if (packed) options += " -DRANK_PACKED";
-        if (stage_values) options += " -DSTAGE_VALUES";
-        if (blocked_load) options += " -DBLOCKED_LOAD";
-        const bc::program program = algorithms_program(
-            context, {"sort_key_order.cl", "workgroup_scan.cl", "workgroup_histogram.cl", "radix_sort.cl"}, options);
-        radix_kernels k{program.create_kernel("radix_count"), program.create_kernel("radix_scatter"), wg, kpt};
-        const auto lc = limits_for(k.count, device);
-        const auto ls = limits_for(k.scatter, device);
-        const auto used = k.scatter.get_work_group_info<cl_ulong>(device, CL_KERNEL_LOCAL_MEM_SIZE);
-        const bool fits = lc.max_work_group_size >= wg && ls.max_work_group_size >= wg && used <= local_mem;
-        if (fits) return k;
-        if (used > local_mem && kpt > 1) {
-            max_kpt = kpt / 2;
-        } else if (wg > rank_bins) {
-            wg /= 2;
-        } else {
-            throw unsupported_error("clprim::radix_sort: device '" + device.name() +
-                                    "' lacks the work-group size or local memory the radix sort needs");
-        }
-    }
-}
-
-// Which radix sort runs (the one place where that is chosen):
-//  - onesweep (radix_onesweep.cpp): every device that is not a CPU (GPUs and accelerators of any
-//    vendor), n < 2^30. One read and one write of the keys per 8-bit digit, chained across
-//    work-groups by decoupled look-back with its fallback (lookback.cl): a tile whose predecessor
-//    stalls counts that tile's digits itself, so no forward progress between work-groups is
-//    assumed. Ranks with NVIDIA's match.any where the compiler takes inline PTX, else portably
-//    (onesweep_portable).
-//  - small (sort_small.cpp): the same devices, n up to what one work-group's local memory holds
-//    (4096 4-byte keys): one launch, a bitonic network over (key, index) pairs, where the
-//    one-sweep path's five launches would cost more than the keys.
-//  - cpu (radix_sort_cpu.cpp): CPU devices: a contiguous chunk per work-item, no barriers.
-//  - multipass (this file): Zagha & Blelloch's count / scan / scatter per digit, the textbook
-//    algorithm: n >= 2^30 on GPUs (the look-back counts hold 30 bits).
-// CLPRIM_RADIX_PATH=onesweep|onesweep_portable|multipass|cpu|small forces a path (for tests and
-// measurements; onesweep falls back to onesweep_portable where match.any is not available, small
-// to the device's choice where n does not fit).
-enum class radix_path { onesweep, onesweep_portable, multipass, cpu, small };
-
+// The path (radix_policy.hpp: select_radix_path).
 radix_path choose_radix_path(const bc::command_queue& queue, const sort_request& r)
 {
-    const bc::device device = queue.get_device();
     const std::size_t n = r.keys.size;
-    const bool fits_onesweep = n <= onesweep_max_keys;
-    auto onesweep = [&] {
-        return onesweep_match_any_available(queue) ? radix_path::onesweep : radix_path::onesweep_portable;
-    };
-    const bool fits_small = n <= sort_small_max_keys(r, queue);
-    if (const auto forced = knob_choice("CLPRIM_RADIX_PATH", {"onesweep", "onesweep_portable", "multipass", "cpu", "small"})) {
-        const radix_path p = radix_path(*forced);
-        if (p == radix_path::cpu || p == radix_path::multipass) return p;
-        if (p == radix_path::small && fits_small) return p;
-        if (p != radix_path::small && fits_onesweep) return p == radix_path::onesweep ? onesweep() : radix_path::onesweep_portable;
-    }
-    const device_profile& profile = profile_of(device);
-    if (profile.is_cpu()) return radix_path::cpu;
-    if (fits_small) return radix_path::small;
-    if (fits_onesweep) return onesweep();
-    return radix_path::multipass;
+    return select_radix_path(profile_of(queue.get_device()), n <= sort_small_max_keys(r, queue), n <= onesweep_max_keys,
+                             [&] { return onesweep_match_any_available(queue); });
 }
 
 } // namespace
@@ -184,107 +58,7 @@ void radix_sort_impl(const sort_request& r, bc::command_queue& user_queue)
         });
     }
 
-    guarded(who, [&] {
-        radix_kernels k = build_kernels(queue, r);
-        const std::size_t key_size = size_of(r.key_type);
-        const std::size_t value_size = size_of(r.value_type);
-        const std::size_t groups = ceil_div(n, k.tile());
-        const std::size_t num_passes = (key_size * 8 + radix_bits - 1) / radix_bits;
-        const cl_uint n32 = cl_uint(n);
-
-        // Every temporary of the call, taken once (from the queue's scratch pool: reused from the
-        // last call where they fit): counts, mask, one ping-pong buffer (the second only if two
-        // or more passes run, below).
-        scratch_lease scratch(queue);
-        bc::buffer counts = scratch.buffer(radix * groups * sizeof(cl_uint));
-        bc::buffer mask = scratch.buffer(4 * sizeof(cl_uint));
-        bc::buffer keys_a = scratch.buffer(n * key_size);
-        bc::buffer values_a;
-        if (r.has_values) values_a = scratch.buffer(n * value_size);
-
-        static const cl_uint mask_init[4] = {0u, 0u, ~0u, ~0u};
-        queue.enqueue_write_buffer(mask, 0, sizeof mask_init, mask_init);
-
-        auto count = [&](const bc::buffer& src, std::size_t src_off, bool convert, unsigned shift, bool want_mask) {
-            k.count.set_arg(0, src);
-            k.count.set_arg(1, cl_ulong(src_off));
-            k.count.set_arg(2, n32);
-            k.count.set_arg(3, cl_uint(convert));
-            k.count.set_arg(4, cl_uint(shift));
-            k.count.set_arg(5, counts);
-            k.count.set_arg(6, mask);
-            k.count.set_arg(7, cl_uint(want_mask));
-            launch_1d(queue, k.count, groups * k.wg, k.wg);
-        };
-        const cl_uint zero = 0;
-        auto scan_counts = [&] {
-            const buffer_range table{counts, 0, radix * groups};
-            scan_impl(table, table, element_type::uint32, false, &zero, scan_algorithm::fast, queue);
-        };
-        struct place {
-            bc::buffer keys, values;
-            std::size_t key_off = 0, value_off = 0;
-        };
-        auto scatter = [&](const place& from, const place& to, bool convert_in, bool convert_out, unsigned shift) {
-            k.scatter.set_arg(0, from.keys);
-            k.scatter.set_arg(1, cl_ulong(from.key_off));
-            k.scatter.set_arg(2, to.keys);
-            k.scatter.set_arg(3, cl_ulong(to.key_off));
-            k.scatter.set_arg(4, n32);
-            k.scatter.set_arg(5, cl_uint(convert_in));
-            k.scatter.set_arg(6, cl_uint(convert_out));
-            k.scatter.set_arg(7, cl_uint(shift));
-            k.scatter.set_arg(8, counts);
-            if (r.has_values) {
-                k.scatter.set_arg(9, from.values);
-                k.scatter.set_arg(10, cl_ulong(from.value_off));
-                k.scatter.set_arg(11, to.values);
-                k.scatter.set_arg(12, cl_ulong(to.value_off));
-            }
-            launch_1d(queue, k.scatter, groups * k.wg, k.wg);
-        };
-
-        // First pass's counts, and which digits vary (the one host round trip of the call).
-        count(r.keys.buffer, r.keys.offset, true, 0, true);
-        cl_uint m[4];
-        queue.enqueue_read_buffer(mask, 0, sizeof m, m);
-        const std::uint64_t varying = ((std::uint64_t(m[1]) << 32) | m[0]) ^ ((std::uint64_t(m[3]) << 32) | m[2]);
-        std::vector<unsigned> passes;
-        for (unsigned p = 0; p < num_passes; ++p)
-            if ((varying >> (p * radix_bits)) & (radix - 1)) passes.push_back(p);
-        if (passes.empty()) return; // every key has the same bits: already in (stable) order
-
-        place caller{r.keys.buffer, r.has_values ? r.values.buffer : bc::buffer(), r.keys.offset,
-                     r.has_values ? r.values.offset : 0};
-        place a{keys_a, values_a, 0, 0};
-        place b = a;
-        place from = caller;
-        if (passes.size() == 1) {
-            // One pass cannot scatter in place: copy the input aside and sort it back.
-            queue.enqueue_copy_buffer(caller.keys, keys_a, caller.key_off * key_size, 0, n * key_size);
-            if (r.has_values)
-                queue.enqueue_copy_buffer(caller.values, values_a, caller.value_off * value_size, 0, n * value_size);
-            from = a;
-        } else {
-            b.keys = scratch.buffer(n * key_size);
-            if (r.has_values) b.values = scratch.buffer(n * value_size);
-        }
-        sort_observer* const trace = sort_trace(); // examples/sort_steps prints each step
-        using step = sort_observer::radix_step;
-        for (std::size_t i = 0; i < passes.size(); ++i) {
-            const unsigned shift = passes[i] * radix_bits;
-            const bool first = i == 0, last = i + 1 == passes.size();
-            // Pass 0's counts are already there (same keys, same tiles) if pass 0 runs first.
-            if (!(first && passes[i] == 0)) count(from.keys, from.key_off, first, shift, false);
-            if (trace) trace->radix_pass(queue, step::counts, shift, counts, groups, radix, from.keys, from.key_off, n, first);
-            scan_counts();
-            if (trace) trace->radix_pass(queue, step::offsets, shift, counts, groups, radix, from.keys, from.key_off, n, first);
-            const place to = last ? caller : (i % 2 == 0 ? a : b);
-            scatter(from, to, first, last, shift);
-            if (trace) trace->radix_pass(queue, step::scattered, shift, counts, groups, radix, to.keys, to.key_off, n, last);
-            from = to;
-        }
-    });
+    guarded(who, [&] { radix_sort_multipass(r, queue); });
 }
 
 } // namespace detail

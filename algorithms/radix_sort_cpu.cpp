@@ -1,11 +1,13 @@
 // Host side of the radix sort's CPU path (algorithms/radix_sort_cpu.cl): per pass a count of each
 // chunk's digits, a small offsets kernel and one sequential stable scatter, each work-item owning
 // one contiguous chunk. One read-back per call (which digits vary, after the first count).
+#include "radix_policy.hpp"
 #include "radix_sort_cpu.hpp"
 
 #include <clprim/detail/algorithms_kernels.hpp>
 #include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/knobs.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 
 #include <algorithm>
@@ -19,54 +21,6 @@
 namespace clprim {
 namespace detail {
 
-namespace {
-
-// The CPU path's tuning, chosen in this one place.
-struct radix_cpu_policy {
-    unsigned digit_bits = 8;  // 2^digit_bits buckets per pass
-    std::size_t chunks = 1;   // work-items, each owning one contiguous chunk
-    unsigned wc_line = 0;     // keys per write-combining line per digit (0: write each key directly)
-};
-
-// Measured on PoCL (2-core AMD EPYC, 2^24 uint keys, sort_compare, same run as Boost.Compute;
-// the machine shared with other builds, so a spread of runs):
-//  - digit width: 11 bits (3 passes of 32-bit keys) 212-262 ms against 272-590 ms for 8 bits (4
-//    passes); pairs 307-502 against 464-1028 ms. 64-bit keys keep 8 bits (not measured: 6 passes
-//    of 11 bits against 8 of 8);
-//  - chunks: 4 per compute unit, so a core slowed by other work holds up less of a pass;
-//  - write combining (a cache line of keys per digit in local memory, WC_LINE) measured no better
-//    on PoCL (8 bits x 16 keys: 617-627 against 590-960 ms, 11 bits x 8: 318-492 ms), so off.
-// CLPRIM_RADIX_CPU_TUNE="bits,chunks,wc" overrides all three, for measurements.
-radix_cpu_policy choose_policy(const bc::device& device, const sort_request& r)
-{
-    radix_cpu_policy p;
-    const std::size_t n = r.keys.size;
-    const std::size_t cus = std::max<cl_uint>(1, device.compute_units());
-    p.digit_bits = size_of(r.key_type) == 4 ? 11 : 8;
-    p.chunks = 4 * cus;
-    p.wc_line = 0;
-    if (const char* t = std::getenv("CLPRIM_RADIX_CPU_TUNE")) {
-        char* end = nullptr;
-        const unsigned long bits = std::strtoul(t, &end, 10);
-        if (bits >= 4 && bits <= 12) p.digit_bits = unsigned(bits);
-        if (end && *end == ',') {
-            const unsigned long c = std::strtoul(end + 1, &end, 10);
-            if (c >= 1) p.chunks = c;
-            if (end && *end == ',') p.wc_line = unsigned(std::min(255ul, std::strtoul(end + 1, &end, 10)));
-        }
-    }
-    // Small inputs: no chunk shorter than 4096 keys (a launch costs more than that much work).
-    p.chunks = std::max<std::size_t>(1, std::min(p.chunks, ceil_div(n, 4096)));
-    // The write-combining lines live in local memory (one line per digit, keys and values).
-    const std::size_t per_key = size_of(r.key_type) + (r.has_values ? size_of(r.value_type) : 0);
-    while (p.wc_line > 1 && (std::size_t(p.wc_line) << p.digit_bits) * per_key > device.local_memory_size())
-        p.wc_line /= 2;
-    if (p.wc_line < 2) p.wc_line = 0;
-    return p;
-}
-
-} // namespace
-
 void radix_sort_cpu_impl(const sort_request& r, bc::command_queue& queue)
 {
     const char* who = r.has_values ? "clprim::radix_sort_by_key" : "clprim::radix_sort";
@@ -75,7 +29,7 @@ void radix_sort_cpu_impl(const sort_request& r, bc::command_queue& queue)
 
     guarded(who, [&] {
         const bc::device device = queue.get_device();
-        const radix_cpu_policy pol = choose_policy(device, r);
+        const radix_cpu_policy pol = select_radix_cpu_policy(profile_of(device), r);
         const std::size_t key_size = size_of(r.key_type);
         const std::size_t value_size = r.has_values ? size_of(r.value_type) : 4;
         const unsigned key_bits = unsigned(key_size * 8);
@@ -103,20 +57,9 @@ void radix_sort_cpu_impl(const sort_request& r, bc::command_queue& queue)
 
         // (1) + (2) for one pass: the chunks' digit counts, then their output slots.
         auto count_and_offsets = [&](const bc::buffer& keys, std::size_t off, unsigned pass, bool convert, bool want_mask) {
-            count.set_arg(0, keys);
-            count.set_arg(1, cl_ulong(off));
-            count.set_arg(2, cl_ulong(n));
-            count.set_arg(3, cl_ulong(chunk));
-            count.set_arg(4, cl_uint(pass));
-            count.set_arg(5, cl_uint(convert));
-            count.set_arg(6, counts);
-            count.set_arg(7, masks);
-            count.set_arg(8, cl_uint(want_mask));
-            launch_1d(queue, count, chunks, 1);
-            offsets.set_arg(0, counts);
-            offsets.set_arg(1, cl_ulong(chunks));
-            offsets.set_arg(2, cl_uint(pass));
-            launch_1d(queue, offsets, 1, 1);
+            launch(queue, count, chunks, 1, keys, cl_ulong(off), cl_ulong(n), cl_ulong(chunk), cl_uint(pass),
+                cl_uint(convert), counts, masks, cl_uint(want_mask));
+            launch(queue, offsets, 1, 1, counts, cl_ulong(chunks), cl_uint(pass));
         };
 
         // The first pass's counts and which digits vary (the one read-back of the call).
@@ -167,23 +110,12 @@ void radix_sort_cpu_impl(const sort_request& r, bc::command_queue& queue)
             const place to = last ? caller : (i % 2 == 0 ? a : b);
             // Pass 0's slots are there already (same keys, same chunks) if pass 0 runs first.
             if (!(first && passes[i] == 0)) count_and_offsets(from.keys, from.key_off, passes[i], first, false);
-            scatter.set_arg(0, from.keys);
-            scatter.set_arg(1, cl_ulong(from.key_off));
-            scatter.set_arg(2, to.keys);
-            scatter.set_arg(3, cl_ulong(to.key_off));
-            scatter.set_arg(4, from.values);
-            scatter.set_arg(5, cl_ulong(from.value_off));
-            scatter.set_arg(6, to.values);
-            scatter.set_arg(7, cl_ulong(to.value_off));
-            scatter.set_arg(8, cl_ulong(n));
-            scatter.set_arg(9, cl_ulong(chunk));
-            scatter.set_arg(10, cl_uint(passes[i]));
+            set_kernel_args(scatter, from.keys, cl_ulong(from.key_off), to.keys, cl_ulong(to.key_off), from.values,
+                cl_ulong(from.value_off), to.values, cl_ulong(to.value_off), cl_ulong(n), cl_ulong(chunk),
+                cl_uint(passes[i]));
             // The caller's keys are converted on the first read; a one-pass sort reads a copy of them.
-            scatter.set_arg(11, cl_uint(first));
-            scatter.set_arg(12, cl_uint(last));
-            scatter.set_arg(13, counts);
-            scatter.set_arg(14, wc_elems * key_size, nullptr);
-            scatter.set_arg(15, r.has_values ? wc_elems * value_size : 8, nullptr);
+            set_kernel_args_from(scatter, 11, cl_uint(first), cl_uint(last), counts, local_bytes{wc_elems * key_size},
+                local_bytes{r.has_values ? wc_elems * value_size : 8});
             launch_1d(queue, scatter, chunks, 1);
             from = to;
         }

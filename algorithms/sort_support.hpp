@@ -3,6 +3,7 @@
 // checks, kernel launch sizes. Not installed.
 #include <clprim/detail/algorithms_kernels.hpp>
 #include <clprim/detail/device_limits.hpp>
+#include <clprim/detail/kernel_launch.hpp>
 #include <clprim/sort_types.hpp>
 
 #include <cstddef>
@@ -49,10 +50,7 @@ struct sort_place {
     // Sets arguments first .. first + 3 of kern; returns the next argument's index.
     unsigned set_args(bc::kernel& kern, unsigned first) const
     {
-        kern.set_arg(first, k);
-        kern.set_arg(first + 1, cl_ulong(koff));
-        kern.set_arg(first + 2, v);
-        kern.set_arg(first + 3, cl_ulong(voff));
+        set_kernel_args_from(kern, first, k, cl_ulong(koff), v, cl_ulong(voff));
         return first + 4;
     }
 };

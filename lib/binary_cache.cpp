@@ -1,4 +1,5 @@
 #include <clprim/detail/binary_cache.hpp>
+#include <clprim/detail/knobs.hpp>
 
 #include <atomic>
 #include <cstdio>
@@ -74,12 +75,9 @@ namespace {
 enum class cache_setting { automatic, on, off };
 cache_setting setting()
 {
-    const char* v = std::getenv("CLPRIM_CACHE");
-    if (!v || !*v) return cache_setting::automatic;
-    const std::string s(v);
-    if (s == "off" || s == "OFF" || s == "0" || s == "false" || s == "no") return cache_setting::off;
-    if (s == "on" || s == "ON" || s == "1" || s == "true" || s == "yes") return cache_setting::on;
-    return cache_setting::automatic;
+    const auto v = knob_choice("CLPRIM_CACHE", {"off", "OFF", "0", "false", "no", "on", "ON", "1", "true", "yes"});
+    if (!v) return cache_setting::automatic;
+    return *v < 5 ? cache_setting::off : cache_setting::on;
 }
 } // namespace
 
@@ -97,7 +95,7 @@ bool binary_cache::enabled_for(const bc::device& d)
 
 std::string binary_cache::directory()
 {
-    if (const char* d = std::getenv("CLPRIM_CACHE_DIR"); d && *d) return d;
+    if (const auto d = knob_text("CLPRIM_CACHE_DIR")) return *d;
     if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/clprim";
     if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/clprim";
     return "/tmp/clprim-cache";

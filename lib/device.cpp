@@ -1,3 +1,4 @@
+#include <clprim/detail/knobs.hpp>
 #include <clprim/device.hpp>
 #include <clprim/error.hpp>
 
@@ -83,8 +84,7 @@ bc::device select_device(const std::string& selector_raw)
 
 bc::device default_device()
 {
-    const char* env = std::getenv("CLPRIM_DEVICE");
-    if (env && *env) return select_device(env);
+    if (const auto selector = detail::knob_text("CLPRIM_DEVICE")) return select_device(*selector);
     try {
         return bc::system::default_device();
     } catch (const std::exception& e) {

@@ -1,5 +1,6 @@
 #include <clprim/detail/binary_cache.hpp>
 #include <clprim/detail/kernel_registry.hpp>
+#include <clprim/detail/knobs.hpp>
 #include <clprim/detail/program_builder.hpp>
 #include <clprim/error.hpp>
 
@@ -73,7 +74,7 @@ bc::program get_program(const bc::context& context, const std::vector<std::strin
     // CLPRIM_BUILD_OPTIONS adds options to every program (e.g. -cl-opt-disable where compile
     // time matters more than kernel speed); they are part of every cache key.
     std::string options = "-cl-std=CL1.2" + options_in;
-    if (const char* extra = std::getenv("CLPRIM_BUILD_OPTIONS"); extra && *extra) options += std::string(" ") + extra;
+    options += knob_options("CLPRIM_BUILD_OPTIONS");
     std::string key;
     for (const auto& s : sources) key += s + ";";
 

@@ -1,6 +1,7 @@
 // The scratch pool (see clprim/detail/scratch_pool.hpp): per in-order command queue, a list of
 // free buffers; a lease takes the smallest that fits without wasting more than half of it.
 #include <clprim/detail/checks.hpp>
+#include <clprim/detail/knobs.hpp>
 #include <clprim/detail/queue_state.hpp>
 #include <clprim/detail/queue_order.hpp>
 #include <clprim/detail/scratch_pool.hpp>
@@ -120,8 +121,7 @@ void release_pool_for_retry()
 
 std::size_t scratch_limit_bytes(const bc::device& device)
 {
-    if (const char* v = std::getenv("CLPRIM_SCRATCH_LIMIT_MB"); v && *v)
-        return std::size_t(std::strtoull(v, nullptr, 10)) << 20;
+    if (const auto mb = knob_number("CLPRIM_SCRATCH_LIMIT_MB", 0, std::size_t(1) << 40)) return *mb << 20;
     pool_state& s = state();
     std::lock_guard<std::mutex> lock(s.mutex);
     return std::size_t(memory_of(s, device).global / 4);

@@ -1,12 +1,13 @@
 // clprim::histogram: per-work-group local histograms (workgroup_histogram.cl) added into the
 // caller's counts; bins tiled over the second NDRange dimension when they do not fit local memory
 // at once, global atomics when even that would take too many passes.
+#include "histogram_policy.hpp"
+
 #include <clprim/detail/device_limits.hpp>
+#include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/primitives_kernels.hpp>
 #include <clprim/histogram.hpp>
-
-#include <boost/compute/memory/local_buffer.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -30,9 +31,6 @@ void histogram_impl_tuned(const buffer_range& in, const buffer_range& counts, st
 namespace {
 
 constexpr const char* who = "clprim::histogram";
-constexpr std::size_t max_tiles = 8;       // more passes over the input than this: global atomics
-constexpr std::size_t items_per_step = 4;  // values a work-item reads per loop step (the kernel's unroll)
-constexpr std::size_t hot_copy_bytes = 12 * 1024; // local memory spent on extra counter copies (GPU)
 
 template <class T>
 T load(const void* p)
@@ -95,12 +93,6 @@ bin_params make_params(T lo, T hi, std::size_t num_bins)
     return bp;
 }
 
-template <class T>
-void set_scalar(bc::kernel& k, std::size_t i, const unsigned char* bytes)
-{
-    k.set_arg(i, sizeof(T), bytes);
-}
-
 } // namespace
 
 void histogram_impl_tuned(const buffer_range& in, const buffer_range& counts, std::size_t num_bins,
@@ -137,28 +129,11 @@ void histogram_impl_tuned(const buffer_range& in, const buffer_range& counts, st
 
     guarded(who, [&] {
         const std::size_t n = in.size;
-        const bool is_gpu = (device.type() & CL_DEVICE_TYPE_GPU) != 0;
-        // Plan with the device's local memory; copies only on GPUs, where work-items of one warp
-        // really collide on a counter (a CPU runs a work-group as a loop: no collisions).
-        std::size_t budget = local_budget ? local_budget : std::size_t(device.local_memory_size());
-        budget = budget > 256 ? budget - 256 : budget; // headroom for the kernel's own use
-        const std::size_t budget_bins = budget / sizeof(cl_uint);
-        if (copies == 0) {
-            copies = 1;
-            if (is_gpu)
-                while (copies < 8 && num_bins * copies * 2 * sizeof(cl_uint) <= hot_copy_bytes) copies *= 2;
-        }
-        std::size_t tile_bins = std::min(num_bins, budget_bins / copies);
-        std::size_t tiles = tile_bins ? ceil_div(num_bins, tile_bins) : 0;
-        if (tiles > 1 && copies > 1) { // no room for copies: tile with one counter per bin
-            copies = 1;
-            tile_bins = std::min(num_bins, budget_bins);
-            tiles = tile_bins ? ceil_div(num_bins, tile_bins) : 0;
-        }
-        bool use_local = tiles != 0 && tiles <= max_tiles;
-        if (path == 1 && tiles != 0) use_local = true;
-        if (path == 2) use_local = false;
-        if (!use_local) copies = 1;
+        const device_profile& profile = profile_of(device);
+        const histogram_policy pol = select_histogram_policy(profile, num_bins, local_budget, copies, path);
+        const bool use_local = pol.use_local;
+        const std::size_t tile_bins = pol.tile_bins, tiles = pol.tiles;
+        copies = pol.copies;
 
         // Index type: 32-bit unless indices (with the chunk rounding) may pass 2^32.
         const bool wide = n + std::size_t(1) * 1024 * 1024 * 64 > std::numeric_limits<cl_uint>::max();
@@ -169,37 +144,26 @@ void histogram_impl_tuned(const buffer_range& in, const buffer_range& counts, st
         bc::kernel kernel = program.create_kernel(use_local ? "histogram_local" : "histogram_global");
         const auto lim = limits_for(kernel, device);
 
-        std::size_t lsize = wg_size ? wg_size : std::min<std::size_t>(256, floor_pow2(lim.max_work_group_size));
+        std::size_t lsize = wg_size ? wg_size : std::min<std::size_t>(histogram_wg, floor_pow2(lim.max_work_group_size));
         lsize = std::max<std::size_t>(1, std::min(lsize, lim.max_work_group_size));
         // Enough groups to fill the device, few enough that each counts a long chunk (fewer
         // flushes); a group never counts more than 2^31 values (its local counters are 32-bit).
-        const std::size_t step = lsize * items_per_step;
-        const std::size_t resident = std::max<std::size_t>(1, lim.compute_units) * (is_gpu ? 2048 / std::min<std::size_t>(lsize, 2048) : 2);
+        const std::size_t step = lsize * histogram_items_per_step;
+        const std::size_t resident = histogram_resident_groups(profile, lim.compute_units, lsize);
         std::size_t groups = std::min(ceil_div(n, step), std::max<std::size_t>(resident, ceil_div(n, std::size_t(1) << 31)));
         const std::size_t chunk = round_up(ceil_div(n, groups), step);
         groups = ceil_div(n, chunk);
 
-        std::size_t a = 0;
-        kernel.set_arg(a++, in.buffer);
-        kernel.set_arg(a++, cl_ulong(in.offset));
-        if (wide) {
-            kernel.set_arg(a++, cl_ulong(n));
-            kernel.set_arg(a++, cl_ulong(chunk));
-        } else {
-            kernel.set_arg(a++, cl_uint(n));
-            kernel.set_arg(a++, cl_uint(chunk));
-        }
-        kernel.set_arg(a++, counts.buffer);
-        kernel.set_arg(a++, cl_ulong(counts.offset));
-        kernel.set_arg(a++, cl_uint(num_bins));
-        kernel.set_arg(a++, cl_uint(use_local ? tile_bins : num_bins));
-        kernel.set_arg(a++, esize, lower);
-        kernel.set_arg(a++, esize, upper);
-        for (int i = 0; i < 3; ++i) kernel.set_arg(a++, esize, bp.p[i]);
-        kernel.set_arg(a++, bp.shift);
-        kernel.set_arg(a++, bp.est);
+        // The arguments before the bin parameters: the index type (n, chunk) is the kernel's HIST_INDEX.
+        if (wide)
+            set_kernel_args(kernel, in.buffer, cl_ulong(in.offset), cl_ulong(n), cl_ulong(chunk));
+        else
+            set_kernel_args(kernel, in.buffer, cl_ulong(in.offset), cl_uint(n), cl_uint(chunk));
+        set_kernel_args_from(kernel, 4, counts.buffer, cl_ulong(counts.offset), cl_uint(num_bins),
+            cl_uint(use_local ? tile_bins : num_bins), raw_value{esize, lower}, raw_value{esize, upper},
+            raw_value{esize, bp.p[0]}, raw_value{esize, bp.p[1]}, raw_value{esize, bp.p[2]}, bp.shift, bp.est);
         if (use_local) {
-            kernel.set_arg(a++, bc::local_buffer<cl_uint>(tile_bins * copies));
+            set_kernel_args_from(kernel, 15, local_bytes{tile_bins * copies * sizeof(cl_uint)});
             const std::size_t global[2] = {groups * lsize, tiles};
             const std::size_t local[2] = {lsize, 1};
             queue.enqueue_nd_range_kernel(kernel, 2, nullptr, global, local);

@@ -11,6 +11,21 @@
 //
 // Integer sums are done in the unsigned type of the same width: two's-complement wrap-around is
 // then defined behaviour and gives the same bits OpenCL's signed arithmetic would.
+//
+// Required: T, CLPRIM_REDUCE_OP, RED_WG, workgroup_reduce.cl and reduce_layout.cl joined before
+// this file; optional: RED_KERNELS, RED_ITEMS, RED_LOADS, CLPRIM_SUBGROUPS.
+#ifndef T
+#error "reduce.cl needs T"
+#endif
+#ifndef CLPRIM_REDUCE_OP
+#error "reduce.cl needs CLPRIM_REDUCE_OP"
+#endif
+#ifndef RED_WG
+#error "reduce.cl needs RED_WG"
+#endif
+#ifndef RED_TILE_PAD
+#error "reduce.cl needs reduce_layout.cl joined before it"
+#endif
 
 // A user operator (CLPRIM_REDUCE_OP 3) comes from a generated source joined in front: it defines
 // CLPRIM_OP(a, b) and CLPRIM_IDENTITY (clprim/detail/operator_source.hpp). Sub-group builtins
@@ -437,8 +452,7 @@ __kernel void reduce_fast_chunked_once(__global const R *in, const ulong in_off,
 #ifndef RED_ITEMS
 #define RED_ITEMS 8
 #endif
-// One pad slot every 32 elements: item-major reads (stride RED_ITEMS) fall into different banks.
-#define RED_TILE_PAD(i) ((i) + ((i) >> 5))
+// One pad slot every 32 elements: RED_TILE_PAD (reduce_layout.cl, shared with the host).
 
 // Group g reduces in[in_off + g*seg, min(n, (g+1)*seg)) into out[out_off + g]. tile holds
 // RED_TILE_PAD(L * RED_ITEMS - 1) + 1 elements, s L elements.

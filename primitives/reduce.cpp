@@ -3,8 +3,13 @@
 // binary function object, rendered into the kernels; commutative ones take the fast kernels,
 // the others order-keeping ones). Kernels: reduce.cl over workgroup_reduce.cl, one program per
 // (type, op) holding every variant.
+#include "reduce_layout.cl"
+#include "reduce_policy.hpp"
+
 #include <clprim/detail/device_limits.hpp>
+#include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/knobs.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/detail/primitives_kernels.hpp>
 #include <clprim/reduce.hpp>
@@ -40,6 +45,9 @@ const char* kernel_name(reduce_variant v)
     return nullptr;
 }
 
+// CLPRIM_REDUCE_OP of reduce.cl: 0 sum, 1 min, 2 max (op_code), or a generated operator.
+constexpr int generated_op_code = 3;
+
 int op_code(reduce_op op)
 {
     switch (op) {
@@ -71,38 +79,10 @@ void identity(element_type type, reduce_op op, void* result)
     }
 }
 
-// Tuning of the fast variant, read once from the environment (for sweeps on new devices; the
-// defaults are what measured best on an H100 and do no harm on CPU devices):
-//   CLPRIM_REDUCE_ONCE=0|1   1: one launch (the last work-group reduces the partials), 0: two
-//   CLPRIM_REDUCE_READ=0..2  how the one value comes back: 0 blocking read into the caller's
-//                            variable, 1 blocking read into pinned host memory, 2 non-blocking
-//                            read into pinned memory, then clFinish
-//   CLPRIM_REDUCE_GPC=k      work-groups per compute unit on GPUs (grid-stride variants)
-//   CLPRIM_REDUCE_LOADS=2|4  16-byte loads per work-item per iteration
-//   CLPRIM_REDUCE_WG=w       cap on the work-group size (a power of two)
-struct reduce_tuning {
-    bool once = true;
-    int read = 2;
-    std::size_t gpc = 8;
-    int loads = 2;
-    std::size_t wg = 256;
-};
-
-const reduce_tuning& tuning()
+// The fast variant's tuning (reduce_policy.hpp), read once.
+const reduce_policy& tuning()
 {
-    static const reduce_tuning t = [] {
-        reduce_tuning r;
-        auto num = [](const char* name, long fallback) {
-            const char* v = std::getenv(name);
-            return v && *v ? std::strtol(v, nullptr, 10) : fallback;
-        };
-        r.once = num("CLPRIM_REDUCE_ONCE", r.once) != 0;
-        r.read = int(std::min(2L, std::max(0L, num("CLPRIM_REDUCE_READ", r.read))));
-        r.gpc = std::size_t(std::max(1L, num("CLPRIM_REDUCE_GPC", long(r.gpc))));
-        r.loads = num("CLPRIM_REDUCE_LOADS", r.loads) >= 4 ? 4 : 2;
-        r.wg = std::size_t(std::max(1L, num("CLPRIM_REDUCE_WG", long(r.wg))));
-        return r;
-    }();
+    static const reduce_policy t = select_reduce_policy();
     return t;
 }
 
@@ -115,19 +95,20 @@ int subgroup_kind(const bc::device& device)
 }
 
 // The operator a call reduces with: one of the builtins (code 0 sum, 1 min, 2 max), or a
-// generated source (code 3, clprim/detail/operator_source.hpp) defining CLPRIM_OP and
+// generated source (generated_op_code, clprim/detail/operator_source.hpp) defining CLPRIM_OP and
 // CLPRIM_IDENTITY; ordered: the operator may not be commutative, so only the order-keeping
 // kernels (reduce_ordered*) may run it.
 struct op_desc {
     int code = 0;
     std::string file;
     bool ordered = false;
-    const void* identity = nullptr; // code 3: size_of(type) bytes
+    const void* identity = nullptr; // generated_op_code: size_of(type) bytes
+    bool generated() const { return code == generated_op_code; }
 };
 
 // Elements per work-item and tile in the order-keeping kernels (RED_ITEMS): 64 bytes each.
 std::size_t ordered_items(std::size_t elem) { return elem == 4 ? 16 : 8; }
-std::size_t ordered_tile_slots(std::size_t tile) { return tile + ((tile - 1) >> 5); } // RED_TILE_PAD(tile-1)+1
+std::size_t ordered_tile_slots(std::size_t tile) { return RED_TILE_SLOTS(tile); }
 
 // The program for (type, op) with work-group size wg compiled in (reduce5/reduce6 unroll for it).
 // Sub-group code is tried first where the device reports it; a driver that then fails to build
@@ -138,11 +119,11 @@ bc::program reduce_program(const bc::context& context, const bc::device& device,
     std::string base = type_options(type, "T") + " -DCLPRIM_REDUCE_OP=" + std::to_string(op.code) +
                        " -DRED_WG=" + std::to_string(wg) + " -DRED_LOADS=" + std::to_string(tuning().loads) +
                        " -DRED_ITEMS=" + std::to_string(ordered_items(size_of(type))) +
-                       " -DRED_KERNELS=" + (op.code != 3 ? "0" : op.ordered ? "2" : "1");
+                       " -DRED_KERNELS=" + (!op.generated() ? "0" : op.ordered ? "2" : "1");
     if (device.supports_extension("cl_khr_int64_base_atomics")) base += " -DRED_ATOM64=1";
-    std::vector<std::string> files{"workgroup_reduce.cl", "reduce.cl"};
-    if (op.code == 3) files.insert(files.begin(), op.file);
-    if (const int sg = op.code == 3 ? 0 : subgroup_kind(device)) {
+    std::vector<std::string> files{"workgroup_reduce.cl", "reduce_layout.cl", "reduce.cl"};
+    if (op.generated()) files.insert(files.begin(), op.file);
+    if (const int sg = op.generated() ? 0 : subgroup_kind(device)) {
         try {
             return primitives_program(context, files, base + " -DCLPRIM_SUBGROUPS=" + std::to_string(sg));
         } catch (const build_error&) {
@@ -159,6 +140,7 @@ struct prepared_kernel {
     bc::kernel kernel;
     std::size_t wg = 0;
     device_limits lim{};
+    bool gpu = false;     // profile_of(device).is_gpu()
     bool once = false;    // reduce_fast_once / reduce_fast_chunked_once: one launch, a counter argument
     bool ordered = false; // reduce_ordered (GPU) / reduce_ordered_chunks (CPU, work-groups of one)
 };
@@ -274,7 +256,7 @@ struct destination {
 // The identity of op, for an empty range.
 void op_identity(element_type type, const op_desc& op, void* out)
 {
-    if (op.code == 3) std::memcpy(out, op.identity, size_of(type));
+    if (op.generated()) std::memcpy(out, op.identity, size_of(type));
     else identity(type, op.code == 0 ? reduce_op::sum : op.code == 1 ? reduce_op::min : reduce_op::max, out);
 }
 
@@ -286,7 +268,7 @@ prepared_kernel& prepare(const bc::context& context, const bc::device& device, e
     auto& prepared = pool().kernels[std::make_tuple(context.get(), device.id(), int(type), 2 * op.code + int(op.ordered),
                                                      int(variant), op.file)];
     if (prepared.wg != 0) return prepared;
-    const bool gpu = (device.type() & CL_DEVICE_TYPE_GPU) != 0;
+    const bool gpu = profile_of(device).is_gpu();
     // Work-group size: a power of two the device allows, whose scratch fits in local memory, at
     // most 256 (enough to hide latency; larger only lengthens the tree). The order-keeping tile
     // kernel also holds a tile of 64 bytes per work-item.
@@ -317,6 +299,7 @@ prepared_kernel& prepare(const bc::context& context, const bc::device& device, e
     }
     prepared.kernel = k;
     prepared.lim = l;
+    prepared.gpu = gpu;
     prepared.wg = chunked ? 1 : wg0;
     prepared.once = once;
     prepared.ordered = op.ordered;
@@ -341,7 +324,7 @@ void run_ordered(prepared_kernel& prepared, const bc::context& context, bc::comm
 {
     bc::kernel& kernel = prepared.kernel;
     const std::size_t wg = prepared.wg;
-    const bool chunked = !prepared.lim.is_gpu;
+    const bool chunked = !prepared.gpu;
     const std::size_t items = ordered_items(elem);
     const std::size_t unit = chunked ? 4096 : wg * items; // elements per chunk at least / per tile
     const std::size_t max_parts = std::max<std::size_t>(1, prepared.lim.compute_units) * (chunked ? 4 : tuning().gpc);
@@ -353,15 +336,9 @@ void run_ordered(prepared_kernel& prepared, const bc::context& context, bc::comm
     const bc::buffer scratch = lease.buffer((parts + 1) * elem);
     auto launch = [&](const bc::buffer& src, std::size_t src_off, std::size_t n, std::size_t segment,
                       const bc::buffer& dst, std::size_t dst_off, std::size_t groups) {
-        kernel.set_arg(0, src);
-        kernel.set_arg(1, cl_ulong(src_off));
-        kernel.set_arg(2, cl_ulong(n));
-        kernel.set_arg(3, cl_ulong(segment));
-        kernel.set_arg(4, dst);
-        kernel.set_arg(5, cl_ulong(dst_off));
+        set_kernel_args(kernel, src, cl_ulong(src_off), cl_ulong(n), cl_ulong(segment), dst, cl_ulong(dst_off));
         if (!chunked) {
-            kernel.set_arg(6, ordered_tile_slots(wg * items) * elem, nullptr);
-            kernel.set_arg(7, wg * elem, nullptr);
+            set_kernel_args_from(kernel, 6, local_bytes{ordered_tile_slots(wg * items) * elem}, local_bytes{wg * elem});
         }
         launch_1d(queue, kernel, groups * wg, wg);
     };
@@ -417,7 +394,7 @@ void run_reduce(const buffer_range& in, element_type type, const op_desc& op, re
         plan p;
         p.wg = wg;
         p.vec = 16 / elem;
-        p.max_groups = lim.compute_units * (lim.is_gpu ? tuning().gpc : 4);
+        p.max_groups = lim.compute_units * (prepared.gpu ? tuning().gpc : 4);
         switch (variant) {
         case reduce_variant::reduce0: case reduce_variant::reduce1: case reduce_variant::reduce2:
             p.per_group = wg;
@@ -436,17 +413,10 @@ void run_reduce(const buffer_range& in, element_type type, const op_desc& op, re
             const std::size_t groups = groups_for(p, variant, in.size, 0);
             scratch_lease lease(queue);
             const bc::buffer scratch = lease.buffer((groups + 1) * elem);
-            kernel.set_arg(0, in.buffer);
-            kernel.set_arg(1, cl_ulong(in.offset));
-            kernel.set_arg(2, cl_ulong(in.size));
-            kernel.set_arg(3, cl_ulong(std::min(in.size, (p.vec - in.offset % p.vec) % p.vec)));
-            kernel.set_arg(4, scratch);
-            kernel.set_arg(5, cl_ulong(0));
-            kernel.set_arg(6, dest.device ? dest.device->buffer : scratch);
-            kernel.set_arg(7, cl_ulong(dest.device ? dest.device->offset : groups));
-            kernel.set_arg(8, counter_for(context, queue));
-            kernel.set_arg(9, wg * elem, nullptr); // __local scratch
-            launch_1d(queue, kernel, groups * wg, wg);
+            launch(queue, kernel, groups * wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size),
+                cl_ulong(std::min(in.size, (p.vec - in.offset % p.vec) % p.vec)), scratch, cl_ulong(0),
+                dest.device ? dest.device->buffer : scratch, cl_ulong(dest.device ? dest.device->offset : groups),
+                counter_for(context, queue), local_bytes{wg * elem});
             if (dest.host) read_result(context, queue, scratch, groups * elem, elem, dest.host);
             return;
         }
@@ -464,19 +434,15 @@ void run_reduce(const buffer_range& in, element_type type, const op_desc& op, re
         for (std::size_t pass = 0;; ++pass) {
             const std::size_t groups = groups_for(p, variant, m, pass);
             const std::size_t dst_off = (pass % 2 == 0) ? 0 : b_off;
-            cl_uint a = 0;
-            kernel.set_arg(a++, src);
-            kernel.set_arg(a++, cl_ulong(src_off));
-            kernel.set_arg(a++, cl_ulong(m));
             if (variant == reduce_variant::fast) {
                 // Scalars before the first 16-byte aligned element (buffers start aligned).
                 const std::size_t head = std::min(m, (p.vec - src_off % p.vec) % p.vec);
-                kernel.set_arg(a++, cl_ulong(head));
+                launch(queue, kernel, groups * wg, wg, src, cl_ulong(src_off), cl_ulong(m), cl_ulong(head), scratch,
+                    cl_ulong(dst_off), local_bytes{wg * elem});
+            } else {
+                launch(queue, kernel, groups * wg, wg, src, cl_ulong(src_off), cl_ulong(m), scratch, cl_ulong(dst_off),
+                    local_bytes{wg * elem});
             }
-            kernel.set_arg(a++, scratch);
-            kernel.set_arg(a++, cl_ulong(dst_off));
-            kernel.set_arg(a++, wg * elem, nullptr); // __local scratch
-            launch_1d(queue, kernel, groups * wg, wg);
             src = scratch;
             src_off = dst_off;
             m = groups;
@@ -522,7 +488,7 @@ void reduce_generated_impl(const buffer_range& in, element_type type, const std:
     in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
     bc::command_queue& queue = scope.queue();
     op_desc op;
-    op.code = 3;
+    op.code = generated_op_code;
     op.file = op_file;
     op.ordered = !commutative;
     op.identity = identity;

@@ -15,6 +15,19 @@
 // operator_source.hpp). Every kernel keeps element order (a is always the earlier part of the
 // range), so the operator need only be associative; SCAN_ORDERED (set by the host for operators
 // not known to be commutative) also keeps it where a sum may take elements in any order.
+//
+// Required: T (the element type's macros, type_options), workgroup_scan.cl and scan_layout.cl
+// joined before this file; optional: SCAN_ITEMS, SCAN_WG, SCAN_ORDERED, SCAN_REREAD,
+// SCAN_FULL_TILES, CLPRIM_OP / CLPRIM_IDENTITY (a generated operator).
+#ifndef T
+#error "scan.cl needs T"
+#endif
+#ifndef WG_SCAN_SCRATCH
+#error "scan.cl needs workgroup_scan.cl joined before it"
+#endif
+#ifndef SCAN_TILE_PAD
+#error "scan.cl needs scan_layout.cl joined before it"
+#endif
 
 #ifndef SCAN_ITEMS
 #define SCAN_ITEMS 8
@@ -66,9 +79,7 @@ WG_SCAN_DEFINE_OP(op, T, SCAN_OP, SCAN_IDENTITY)
 #define SCAN_REREAD 1
 #endif
 
-// Tile slots in local memory: one pad every 32 elements, so that the item-major accesses
-// (stride SCAN_ITEMS) fall into different banks.
-#define SCAN_TILE_PAD(i) ((i) + ((i) >> 5))
+// Tile slots in local memory: SCAN_TILE_PAD (scan_layout.cl, shared with the host).
 
 #define SCAN_INCLUSIVE 1u     // else exclusive
 #define SCAN_USE_OFFSETS 2u   // start tile g from offsets[g] (else from init)

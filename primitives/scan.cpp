@@ -1,6 +1,9 @@
 // Device-wide inclusive and exclusive scans (kernels in scan.cl, work-group scans in
 // workgroup_scan.cl), of sums or of a user's operator (a generated source joined in front,
 // clprim/detail/operator_source.hpp: one cached program per operator source).
+#include "scan_layout.cl"
+#include "scan_policy.hpp"
+
 #include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/device_profile.hpp>
@@ -24,14 +27,10 @@ namespace detail {
 namespace {
 
 constexpr cl_uint flag_inclusive = 1, flag_use_offsets = 2, flag_write_sums = 4;
-// Up to this many tiles, one work-group scans them in a loop (one launch) rather than a level
-// of tile kernels plus the scan of their sums (three launches, each costing microseconds).
-constexpr std::size_t single_group_tiles = 8;
 
 struct scan_kernels {
     bc::kernel scan_tiles, scan_single, reduce_tiles, add_tile_offsets, reduce_chunks, scan_chunks, scan_lookback;
-    bool is_gpu = true;
-    bool is_cpu = false;
+    const device_profile* profile = nullptr; // profile_of(the queue's device)
     std::size_t compute_units = 1;
     std::size_t wg = 1;         // work-group size
     std::size_t items = 1;      // elements per work-item
@@ -49,26 +48,7 @@ struct scan_op {
 };
 
 std::size_t scratch_elements(std::size_t wg) { return 2 * wg + ((2 * wg) >> 5) + 1; } // WG_SCAN_SCRATCH
-std::size_t tile_slots(std::size_t tile) { return tile + ((tile - 1) >> 5); }         // SCAN_TILE_PAD(tile-1)+1
-
-// Elements per work-item: 32 four-byte (16 eight-byte) on GPUs, half that elsewhere. On the H100
-// 32 made every path faster than 16 (2^20 scan 0.028 against 0.036 ms) and the look-back path
-// the fastest: twice the elements per tile, half the tiles for the look-back to chain (2^26:
-// 0.280 against 0.367 ms; 64 was no better). CLPRIM_SCAN_ITEMS overrides the four-byte figure
-// (eight-byte elements take half), for measurements.
-std::size_t scan_items(std::size_t elem, bool gpu)
-{
-    const std::size_t items = knob_number("CLPRIM_SCAN_ITEMS", 2, 64).value_or(gpu ? 32 : 16);
-    return elem == 4 ? items : std::max<std::size_t>(1, items / 2);
-}
-
-// NVIDIA: a register cap per work-item for the scan programs (0: none). The look-back scan is
-// bound by how many loads are in flight, so by how many work-groups fit an SM: capping the
-// registers lets more of them in, and since the tile stays in local memory (scan.cl,
-// SCAN_REREAD) the cap costs no spills that matter. H100, device time of a 2^26 look-back scan:
-// uint 0.233 ms uncapped, 0.232 at 48, 0.224 at 40, 0.296 at 32 (spills); ulong 0.452 at 48,
-// 0.457 at 40. CLPRIM_SCAN_OPTIONS with its own -cl-nv-maxrregcount replaces it.
-std::size_t nvidia_register_cap(std::size_t elem) { return elem == 4 ? 40 : 48; }
+std::size_t tile_slots(std::size_t tile) { return SCAN_TILE_SLOTS(tile); }
 
 // CLPRIM_SCAN_OPTIONS: extra build options of the scan programs, for measurements (e.g.
 // -DLB_WINDOW=64, -DSCAN_REREAD=0, -DSCAN_FULL_TILES=0, -cl-nv-maxrregcount=48).
@@ -84,7 +64,7 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
     // 16 uints or 8 ulongs (64 bytes) per work-item: enough work per barrier to keep the kernel
     // bound by memory, while a 256-item tile still fits local memory several times per SM.
     const device_profile& profile = profile_of(queue.get_device());
-    k.items = scan_items(k.elem, profile.is_gpu());
+    k.items = scan_items(profile, k.elem);
     const int wg_algo = algorithm == scan_algorithm::hillis_steele ? 0 : algorithm == scan_algorithm::blelloch ? 1 : 2;
     const std::string extra = extra_options();
     const bool nvidia = profile.nvidia;
@@ -93,11 +73,11 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
                           " -DSCAN_WG=" + std::to_string(wg_algo) + (nvidia ? " -DLB_NANOSLEEP" : "") +
                           lookback_build_options() +
                           (op.ordered ? " -DSCAN_ORDERED=1" : "");
-    if (nvidia && extra.find("maxrregcount") == std::string::npos && nvidia_register_cap(k.elem) > 0)
-        options += " -cl-nv-maxrregcount=" + std::to_string(nvidia_register_cap(k.elem));
+    if (extra.find("maxrregcount") == std::string::npos && scan_register_cap(profile, k.elem) > 0)
+        options += " -cl-nv-maxrregcount=" + std::to_string(scan_register_cap(profile, k.elem));
     options += extra;
     const bc::context context = queue.get_context();
-    std::vector<std::string> files{"workgroup_scan.cl", "scan.cl", "lookback.cl", "scan_lookback.cl"};
+    std::vector<std::string> files{"workgroup_scan.cl", "scan_layout.cl", "scan.cl", "lookback.cl", "scan_lookback.cl"};
     if (!op.file.empty()) files.insert(files.begin(), op.file);
     bc::program program = primitives_program(context, files, options);
     k.scan_tiles = program.create_kernel("scan_tiles");
@@ -114,8 +94,7 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
     const auto lim_add = limits_for(k.add_tile_offsets, device);
     const auto lim_single = limits_for(k.scan_single, device);
     const auto lim_lookback = limits_for(k.scan_lookback, device);
-    k.is_gpu = profile.is_gpu();
-    k.is_cpu = profile.is_cpu();
+    k.profile = &profile;
     k.compute_units = std::max<std::size_t>(1, lim_scan.compute_units);
     const std::size_t max_wg = std::min({lim_scan.max_work_group_size, lim_reduce.max_work_group_size,
                                          lim_add.max_work_group_size, lim_single.max_work_group_size,
@@ -139,7 +118,7 @@ scan_kernels& cached_kernels(const bc::command_queue& queue, element_type type, 
     using key = std::tuple<cl_context, cl_device_id, int, int, std::string, bool, std::size_t, std::string>;
     thread_local std::map<key, scan_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(type), int(algorithm), op.file, op.ordered,
-                scan_items(size_of(type), profile_of(queue.get_device()).is_gpu()), extra_options() + lookback_build_options()};
+                scan_items(profile_of(queue.get_device()), size_of(type)), extra_options() + lookback_build_options()};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, type, algorithm, op)).first;
     return it->second;
@@ -158,33 +137,17 @@ void scan_level(scan_kernels& k, bc::command_queue& queue, const bc::buffer& in,
 
     auto run_scan = [&](cl_uint flags, const void* start) {
         bc::kernel& s = k.scan_tiles;
-        s.set_arg(0, in);
-        s.set_arg(1, cl_ulong(in_off));
-        s.set_arg(2, out);
-        s.set_arg(3, cl_ulong(out_off));
-        s.set_arg(4, cl_ulong(n));
-        s.set_arg(5, aux); // offsets (read) or sums (written) from aux_off, as flags say
-        s.set_arg(6, aux);
-        s.set_arg(7, cl_ulong(aux_off));
-        s.set_arg(8, flags);
-        s.set_arg(9, k.elem, start);
-        s.set_arg(10, tile_slots(tile) * k.elem, nullptr);
-        s.set_arg(11, scratch_elements(k.wg) * k.elem, nullptr);
-        launch_1d(queue, s, tiles * k.wg, k.wg);
+        // aux twice: offsets (read) or sums (written) from aux_off, as flags say
+        launch(queue, s, tiles * k.wg, k.wg, in, cl_ulong(in_off), out, cl_ulong(out_off), cl_ulong(n), aux, aux,
+            cl_ulong(aux_off), flags, raw_value{k.elem, start}, local_bytes{tile_slots(tile) * k.elem},
+            local_bytes{scratch_elements(k.wg) * k.elem});
     };
 
-    if (tiles <= single_group_tiles) {
+    if (tiles <= scan_single_group_tiles) {
         bc::kernel& s1 = k.scan_single;
-        s1.set_arg(0, in);
-        s1.set_arg(1, cl_ulong(in_off));
-        s1.set_arg(2, out);
-        s1.set_arg(3, cl_ulong(out_off));
-        s1.set_arg(4, cl_ulong(n));
-        s1.set_arg(5, incl);
-        s1.set_arg(6, k.elem, init);
-        s1.set_arg(7, tile_slots(tile) * k.elem, nullptr);
-        s1.set_arg(8, scratch_elements(k.wg) * k.elem, nullptr);
-        launch_1d(queue, s1, k.wg, k.wg);
+        launch(queue, s1, k.wg, k.wg, in, cl_ulong(in_off), out, cl_ulong(out_off), cl_ulong(n), incl,
+            raw_value{k.elem, init}, local_bytes{tile_slots(tile) * k.elem},
+            local_bytes{scratch_elements(k.wg) * k.elem});
         return;
     }
 
@@ -192,50 +155,17 @@ void scan_level(scan_kernels& k, bc::command_queue& queue, const bc::buffer& in,
     const std::size_t next_off = aux_off + tiles;
     if (algorithm == scan_algorithm::fast) {
         bc::kernel& r = k.reduce_tiles;
-        r.set_arg(0, in);
-        r.set_arg(1, cl_ulong(in_off));
-        r.set_arg(2, cl_ulong(n));
-        r.set_arg(3, aux);
-        r.set_arg(4, cl_ulong(aux_off));
-        r.set_arg(5, scratch_elements(k.wg) * k.elem, nullptr);
-        launch_1d(queue, r, tiles * k.wg, k.wg);
+        launch(queue, r, tiles * k.wg, k.wg, in, cl_ulong(in_off), cl_ulong(n), aux, cl_ulong(aux_off),
+            local_bytes{scratch_elements(k.wg) * k.elem});
         scan_level(k, queue, aux, aux_off, aux, aux_off, tiles, false, init, algorithm, aux, next_off);
         run_scan(incl | flag_use_offsets, identity);
     } else {
         run_scan(incl | flag_write_sums, identity);
         scan_level(k, queue, aux, aux_off, aux, aux_off, tiles, false, init, algorithm, aux, next_off);
         bc::kernel& a = k.add_tile_offsets;
-        a.set_arg(0, out);
-        a.set_arg(1, cl_ulong(out_off));
-        a.set_arg(2, cl_ulong(n));
-        a.set_arg(3, aux);
-        a.set_arg(4, cl_ulong(aux_off));
-        a.set_arg(5, cl_uint(tile));
-        launch_1d(queue, a, tiles * k.wg, k.wg);
+        launch(queue, a, tiles * k.wg, k.wg, out, cl_ulong(out_off), cl_ulong(n), aux, cl_ulong(aux_off),
+            cl_uint(tile));
     }
-}
-
-// Which device-wide scan runs (the one place where that is chosen):
-//  - lookback: every device that is not a CPU (GPUs and accelerators of any vendor). One pass,
-//    every element read once and written once (decoupled look-back, lookback.cl), with the
-//    decoupled fallback (scan_lookback.cl): a tile never waits without bound, so the path needs
-//    no forward progress between work-groups and is safe on any device. With tiles of 32
-//    elements per work-item it is the fastest path on the H100 at every size measured (2^26:
-//    0.280 ms against 0.298 for tiles; docs/RESULTS.md).
-//  - chunks: CPU devices: a few long sequential runs per core, no barriers (two reads of the
-//    input, but a CPU is bound by its cores long before its memory; on PoCL it is faster than
-//    the look-back: docs/RESULTS.md, "Single pass on CPU devices").
-//  - tiles: reduce-then-scan over tiles (three passes over n): the textbook algorithms
-//    (hillis_steele, blelloch), whatever the device; selectable for `fast`.
-// CLPRIM_SCAN_PATH=lookback|chunks|tiles overrides the choice for `fast`, for tests and
-// measurements (any path runs on any device).
-enum class scan_path { lookback, chunks, tiles };
-
-scan_path choose_scan_path(const scan_kernels& k, scan_algorithm algorithm)
-{
-    if (algorithm != scan_algorithm::fast) return scan_path::tiles;
-    if (const auto forced = knob_choice("CLPRIM_SCAN_PATH", {"lookback", "chunks", "tiles"})) return scan_path(*forced);
-    return k.is_cpu ? scan_path::chunks : scan_path::lookback;
 }
 
 // One launch: tiles take their index from a counter in status[0] and chain through look-back.
@@ -247,18 +177,9 @@ void scan_single_pass(scan_kernels& k, bc::command_queue& queue, const buffer_ra
     // clearing command before the kernel (clprim/detail/lookback_slots.hpp).
     const lookback_slots status = take_lookback_slots(queue, 1 + tiles * (k.elem == 4 ? 1 : 2));
     bc::kernel& s = k.scan_lookback;
-    s.set_arg(0, in.buffer);
-    s.set_arg(1, cl_ulong(in.offset));
-    s.set_arg(2, out.buffer);
-    s.set_arg(3, cl_ulong(out.offset));
-    s.set_arg(4, cl_ulong(in.size));
-    s.set_arg(5, cl_uint(inclusive ? 1 : 0));
-    s.set_arg(6, k.elem, init);
-    s.set_arg(7, status.buffer);
-    s.set_arg(8, status.epoch);
-    s.set_arg(9, tile_slots(k.tile()) * k.elem, nullptr);
-    s.set_arg(10, scratch_elements(k.wg) * k.elem, nullptr);
-    launch_1d(queue, s, tiles * k.wg, k.wg);
+    launch(queue, s, tiles * k.wg, k.wg, in.buffer, cl_ulong(in.offset), out.buffer, cl_ulong(out.offset),
+        cl_ulong(in.size), cl_uint(inclusive ? 1 : 0), raw_value{k.elem, init}, status.buffer, status.epoch,
+        local_bytes{tile_slots(k.tile()) * k.elem}, local_bytes{scratch_elements(k.wg) * k.elem});
 }
 
 // Checks the arguments, then scans with op (the sum, or a generated operator).
@@ -282,7 +203,7 @@ void run_scan(const buffer_range& in, const buffer_range& out, element_type type
         require_type_support(type, queue.get_device(), who);
         if (in.size == 0) return;
         scan_kernels& k = cached_kernels(queue, type, algorithm, op);
-        const scan_path path = choose_scan_path(k, algorithm);
+        const scan_path path = select_scan_path(*k.profile, algorithm);
         if (path == scan_path::lookback) {
             scan_single_pass(k, queue, in, out, inclusive, init); // inclusive: init is the identity
             return;
@@ -296,28 +217,15 @@ void run_scan(const buffer_range& in, const buffer_range& out, element_type type
             scratch_lease scratch(queue); // the partial sums, reused from the last call on this queue
             const bc::buffer aux = scratch.buffer(chunks * k.elem);
             bc::kernel& r = k.reduce_chunks;
-            r.set_arg(0, in.buffer);
-            r.set_arg(1, cl_ulong(in.offset));
-            r.set_arg(2, cl_ulong(n));
-            r.set_arg(3, cl_ulong(chunk));
-            r.set_arg(4, aux);
-            launch_1d(queue, r, chunks, 1);
+            launch(queue, r, chunks, 1, in.buffer, cl_ulong(in.offset), cl_ulong(n), cl_ulong(chunk), aux);
             bc::kernel& c = k.scan_chunks;
-            c.set_arg(0, in.buffer);
-            c.set_arg(1, cl_ulong(in.offset));
-            c.set_arg(2, out.buffer);
-            c.set_arg(3, cl_ulong(out.offset));
-            c.set_arg(4, cl_ulong(n));
-            c.set_arg(5, cl_ulong(chunk));
-            c.set_arg(6, aux);
-            c.set_arg(7, inclusive ? flag_inclusive : cl_uint(0));
-            c.set_arg(8, k.elem, init);
-            launch_1d(queue, c, chunks, 1);
+            launch(queue, c, chunks, 1, in.buffer, cl_ulong(in.offset), out.buffer, cl_ulong(out.offset), cl_ulong(n),
+                cl_ulong(chunk), aux, inclusive ? flag_inclusive : cl_uint(0), raw_value{k.elem, init});
             return;
         }
         // Room for the tile sums of every level.
         std::size_t aux_size = 0;
-        for (std::size_t m = ceil_div(in.size, k.tile()); m > single_group_tiles; m = ceil_div(m, k.tile()))
+        for (std::size_t m = ceil_div(in.size, k.tile()); m > scan_single_group_tiles; m = ceil_div(m, k.tile()))
             aux_size += m;
         scratch_lease scratch(queue); // the tile sums, reused from the last call on this queue
         const bc::buffer aux = scratch.buffer(aux_size * k.elem);

@@ -37,21 +37,8 @@ const char* name_of(clprim::bitonic_variant v)
 
 // Sets CLPRIM_BITONIC_TILE (the largest tile, in elements, of the fused and transpose variants)
 // for its lifetime and restores the caller's setting after.
-struct forced_tile {
-    std::string saved;
-    bool had;
-    explicit forced_tile(std::size_t t)
-    {
-        const char* before = std::getenv("CLPRIM_BITONIC_TILE");
-        had = before != nullptr;
-        if (had) saved = before;
-        setenv("CLPRIM_BITONIC_TILE", std::to_string(t).c_str(), 1);
-    }
-    ~forced_tile()
-    {
-        if (had) setenv("CLPRIM_BITONIC_TILE", saved.c_str(), 1);
-        else unsetenv("CLPRIM_BITONIC_TILE");
-    }
+struct forced_tile : env_override {
+    explicit forced_tile(std::size_t t) : env_override("CLPRIM_BITONIC_TILE", std::to_string(t)) {}
 };
 
 template <class T>
@@ -161,7 +148,7 @@ BOOST_AUTO_TEST_CASE(variants_at_larger_sizes)
 // always on GPUs.
 BOOST_AUTO_TEST_CASE(above_two_to_the_24)
 {
-    if (!(device.type() & CL_DEVICE_TYPE_GPU) && !std::getenv("CLPRIM_TEST_LARGE")) {
+    if (!(device.type() & CL_DEVICE_TYPE_GPU) && !clprim::detail::knob_text("CLPRIM_TEST_LARGE")) {
         BOOST_TEST_MESSAGE("CPU device: n > 2^24 case skipped (set CLPRIM_TEST_LARGE to run it)");
         return;
     }

@@ -33,21 +33,8 @@ void check_pairs(std::size_t n, distribution d, clprim::sort_order order)
 // restores the caller's setting after. A window of W elements gives tiles of W/2 positions with
 // halos of W/4 (phases per block); W < 4 leaves only global passes; the one-launch path takes at
 // most W elements.
-struct forced_window {
-    std::string saved;
-    bool had;
-    explicit forced_window(std::size_t w)
-    {
-        const char* before = std::getenv("CLPRIM_ODD_EVEN_WINDOW");
-        had = before != nullptr;
-        if (had) saved = before;
-        setenv("CLPRIM_ODD_EVEN_WINDOW", std::to_string(w).c_str(), 1);
-    }
-    ~forced_window()
-    {
-        if (had) setenv("CLPRIM_ODD_EVEN_WINDOW", saved.c_str(), 1);
-        else unsetenv("CLPRIM_ODD_EVEN_WINDOW");
-    }
+struct forced_window : env_override {
+    explicit forced_window(std::size_t w) : env_override("CLPRIM_ODD_EVEN_WINDOW", std::to_string(w)) {}
 };
 
 } // namespace

@@ -326,10 +326,8 @@ BOOST_AUTO_TEST_CASE(by_key_large)
 // suite, restoring the caller's setting after. (stage_rank_and_scatter checks each bit alone.)
 BOOST_AUTO_TEST_CASE(kernel_variants)
 {
-    const char* before = std::getenv("CLPRIM_RADIX_VARIANT");
-    const std::string saved = before ? before : "";
     for (const char* v : {"0", "7"}) {
-        setenv("CLPRIM_RADIX_VARIANT", v, 1);
+        const env_override variant("CLPRIM_RADIX_VARIANT", v);
         const std::string tag = std::string("variant ") + v + " ";
         for (std::size_t n : {std::size_t(4097), std::size_t(100003)}) {
             check_sort(make_data<cl_uint>(n, distribution::random), false, queue, tag + "uint n " + std::to_string(n));
@@ -344,8 +342,6 @@ BOOST_AUTO_TEST_CASE(kernel_variants)
             }
         }
     }
-    if (before) setenv("CLPRIM_RADIX_VARIANT", saved.c_str(), 1);
-    else unsetenv("CLPRIM_RADIX_VARIANT");
 }
 
 // The one-sweep path (one kernel per digit chained by decoupled look-back) forced on the device

@@ -21,14 +21,21 @@ bc::event launch_1d(bc::command_queue& queue, const bc::kernel& kernel, std::siz
 // is written by hand (and none can be misnumbered):
 //     set_kernel_args(k, in.buffer, cl_ulong(in.offset), cl_ulong(n), out.buffer, local_bytes{wg * 4});
 //     launch(queue, k, global, local, in.buffer, cl_ulong(n));   // set, then launch_1d
-// Buffers, OpenCL scalar and vector types, and local_bytes (a __local argument of that size) are
+// Buffers, OpenCL scalar and vector types, raw_value and local_bytes (a __local argument of that size) are
 // accepted; plain int/size_t must be cast to the kernel's type (cl_uint, cl_ulong, ...).
 struct local_bytes {
     std::size_t bytes;
 };
+// A value whose type is known only at run time (an element of the call's element_type): `size`
+// bytes at `data`, e.g. raw_value{size_of(type), &init}.
+struct raw_value {
+    std::size_t size;
+    const void* data;
+};
 
 namespace kernel_args_detail {
 inline void set_one(bc::kernel& k, cl_uint i, const local_bytes& l) { k.set_arg(i, std::max<std::size_t>(l.bytes, 1), nullptr); }
+inline void set_one(bc::kernel& k, cl_uint i, const raw_value& v) { k.set_arg(i, v.size, v.data); }
 inline void set_one(bc::kernel& k, cl_uint i, const bc::buffer& b) { k.set_arg(i, b); }
 template <class T>
 void set_one(bc::kernel& k, cl_uint i, const T& v)

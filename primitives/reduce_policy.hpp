@@ -1,0 +1,37 @@
+#pragma once
+// The reduction's tuning of its fast variant, in one place, with the knobs' overrides (for sweeps
+// on new devices). The defaults are what measured best on an H100 and do no harm on CPU devices:
+// docs/RESULTS.md, "Tuning notes behind the policies" (reduce). Read once per process by
+// reduce.cpp. Private to the primitives layer.
+#include <clprim/detail/knobs.hpp>
+
+#include <cstddef>
+
+namespace clprim {
+namespace detail {
+
+struct reduce_policy {
+    bool once = true;     // one launch (the last work-group reduces the partials); false: two
+    int read = 2;         // how the one value comes back: 0 blocking read into the caller's
+                          // variable, 1 blocking read into pinned host memory, 2 non-blocking
+                          // read into pinned memory, then clFinish
+    std::size_t gpc = 8;  // work-groups per compute unit on GPUs (grid-stride variants)
+    int loads = 2;        // 16-byte loads per work-item per iteration (2 or 4)
+    std::size_t wg = 256; // cap on the work-group size (a power of two)
+};
+
+// CLPRIM_REDUCE_ONCE=0|1, CLPRIM_REDUCE_READ=0..2, CLPRIM_REDUCE_GPC=k, CLPRIM_REDUCE_LOADS=2|4,
+// CLPRIM_REDUCE_WG=w override the fields.
+inline reduce_policy select_reduce_policy()
+{
+    reduce_policy r;
+    if (const auto v = knob_choice("CLPRIM_REDUCE_ONCE", {"0", "1"})) r.once = *v == 1;
+    if (const auto v = knob_number("CLPRIM_REDUCE_READ", 0, 2)) r.read = int(*v);
+    if (const auto v = knob_number("CLPRIM_REDUCE_GPC", 1, std::size_t(-1))) r.gpc = *v;
+    if (const auto v = knob_choice("CLPRIM_REDUCE_LOADS", {"2", "4"})) r.loads = *v == 1 ? 4 : 2;
+    if (const auto v = knob_number("CLPRIM_REDUCE_WG", 1, std::size_t(-1))) r.wg = *v;
+    return r;
+}
+
+} // namespace detail
+} // namespace clprim
