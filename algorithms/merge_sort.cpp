@@ -3,6 +3,9 @@
 // merges from registers, coalesced loads and stores through local memory); on CPU devices, chunks sorted
 // sequentially, then co-rank rounds (issue #13). See merge_sort.cl and merge_policy below.
 #include "merge_rounds.hpp"
+
+#include <clprim/detail/device_profile.hpp>
+#include <clprim/detail/knobs.hpp>
 #include "sort_support.hpp"
 
 #include <clprim/detail/kernel_launch.hpp>
@@ -43,11 +46,8 @@ std::size_t merge_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t 
 merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::size_t kbytes, std::size_t vbytes)
 {
     merge_policy p;
-    p.cpu = (device.type() & CL_DEVICE_TYPE_CPU) != 0;
-    if (const char* v = std::getenv("CLPRIM_MERGE_PATH")) {
-        if (std::strcmp(v, "cpu") == 0) p.cpu = true;
-        if (std::strcmp(v, "gpu") == 0) p.cpu = false;
-    }
+    p.cpu = profile_of(device).is_cpu();
+    if (const auto forced = knob_choice("CLPRIM_MERGE_PATH", {"cpu", "gpu"})) p.cpu = *forced == 0;
     // gpu: 256 work-items; keys per work-item by the registers a work-item holds while it merges
     // (a key and, with values, a 32-bit index per output): 17 for 32-bit keys alone, 11 for 32-bit
     // keys with values or 64-bit keys alone, 7 for 64-bit keys with values. H100, 2^26 random
@@ -57,14 +57,9 @@ merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::s
     p.group = 256;
     const std::size_t words = kbytes / 4 + (vbytes ? 1 : 0);
     p.elems = words <= 1 ? 17 : words == 2 ? 11 : 7;
-    if (const char* t = std::getenv("CLPRIM_MERGE_GPU_TUNE")) {
-        char* end = nullptr;
-        const unsigned long g = std::strtoul(t, &end, 10);
-        if (g >= 1 && g <= 1024 && (g & (g - 1)) == 0) p.group = g;
-        if (end && *end == ',') {
-            const unsigned long e = std::strtoul(end + 1, nullptr, 10);
-            if (e >= 1 && e <= 64) p.elems = e;
-        }
+    if (const auto tune = knob_numbers("CLPRIM_MERGE_GPU_TUNE", 1, 2, 1, 1024)) { // "group[,elems]"
+        if (((*tune)[0] & ((*tune)[0] - 1)) == 0) p.group = (*tune)[0];
+        if (tune->size() == 2 && (*tune)[1] <= 64) p.elems = (*tune)[1];
     }
     // The tile must fit the device's local memory (queried, never assumed): fewer work-items first.
     const std::size_t local = device.local_memory_size();
@@ -79,8 +74,8 @@ merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::s
     // rounds of 0.19 ms + 0.027 ms (partition) at 2^26 uint keys.
     p.sort_group = p.group * 2;
     if (tile_sort_local_bytes(p.sort_group * p.elems, kbytes, vbytes) > local) p.sort_group = p.group;
-    if (const char* t = std::getenv("CLPRIM_MERGE_SORT_GROUP")) {
-        const unsigned long g = std::strtoul(t, nullptr, 10);
+    if (const auto sg = knob_number("CLPRIM_MERGE_SORT_GROUP", 1, 1024)) {
+        const std::size_t g = *sg;
         if (g >= p.group && g <= 1024 && (g & (g - 1)) == 0 && tile_sort_local_bytes(g * p.elems, kbytes, vbytes) <= local)
             p.sort_group = g;
     }
@@ -91,24 +86,19 @@ merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::s
     // CLPRIM_MERGE_WIDE=on|off: take it wherever it is built (no query, no probe; tests force it on
     // devices whose plain kernel already takes sort_group) or never.
     if (vbytes && p.sort_group > p.group) p.wide_group = p.sort_group;
-    if (const char* w = std::getenv("CLPRIM_MERGE_WIDE")) p.wide = std::strcmp(w, "on") == 0 ? 1 : std::strcmp(w, "off") == 0 ? -1 : 0;
+    if (const auto w = knob_choice("CLPRIM_MERGE_WIDE", {"auto", "on", "off"})) p.wide = *w == 1 ? 1 : *w == 2 ? -1 : 0;
     p.sort_group = std::min(p.sort_group, std::max(p.group, next_pow2(ceil_div(n, p.elems))));
     // CLPRIM_MERGE_OPTIONS adds build options (measurements). No register cap: with the full-tile
     // rounds (merge_sort.cl) every cap tried was slower on the H100 (2^26 uint -> uint, a round:
     // uncapped 0.359 ms, 48 regs 0.378, 40 0.519, 32 0.806; keys alone at 32: 0.23 -> 0.55 ms).
-    if (const char* o = std::getenv("CLPRIM_MERGE_OPTIONS")) p.options = std::string(" ") + o;
+    p.options = knob_options("CLPRIM_MERGE_OPTIONS");
 
     // Measured on PoCL (2-core AMD EPYC, 2^24 uint keys): see docs/DEVELOPERS.md.
     p.chunks = 4 * std::max<cl_uint>(1, device.compute_units());
     p.run = 16;
-    if (const char* t = std::getenv("CLPRIM_MERGE_CPU_TUNE")) {
-        char* end = nullptr;
-        const unsigned long c = std::strtoul(t, &end, 10);
-        if (c >= 1) p.chunks = c;
-        if (end && *end == ',') {
-            const unsigned long run = std::strtoul(end + 1, nullptr, 10);
-            if (run >= 1 && run <= 64) p.run = run;
-        }
+    if (const auto tune = knob_numbers("CLPRIM_MERGE_CPU_TUNE", 1, 2, 1)) { // "chunks[,run]"
+        p.chunks = (*tune)[0];
+        if (tune->size() == 2 && (*tune)[1] <= 64) p.run = (*tune)[1];
     }
     p.chunks = std::max<std::size_t>(1, std::min(p.chunks, ceil_div(n, 4 * p.run))); // no tiny chunks
     return p;

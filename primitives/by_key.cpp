@@ -193,7 +193,7 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
     // Results found too small once the count is known (what fits was written).
     std::size_t need1 = count, need2 = count;
     if (mode == by_key_mode::unique) need2 = 0;
-    if (mode == by_key_mode::partition) need2 = n - count;
+    if (mode == by_key_mode::partition) need2 = call.out2.buffer.get() ? n - count : 0; // copy_if: no second group
     if (need1 > call.out1.size || need2 > call.out2.size)
         throw invalid_argument_error(std::string(who) + ": " + std::to_string(count) +
                                      " results do not fit the result range");
