@@ -19,10 +19,14 @@ struct merge_request {
 void merge_impl(const merge_request& request, bc::command_queue& queue, const char* who);
 } // namespace detail
 
-/// Merges [first1, last1) and [first2, last2), both sorted in `order` (the library's key order:
-/// integers by value, floats by IEEE-754 total order), into result (last1 - first1 + last2 -
-/// first2 elements, overlapping neither input, else invalid_argument_error). Stable: of equal
-/// keys, those of the first range come first. Either range may be empty.
+/// \addtogroup merge_search
+/// @{
+
+/// \brief Merges [first1, last1) and [first2, last2), both sorted in `order` (the library's key
+/// order: integers by value, floats by IEEE-754 total order), into result (last1 - first1 + last2 -
+/// first2 elements, overlapping neither input, else invalid_argument_error).
+///
+/// Stable: of equal keys, those of the first range come first. Either range may be empty.
 template <class T>
 void merge(bc::buffer_iterator<T> first1, bc::buffer_iterator<T> last1, bc::buffer_iterator<T> first2,
            bc::buffer_iterator<T> last2, bc::buffer_iterator<T> result, bc::command_queue& queue,
@@ -38,9 +42,10 @@ void merge(bc::buffer_iterator<T> first1, bc::buffer_iterator<T> last1, bc::buff
     detail::merge_impl(r, queue, who);
 }
 
-/// merge() of keys with values travelling with them: values_first1 / values_first2 hold one value
-/// per key of each input; the merged keys go to keys_result, their values to values_result. No
-/// output range may overlap an input or the other output (invalid_argument_error). Stable.
+/// \brief merge() of keys with values travelling with them: values_first1 / values_first2 hold one
+/// value per key of each input; the merged keys go to keys_result, their values to values_result.
+///
+/// No output range may overlap an input or the other output (invalid_argument_error). Stable.
 template <class K, class V>
 void merge_by_key(bc::buffer_iterator<K> keys_first1, bc::buffer_iterator<K> keys_last1,
                   bc::buffer_iterator<V> values_first1, bc::buffer_iterator<K> keys_first2,
@@ -63,5 +68,7 @@ void merge_by_key(bc::buffer_iterator<K> keys_first1, bc::buffer_iterator<K> key
     r.order = order;
     detail::merge_impl(r, queue, who);
 }
+
+/// @}
 
 } // namespace clprim

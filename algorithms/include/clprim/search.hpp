@@ -26,11 +26,16 @@ void search(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::buffe
 }
 } // namespace detail
 
-/// For every value v of [values_first, values_last): result[i] = the index (from first) of the
-/// first element of the ascending-sorted [first, last) that is not less than v, in the library's
-/// key order (integers by value, floats by IEEE-754 total order). Index is cl_uint or cl_ulong
-/// (cl_uint with a range longer than 2^32 - 1 is an invalid_argument_error). result may not
-/// overlap the range or the values (invalid_argument_error).
+/// \addtogroup merge_search
+/// @{
+
+/// \brief For every value v of [values_first, values_last): result[i] = the index (from first) of
+/// the first element of the ascending-sorted [first, last) that is not less than v, in the
+/// library's key order (integers by value, floats by IEEE-754 total order).
+///
+/// Index is cl_uint or cl_ulong (cl_uint with a range longer than 2^32 - 1 is an
+/// invalid_argument_error). result may not overlap the range or the values
+/// (invalid_argument_error).
 template <class T, class Index>
 void lower_bound(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::buffer_iterator<T> values_first,
                  bc::buffer_iterator<T> values_last, bc::buffer_iterator<Index> result, bc::command_queue& queue)
@@ -38,12 +43,14 @@ void lower_bound(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::
     detail::search(first, last, values_first, values_last, result, queue, false, "clprim::lower_bound");
 }
 
-/// As lower_bound(), but the first element greater than v.
+/// \brief As lower_bound(), but the first element greater than v.
 template <class T, class Index>
 void upper_bound(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::buffer_iterator<T> values_first,
                  bc::buffer_iterator<T> values_last, bc::buffer_iterator<Index> result, bc::command_queue& queue)
 {
     detail::search(first, last, values_first, values_last, result, queue, true, "clprim::upper_bound");
 }
+
+/// @}
 
 } // namespace clprim

@@ -22,8 +22,15 @@ void segmented_sort_impl(const sort_request& request, const buffer_range& offset
                          bc::command_queue& queue);
 } // namespace detail
 
-/// Sorts every segment of [first, last) on its own, stably, in the library's key order (integers
-/// by value, floats by IEEE-754 total order), ascending or descending. Does not wait.
+/// \addtogroup segments
+/// @{
+
+/// \brief Sorts every segment of [first, last) on its own, stably, in the library's key order
+/// (integers by value, floats by IEEE-754 total order), ascending or descending.
+///
+/// Only enqueues, except that when n is larger than the tile one work-group sorts in local memory
+/// (4096 keys, or less) it waits for one read of how many segments are longer than that (and of
+/// their bounds), which the host hands to the radix sort.
 template <class T, class Offset>
 void segmented_sort(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last,
                     bc::buffer_iterator<Offset> offsets_first, bc::buffer_iterator<Offset> offsets_last,
@@ -35,8 +42,10 @@ void segmented_sort(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last,
     detail::segmented_sort_impl(request, offs, detail::offset_type_of<Offset>(), queue);
 }
 
-/// The same for keys [keys_first, keys_last) with values starting at values_first travelling with
-/// their keys (same segments). Stable: equal keys keep their order within a segment.
+/// \brief The same for keys [keys_first, keys_last) with values starting at values_first travelling
+/// with their keys (same segments).
+///
+/// Stable: equal keys keep their order within a segment.
 template <class K, class V, class Offset>
 void segmented_sort_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterator<K> keys_last,
                            bc::buffer_iterator<V> values_first,
@@ -48,5 +57,7 @@ void segmented_sort_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterato
     const auto offs = detail::checked_offsets(offsets_first, offsets_last, queue, who);
     detail::segmented_sort_impl(request, offs, detail::offset_type_of<Offset>(), queue);
 }
+
+/// @}
 
 } // namespace clprim

@@ -25,10 +25,14 @@ inline void check_k(std::size_t k, std::size_t n, const char* who)
 }
 } // namespace detail
 
-/// The k largest (order descending) or smallest (ascending) elements of [first, last), in that
-/// order, to result (k elements, overlapping the input is an invalid_argument_error), in the
-/// library's key order (integers by value, floats by IEEE-754 total order). Of equal keys the
-/// earlier ones are taken first and come first. k = 0 does nothing; k > n is an
+/// \addtogroup merge_search
+/// @{
+
+/// \brief The k largest (order descending) or smallest (ascending) elements of [first, last), in
+/// that order, to result (k elements, overlapping the input is an invalid_argument_error), in the
+/// library's key order (integers by value, floats by IEEE-754 total order).
+///
+/// Of equal keys the earlier ones are taken first and come first. k = 0 does nothing; k > n is an
 /// invalid_argument_error.
 template <class T>
 void top_k(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, std::size_t k, bc::buffer_iterator<T> result,
@@ -45,8 +49,10 @@ void top_k(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, std::size_
     detail::top_k_impl(r, queue, who);
 }
 
-/// top_k() of the keys, with the value of each chosen key (values_first holds one per key) to
-/// values_result. No output may overlap an input or the other output (invalid_argument_error).
+/// \brief top_k() of the keys, with the value of each chosen key (values_first holds one per key)
+/// to values_result.
+///
+/// No output may overlap an input or the other output (invalid_argument_error).
 template <class K, class V>
 void top_k_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterator<K> keys_last,
                   bc::buffer_iterator<V> values_first, std::size_t k, bc::buffer_iterator<K> keys_result,
@@ -67,5 +73,7 @@ void top_k_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterator<K> keys
     r.order = order;
     detail::top_k_impl(r, queue, who);
 }
+
+/// @}
 
 } // namespace clprim

@@ -2,8 +2,9 @@
 /** \file clprim/by_key.hpp
  *  reduce_by_key and the scans by key: one output per run of equal keys, or scans that restart at
  *  every run. Keys compare by their bits (floats: -0.0 and +0.0 differ, a NaN equals a NaN with the
- *  same bits). One pass over the data on GPUs (a segmented scan with decoupled look-back), a
- *  chunked two-pass path on CPU devices (primitives/by_key_policy.hpp).
+ *  same bits). One pass over the data on every device that is not a CPU (a segmented scan with
+ *  decoupled look-back and its fallback), a chunked two-pass path on CPU devices
+ *  (primitives/by_key_policy.hpp).
  */
 #include <clprim/config.hpp>
 #include <clprim/detail/by_key_impl.hpp>
@@ -57,10 +58,15 @@ void scan_by_key_call(bc::buffer_iterator<K> keys_first, bc::buffer_iterator<K> 
 }
 } // namespace detail
 
-/// One output per run of equal keys, in order: the run's key to keys_result and the sum of its
-/// values to values_result. Returns the number of runs (waits for that count only). The results
-/// need room for every run and may not overlap the inputs (invalid_argument_error; a result found
-/// too small once the count is known is one too, after the runs that fit were written).
+/// \addtogroup by_key
+/// @{
+
+/// \brief One output per run of equal keys, in order: the run's key to keys_result and the sum of
+/// its values to values_result.
+///
+/// Returns the number of runs (waits for that count only). The results need room for every run and
+/// may not overlap the inputs (invalid_argument_error; a result found too small once the count is
+/// known is one too, after the runs that fit were written).
 template <class K, class V>
 std::size_t reduce_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterator<K> keys_last,
                           bc::buffer_iterator<V> values_first, bc::buffer_iterator<K> keys_result,
@@ -70,8 +76,8 @@ std::size_t reduce_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterator
                                       std::string());
 }
 
-/// reduce_by_key with a Boost.Compute binary function object (associative, identity its identity;
-/// earlier values are the left operand, so op need not commute).
+/// \brief reduce_by_key with a Boost.Compute binary function object (associative, identity its
+/// identity; earlier values are the left operand, so op need not commute).
 template <class K, class V, class BinaryFunction>
 std::size_t reduce_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterator<K> keys_last,
                           bc::buffer_iterator<V> values_first, bc::buffer_iterator<K> keys_result,
@@ -82,8 +88,10 @@ std::size_t reduce_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterator
                                       detail::binary_operator_file<V>(op, identity));
 }
 
-/// reduce_by_key (sum) that writes the number of runs to *count_result on the device and does
-/// not wait. Runs beyond the results' room are not written.
+/// \brief reduce_by_key (sum) that writes the number of runs to *count_result on the device and
+/// does not wait.
+///
+/// Runs beyond the results' room are not written.
 template <class K, class V>
 void reduce_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterator<K> keys_last,
                    bc::buffer_iterator<V> values_first, bc::buffer_iterator<K> keys_result,
@@ -94,7 +102,7 @@ void reduce_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterator<K> key
                                std::string());
 }
 
-/// reduce_by_key with an operator, writing the number of runs to *count_result (no wait).
+/// \brief reduce_by_key with an operator, writing the number of runs to *count_result (no wait).
 template <class K, class V, class BinaryFunction>
 void reduce_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterator<K> keys_last,
                    bc::buffer_iterator<V> values_first, bc::buffer_iterator<K> keys_result,
@@ -105,8 +113,9 @@ void reduce_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterator<K> key
                                detail::binary_operator_file<V>(op, identity));
 }
 
-/// result[i] = the sum of the values from the start of i's run of equal keys to i. result ==
-/// values_first (in place) is allowed; any other overlap is an invalid_argument_error.
+/// \brief result[i] = the sum of the values from the start of i's run of equal keys to i.
+///
+/// result == values_first (in place) is allowed; any other overlap is an invalid_argument_error.
 template <class K, class V>
 void inclusive_scan_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterator<K> keys_last,
                            bc::buffer_iterator<V> values_first, bc::buffer_iterator<V> result,
@@ -115,7 +124,7 @@ void inclusive_scan_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterato
     detail::scan_by_key_call(keys_first, keys_last, values_first, result, queue, true, V(0), std::string());
 }
 
-/// inclusive_scan_by_key with a Boost.Compute binary function object and its identity.
+/// \brief inclusive_scan_by_key with a Boost.Compute binary function object and its identity.
 template <class K, class V, class BinaryFunction>
 void inclusive_scan_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterator<K> keys_last,
                            bc::buffer_iterator<V> values_first, bc::buffer_iterator<V> result,
@@ -125,7 +134,9 @@ void inclusive_scan_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterato
                              detail::binary_operator_file<V>(op, identity));
 }
 
-/// result[i] = init + the values from the start of i's run to i - 1 (init at every run's start).
+/// \brief result[i] = init + the values from the start of i's run to i - 1 (init at every run's
+/// start).
+///
 /// result == values_first (in place) is allowed.
 template <class K, class V>
 void exclusive_scan_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterator<K> keys_last,
@@ -135,8 +146,8 @@ void exclusive_scan_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterato
     detail::scan_by_key_call(keys_first, keys_last, values_first, result, queue, false, init, std::string());
 }
 
-/// exclusive_scan_by_key with an operator: result[i] = op(init, fold of the run's values before
-/// i), init at a run's start.
+/// \brief exclusive_scan_by_key with an operator: result[i] = op(init, fold of the run's values
+/// before i), init at a run's start.
 template <class K, class V, class BinaryFunction>
 void exclusive_scan_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterator<K> keys_last,
                            bc::buffer_iterator<V> values_first, bc::buffer_iterator<V> result,
@@ -146,5 +157,7 @@ void exclusive_scan_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterato
     detail::scan_by_key_call(keys_first, keys_last, values_first, result, queue, false, init,
                              detail::binary_operator_file<V>(op, identity));
 }
+
+/// @}
 
 } // namespace clprim

@@ -18,7 +18,10 @@ namespace detail {
 std::size_t min_max_element_impl(const buffer_range& in, element_type type, bool largest, bc::command_queue& queue);
 } // namespace detail
 
-/// The index (from first) of the first smallest element of [first, last) in the key order;
+/// \addtogroup by_key
+/// @{
+
+/// \brief The index (from first) of the first smallest element of [first, last) in the key order;
 /// an empty range is an invalid_argument_error.
 template <class T>
 std::size_t min_element(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::command_queue& queue)
@@ -27,13 +30,15 @@ std::size_t min_element(bc::buffer_iterator<T> first, bc::buffer_iterator<T> las
     return detail::min_max_element_impl(in, detail::element_type_of<T>(), false, queue);
 }
 
-/// The index (from first) of the first largest element of [first, last) in the key order;
-/// an empty range is an invalid_argument_error.
+/// \brief The index (from first) of the first largest element of [first, last) in the key order; an
+/// empty range is an invalid_argument_error.
 template <class T>
 std::size_t max_element(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::command_queue& queue)
 {
     const auto in = detail::checked_range(first, last, queue, "clprim::max_element");
     return detail::min_max_element_impl(in, detail::element_type_of<T>(), true, queue);
 }
+
+/// @}
 
 } // namespace clprim

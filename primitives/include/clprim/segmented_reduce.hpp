@@ -48,10 +48,15 @@ void segmented_reduce_impl(const buffer_range& in, const buffer_range& offsets, 
                            bool commutative, const void* identity, bc::command_queue& queue);
 } // namespace detail
 
-/// result[s] = the reduction of segment s with `op` (sum, min or max); the identity for an empty
-/// segment (0 for sum; the type's largest value for min, its lowest for max, +-infinity for
-/// floats). `result` has num_segments elements and overlaps neither input. Does not wait.
-/// Integer sums wrap like OpenCL arithmetic.
+/// \addtogroup segments
+/// @{
+
+/// \brief result[s] = the reduction of segment s with `op` (sum, min or max); the identity for an
+/// empty segment (0 for sum; the type's largest value for min, its lowest for max, +-infinity for
+/// floats).
+///
+/// `result` has num_segments elements and overlaps neither input. Does not wait. Integer sums wrap
+/// like OpenCL arithmetic.
 template <class T, class Offset>
 void segmented_reduce(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last,
                       bc::buffer_iterator<Offset> offsets_first, bc::buffer_iterator<Offset> offsets_last,
@@ -66,10 +71,12 @@ void segmented_reduce(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last,
                                   std::string(), true, nullptr, queue);
 }
 
-/// The same with any associative Boost.Compute binary function object over T (bc::plus<T>(),
+/// \brief The same with any associative Boost.Compute binary function object over T (bc::plus<T>(),
 /// bc::max<T>(), bc::bit_xor<T>(), a BOOST_COMPUTE_FUNCTION, ...) whose identity element is
-/// `identity` (also the result of an empty segment). Elements of a segment are combined left to
-/// right unless clprim::is_commutative<BinaryFunction> says the order does not matter.
+/// `identity` (also the result of an empty segment).
+///
+/// Elements of a segment are combined left to right unless clprim::is_commutative<BinaryFunction>
+/// says the order does not matter.
 template <class T, class Offset, class BinaryFunction>
 void segmented_reduce(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last,
                       bc::buffer_iterator<Offset> offsets_first, bc::buffer_iterator<Offset> offsets_last,
@@ -85,5 +92,7 @@ void segmented_reduce(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last,
     detail::segmented_reduce_impl(in, offs, detail::offset_type_of<Offset>(), out, detail::element_type_of<T>(), 3, file,
                                   is_commutative<BinaryFunction>::value, &identity, queue);
 }
+
+/// @}
 
 } // namespace clprim

@@ -76,8 +76,13 @@ std::size_t stable_partition_call(bc::buffer_iterator<T> first, bc::buffer_itera
 }
 } // namespace detail
 
-/// The first element of every run of equal elements (equal bits), in order, to result; returns
-/// how many. result needs room for them and may not overlap the input.
+/// \addtogroup by_key
+/// @{
+
+/// \brief The first element of every run of equal elements (equal bits), in order, to result;
+/// returns how many.
+///
+/// result needs room for them and may not overlap the input.
 template <class T>
 std::size_t unique(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::buffer_iterator<T> result,
                    bc::command_queue& queue)
@@ -85,7 +90,7 @@ std::size_t unique(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc
     return detail::unique_call(first, last, result, nullptr, queue);
 }
 
-/// unique that writes the count to *count_result on the device and does not wait.
+/// \brief unique that writes the count to *count_result on the device and does not wait.
 template <class T>
 void unique(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::buffer_iterator<T> result,
             bc::buffer_iterator<cl_ulong> count_result, bc::command_queue& queue)
@@ -93,7 +98,7 @@ void unique(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::buffe
     detail::unique_call(first, last, result, &count_result, queue);
 }
 
-/// Every run's value (to values_result) and length (to counts_result), in order; returns the
+/// \brief Every run's value (to values_result) and length (to counts_result), in order; returns the
 /// number of runs.
 template <class T>
 std::size_t run_length_encode(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last,
@@ -103,7 +108,8 @@ std::size_t run_length_encode(bc::buffer_iterator<T> first, bc::buffer_iterator<
     return detail::run_length_call(first, last, values_result, counts_result, nullptr, queue);
 }
 
-/// run_length_encode that writes the number of runs to *count_result on the device (no wait).
+/// \brief run_length_encode that writes the number of runs to *count_result on the device (no
+/// wait).
 template <class T>
 void run_length_encode(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last,
                        bc::buffer_iterator<T> values_result, bc::buffer_iterator<cl_uint> counts_result,
@@ -112,8 +118,10 @@ void run_length_encode(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last
     detail::run_length_call(first, last, values_result, counts_result, &count_result, queue);
 }
 
-/// The elements for which pred is true to true_result, the others to false_result, each group in
-/// input order; returns the size of the first group. pred: a Boost.Compute unary predicate.
+/// \brief The elements for which pred is true to true_result, the others to false_result, each
+/// group in input order; returns the size of the first group.
+///
+/// pred: a Boost.Compute unary predicate.
 template <class T, class Predicate>
 std::size_t partition_copy(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last,
                            bc::buffer_iterator<T> true_result, bc::buffer_iterator<T> false_result,
@@ -123,7 +131,7 @@ std::size_t partition_copy(bc::buffer_iterator<T> first, bc::buffer_iterator<T> 
                                   "clprim::partition_copy");
 }
 
-/// partition_copy that writes the size of the first group to *count_result (no wait).
+/// \brief partition_copy that writes the size of the first group to *count_result (no wait).
 template <class T, class Predicate>
 void partition_copy(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::buffer_iterator<T> true_result,
                     bc::buffer_iterator<T> false_result, bc::buffer_iterator<cl_ulong> count_result,
@@ -133,8 +141,8 @@ void partition_copy(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, b
                            "clprim::partition_copy");
 }
 
-/// Reorders [first, last) in place: the elements for which pred is true, then the others, each
-/// group in input order; returns the size of the first group.
+/// \brief Reorders [first, last) in place: the elements for which pred is true, then the others,
+/// each group in input order; returns the size of the first group.
 template <class T, class Predicate>
 std::size_t stable_partition(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::command_queue& queue,
                              Predicate pred)
@@ -142,7 +150,7 @@ std::size_t stable_partition(bc::buffer_iterator<T> first, bc::buffer_iterator<T
     return detail::stable_partition_call(first, last, nullptr, queue, pred);
 }
 
-/// stable_partition that writes the size of the first group to *count_result (no wait).
+/// \brief stable_partition that writes the size of the first group to *count_result (no wait).
 template <class T, class Predicate>
 void stable_partition(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last,
                       bc::buffer_iterator<cl_ulong> count_result, bc::command_queue& queue, Predicate pred)
@@ -150,9 +158,10 @@ void stable_partition(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last,
     detail::stable_partition_call(first, last, &count_result, queue, pred);
 }
 
-/// copy_if that writes the number of passing elements to *count_result on the device and does
-/// not wait (one pass: the segmented scan's partition with no second group). Elements beyond
-/// result's room are not written.
+/// \brief copy_if that writes the number of passing elements to *count_result on the device and
+/// does not wait (the segmented scan's partition with no second group).
+///
+/// Elements beyond result's room are not written.
 template <class T, class Predicate>
 void copy_if(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::buffer_iterator<T> result,
              bc::buffer_iterator<cl_ulong> count_result, bc::command_queue& queue, Predicate pred)
@@ -160,5 +169,7 @@ void copy_if(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::buff
     detail::partition_call(first, last, result, static_cast<const bc::buffer_iterator<T>*>(nullptr), &count_result,
                            queue, pred, "clprim::copy_if");
 }
+
+/// @}
 
 } // namespace clprim
