@@ -393,14 +393,18 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
 #ifdef LB_TRACE
         trace_time[5] = os_now();
 #endif
-#ifdef LB_TRACE
+#if defined(LB_TRACE) || !LB_FALLBACK
         if (lid < RADIX) {
             uint before = 0;
             if (t > 0) {
+#ifndef LB_TRACE
+                before = lb32_exclusive_prefix(lookback + lid, t, RADIX);
+#else
                 uint batches, waits;
                 before = lb32_exclusive_prefix_counted(lookback + lid, t, RADIX, &batches, &waits);
                 atomic_max(&trace_batches, batches);
                 atomic_max(&trace_waits, waits);
+#endif
                 lb32_publish(&lookback[(ulong)t * RADIX + lid], LB_PREFIX, before + count);
             }
             global_base[lid] = digit_start + before - start;
@@ -416,9 +420,14 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
 #else
         uint resolved = lid < RADIX ? lb32_look_back_bounded(lookback + lid, RADIX, &jb, &before) : 1u;
 #endif
-        if (lid < RADIX && t > 0 && resolved) lb32_publish(&lookback[(ulong)t * RADIX + lid], LB_PREFIX, before + count);
+        if (lid < RADIX && resolved) {
+            if (t > 0) lb32_publish(&lookback[(ulong)t * RADIX + lid], LB_PREFIX, before + count);
+            global_base[lid] = digit_start + before - start;
+        }
         if (!resolved) fb_stalled = 1u;
-        barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+        barrier(CLK_LOCAL_MEM_FENCE); // the only one when no tile stalls
+#if !defined(LB_TRACE) && LB_FALLBACK
         while (fb_stalled) {
             barrier(CLK_LOCAL_MEM_FENCE); // every work-item has read fb_stalled
             if (lid == 0) {
@@ -430,8 +439,8 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
             if (!resolved) atomic_max(&fb_tile, jb - 1u); // the nearest stalled tile first
             barrier(CLK_LOCAL_MEM_FENCE);
             const uint f = fb_tile; // < t: a whole tile
-#pragma unroll
-            for (uint k = 0; k < KPT; ++k) {
+#pragma unroll 1
+            for (uint k = 0; k < KPT; ++k) { // a loop, not unrolled: the cold path costs no registers
                 bits_t u = src[src_off + (ulong)f * TILE + k * WG + lid];
                 if (convert_in) u = key_to_sortable(K_AS_KEY(u));
                 atomic_inc(&tile_start[os_digit(u, shift)]);
@@ -443,14 +452,15 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
                 before += c;
                 jb = f;
                 resolved = f == 0 ? 1u : lb32_look_back_bounded(lookback + lid, RADIX, &jb, &before);
-                if (resolved) lb32_publish(&lookback[(ulong)t * RADIX + lid], LB_PREFIX, before + count);
+                if (resolved) {
+                    lb32_publish(&lookback[(ulong)t * RADIX + lid], LB_PREFIX, before + count);
+                    global_base[lid] = digit_start + before - start;
+                }
             }
             if (!resolved) fb_stalled = 1u;
             barrier(CLK_LOCAL_MEM_FENCE);
         }
-        if (lid < RADIX) global_base[lid] = digit_start + before - start;
 #endif
-        barrier(CLK_LOCAL_MEM_FENCE);
 #ifdef LB_TRACE
         trace_time[6] = os_now();
 #endif

@@ -286,7 +286,18 @@ inline void bk_tile_pair(__global const K* keys, __global const V* vals, ulong n
     const ulong to = min(n, from + BK_ITEMS);
     uint c = 0;
     V v = BK_ID;
-    if (from < to) bk_fold_global(keys, vals, 0, from, to, keys[from > 0 ? from - 1 : 0], &c, &v);
+    // bk_fold_global's loop, kept a loop (the cold path costs no registers): the same order.
+    K prev = keys[from > 0 ? from - 1 : 0];
+#pragma unroll 1
+    for (ulong i = from; i < to; ++i) {
+        const K k = keys[i];
+        uint hc = bk_head(i, k, prev);
+        V hv = bk_value(vals, i);
+        bk_combine(c, v, &hc, &hv);
+        c = hc;
+        v = hv;
+        prev = k;
+    }
     uint ec;
     V ev;
     wg_segmented_exclusive_scan_bk(c, v, sc, sv, &ec, &ev, tc, tv);
@@ -324,7 +335,7 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __g
     barrier(CLK_LOCAL_MEM_FENCE);
     while (!wstate[1]) {
         const uint j = wstate[0];
-        if (wstate[4]) {
+        if (LB_FALLBACK && wstate[4]) {
             uint fc;
             V fv;
             bk_tile_pair(keys, vals, n, j - 1, sc, sv, &fc, &fv);
@@ -379,7 +390,7 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __g
                 done = wflag[b] == LB_PREFIX;
             }
             if (used == 0) {
-                if (++wstate[3] > LB_FALLBACK_POLLS) wstate[4] = 1;
+                if (LB_FALLBACK && ++wstate[3] > LB_FALLBACK_POLLS) wstate[4] = 1;
                 else LB_BACKOFF();
             } else {
                 wstate[3] = 0;
@@ -446,8 +457,10 @@ __kernel void by_key_lookback(BK_ARGS, __global volatile ulong* status, uint epo
 
     if (lid == 0) bk_publish(slots, epoch, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, tc, tvv);
     // The pair is visible before any output of this tile (a fallback reading this tile's values
-    // in place relies on it; bk_look_back).
+    // in place relies on it; bk_look_back): only a scan by key writes over its input.
+#if BK_MODE == 2
     barrier(CLK_GLOBAL_MEM_FENCE);
+#endif
     const bool in_place = BK_MODE == 2 && (__global const V*)(out2 + out2_off) == vals;
     uint pc;
     V pv;

@@ -123,6 +123,11 @@ inline uint lb32_exclusive_prefix(__global volatile uint* slots, uint tile, uint
 #ifndef LB_FALLBACK_POLLS
 #define LB_FALLBACK_POLLS 1024
 #endif
+// LB_FALLBACK=0 compiles the fallback out of the scan's and the one-sweep sort's look-backs
+// (measurements only: they then rely on forward progress between work-groups again).
+#ifndef LB_FALLBACK
+#define LB_FALLBACK 1
+#endif
 
 // Looks back from slot *j - 1 down (slots stride apart), adding the values to *acc, until an
 // inclusive prefix (returns 1: *acc is the exclusive prefix of the tile that started at *j) or

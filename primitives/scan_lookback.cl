@@ -62,6 +62,11 @@ inline uint scan_read(__global volatile ulong* slots, uint epoch, uint tile, T* 
 #ifndef LB_FALLBACK_POLLS
 #define LB_FALLBACK_POLLS 1024
 #endif
+// SCAN_AGG_FENCE=0 drops the fence between a tile's aggregate and its outputs (measurements
+// only: in-place fallbacks then lose their guarantee).
+#ifndef SCAN_AGG_FENCE
+#define SCAN_AGG_FENCE 1
+#endif
 
 // The aggregate of tile `tile` computed from its input (every work-item calls it; the value in all).
 inline T scan_tile_aggregate(__global const T* in, ulong n, uint tile, __local T* scratch)
@@ -71,7 +76,8 @@ inline T scan_tile_aggregate(__global const T* in, ulong n, uint tile, __local T
     const ulong base = (ulong)tile * tile_n;
     const uint count = (uint)min((ulong)tile_n, n - base);
     T sum = SCAN_IDENTITY;
-    for (uint j = 0; j < SCAN_ITEMS; ++j) {
+#pragma unroll 1
+    for (uint j = 0; j < SCAN_ITEMS; ++j) { // a loop, not unrolled: the cold path costs no registers
         const uint i = lid * SCAN_ITEMS + j;
         sum = SCAN_OP(sum, i < count ? in[base + i] : SCAN_IDENTITY);
     }
@@ -117,7 +123,7 @@ inline T scan_look_back(__global volatile ulong* slots, uint epoch, uint t, __gl
     barrier(CLK_LOCAL_MEM_FENCE);
     while (!wstate[1]) {
         const uint j = wstate[0];
-        if (wstate[3]) {
+        if (LB_FALLBACK && wstate[3]) {
             // Fallback: tile j - 1 has published nothing for LB_FALLBACK_POLLS rounds.
             const T agg = scan_tile_aggregate(in, n, j - 1, scratch);
             barrier(CLK_GLOBAL_MEM_FENCE); // every read of the input before the slot is read again
@@ -163,7 +169,7 @@ inline T scan_look_back(__global volatile ulong* slots, uint epoch, uint t, __gl
                 done = wflag[b] == LB_PREFIX;
             }
             if (used == 0) {
-                if (++wstate[2] > LB_FALLBACK_POLLS) wstate[3] = 1;
+                if (LB_FALLBACK && ++wstate[2] > LB_FALLBACK_POLLS) wstate[3] = 1;
                 else LB_BACKOFF();
             } else {
                 wstate[2] = 0;
@@ -216,7 +222,7 @@ __kernel void scan_lookback(__global const T* in, ulong in_off, __global T* out,
     if (lid == 0) scan_publish(slots, epoch, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, total);
     // The aggregate is visible before any output of this tile is (a fallback reading this tile's
     // input in place relies on it; scan_look_back).
-    barrier(CLK_GLOBAL_MEM_FENCE);
+    if (SCAN_AGG_FENCE) barrier(CLK_GLOBAL_MEM_FENCE);
     const bool in_place = in + in_off == (__global const T*)(out + out_off);
     const T before = scan_look_back(slots, epoch, t, in + in_off, n, in_place, scratch, lb_flag, lb_value, lb_state, &lb_acc);
     if (lid == 0 && t > 0) scan_publish(slots, epoch, t, LB_PREFIX, SCAN_OP(before, total));
