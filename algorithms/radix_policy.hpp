@@ -79,7 +79,7 @@ struct onesweep_policy {
     std::string extra_options;
 };
 
-inline onesweep_policy select_onesweep_policy(const device_profile&, const sort_request& r)
+inline onesweep_policy select_onesweep_policy(const device_profile& profile, const sort_request& r)
 {
     onesweep_policy t;
     t.kpt = size_of(r.key_type) == 4 ? (r.has_values ? 28 : 24) : 17;
@@ -92,6 +92,13 @@ inline onesweep_policy select_onesweep_policy(const device_profile&, const sort_
     t.extra_options = knob_options("CLPRIM_ONESWEEP_OPTIONS");
     if (onesweep_trace_path()) t.extra_options += " -DLB_TRACE";
     t.extra_options += lookback_build_options(); // CLPRIM_LOOKBACK=fallback: every tile takes it
+    // The look-back's fallback costs the one-sweep pass 3% (uint) to 6% (ulong) on the H100 with
+    // no tile ever stalled (docs/RESULTS.md, "#27: the fallback's cost"). NVIDIA GPUs run a resident
+    // work-group to completion (what CUB's one-sweep sort relies on too), so their builds leave it
+    // out; every other device keeps it, and CLPRIM_LOOKBACK=fallback builds it in anywhere (tests).
+    if (profile.nvidia && profile.is_gpu() && profile.progress == forward_progress::resident &&
+        t.extra_options.find("LB_FALLBACK") == std::string::npos)
+        t.extra_options += " -DLB_FALLBACK=0";
     return t;
 }
 

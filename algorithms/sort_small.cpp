@@ -14,7 +14,7 @@ namespace detail {
 namespace {
 
 constexpr std::size_t largest_small_sort = 4096;
-constexpr std::size_t small_group_cap = 1024; // one compare-exchange per work-item and step up to 2048 keys
+constexpr std::size_t small_group_cap = 256; // H100, 1024 uint keys: 0.026 ms at 256, 0.030 at 512
 
 struct small_kernel {
     bc::kernel kernel;

@@ -13,12 +13,10 @@
 namespace clprim {
 
 namespace detail {
-// The by-key family's partition with no second group (clprim/selection.hpp, included below):
-// one pass on GPUs, the single-pass segmented scan of the predicate's flags with the scatter fused.
-template <class T, class Predicate>
-std::size_t partition_call(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::buffer_iterator<T> true_result,
-                           const bc::buffer_iterator<T>* false_result, const bc::buffer_iterator<cl_ulong>* count_result,
-                           bc::command_queue& queue, const Predicate& pred, const char* who);
+// Copies the elements of in that pass the generated predicate pred_file (operator_source.hpp)
+// to out (out.size = the room the caller's range has); returns how many pass.
+std::size_t copy_if_impl(const buffer_range& in, const buffer_range& out, element_type type,
+                         const std::string& pred_file, bc::command_queue& queue);
 } // namespace detail
 
 /// \ingroup compaction
@@ -40,13 +38,17 @@ template <class T, class Predicate>
 std::size_t copy_if(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::buffer_iterator<T> result,
                     bc::command_queue& queue, Predicate pred)
 {
-    return detail::partition_call(first, last, result, static_cast<const bc::buffer_iterator<T>*>(nullptr),
-                                  static_cast<const bc::buffer_iterator<cl_ulong>*>(nullptr), queue, pred,
-                                  "clprim::copy_if");
+    detail::check_function_object<Predicate>();
+    const auto in = detail::checked_range(first, last, queue, "clprim::copy_if");
+    const std::size_t room = result.get_buffer().get() ? result.get_buffer().size() / sizeof(T) : 0;
+    const auto out = detail::checked_output(result, room > result.get_index() ? room - result.get_index() : 0,
+                                            queue, "clprim::copy_if");
+    const std::string file = detail::predicate_file<T>(pred);
+    return detail::copy_if_impl(in, out, detail::element_type_of<T>(), file, queue);
 }
 
 } // namespace clprim
 
-// copy_if is the by-key family's partition (both overloads; the count_result one keeps the count
-// on the device): clprim/selection.hpp.
+// copy_if's count_result overload (the count stays on the device) is the by-key family's
+// partition: clprim/selection.hpp.
 #include <clprim/selection.hpp>
