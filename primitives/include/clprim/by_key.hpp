@@ -2,8 +2,8 @@
 /** \file clprim/by_key.hpp
  *  reduce_by_key and the scans by key: one output per run of equal keys, or scans that restart at
  *  every run. Keys compare by their bits (floats: -0.0 and +0.0 differ, a NaN equals a NaN with the
- *  same bits). One pass over the data on every device that is not a CPU (a segmented scan with
- *  decoupled look-back and its fallback), a chunked two-pass path on CPU devices
+ *  same bits). One pass over the data on GPUs (a segmented scan with decoupled look-back), a
+ *  chunked two-pass path on CPU and other devices
  *  (primitives/by_key_policy.hpp).
  */
 #include <clprim/config.hpp>
