@@ -45,7 +45,8 @@ docs)
 esac
 missing=""
 for p in $packages; do
-  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+  # "install ok installed" only: a removed package keeps a status entry (and dpkg -s succeeds on it)
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
 if [ -n "$missing" ]; then
   echo "== installing:$missing"
