@@ -15,43 +15,13 @@
 #include <thrust/device_ptr.h>
 #include <thrust/execution_policy.h>
 
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <functional>
-#include <random>
-#include <vector>
+#include "cub_timing.cuh" // CHECK, time_case
 
-#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { \
-    std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e)); std::exit(1); } } while (0)
+#include <random>
 
 struct abs_less_int {
     __host__ __device__ bool operator()(int a, int b) const { return (a < 0 ? -(long long)a : a) < (b < 0 ? -(long long)b : b); }
 };
-
-// Times fn (one call) `repeat` times; restore() runs before each call, outside the events.
-static void time_case(const char* name, size_t n, double bytes, int repeat,
-                      const std::function<void()>& restore, const std::function<void()>& fn)
-{
-    cudaEvent_t a, b;
-    CHECK(cudaEventCreate(&a));
-    CHECK(cudaEventCreate(&b));
-    restore(); fn(); CHECK(cudaDeviceSynchronize());
-    std::vector<float> ms;
-    for (int i = 0; i < repeat; ++i) {
-        restore();
-        CHECK(cudaEventRecord(a));
-        fn();
-        CHECK(cudaEventRecord(b));
-        CHECK(cudaEventSynchronize(b));
-        float t = 0; CHECK(cudaEventElapsedTime(&t, a, b));
-        ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
-    const double best = ms.front(), median = ms[ms.size() / 2];
-    std::printf("%s,%zu,%.4f,%.4f,%.2f,%.1f\n", name, n, best, median, n / best / 1e6, bytes / best / 1e6);
-    std::fflush(stdout);
-}
 
 int main(int argc, char** argv)
 {

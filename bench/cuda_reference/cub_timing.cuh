@@ -1,5 +1,5 @@
 #pragma once
-// Shared by the CUB reference programs (cub_reference.cu, cub_segments.cu): CHECK for CUDA calls,
+// Shared by the CUB reference programs (cub_reference.cu, cub_segments.cu, cub_merge_search.cu): CHECK for CUDA calls,
 // and time_case: times fn (one call) `repeat` times after one warm-up, restore() before each call
 // outside the events; prints one CSV line case,n,best_ms,median_ms,Gkeys_per_s,GB_per_s.
 #include <algorithm>
