@@ -34,3 +34,4 @@
 #include <clprim/merge.hpp>
 #include <clprim/search.hpp>
 #include <clprim/top_k.hpp>
+#include <clprim/multi_device.hpp>

@@ -1,0 +1,250 @@
+// The multi-device sort's host merge (see multi_device_merge.hpp). Keys are compared as
+// detail::ordered_key(key, order), unsigned integers whose order is the sorts' key order (the
+// descending order inverted), so one ascending merge serves both orders and every key type:
+// the element type's width, sign and float-ness pick the C++ type once per call.
+#include "multi_device_merge.hpp"
+
+#include <clprim/detail/host_key_order.hpp>
+#include <clprim/error.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+
+namespace clprim {
+namespace detail {
+
+namespace {
+
+// Calls f(K{}) with the C++ key type of t (integers of 1 to 8 bytes, float, double).
+template <class F>
+void with_key_type(element_type t, F&& f)
+{
+    const std::size_t bytes = size_of(t);
+    if (is_float(t)) {
+        if (bytes == 4) return f(float{});
+        if (bytes == 8) return f(double{});
+    } else if (is_signed(t)) {
+        if (bytes == 1) return f(std::int8_t{});
+        if (bytes == 2) return f(std::int16_t{});
+        if (bytes == 4) return f(std::int32_t{});
+        if (bytes == 8) return f(std::int64_t{});
+    } else {
+        if (bytes == 1) return f(std::uint8_t{});
+        if (bytes == 2) return f(std::uint16_t{});
+        if (bytes == 4) return f(std::uint32_t{});
+        if (bytes == 8) return f(std::uint64_t{});
+    }
+    throw unsupported_error(std::string("clprim::multi_device_sort: no host key order for ") + cl_name(t));
+}
+
+// Runs body(i) for i in [0, count) on up to `threads` threads (the calling one among them);
+// the first exception is rethrown after all have ended.
+template <class Body>
+void parallel_for(std::size_t count, std::size_t threads, Body body)
+{
+    threads = std::max<std::size_t>(1, std::min(threads, count));
+    std::atomic<std::size_t> next{0};
+    std::exception_ptr failure;
+    std::mutex failure_mutex;
+    auto work = [&] {
+        try {
+            for (std::size_t i; (i = next.fetch_add(1)) < count;) body(i);
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(failure_mutex);
+            if (!failure) failure = std::current_exception();
+            next = count;
+        }
+    };
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+    if (failure) std::rethrow_exception(failure);
+}
+
+template <class K>
+struct key_view {
+    using U = ordered_key_t<K>;
+    const char* keys;
+    sort_order order;
+    U at(std::size_t i) const
+    {
+        K k;
+        std::memcpy(&k, keys + i * sizeof(K), sizeof(K));
+        return ordered_key(k, order);
+    }
+    // First index in [first, last) whose key is > v (upper) or >= v (lower).
+    std::size_t bound(std::size_t first, std::size_t last, U v, bool upper) const
+    {
+        while (first < last) {
+            const std::size_t mid = first + (last - first) / 2;
+            const U m = at(mid);
+            if (upper ? !(v < m) : (m < v)) first = mid + 1;
+            else last = mid;
+        }
+        return first;
+    }
+};
+
+template <class K>
+std::vector<std::size_t> co_rank_typed(const sorted_runs& runs, std::size_t m)
+{
+    using U = ordered_key_t<K>;
+    const std::size_t k = runs.runs();
+    std::vector<std::size_t> split(k);
+    if (m >= runs.size()) {
+        for (std::size_t r = 0; r < k; ++r) split[r] = runs.starts[r + 1] - runs.starts[r];
+        return split;
+    }
+    if (m == 0) return split;
+    const key_view<K> view{runs.keys, runs.order};
+    auto count_le = [&](U v) {
+        std::size_t c = 0;
+        for (std::size_t r = 0; r < k; ++r) c += view.bound(runs.starts[r], runs.starts[r + 1], v, true) - runs.starts[r];
+        return c;
+    };
+    // The key of output m: the smallest v with more than m keys <= v.
+    U lo = 0, hi = U(~U(0));
+    while (lo < hi) {
+        const U mid = U(lo + (hi - lo) / 2);
+        if (count_le(mid) > m) hi = mid;
+        else lo = U(mid + 1);
+    }
+    // Keys < v all precede m; of the keys equal to v, the first m - (count below v) in (run,
+    // position) order do.
+    std::size_t below = 0;
+    std::vector<std::size_t> lower(k), upper(k);
+    for (std::size_t r = 0; r < k; ++r) {
+        lower[r] = view.bound(runs.starts[r], runs.starts[r + 1], lo, false);
+        upper[r] = view.bound(lower[r], runs.starts[r + 1], lo, true);
+        below += lower[r] - runs.starts[r];
+    }
+    std::size_t rest = m - below;
+    for (std::size_t r = 0; r < k; ++r) {
+        const std::size_t take = std::min(rest, upper[r] - lower[r]);
+        split[r] = lower[r] - runs.starts[r] + take;
+        rest -= take;
+    }
+    return split;
+}
+
+// A k-way merge by a binary heap of (key, run): the smaller key first, the lower run on ties.
+template <class K>
+void merge_piece_typed(const sorted_runs& runs, const std::vector<std::size_t>& from, const std::vector<std::size_t>& to,
+                       char* out_keys, char* out_values)
+{
+    using U = ordered_key_t<K>;
+    const std::size_t k = runs.runs();
+    const std::size_t vb = runs.value_bytes;
+    const key_view<K> view{runs.keys, runs.order};
+    struct head {
+        U key;
+        std::size_t run;
+    };
+    auto after = [](const head& a, const head& b) { return a.key != b.key ? a.key > b.key : a.run > b.run; };
+    std::vector<std::size_t> pos(k), end(k);
+    std::vector<head> heap;
+    heap.reserve(k);
+    for (std::size_t r = 0; r < k; ++r) {
+        pos[r] = runs.starts[r] + from[r];
+        end[r] = runs.starts[r] + to[r];
+        if (pos[r] < end[r]) heap.push_back({view.at(pos[r]), r});
+    }
+    std::make_heap(heap.begin(), heap.end(), after);
+    std::size_t o = 0;
+    while (heap.size() > 1) {
+        std::pop_heap(heap.begin(), heap.end(), after);
+        head& h = heap.back();
+        const std::size_t r = h.run;
+        // Copy the run's elements while they stay ahead of the next head.
+        const head& next = heap.front();
+        std::size_t i = pos[r];
+        do {
+            ++i;
+        } while (i < end[r] && [&] {
+            const U key = view.at(i);
+            return key < next.key || (key == next.key && r < next.run);
+        }());
+        const std::size_t count = i - pos[r];
+        std::memcpy(out_keys + o * sizeof(K), runs.keys + pos[r] * sizeof(K), count * sizeof(K));
+        if (out_values) std::memcpy(out_values + o * vb, runs.values + pos[r] * vb, count * vb);
+        o += count;
+        pos[r] = i;
+        if (i < end[r]) {
+            h.key = view.at(i);
+            std::push_heap(heap.begin(), heap.end(), after);
+        } else {
+            heap.pop_back();
+        }
+    }
+    if (!heap.empty()) {
+        const std::size_t r = heap.front().run;
+        const std::size_t count = end[r] - pos[r];
+        std::memcpy(out_keys + o * sizeof(K), runs.keys + pos[r] * sizeof(K), count * sizeof(K));
+        if (out_values) std::memcpy(out_values + o * vb, runs.values + pos[r] * vb, count * vb);
+    }
+}
+
+} // namespace
+
+std::vector<std::size_t> co_rank(const sorted_runs& runs, std::size_t m)
+{
+    std::vector<std::size_t> split;
+    with_key_type(runs.key_type, [&](auto key) { split = co_rank_typed<decltype(key)>(runs, m); });
+    return split;
+}
+
+std::vector<std::vector<std::size_t>> co_ranks(const sorted_runs& runs, const std::vector<std::size_t>& bounds,
+                                               std::size_t threads)
+{
+    std::vector<std::vector<std::size_t>> splits(bounds.size());
+    parallel_for(bounds.size(), threads, [&](std::size_t i) { splits[i] = co_rank(runs, bounds[i]); });
+    return splits;
+}
+
+void merge_piece(const sorted_runs& runs, const std::vector<std::size_t>& from, const std::vector<std::size_t>& to,
+                 char* out_keys, char* out_values)
+{
+    with_key_type(runs.key_type,
+                  [&](auto key) { merge_piece_typed<decltype(key)>(runs, from, to, out_keys, out_values); });
+}
+
+void host_merge(const sorted_runs& runs, char* out_keys, char* out_values, std::size_t pieces, std::size_t threads)
+{
+    const std::size_t n = runs.size();
+    if (n == 0) return;
+    pieces = std::max<std::size_t>(1, std::min(pieces, n));
+    std::vector<std::size_t> bounds(pieces + 1);
+    for (std::size_t p = 0; p <= pieces; ++p) bounds[p] = n / pieces * p + n % pieces * p / pieces;
+    const auto splits = co_ranks(runs, bounds, threads);
+    const std::size_t kb = size_of(runs.key_type);
+    parallel_for(pieces, threads, [&](std::size_t p) {
+        merge_piece(runs, splits[p], splits[p + 1], out_keys + bounds[p] * kb,
+                    out_values ? out_values + bounds[p] * runs.value_bytes : nullptr);
+    });
+}
+
+void parallel_copy(void* dst, const void* src, std::size_t bytes, std::size_t threads)
+{
+    constexpr std::size_t min_part = std::size_t(16) << 20;
+    const std::size_t parts = std::max<std::size_t>(1, std::min(threads, bytes / min_part));
+    if (parts == 1) {
+        if (bytes) std::memcpy(dst, src, bytes);
+        return;
+    }
+    const std::size_t part = (bytes / parts + 63) / 64 * 64;
+    parallel_for(parts, parts, [&](std::size_t i) {
+        const std::size_t first = std::min(bytes, i * part), last = std::min(bytes, first + part);
+        std::memcpy(static_cast<char*>(dst) + first, static_cast<const char*>(src) + first, last - first);
+    });
+}
+
+} // namespace detail
+} // namespace clprim
