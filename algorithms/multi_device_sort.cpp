@@ -28,6 +28,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -39,6 +41,24 @@ namespace clprim {
 namespace detail {
 
 namespace {
+
+// CLPRIM_MULTI_TRACE (measurement): one line per call on stderr with the plan and each phase's time.
+struct trace_clock {
+    bool on = knob_text("CLPRIM_MULTI_TRACE").has_value();
+    std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+    std::string text;
+    void mark(const char* what)
+    {
+        if (!on) return;
+        const auto now = std::chrono::steady_clock::now();
+        text += std::string(" ") + what + " " + std::to_string(std::chrono::duration<double, std::milli>(now - last).count()) + " ms";
+        last = now;
+    }
+    ~trace_clock()
+    {
+        if (on) std::fprintf(stderr, "clprim::multi_device_sort:%s\n", text.c_str());
+    }
+};
 
 void check(cl_int err)
 {
@@ -248,6 +268,7 @@ void multi_device_sort_impl(const multi_device_request& r, std::vector<bc::comma
     const std::size_t n = r.size;
     if (n == 0) return;
 
+    trace_clock trace;
     guarded(who, [&] {
         std::vector<device_profile> profiles;
         for (auto& q : queues) {
@@ -312,6 +333,12 @@ void multi_device_sort_impl(const multi_device_request& r, std::vector<bc::comma
             }
         }
 
+        if (trace.on)
+            trace.text += " n " + std::to_string(n) + ", " + std::to_string(chunks) + " chunks of " + std::to_string(chunk) +
+                          ", " + std::to_string(workers_count) + " queues x " + std::to_string(slots) + " slots, " +
+                          (policy.staging == multi_staging::pinned ? "pinned" : "direct") + ", " +
+                          (policy.merge == multi_merge::device ? "device" : "host") + " merge;";
+        trace.mark("setup");
         job phase1;
         phase1.request = &r;
         phase1.policy = &policy;
@@ -329,6 +356,7 @@ void multi_device_sort_impl(const multi_device_request& r, std::vector<bc::comma
         if (chunks == 1) {
             phase1.dst = phase1.src;
             run_pipeline(workers, phase1);
+            trace.mark("sort");
             return;
         }
         // k runs: downloaded into a temporary copy, merged from there into the caller's arrays.
@@ -336,6 +364,7 @@ void multi_device_sort_impl(const multi_device_request& r, std::vector<bc::comma
         std::unique_ptr<char[]> run_values(r.values ? new char[n * vb] : nullptr);
         phase1.dst = {run_keys.get(), run_values.get()};
         run_pipeline(workers, phase1);
+        trace.mark("runs");
 
         sorted_runs runs;
         runs.keys = run_keys.get();
@@ -349,7 +378,10 @@ void multi_device_sort_impl(const multi_device_request& r, std::vector<bc::comma
             host_merge(runs, static_cast<char*>(r.keys), static_cast<char*>(r.values),
                        policy.host_threads * policy.host_pieces_per_thread, policy.host_threads);
         };
-        if (policy.merge == multi_merge::host) return merge_on_host();
+        if (policy.merge == multi_merge::host) {
+            merge_on_host();
+            return trace.mark("host merge");
+        }
 
         std::vector<std::size_t> bounds(pieces + 1);
         for (std::size_t p = 0; p <= pieces; ++p) bounds[p] = balanced_bound(n, p, pieces);
@@ -363,6 +395,7 @@ void multi_device_sort_impl(const multi_device_request& r, std::vector<bc::comma
                 if (splits[p + 1][k] > splits[p][k])
                     t.segments.push_back({runs.starts[k] + splits[p][k], splits[p + 1][k] - splits[p][k]});
         }
+        trace.mark("splits");
         job phase2;
         phase2.request = &r;
         phase2.policy = &policy;
@@ -377,6 +410,7 @@ void multi_device_sort_impl(const multi_device_request& r, std::vector<bc::comma
             merge_on_host(); // some pieces may be written: finish them all from the runs
             throw;
         }
+        trace.mark("device merge");
     });
 }
 

@@ -56,11 +56,17 @@ void check_keys(std::size_t n, distribution d, order_t order, std::vector<bc::co
 }
 
 // Keys with values = input positions (as V): keys bit for bit, values in the stable order.
+// pool > 0: the keys are drawn from `pool` values of distribution d (ties of many distinct keys).
 template <class K, class V>
 void check_pairs(std::size_t n, distribution d, order_t order, std::vector<bc::command_queue> queues,
-                 const std::string& label)
+                 const std::string& label, std::size_t pool = 0)
 {
     auto keys = make_data<K>(n, d, 777);
+    if (pool > 0) {
+        const auto values_of_pool = make_data<K>(pool, d, 778);
+        std::mt19937_64 rng(n);
+        for (auto& k : keys) k = values_of_pool[rng() % pool];
+    }
     std::vector<V> values(n);
     for (std::size_t i = 0; i < n; ++i) values[i] = V(i);
     auto ek = keys;
@@ -168,7 +174,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(by_key_stable, K, key_types)
                 env_override cap("CLPRIM_MULTI_CHUNK", cap_for(n, 7));
                 env_override m("CLPRIM_MULTI_MERGE", merge);
                 check_pairs<K, cl_uint>(n, distribution::few_distinct, order, one_queue(), merge);
-                if (n == 65535) check_pairs<K, cl_uint>(n, distribution::float_specials, order, one_queue(), merge);
+                if (n < 65535) continue;
+                check_pairs<K, cl_uint>(n, distribution::float_specials, order, one_queue(), merge);
+                check_pairs<K, cl_uint>(n, distribution::random, order, one_queue(), std::string(merge) + ", 100 keys", 100);
             }
 }
 

@@ -1,0 +1,254 @@
+// multi_device_sort of host uint keys (issue #32), n from --sizes, with the bench's device as the
+// one queue, beside what bounds it (group multi_device; GB/s = the keys' bytes / time, for the
+// copy rows the bytes moved / time):
+//  - multi_device_sort: the policy's choice; :host_merge and :direct force the merge on the host
+//    and pageable transfers (CLPRIM_MULTI_MERGE, CLPRIM_MULTI_STAGING);
+//  - host_std_sort (std::sort) and host_parallel_sort (every core sorts a piece with std::sort,
+//    then pairwise std::merge rounds, in parallel) of the same data; CLPRIM_BENCH_MULTI_HOST_MAX
+//    = <keys> leaves both out above that n (std::sort of 2^32 keys takes minutes);
+//  - h2d / d2h / duplex (both at once, GB/s of both directions together) of the same bytes
+//    through a 256 MiB device buffer, from the std::vector (pageable) and from a mapped
+//    CL_MEM_ALLOC_HOST_PTR buffer (pinned);
+//  - radix_sort_device: a one-device radix sort of the largest piece the scratch cap holds
+//    (keys and their alternate buffer, at most 2^29 keys), device-resident (no transfers).
+// Sizes of 2^28 and more are timed once (after one warm-up call at 2^20).
+#include "bench_framework.hpp"
+
+#include <clprim/detail/knobs.hpp>
+#include <clprim/detail/scratch_pool.hpp>
+#include <clprim/multi_device.hpp>
+#include <clprim/radix_sort.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+namespace bc = boost::compute;
+
+using clock_type = std::chrono::steady_clock;
+
+std::size_t cores() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+// body(first, last) over [0, n) in one piece per core.
+void parallel_pieces(std::size_t n, const std::function<void(std::size_t, std::size_t)>& body)
+{
+    const std::size_t t = std::min(cores(), std::max<std::size_t>(1, n / 4096));
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < t; ++i) threads.emplace_back(body, n * i / t, n * (i + 1) / t);
+    for (auto& th : threads) th.join();
+}
+
+void fill_random(std::vector<cl_uint>& v, std::uint64_t seed)
+{
+    parallel_pieces(v.size(), [&](std::size_t first, std::size_t last) {
+        std::uint64_t x = seed ^ (first * 0x9e3779b97f4a7c15ull);
+        for (std::size_t i = first; i < last; ++i) { // splitmix64
+            x += 0x9e3779b97f4a7c15ull;
+            std::uint64_t z = x;
+            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+            z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+            v[i] = cl_uint(z ^ (z >> 31));
+        }
+    });
+}
+
+void copy_parallel(std::vector<cl_uint>& to, const std::vector<cl_uint>& from)
+{
+    parallel_pieces(from.size(), [&](std::size_t first, std::size_t last) {
+        std::memcpy(to.data() + first, from.data() + first, (last - first) * sizeof(cl_uint));
+    });
+}
+
+// Sorted, and the same sum of keys as the input (cheap, parallel).
+bool sorted_like(const std::vector<cl_uint>& v, std::uint64_t input_sum)
+{
+    std::vector<std::uint64_t> sums(cores(), 0);
+    std::vector<char> ok(cores(), 1);
+    const std::size_t n = v.size();
+    const std::size_t t = std::min(cores(), std::max<std::size_t>(1, n / 4096));
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < t; ++i)
+        threads.emplace_back([&, i] {
+            const std::size_t first = n * i / t, last = n * (i + 1) / t;
+            std::uint64_t s = 0;
+            for (std::size_t j = first; j < last; ++j) {
+                s += v[j];
+                if (j > 0 && v[j - 1] > v[j]) ok[i] = 0;
+            }
+            sums[i] = s;
+        });
+    for (auto& th : threads) th.join();
+    std::uint64_t s = 0;
+    for (auto x : sums) s += x;
+    return s == input_sum && std::all_of(ok.begin(), ok.end(), [](char c) { return c != 0; });
+}
+
+std::uint64_t sum_of(const std::vector<cl_uint>& v)
+{
+    std::uint64_t s = 0;
+    for (auto x : v) s += x;
+    return s;
+}
+
+// Every core sorts a piece, then pairwise merge rounds (each round's merges in parallel).
+void host_parallel_sort(std::vector<cl_uint>& v, std::vector<cl_uint>& tmp)
+{
+    const std::size_t n = v.size();
+    std::size_t parts = 1;
+    while (parts * 2 <= cores() && n / (parts * 2) >= 4096) parts *= 2;
+    std::vector<std::size_t> b(parts + 1);
+    for (std::size_t i = 0; i <= parts; ++i) b[i] = n * i / parts;
+    {
+        std::vector<std::thread> threads;
+        for (std::size_t i = 0; i < parts; ++i)
+            threads.emplace_back([&, i] { std::sort(v.begin() + b[i], v.begin() + b[i + 1]); });
+        for (auto& th : threads) th.join();
+    }
+    cl_uint* from = v.data();
+    cl_uint* to = tmp.data();
+    for (std::size_t width = 1; width < parts; width *= 2) {
+        std::vector<std::thread> threads;
+        for (std::size_t i = 0; i < parts; i += 2 * width) {
+            const std::size_t lo = b[i], mid = b[std::min(parts, i + width)], hi = b[std::min(parts, i + 2 * width)];
+            threads.emplace_back([=] { std::merge(from + lo, from + mid, from + mid, from + hi, to + lo); });
+        }
+        for (auto& th : threads) th.join();
+        std::swap(from, to);
+    }
+    if (from != v.data()) std::memcpy(v.data(), from, n * sizeof(cl_uint));
+}
+
+double seconds_since(clock_type::time_point t0)
+{
+    return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+void add_row(clprim_bench::context& ctx, const std::string& name, std::size_t n, double ms, double bytes,
+             bool correct)
+{
+    clprim_bench::result r;
+    r.group = "multi_device";
+    r.name = name;
+    r.type = "uint";
+    r.n = n;
+    r.ms = ms;
+    r.gkeys = ms > 0 ? double(n) / (ms * 1e-3) / 1e9 : 0;
+    r.gbps = ms > 0 ? bytes / (ms * 1e-3) / 1e9 : 0;
+    r.correct = correct;
+    ctx.add(r);
+}
+
+// The copy rows: the bytes of n keys through a 256 MiB device buffer, pageable and pinned.
+void copy_rows(clprim_bench::context& ctx, std::vector<cl_uint>& host, int repeat)
+{
+    const std::size_t n = host.size(), bytes = n * sizeof(cl_uint);
+    const std::size_t block = std::min<std::size_t>(bytes, std::size_t(256) << 20);
+    bc::command_queue up(ctx.ctx, ctx.device), down(ctx.ctx, ctx.device);
+    bc::buffer dev_in(ctx.ctx, block), dev_out(ctx.ctx, block);
+    cl_int err = CL_SUCCESS;
+    bc::buffer pin_in(clCreateBuffer(ctx.ctx.get(), CL_MEM_ALLOC_HOST_PTR, block, nullptr, &err), false);
+    bc::buffer pin_out(clCreateBuffer(ctx.ctx.get(), CL_MEM_ALLOC_HOST_PTR, block, nullptr, &err), false);
+    char* in_ptr = static_cast<char*>(clEnqueueMapBuffer(up.get(), pin_in.get(), CL_TRUE, CL_MAP_WRITE, 0, block, 0, nullptr, nullptr, &err));
+    char* out_ptr = static_cast<char*>(clEnqueueMapBuffer(up.get(), pin_out.get(), CL_TRUE, CL_MAP_READ, 0, block, 0, nullptr, nullptr, &err));
+    char* data = reinterpret_cast<char*>(host.data());
+    for (const bool pinned : {false, true}) {
+        auto run = [&](bool h2d, bool d2h) {
+            std::vector<double> t;
+            for (int rep = 0; rep < repeat + 1; ++rep) {
+                const auto t0 = clock_type::now();
+                for (std::size_t at = 0; at < bytes; at += block) {
+                    const std::size_t b = std::min(block, bytes - at);
+                    if (h2d) clEnqueueWriteBuffer(up.get(), dev_in.get(), CL_FALSE, 0, b, pinned ? in_ptr : data + at, 0, nullptr, nullptr);
+                    if (d2h) clEnqueueReadBuffer(down.get(), dev_out.get(), CL_FALSE, 0, b, pinned ? out_ptr : data + at, 0, nullptr, nullptr);
+                    clFlush(up.get());
+                    clFlush(down.get());
+                }
+                up.finish();
+                down.finish();
+                if (rep > 0) t.push_back(seconds_since(t0) * 1e3);
+            }
+            std::sort(t.begin(), t.end());
+            return t[t.size() / 2];
+        };
+        const std::string kind = pinned ? "_pinned" : "_pageable";
+        add_row(ctx, "h2d" + kind, n, run(true, false), double(bytes), true);
+        add_row(ctx, "d2h" + kind, n, run(false, true), double(bytes), true);
+        add_row(ctx, "duplex" + kind, n, run(true, true), 2.0 * double(bytes), true);
+    }
+    clEnqueueUnmapMemObject(up.get(), pin_in.get(), in_ptr, 0, nullptr, nullptr);
+    clEnqueueUnmapMemObject(up.get(), pin_out.get(), out_ptr, 0, nullptr, nullptr);
+    up.finish();
+}
+
+} // namespace
+
+CLPRIM_BENCH(multi_device)
+{
+    std::vector<bc::command_queue> queues{ctx.queue};
+    const auto host_max = clprim::detail::knob_number("CLPRIM_BENCH_MULTI_HOST_MAX", 0, std::size_t(1) << 40);
+    {
+        std::vector<cl_uint> warm(std::size_t(1) << 20);
+        fill_random(warm, 1);
+        clprim::multi_device_sort(warm, queues);
+    }
+    for (const std::size_t n : ctx.sizes) {
+        const int repeat = n >= (std::size_t(1) << 28) ? 1 : std::max(1, ctx.repeat);
+        const double bytes = double(n) * sizeof(cl_uint);
+        std::vector<cl_uint> input(n), data(n);
+        fill_random(input, n);
+        const std::uint64_t input_sum = sum_of(input);
+        auto timed = [&](const std::function<void()>& body) {
+            std::vector<double> t;
+            bool ok = true;
+            for (int rep = 0; rep < repeat + (repeat > 1 ? 1 : 0); ++rep) {
+                copy_parallel(data, input);
+                const auto t0 = clock_type::now();
+                body();
+                const double ms = seconds_since(t0) * 1e3;
+                if (repeat == 1 || rep > 0) t.push_back(ms);
+                ok = ok && sorted_like(data, input_sum);
+            }
+            std::sort(t.begin(), t.end());
+            return std::make_pair(t[t.size() / 2], ok);
+        };
+        struct variant {
+            const char* name;
+            const char* knob;
+            const char* value;
+        };
+        for (const variant& v : {variant{"multi_device_sort", nullptr, nullptr},
+                                 variant{"multi_device_sort:host_merge", "CLPRIM_MULTI_MERGE", "host"},
+                                 variant{"multi_device_sort:direct", "CLPRIM_MULTI_STAGING", "direct"}}) {
+            std::unique_ptr<clprim::detail::scoped_knob> knob;
+            if (v.knob) knob = std::make_unique<clprim::detail::scoped_knob>(v.knob, v.value);
+            const auto [ms, ok] = timed([&] { clprim::multi_device_sort(data, queues); });
+            add_row(ctx, v.name, n, ms, bytes, ok);
+        }
+        copy_rows(ctx, data, repeat);
+        {
+            // The largest piece that fits with its alternate buffer within the scratch cap.
+            std::size_t piece = std::min<std::size_t>(n, std::size_t(1) << 29);
+            while (piece > 1 && 2 * piece * sizeof(cl_uint) > clprim::detail::scratch_limit_bytes(ctx.device)) piece /= 2;
+            bc::vector<cl_uint> original(piece, ctx.ctx), dev(piece, ctx.ctx);
+            bc::copy(input.begin(), input.begin() + std::ptrdiff_t(piece), original.begin(), ctx.queue);
+            const double ms = clprim_examples::median_ms(
+                ctx.queue, [&] { bc::copy(original.begin(), original.end(), dev.begin(), ctx.queue); },
+                [&] { clprim::radix_sort(dev.begin(), dev.end(), ctx.queue); }, std::max(1, std::min(ctx.repeat, 5)));
+            add_row(ctx, "radix_sort_device", piece, ms, double(piece) * sizeof(cl_uint), true);
+        }
+        if (!host_max || n <= *host_max) {
+            const auto [ms, ok] = timed([&] { std::sort(data.begin(), data.end()); });
+            add_row(ctx, "host_std_sort", n, ms, bytes, ok);
+            std::vector<cl_uint> tmp(n);
+            const auto [pms, pok] = timed([&] { host_parallel_sort(data, tmp); });
+            add_row(ctx, "host_parallel_sort", n, pms, bytes, pok);
+        }
+    }
+}
