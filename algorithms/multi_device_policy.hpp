@@ -22,8 +22,8 @@ namespace detail {
 enum class multi_merge { device, host };
 
 // How host data reaches a device: `direct` reads and writes the caller's (pageable) memory with
-// clEnqueueWrite/ReadBuffer; `pinned` goes through a mapped CL_MEM_ALLOC_HOST_PTR buffer per
-// chunk slot, filled and emptied by host threads (memcpy) beside the transfers.
+// clEnqueueWrite/ReadBuffer; `pinned` goes through rings of small mapped CL_MEM_ALLOC_HOST_PTR
+// blocks, filled and emptied by host threads (memcpy) while the previous blocks are in flight.
 enum class multi_staging { direct, pinned };
 
 struct multi_device_policy {
@@ -37,13 +37,16 @@ struct multi_device_policy {
     multi_staging staging = multi_staging::direct;
     std::size_t host_threads = 1;                 // the host merge's threads
     std::size_t copy_threads = 1;                 // threads per pinned-staging memcpy
+    std::size_t staging_block_bytes = std::size_t(32) << 20; // pinned staging: one transfer's block
+    std::size_t staging_blocks = 4;               // ... blocks per direction and queue
     std::size_t host_pieces_per_thread = 4;       // host merge: pieces per thread (load balance)
 };
 
 // profiles: one per queue given. GPUs (any device that is not a CPU) merge on the devices and
 // stage through pinned memory; CPU devices (PoCL) read host memory directly and merge on the host.
-// CLPRIM_MULTI_MERGE=device|host, CLPRIM_MULTI_STAGING=direct|pinned, CLPRIM_MULTI_CHUNK=<keys>
-// and CLPRIM_MULTI_SLOTS=<1..8> override.
+// CLPRIM_MULTI_MERGE=device|host, CLPRIM_MULTI_STAGING=direct|pinned, CLPRIM_MULTI_CHUNK=<keys>,
+// CLPRIM_MULTI_SLOTS=<1..8> and CLPRIM_MULTI_STAGING_TUNE=<block KiB>[,<blocks>[,<copy threads>]]
+// override.
 inline multi_device_policy select_multi_device_policy(const std::vector<device_profile>& profiles)
 {
     multi_device_policy p;
@@ -57,6 +60,11 @@ inline multi_device_policy select_multi_device_policy(const std::vector<device_p
     if (const auto s = knob_choice("CLPRIM_MULTI_STAGING", {"direct", "pinned"})) p.staging = multi_staging(*s);
     if (const auto c = knob_number("CLPRIM_MULTI_CHUNK", 1, std::size_t(1) << 40)) p.forced_chunk_keys = *c;
     if (const auto s = knob_number("CLPRIM_MULTI_SLOTS", 1, 8)) p.slots = *s;
+    if (const auto t = knob_numbers("CLPRIM_MULTI_STAGING_TUNE", 1, 3, 1, std::size_t(1) << 22)) {
+        p.staging_block_bytes = (*t)[0] << 10;
+        if (t->size() > 1) p.staging_blocks = std::max<std::size_t>(2, (*t)[1]);
+        if (t->size() > 2) p.copy_threads = (*t)[2];
+    }
     return p;
 }
 

@@ -1,7 +1,8 @@
 // multi_device_sort / multi_device_sort_by_key against std::stable_sort by the total order, bit for
 // bit: every key type, both orders, sizes 0, 1, primes and 2^k +- 1; chunk caps that make 1, 2, 7
 // and 100+ chunks (CLPRIM_MULTI_CHUNK, and the scratch cap CLPRIM_SCRATCH_LIMIT_MB); both merge
-// paths (CLPRIM_MULTI_MERGE=device|host) and both stagings (CLPRIM_MULTI_STAGING); by_key
+// paths (CLPRIM_MULTI_MERGE=device|host) and both stagings (CLPRIM_MULTI_STAGING, pinned with
+// tiny blocks so that a chunk takes many: CLPRIM_MULTI_STAGING_TUNE); by_key
 // stability with many ties; the distributions (float specials by their bits); one queue, two
 // queues on one device, an out-of-order queue, every device of the platform (CTest runs this
 // suite with POCL_DEVICES="pthread pthread": two PoCL devices) in one context and in a context
@@ -159,6 +160,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(distributions, T, key_types)
             for (const char* staging : {"direct", "pinned"}) {
                 env_override m("CLPRIM_MULTI_MERGE", merge);
                 env_override s("CLPRIM_MULTI_STAGING", staging);
+                env_override blocks("CLPRIM_MULTI_STAGING_TUNE", "4,2,2"); // 4 KiB blocks, 2 per ring
                 const order_t order = std::string(staging) == "direct" ? order_t::ascending : order_t::descending;
                 check_keys<T>(n, d, order, one_queue(), std::string(merge) + " merge, " + staging);
             }
@@ -193,6 +195,7 @@ BOOST_AUTO_TEST_CASE(by_key_value_types)
         if (type_runs_here<cl_double>())
             check_pairs<cl_long, cl_double>(n, distribution::few_distinct, order_t::descending, one_queue(), merge);
         env_override s("CLPRIM_MULTI_STAGING", "pinned");
+        env_override blocks("CLPRIM_MULTI_STAGING_TUNE", "1,3");
         check_pairs<cl_int, cl_long>(n, distribution::few_distinct, order_t::ascending, one_queue(),
                                      std::string(merge) + " pinned");
     }
