@@ -233,7 +233,7 @@ void host_merge(const sorted_runs& runs, char* out_keys, char* out_values, std::
 
 void parallel_copy(void* dst, const void* src, std::size_t bytes, std::size_t threads)
 {
-    constexpr std::size_t min_part = std::size_t(16) << 20;
+    constexpr std::size_t min_part = std::size_t(4) << 20; // a thread per 4 MiB at least
     const std::size_t parts = std::max<std::size_t>(1, std::min(threads, bytes / min_part));
     if (parts == 1) {
         if (bytes) std::memcpy(dst, src, bytes);

@@ -37,7 +37,7 @@ struct multi_device_policy {
     multi_staging staging = multi_staging::direct;
     std::size_t host_threads = 1;                 // the host merge's threads
     std::size_t copy_threads = 1;                 // threads per pinned-staging memcpy
-    std::size_t staging_block_bytes = std::size_t(32) << 20; // pinned staging: one transfer's block
+    std::size_t staging_block_bytes = std::size_t(64) << 20; // pinned staging: one transfer's block
     std::size_t staging_blocks = 4;               // ... blocks per direction and queue
     std::size_t host_pieces_per_thread = 4;       // host merge: pieces per thread (load balance)
 };
