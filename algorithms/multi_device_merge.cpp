@@ -216,18 +216,20 @@ void merge_piece(const sorted_runs& runs, const std::vector<std::size_t>& from, 
                   [&](auto key) { merge_piece_typed<decltype(key)>(runs, from, to, out_keys, out_values); });
 }
 
-void host_merge(const sorted_runs& runs, char* out_keys, char* out_values, std::size_t pieces, std::size_t threads)
+void host_merge(const sorted_runs& runs, std::size_t first, std::size_t last, char* out_keys, char* out_values,
+                std::size_t pieces, std::size_t threads)
 {
-    const std::size_t n = runs.size();
+    const std::size_t n = last - first;
     if (n == 0) return;
     pieces = std::max<std::size_t>(1, std::min(pieces, n));
     std::vector<std::size_t> bounds(pieces + 1);
-    for (std::size_t p = 0; p <= pieces; ++p) bounds[p] = n / pieces * p + n % pieces * p / pieces;
+    for (std::size_t p = 0; p <= pieces; ++p) bounds[p] = first + n / pieces * p + n % pieces * p / pieces;
     const auto splits = co_ranks(runs, bounds, threads);
     const std::size_t kb = size_of(runs.key_type);
     parallel_for(pieces, threads, [&](std::size_t p) {
-        merge_piece(runs, splits[p], splits[p + 1], out_keys + bounds[p] * kb,
-                    out_values ? out_values + bounds[p] * runs.value_bytes : nullptr);
+        const std::size_t at = bounds[p] - first;
+        merge_piece(runs, splits[p], splits[p + 1], out_keys + at * kb,
+                    out_values ? out_values + at * runs.value_bytes : nullptr);
     });
 }
 

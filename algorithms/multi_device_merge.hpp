@@ -40,8 +40,10 @@ std::vector<std::vector<std::size_t>> co_ranks(const sorted_runs& runs, const st
 void merge_piece(const sorted_runs& runs, const std::vector<std::size_t>& from, const std::vector<std::size_t>& to,
                  char* out_keys, char* out_values);
 
-// The whole merge into out_keys/out_values (n elements each), pieces x threads.
-void host_merge(const sorted_runs& runs, char* out_keys, char* out_values, std::size_t pieces, std::size_t threads);
+// Output positions [first, last) of the merge into out_keys/out_values (indexed from 0 = output
+// position first), cut into `pieces` merged by `threads` threads.
+void host_merge(const sorted_runs& runs, std::size_t first, std::size_t last, char* out_keys, char* out_values,
+                std::size_t pieces, std::size_t threads);
 
 // memcpy with up to `threads` threads (large copies only).
 void parallel_copy(void* dst, const void* src, std::size_t bytes, std::size_t threads);

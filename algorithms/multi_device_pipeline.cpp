@@ -98,10 +98,19 @@ struct handoff {
 struct job {
     const std::vector<pipeline_task>* tasks;
     host_arrays src, dst;
-    std::atomic<std::size_t> next{0};
+    std::mutex claim_mutex;
+    std::size_t front = 0, back = 0; // tasks [front, back) are unclaimed
     std::atomic<bool> stop{false};
     std::mutex failure_mutex;
     std::exception_ptr failure;
+
+    // The next task from the front (devices) or the back (the host), or none (tasks->size()).
+    std::size_t claim(bool from_back)
+    {
+        std::lock_guard<std::mutex> lock(claim_mutex);
+        if (front >= back || stop) return tasks->size();
+        return from_back ? --back : front++;
+    }
 
     void fail()
     {
@@ -275,13 +284,15 @@ void download_array(Worker& w, const bc::buffer& buffer, std::size_t bytes, char
 
 } // namespace
 
-void pipeline_workers::run(const std::vector<pipeline_task>& tasks, host_arrays src, host_arrays dst)
+void pipeline_workers::run(const std::vector<pipeline_task>& tasks, host_arrays src, host_arrays dst,
+                           const std::function<void(std::size_t)>& host_task)
 {
     const multi_device_request& r = request_;
     const multi_device_policy& policy = policy_;
     const std::size_t kb = size_of(r.key_type), vb = r.values ? size_of(r.value_type) : 0;
     job j;
     j.tasks = &tasks;
+    j.back = tasks.size();
     j.src = src;
     j.dst = dst;
     for (auto& w : workers_) {
@@ -301,7 +312,7 @@ void pipeline_workers::run(const std::vector<pipeline_task>& tasks, host_arrays 
                     s = w.free_slots.back();
                     w.free_slots.pop_back();
                 }
-                const std::size_t i = j.next.fetch_add(1);
+                const std::size_t i = j.claim(false);
                 if (i >= tasks.size()) break;
                 const pipeline_task& t = tasks[i];
                 const auto& sl = w.slots[s];
@@ -360,6 +371,14 @@ void pipeline_workers::run(const std::vector<pipeline_task>& tasks, host_arrays 
     };
 
     std::vector<std::thread> threads;
+    if (host_task)
+        threads.emplace_back([&] {
+            try {
+                for (std::size_t i; (i = j.claim(true)) < tasks.size();) host_task(i);
+            } catch (...) {
+                j.fail();
+            }
+        });
     for (std::size_t i = 0; i < workers_.size(); ++i) {
         threads.emplace_back(downloader, std::ref(*workers_[i]));
         if (i > 0) threads.emplace_back(uploader, std::ref(*workers_[i]));

@@ -16,6 +16,7 @@
 #include <clprim/multi_device.hpp>
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -47,7 +48,10 @@ public:
 
     // Runs every task, reading src and writing dst, and returns when all are done. On an error
     // every queue is finished (no transfer writes host memory any more) before it is rethrown.
-    void run(const std::vector<pipeline_task>& tasks, host_arrays src, host_arrays dst);
+    // host_task (optional): a host thread takes tasks from the back of the list and runs
+    // host_task(index) while the devices take them from the front.
+    void run(const std::vector<pipeline_task>& tasks, host_arrays src, host_arrays dst,
+             const std::function<void(std::size_t)>& host_task = {});
 
 private:
     struct worker;

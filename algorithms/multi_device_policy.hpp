@@ -19,7 +19,9 @@ namespace detail {
 // sorted there by the stable radix sort, which merges them in (key, run, position) order, and
 // downloaded into place, pipelined like the chunks) or on the host (a k-way merge per piece,
 // threads over pieces).
-enum class multi_merge { device, host };
+// `both`: the devices take pieces from the front, a host thread (with hybrid_host_threads
+// helpers) merges pieces from the back.
+enum class multi_merge { device, host, both };
 
 // How host data reaches a device: `direct` reads and writes the caller's (pageable) memory with
 // clEnqueueWrite/ReadBuffer; `pinned` goes through rings of small mapped CL_MEM_ALLOC_HOST_PTR
@@ -40,11 +42,12 @@ struct multi_device_policy {
     std::size_t staging_block_bytes = std::size_t(64) << 20; // pinned staging: one transfer's block
     std::size_t staging_blocks = 4;               // ... blocks per direction and queue
     std::size_t host_pieces_per_thread = 4;       // host merge: pieces per thread (load balance)
+    std::size_t hybrid_host_threads = 1;          // `both`: the host's merge threads beside the transfers
 };
 
 // profiles: one per queue given. GPUs (any device that is not a CPU) merge on the devices and
 // stage through pinned memory; CPU devices (PoCL) read host memory directly and merge on the host.
-// CLPRIM_MULTI_MERGE=device|host, CLPRIM_MULTI_STAGING=direct|pinned, CLPRIM_MULTI_CHUNK=<keys>,
+// CLPRIM_MULTI_MERGE=device|host|both, CLPRIM_MULTI_STAGING=direct|pinned, CLPRIM_MULTI_CHUNK=<keys>,
 // CLPRIM_MULTI_SLOTS=<1..8> and CLPRIM_MULTI_STAGING_TUNE=<block KiB>[,<blocks>[,<copy threads>]]
 // override.
 inline multi_device_policy select_multi_device_policy(const std::vector<device_profile>& profiles)
@@ -55,8 +58,9 @@ inline multi_device_policy select_multi_device_policy(const std::vector<device_p
     p.staging = any_gpu ? multi_staging::pinned : multi_staging::direct;
     const std::size_t cores = std::max<std::size_t>(1, std::thread::hardware_concurrency());
     p.host_threads = cores;
+    p.hybrid_host_threads = std::max<std::size_t>(1, cores / 2);
     p.copy_threads = std::max<std::size_t>(1, std::min<std::size_t>(8, cores / (2 * std::max<std::size_t>(1, profiles.size()))));
-    if (const auto m = knob_choice("CLPRIM_MULTI_MERGE", {"device", "host"})) p.merge = multi_merge(*m);
+    if (const auto m = knob_choice("CLPRIM_MULTI_MERGE", {"device", "host", "both"})) p.merge = multi_merge(*m);
     if (const auto s = knob_choice("CLPRIM_MULTI_STAGING", {"direct", "pinned"})) p.staging = multi_staging(*s);
     if (const auto c = knob_number("CLPRIM_MULTI_CHUNK", 1, std::size_t(1) << 40)) p.forced_chunk_keys = *c;
     if (const auto s = knob_number("CLPRIM_MULTI_SLOTS", 1, 8)) p.slots = *s;

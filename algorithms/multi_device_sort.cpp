@@ -27,6 +27,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -124,7 +125,8 @@ void multi_device_sort_impl(const multi_device_request& r, std::vector<bc::comma
             trace.text += " n " + std::to_string(n) + ", " + std::to_string(chunks) + " chunks of " + std::to_string(chunk) +
                           ", " + std::to_string(workers_count) + " queues x " + std::to_string(slots) + " slots, " +
                           (policy.staging == multi_staging::pinned ? "pinned" : "direct") + ", " +
-                          (policy.merge == multi_merge::device ? "device" : "host") + " merge;";
+                          (policy.merge == multi_merge::device ? "device" : policy.merge == multi_merge::host ? "host" : "device+host") +
+                          " merge;";
         trace.mark("setup");
         const host_arrays caller{static_cast<char*>(r.keys), static_cast<char*>(r.values)};
         std::vector<pipeline_task> chunk_tasks(chunks);
@@ -155,7 +157,7 @@ void multi_device_sort_impl(const multi_device_request& r, std::vector<bc::comma
         for (const pipeline_task& t : chunk_tasks) runs.starts.push_back(t.dst);
         runs.starts.push_back(n);
         auto merge_on_host = [&] {
-            host_merge(runs, static_cast<char*>(r.keys), static_cast<char*>(r.values),
+            host_merge(runs, 0, n, static_cast<char*>(r.keys), static_cast<char*>(r.values),
                        policy.host_threads * policy.host_pieces_per_thread, policy.host_threads);
         };
         if (policy.merge == multi_merge::host) {
@@ -177,7 +179,15 @@ void multi_device_sort_impl(const multi_device_request& r, std::vector<bc::comma
         }
         trace.mark("splits");
         try {
-            workers.run(piece_tasks, run_arrays, caller);
+            std::function<void(std::size_t)> host_piece;
+            if (policy.merge == multi_merge::both)
+                host_piece = [&](std::size_t p) {
+                    const std::size_t t = policy.hybrid_host_threads;
+                    host_merge(runs, bounds[p], bounds[p + 1], caller.keys + bounds[p] * kb,
+                               caller.values ? caller.values + bounds[p] * vb : nullptr,
+                               t * policy.host_pieces_per_thread, t);
+                };
+            workers.run(piece_tasks, run_arrays, caller, host_piece);
         } catch (...) {
             merge_on_host(); // some pieces may be written: finish them all from the runs
             throw;

@@ -1,8 +1,9 @@
 // multi_device_sort of host uint keys (issue #32), n from --sizes, with the bench's device as the
 // one queue, beside what bounds it (group multi_device; GB/s = the keys' bytes / time, for the
 // copy rows the bytes moved / time):
-//  - multi_device_sort: the policy's choice; :host_merge and :direct force the merge on the host
-//    and pageable transfers (CLPRIM_MULTI_MERGE, CLPRIM_MULTI_STAGING);
+//  - multi_device_sort: the policy's choice; :host_merge, :both_merge and :direct force the merge
+//    on the host, on devices and host at once, and pageable transfers (CLPRIM_MULTI_MERGE,
+//    CLPRIM_MULTI_STAGING);
 //  - host_std_sort (std::sort) and host_parallel_sort (every core sorts a piece with std::sort,
 //    then pairwise std::merge rounds, in parallel) of the same data; CLPRIM_BENCH_MULTI_HOST_MAX
 //    = <keys> leaves both out above that n (std::sort of 2^32 keys takes minutes);
@@ -225,6 +226,7 @@ CLPRIM_BENCH(multi_device)
         };
         for (const variant& v : {variant{"multi_device_sort", nullptr, nullptr},
                                  variant{"multi_device_sort:host_merge", "CLPRIM_MULTI_MERGE", "host"},
+                                 variant{"multi_device_sort:both_merge", "CLPRIM_MULTI_MERGE", "both"},
                                  variant{"multi_device_sort:direct", "CLPRIM_MULTI_STAGING", "direct"}}) {
             std::unique_ptr<clprim::detail::scoped_knob> knob;
             if (v.knob) knob = std::make_unique<clprim::detail::scoped_knob>(v.knob, v.value);

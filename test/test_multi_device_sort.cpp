@@ -1,7 +1,7 @@
 // multi_device_sort / multi_device_sort_by_key against std::stable_sort by the total order, bit for
 // bit: every key type, both orders, sizes 0, 1, primes and 2^k +- 1; chunk caps that make 1, 2, 7
 // and 100+ chunks (CLPRIM_MULTI_CHUNK, and the scratch cap CLPRIM_SCRATCH_LIMIT_MB); both merge
-// paths (CLPRIM_MULTI_MERGE=device|host) and both stagings (CLPRIM_MULTI_STAGING, pinned with
+// paths and both at once (CLPRIM_MULTI_MERGE=device|host|both) and both stagings (CLPRIM_MULTI_STAGING, pinned with
 // tiny blocks so that a chunk takes many: CLPRIM_MULTI_STAGING_TUNE); by_key
 // stability with many ties; the distributions (float specials by their bits); one queue, two
 // queues on one device, an out-of-order queue, every device of the platform (CTest runs this
@@ -172,7 +172,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(by_key_stable, K, key_types)
     if (!type_runs_here<K>()) return;
     for (order_t order : {order_t::ascending, order_t::descending})
         for (std::size_t n : {std::size_t(1), std::size_t(257), std::size_t(65535)})
-            for (const char* merge : {"device", "host"}) {
+            for (const char* merge : {"device", "host", "both"}) {
                 env_override cap("CLPRIM_MULTI_CHUNK", cap_for(n, 7));
                 env_override m("CLPRIM_MULTI_MERGE", merge);
                 check_pairs<K, cl_uint>(n, distribution::few_distinct, order, one_queue(), merge);
@@ -247,7 +247,7 @@ BOOST_AUTO_TEST_CASE(queue_lists)
         {"platform devices, a context each", platform_queues(false)}};
     BOOST_TEST_MESSAGE("devices on the platform: " << lists[4].second.size());
     for (auto& l : lists)
-        for (const char* merge : {"device", "host"}) {
+        for (const char* merge : {"device", "host", "both"}) {
             env_override m("CLPRIM_MULTI_MERGE", merge);
             const std::string label = l.first + ", " + merge + " merge";
             check_keys<cl_uint>(n, distribution::random, order_t::ascending, l.second, label);
