@@ -135,8 +135,11 @@ std::vector<std::size_t> co_rank_typed(const sorted_runs& runs, std::size_t m)
     return split;
 }
 
-// A k-way merge by a binary heap of (key, run): the smaller key first, the lower run on ties.
-template <class K>
+// A k-way merge by a loser tree over the runs (Knuth's tournament: the root holds the smallest
+// head, each inner node the loser of its match, so one replay of log k matches per output): the
+// smaller key first, the lower run on ties, an exhausted run after everything. VB: the bytes of
+// a value when fixed at compile time (0: keys alone; ~0: run-time width runs.value_bytes).
+template <class K, std::size_t VB>
 void merge_piece_typed(const sorted_runs& runs, const std::vector<std::size_t>& from, const std::vector<std::size_t>& to,
                        char* out_keys, char* out_values)
 {
@@ -144,51 +147,50 @@ void merge_piece_typed(const sorted_runs& runs, const std::vector<std::size_t>& 
     const std::size_t k = runs.runs();
     const std::size_t vb = runs.value_bytes;
     const key_view<K> view{runs.keys, runs.order};
-    struct head {
-        U key;
-        std::size_t run;
-    };
-    auto after = [](const head& a, const head& b) { return a.key != b.key ? a.key > b.key : a.run > b.run; };
-    std::vector<std::size_t> pos(k), end(k);
-    std::vector<head> heap;
-    heap.reserve(k);
+    std::size_t leaves = 1;
+    while (leaves < k) leaves *= 2;
+    std::vector<std::size_t> pos(leaves, 0), end(leaves, 0);
+    std::vector<U> key(leaves, 0);
+    std::vector<char> done(leaves, 1);
+    std::size_t total = 0;
     for (std::size_t r = 0; r < k; ++r) {
         pos[r] = runs.starts[r] + from[r];
         end[r] = runs.starts[r] + to[r];
-        if (pos[r] < end[r]) heap.push_back({view.at(pos[r]), r});
+        total += end[r] - pos[r];
+        done[r] = pos[r] == end[r];
+        if (!done[r]) key[r] = view.at(pos[r]);
     }
-    std::make_heap(heap.begin(), heap.end(), after);
-    std::size_t o = 0;
-    while (heap.size() > 1) {
-        std::pop_heap(heap.begin(), heap.end(), after);
-        head& h = heap.back();
-        const std::size_t r = h.run;
-        // Copy the run's elements while they stay ahead of the next head.
-        const head& next = heap.front();
-        std::size_t i = pos[r];
-        do {
-            ++i;
-        } while (i < end[r] && [&] {
-            const U key = view.at(i);
-            return key < next.key || (key == next.key && r < next.run);
-        }());
-        const std::size_t count = i - pos[r];
-        std::memcpy(out_keys + o * sizeof(K), runs.keys + pos[r] * sizeof(K), count * sizeof(K));
-        if (out_values) std::memcpy(out_values + o * vb, runs.values + pos[r] * vb, count * vb);
-        o += count;
-        pos[r] = i;
-        if (i < end[r]) {
-            h.key = view.at(i);
-            std::push_heap(heap.begin(), heap.end(), after);
-        } else {
-            heap.pop_back();
+    auto before = [&](std::size_t a, std::size_t b) {
+        if (done[a] != done[b]) return done[b] != 0;
+        if (key[a] != key[b]) return key[a] < key[b];
+        return a < b;
+    };
+    std::vector<std::size_t> loser(leaves, 0);
+    // Plays the subtree of node, leaves its losers in place, returns its winner.
+    auto build = [&](auto& self, std::size_t node) -> std::size_t {
+        if (node >= leaves) return node - leaves;
+        const std::size_t a = self(self, 2 * node), b = self(self, 2 * node + 1);
+        if (before(a, b)) {
+            loser[node] = b;
+            return a;
         }
-    }
-    if (!heap.empty()) {
-        const std::size_t r = heap.front().run;
-        const std::size_t count = end[r] - pos[r];
-        std::memcpy(out_keys + o * sizeof(K), runs.keys + pos[r] * sizeof(K), count * sizeof(K));
-        if (out_values) std::memcpy(out_values + o * vb, runs.values + pos[r] * vb, count * vb);
+        loser[node] = a;
+        return b;
+    };
+    std::size_t winner = build(build, 1);
+    const K* in_k = reinterpret_cast<const K*>(runs.keys);
+    K* out_k = reinterpret_cast<K*>(out_keys);
+    for (std::size_t o = 0; o < total; ++o) {
+        const std::size_t r = winner, i = pos[r];
+        std::memcpy(out_k + o, in_k + i, sizeof(K));
+        if constexpr (VB == std::size_t(-1)) std::memcpy(out_values + o * vb, runs.values + i * vb, vb);
+        else if constexpr (VB > 0) std::memcpy(out_values + o * VB, runs.values + i * VB, VB);
+        if (++pos[r] == end[r]) done[r] = 1;
+        else key[r] = view.at(pos[r]);
+        std::size_t w = r;
+        for (std::size_t node = (r + leaves) / 2; node >= 1; node /= 2)
+            if (before(loser[node], w)) std::swap(loser[node], w);
+        winner = w;
     }
 }
 
@@ -212,8 +214,13 @@ std::vector<std::vector<std::size_t>> co_ranks(const sorted_runs& runs, const st
 void merge_piece(const sorted_runs& runs, const std::vector<std::size_t>& from, const std::vector<std::size_t>& to,
                  char* out_keys, char* out_values)
 {
-    with_key_type(runs.key_type,
-                  [&](auto key) { merge_piece_typed<decltype(key)>(runs, from, to, out_keys, out_values); });
+    with_key_type(runs.key_type, [&](auto key) {
+        using K = decltype(key);
+        if (!out_values) merge_piece_typed<K, 0>(runs, from, to, out_keys, out_values);
+        else if (runs.value_bytes == 4) merge_piece_typed<K, 4>(runs, from, to, out_keys, out_values);
+        else if (runs.value_bytes == 8) merge_piece_typed<K, 8>(runs, from, to, out_keys, out_values);
+        else merge_piece_typed<K, std::size_t(-1)>(runs, from, to, out_keys, out_values);
+    });
 }
 
 void host_merge(const sorted_runs& runs, std::size_t first, std::size_t last, char* out_keys, char* out_values,
