@@ -53,11 +53,13 @@ struct pinned_area {
 using pinned_ring = std::vector<std::unique_ptr<pinned_area>>;
 
 // Staging blocks kept per (context, device) for the next call: pinning memory costs about as
-// much as copying it. At most one call's rings per device stay (never released: no OpenCL
-// release after the driver's exit).
+// much as copying it. One call's rings per (context, device), for the 4 pairs used last (the
+// cache itself is never destroyed: no OpenCL release after the driver's exit).
+constexpr std::size_t staging_kept_pairs = 4;
 struct staging_cache {
     std::mutex mutex;
     std::map<std::pair<cl_context, cl_device_id>, pinned_ring> kept;
+    std::deque<std::pair<cl_context, cl_device_id>> recent; // least recently given back first
 };
 staging_cache& staging() { static staging_cache* c = new staging_cache; return *c; }
 
@@ -82,11 +84,24 @@ pinned_ring take_staging(const bc::context& context, const bc::device& device, s
 
 void give_back_staging(const bc::context& context, const bc::device& device, pinned_ring& ring, std::size_t keep)
 {
+    pinned_ring dropped; // released after the lock
     std::lock_guard<std::mutex> lock(staging().mutex);
-    auto& kept = staging().kept[{context.get(), device.id()}];
+    staging_cache& c = staging();
+    const std::pair<cl_context, cl_device_id> key{context.get(), device.id()};
+    auto& kept = c.kept[key];
     for (auto& a : ring)
         if (a && kept.size() < keep) kept.push_back(std::move(a));
     ring.clear();
+    c.recent.erase(std::remove(c.recent.begin(), c.recent.end(), key), c.recent.end());
+    c.recent.push_back(key);
+    while (c.recent.size() > staging_kept_pairs) {
+        auto old = c.kept.find(c.recent.front());
+        if (old != c.kept.end()) {
+            for (auto& a : old->second) dropped.push_back(std::move(a));
+            c.kept.erase(old);
+        }
+        c.recent.pop_front();
+    }
 }
 
 struct handoff {
