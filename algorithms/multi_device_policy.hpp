@@ -48,7 +48,8 @@ struct multi_device_policy {
 // profiles: one per queue given. GPUs (any device that is not a CPU) merge on the devices and
 // stage through pinned memory; CPU devices (PoCL) read host memory directly and merge on the host.
 // CLPRIM_MULTI_MERGE=device|host|both, CLPRIM_MULTI_STAGING=direct|pinned, CLPRIM_MULTI_CHUNK=<keys>,
-// CLPRIM_MULTI_SLOTS=<1..8> and CLPRIM_MULTI_STAGING_TUNE=<block KiB>[,<blocks>[,<copy threads>]]
+// CLPRIM_MULTI_TUNE=<slots 1..8>[,<chunks per queue>[,<min chunk keys>]] and
+// CLPRIM_MULTI_STAGING_TUNE=<block KiB>[,<blocks>[,<copy threads>]]
 // override.
 inline multi_device_policy select_multi_device_policy(const std::vector<device_profile>& profiles)
 {
@@ -63,7 +64,11 @@ inline multi_device_policy select_multi_device_policy(const std::vector<device_p
     if (const auto m = knob_choice("CLPRIM_MULTI_MERGE", {"device", "host", "both"})) p.merge = multi_merge(*m);
     if (const auto s = knob_choice("CLPRIM_MULTI_STAGING", {"direct", "pinned"})) p.staging = multi_staging(*s);
     if (const auto c = knob_number("CLPRIM_MULTI_CHUNK", 1, std::size_t(1) << 40)) p.forced_chunk_keys = *c;
-    if (const auto s = knob_number("CLPRIM_MULTI_SLOTS", 1, 8)) p.slots = *s;
+    if (const auto t = knob_numbers("CLPRIM_MULTI_TUNE", 1, 3, 1, std::size_t(1) << 40)) {
+        p.slots = std::min<std::size_t>(8, (*t)[0]);
+        if (t->size() > 1) p.chunks_per_queue = (*t)[1];
+        if (t->size() > 2) p.min_chunk_keys = (*t)[2];
+    }
     if (const auto t = knob_numbers("CLPRIM_MULTI_STAGING_TUNE", 1, 3, 1, std::size_t(1) << 22)) {
         p.staging_block_bytes = (*t)[0] << 10;
         if (t->size() > 1) p.staging_blocks = std::max<std::size_t>(2, (*t)[1]);
