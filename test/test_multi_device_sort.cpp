@@ -131,6 +131,23 @@ BOOST_AUTO_TEST_CASE(bad_input)
     BOOST_CHECK_THROW(clprim::multi_device_sort(keys, queues), clprim::invalid_argument_error);
 }
 
+// A few hundred keys in 8 chunks: every path at once, small enough for Oclgrind
+// (--run_test=multi_device_sort/small).
+BOOST_AUTO_TEST_CASE(small)
+{
+    const std::size_t n = 301;
+    env_override cap("CLPRIM_MULTI_CHUNK", cap_for(n, 8));
+    for (const char* merge : {"device", "host", "both"})
+        for (const char* staging : {"direct", "pinned"}) {
+            env_override m("CLPRIM_MULTI_MERGE", merge);
+            env_override s("CLPRIM_MULTI_STAGING", staging);
+            env_override blocks("CLPRIM_MULTI_STAGING_TUNE", "1,2");
+            const std::string label = std::string(merge) + " merge, " + staging;
+            check_keys<cl_uint>(n, distribution::random, order_t::ascending, one_queue(), label);
+            check_pairs<cl_float, cl_uint>(n, distribution::float_specials, order_t::descending, one_queue(), label);
+        }
+}
+
 // Every key type, both orders, sizes from 0 up; one chunk, 2 and 7 chunks; both merges.
 BOOST_AUTO_TEST_CASE_TEMPLATE(keys_every_type, T, key_types)
 {
