@@ -5,7 +5,7 @@
 //    on the host, on devices and host at once, and pageable transfers (CLPRIM_MULTI_MERGE,
 //    CLPRIM_MULTI_STAGING);
 //  - host_std_sort (std::sort) and host_parallel_sort (every core sorts a piece with std::sort,
-//    then pairwise std::merge rounds, in parallel) of the same data; CLPRIM_BENCH_MULTI_HOST_MAX
+//    then pairwise std::merge rounds, each merge cut by co-ranks over all cores) of the same data; CLPRIM_BENCH_MULTI_HOST_MAX
 //    = <keys> leaves both out above that n (std::sort of 2^32 keys takes minutes);
 //  - h2d / d2h / duplex (both at once, GB/s of both directions together) of the same bytes
 //    through a 256 MiB device buffer, from the std::vector (pageable) and from a mapped
@@ -98,7 +98,21 @@ std::uint64_t sum_of(const std::vector<cl_uint>& v)
     return s;
 }
 
-// Every core sorts a piece, then pairwise merge rounds (each round's merges in parallel).
+// How many of the first m outputs of merging a and b come from a (the merge path's co-rank;
+// ties from a first).
+std::size_t co_rank2(const cl_uint* a, std::size_t na, const cl_uint* b, std::size_t nb, std::size_t m)
+{
+    std::size_t lo = m > nb ? m - nb : 0, hi = std::min(m, na);
+    while (lo < hi) {
+        const std::size_t i = lo + (hi - lo) / 2; // take i from a, m - i from b
+        if (a[i] <= b[m - i - 1]) lo = i + 1;
+        else hi = i;
+    }
+    return lo;
+}
+
+// Every core sorts a piece, then pairwise merge rounds, each merge cut by co-ranks so that every
+// round keeps all cores busy.
 void host_parallel_sort(std::vector<cl_uint>& v, std::vector<cl_uint>& tmp)
 {
     const std::size_t n = v.size();
@@ -116,9 +130,18 @@ void host_parallel_sort(std::vector<cl_uint>& v, std::vector<cl_uint>& tmp)
     cl_uint* to = tmp.data();
     for (std::size_t width = 1; width < parts; width *= 2) {
         std::vector<std::thread> threads;
+        const std::size_t merges = (parts + 2 * width - 1) / (2 * width), cuts = std::max<std::size_t>(1, parts / merges);
         for (std::size_t i = 0; i < parts; i += 2 * width) {
             const std::size_t lo = b[i], mid = b[std::min(parts, i + width)], hi = b[std::min(parts, i + 2 * width)];
-            threads.emplace_back([=] { std::merge(from + lo, from + mid, from + mid, from + hi, to + lo); });
+            const cl_uint* x = from + lo;
+            const cl_uint* y = from + mid;
+            const std::size_t nx = mid - lo, ny = hi - mid;
+            for (std::size_t c = 0; c < cuts; ++c)
+                threads.emplace_back([=] {
+                    const std::size_t m0 = (nx + ny) * c / cuts, m1 = (nx + ny) * (c + 1) / cuts;
+                    const std::size_t i0 = co_rank2(x, nx, y, ny, m0), i1 = co_rank2(x, nx, y, ny, m1);
+                    std::merge(x + i0, x + i1, y + (m0 - i0), y + (m1 - i1), to + lo + m0);
+                });
         }
         for (auto& th : threads) th.join();
         std::swap(from, to);
