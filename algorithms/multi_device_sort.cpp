@@ -27,6 +27,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <new>
 #include <functional>
 #include <map>
 #include <memory>
@@ -34,6 +36,10 @@
 #include <string>
 #include <thread>
 #include <utility>
+
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 namespace clprim {
 namespace detail {
@@ -56,6 +62,26 @@ struct trace_clock {
     {
         if (on) std::fprintf(stderr, "clprim::multi_device_sort:%s\n", text.c_str());
     }
+};
+
+// The runs' temporary host copy: uninitialised, 2 MiB-aligned and (Linux) backed by huge pages
+// where the system allows, so that first touches while the runs arrive fault 2 MiB at a time.
+struct host_buffer {
+    static constexpr std::size_t align = std::size_t(2) << 20;
+    char* data = nullptr;
+    explicit host_buffer(std::size_t bytes)
+    {
+        if (bytes == 0) return;
+        bytes = (bytes + align - 1) / align * align;
+        data = static_cast<char*>(std::aligned_alloc(align, bytes));
+        if (!data) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+        madvise(data, bytes, MADV_HUGEPAGE); // advice only: no huge pages is fine
+#endif
+    }
+    ~host_buffer() { std::free(data); }
+    host_buffer(const host_buffer&) = delete;
+    host_buffer& operator=(const host_buffer&) = delete;
 };
 
 // Element p * n / parts without overflow: the start of balanced part p.
@@ -142,15 +168,14 @@ void multi_device_sort_impl(const multi_device_request& r, std::vector<bc::comma
             return;
         }
         // k runs: downloaded into a temporary copy, merged from there into the caller's arrays.
-        std::unique_ptr<char[]> run_keys(new char[n * kb]);
-        std::unique_ptr<char[]> run_values(r.values ? new char[n * vb] : nullptr);
-        const host_arrays run_arrays{run_keys.get(), run_values.get()};
+        host_buffer run_keys(n * kb), run_values(n * vb);
+        const host_arrays run_arrays{run_keys.data, run_values.data};
         workers.run(chunk_tasks, caller, run_arrays);
         trace.mark("runs");
 
         sorted_runs runs;
-        runs.keys = run_keys.get();
-        runs.values = run_values.get();
+        runs.keys = run_keys.data;
+        runs.values = run_values.data;
         runs.key_type = r.key_type;
         runs.value_bytes = vb;
         runs.order = r.order;
