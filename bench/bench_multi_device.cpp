@@ -10,6 +10,7 @@
 //  - h2d / d2h / duplex (both at once, GB/s of both directions together) of the same bytes
 //    through a 256 MiB device buffer, from the std::vector (pageable) and from a mapped
 //    CL_MEM_ALLOC_HOST_PTR buffer (pinned);
+//  - host_memcpy: the same bytes copied on the host by all cores (GB/s read + written);
 //  - radix_sort_device: a one-device radix sort of the largest piece the scratch cap holds
 //    (keys and their alternate buffer, at most 2^29 keys), device-resident (no transfers).
 // Sizes of 2^28 and more are timed once (after one warm-up call at 2^20).
@@ -257,6 +258,10 @@ CLPRIM_BENCH(multi_device)
             add_row(ctx, v.name, n, ms, bytes, ok);
         }
         copy_rows(ctx, data, repeat);
+        {
+            const auto [ms, ok] = timed([&] { copy_parallel(data, input); });
+            add_row(ctx, "host_memcpy", n, ms, 2.0 * bytes, ok); // bytes read and written, all cores
+        }
         {
             // The largest piece that fits with its alternate buffer within the scratch cap.
             std::size_t piece = std::min<std::size_t>(n, std::size_t(1) << 29);
