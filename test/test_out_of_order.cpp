@@ -407,6 +407,21 @@ BOOST_AUTO_TEST_CASE(composed_entry_points)
 
 // Calls back to back on the out-of-order queue with no wait between them: each starts after the
 // one before (scan of a sort's result, then a reduce of the scan).
+// Host data, sorted with the queue's device (its commands run on the queue's companion).
+BOOST_AUTO_TEST_CASE(multi_device_sort_host_data)
+{
+    if (!ooo_supported()) return;
+    std::vector<bc::command_queue> queues{ooo_queue()};
+    env_override cap("CLPRIM_MULTI_CHUNK", "5000"); // several chunks and a device merge
+    env_override merge("CLPRIM_MULTI_MERGE", "device");
+    for (std::size_t n : sizes) {
+        auto data = make_data<cl_uint>(n, distribution::random);
+        const auto want = reference(data, clprim::sort_order::ascending);
+        clprim::multi_device_sort(data, queues);
+        BOOST_TEST(bit_equal(data, want), label<cl_uint>(n, "multi_device_sort"));
+    }
+}
+
 BOOST_AUTO_TEST_CASE(calls_back_to_back)
 {
     if (!ooo_supported()) return;
