@@ -255,5 +255,65 @@ void parallel_copy(void* dst, const void* src, std::size_t bytes, std::size_t th
     });
 }
 
+copy_team::copy_team(std::size_t threads)
+{
+    for (std::size_t t = 1; t < threads; ++t)
+        threads_.emplace_back([this, t] {
+            std::size_t seen = 0;
+            for (;;) {
+                {
+                    std::unique_lock<std::mutex> lock(mutex_);
+                    start_.wait(lock, [&] { return quit_ || generation_ != seen; });
+                    if (quit_) return;
+                    seen = generation_;
+                }
+                part(t);
+                std::lock_guard<std::mutex> lock(mutex_);
+                if (--pending_ == 0) done_.notify_all();
+            }
+        });
+}
+
+copy_team::~copy_team()
+{
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        quit_ = true;
+    }
+    start_.notify_all();
+    for (auto& t : threads_) t.join();
+}
+
+void copy_team::part(std::size_t i)
+{
+    if (i >= parts_) return;
+    const std::size_t size = (bytes_ / parts_ + 63) / 64 * 64;
+    const std::size_t first = std::min(bytes_, i * size), last = std::min(bytes_, first + size);
+    if (last > first) std::memcpy(dst_ + first, src_ + first, last - first);
+}
+
+void copy_team::copy(void* dst, const void* src, std::size_t bytes)
+{
+    constexpr std::size_t min_part = std::size_t(1) << 20;
+    const std::size_t parts = std::max<std::size_t>(1, std::min(threads_.size() + 1, bytes / min_part));
+    if (parts == 1) {
+        if (bytes) std::memcpy(dst, src, bytes);
+        return;
+    }
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        dst_ = static_cast<char*>(dst);
+        src_ = static_cast<const char*>(src);
+        bytes_ = bytes;
+        parts_ = parts;
+        pending_ = threads_.size();
+        ++generation_;
+    }
+    start_.notify_all();
+    part(0);
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, [&] { return pending_ == 0; });
+}
+
 } // namespace detail
 } // namespace clprim

@@ -8,7 +8,10 @@
 #include <clprim/detail/element_type.hpp>
 #include <clprim/sort_types.hpp>
 
+#include <condition_variable>
 #include <cstddef>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 namespace clprim {
@@ -47,6 +50,29 @@ void host_merge(const sorted_runs& runs, std::size_t first, std::size_t last, ch
 
 // memcpy with up to `threads` threads (large copies only).
 void parallel_copy(void* dst, const void* src, std::size_t bytes, std::size_t threads);
+
+// memcpy by a team of threads that live as long as the team (the staging copies of the transfer
+// pipeline: a copy per block, so thread starts would cost as much as the copy). copy() is called
+// by one thread at a time; that thread takes a part itself.
+class copy_team {
+public:
+    explicit copy_team(std::size_t threads);
+    ~copy_team();
+    copy_team(const copy_team&) = delete;
+    copy_team& operator=(const copy_team&) = delete;
+    void copy(void* dst, const void* src, std::size_t bytes);
+
+private:
+    void part(std::size_t i);
+    std::vector<std::thread> threads_;
+    std::mutex mutex_;
+    std::condition_variable start_, done_;
+    std::size_t generation_ = 0, pending_ = 0, parts_ = 1;
+    bool quit_ = false;
+    char* dst_ = nullptr;
+    const char* src_ = nullptr;
+    std::size_t bytes_ = 0;
+};
 
 } // namespace detail
 } // namespace clprim

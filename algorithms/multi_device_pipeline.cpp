@@ -218,7 +218,7 @@ namespace {
 // ring (a block is refilled once its previous write has ended). Returns the last write's event.
 template <class Worker>
 bc::event upload_array(Worker& w, const pipeline_task& t, const bc::buffer& buffer, const char* src, std::size_t width,
-                       const multi_device_policy& policy)
+                       const multi_device_policy& policy, copy_team& copies)
 {
     cl_event last = nullptr;
     std::size_t at = 0;
@@ -232,7 +232,7 @@ bc::event upload_array(Worker& w, const pipeline_task& t, const bc::buffer& buff
             if (!w.up_ring.empty()) {
                 const std::size_t b = w.up_next++ % w.up_ring.size();
                 if (w.up_events[b].get()) w.up_events[b].wait();
-                parallel_copy(w.up_ring[b]->ptr, host, len, policy.copy_threads);
+                copies.copy(w.up_ring[b]->ptr, host, len);
                 host = w.up_ring[b]->ptr;
                 cl_event e = nullptr;
                 check(clEnqueueWriteBuffer(w.upload.get(), buffer.get(), CL_FALSE, at + done, len, host, 0, nullptr, &e));
@@ -261,7 +261,7 @@ bc::event upload_array(Worker& w, const pipeline_task& t, const bc::buffer& buff
 // is copied out by the host while the next ones are in flight). Returns when the data is there.
 template <class Worker>
 void download_array(Worker& w, const bc::buffer& buffer, std::size_t bytes, char* dst, const bc::event& sorted,
-                    const multi_device_policy& policy)
+                    const multi_device_policy& policy, copy_team& copies)
 {
     cl_event wait = sorted.get();
     if (w.down_ring.empty()) {
@@ -293,7 +293,7 @@ void download_array(Worker& w, const bc::buffer& buffer, std::size_t bytes, char
         in_flight f = std::move(reads.front());
         reads.pop_front();
         f.read.wait();
-        parallel_copy(dst + f.at, w.down_ring[f.block]->ptr, f.len, policy.copy_threads);
+        copies.copy(dst + f.at, w.down_ring[f.block]->ptr, f.len);
     }
 }
 
@@ -317,8 +317,10 @@ void pipeline_workers::run(const std::vector<pipeline_task>& tasks, host_arrays 
         w->uploads_done = false;
     }
 
+    const std::size_t team = policy.staging == multi_staging::pinned ? policy.copy_threads : 1;
     auto uploader = [&](worker& w) {
         try {
+            copy_team copies(team);
             for (;;) {
                 std::size_t s;
                 {
@@ -331,8 +333,8 @@ void pipeline_workers::run(const std::vector<pipeline_task>& tasks, host_arrays 
                 if (i >= tasks.size()) break;
                 const pipeline_task& t = tasks[i];
                 const auto& sl = w.slots[s];
-                bc::event uploaded = upload_array(w, t, sl.keys, src.keys, kb, policy);
-                if (r.values) uploaded = upload_array(w, t, sl.values, src.values, vb, policy);
+                bc::event uploaded = upload_array(w, t, sl.keys, src.keys, kb, policy, copies);
+                if (r.values) uploaded = upload_array(w, t, sl.values, src.values, vb, policy, copies);
                 bc::command_queue& q = *w.sort_queue;
                 cl_event e = uploaded.get(); // the upload queue is in order: the last write
                 check(clEnqueueBarrierWithWaitList(q.get(), 1, &e, nullptr));
@@ -363,6 +365,7 @@ void pipeline_workers::run(const std::vector<pipeline_task>& tasks, host_arrays 
     };
     auto downloader = [&](worker& w) {
         try {
+            copy_team copies(team);
             for (;;) {
                 handoff h;
                 {
@@ -374,8 +377,8 @@ void pipeline_workers::run(const std::vector<pipeline_task>& tasks, host_arrays 
                 }
                 const pipeline_task& t = *h.task;
                 const auto& sl = w.slots[h.slot];
-                download_array(w, sl.keys, t.size * kb, dst.keys + t.dst * kb, h.sorted, policy);
-                if (r.values) download_array(w, sl.values, t.size * vb, dst.values + t.dst * vb, h.sorted, policy);
+                download_array(w, sl.keys, t.size * kb, dst.keys + t.dst * kb, h.sorted, policy, copies);
+                if (r.values) download_array(w, sl.values, t.size * vb, dst.values + t.dst * vb, h.sorted, policy, copies);
                 std::lock_guard<std::mutex> lock(w.mutex);
                 w.free_slots.push_back(h.slot);
                 w.changed.notify_all();
