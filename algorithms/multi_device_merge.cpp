@@ -152,18 +152,32 @@ void merge_piece_typed(const sorted_runs& runs, const std::vector<std::size_t>& 
     std::vector<std::size_t> pos(leaves, 0), end(leaves, 0);
     std::vector<U> key(leaves, 0);
     std::vector<char> done(leaves, 1);
+    // Keys of up to 32 bits: (key, run) packed into one 64-bit rank, an exhausted run above all.
+    constexpr bool packed = sizeof(K) <= 4;
+    std::vector<std::uint64_t> rank(packed ? leaves : 0);
+    auto set_rank = [&](std::size_t r) {
+        if constexpr (packed)
+            rank[r] = done[r] ? (std::uint64_t(0xffffffffu) << 32) | (leaves + r) : (std::uint64_t(key[r]) << 32) | r;
+    };
     std::size_t total = 0;
-    for (std::size_t r = 0; r < k; ++r) {
-        pos[r] = runs.starts[r] + from[r];
-        end[r] = runs.starts[r] + to[r];
-        total += end[r] - pos[r];
-        done[r] = pos[r] == end[r];
-        if (!done[r]) key[r] = view.at(pos[r]);
+    for (std::size_t r = 0; r < leaves; ++r) {
+        if (r < k) {
+            pos[r] = runs.starts[r] + from[r];
+            end[r] = runs.starts[r] + to[r];
+            total += end[r] - pos[r];
+            done[r] = pos[r] == end[r];
+            if (!done[r]) key[r] = view.at(pos[r]);
+        }
+        set_rank(r);
     }
     auto before = [&](std::size_t a, std::size_t b) {
-        if (done[a] != done[b]) return done[b] != 0;
-        if (key[a] != key[b]) return key[a] < key[b];
-        return a < b;
+        if constexpr (packed) {
+            return rank[a] < rank[b];
+        } else {
+            if (done[a] != done[b]) return done[b] != 0;
+            if (key[a] != key[b]) return key[a] < key[b];
+            return a < b;
+        }
     };
     std::vector<std::size_t> loser(leaves, 0);
     // Plays the subtree of node, leaves its losers in place, returns its winner.
@@ -187,6 +201,7 @@ void merge_piece_typed(const sorted_runs& runs, const std::vector<std::size_t>& 
         else if constexpr (VB > 0) std::memcpy(out_values + o * VB, runs.values + i * VB, VB);
         if (++pos[r] == end[r]) done[r] = 1;
         else key[r] = view.at(pos[r]);
+        set_rank(r);
         std::size_t w = r;
         for (std::size_t node = (r + leaves) / 2; node >= 1; node /= 2)
             if (before(loser[node], w)) std::swap(loser[node], w);
