@@ -32,7 +32,7 @@ struct multi_device_policy {
     std::size_t slots = 3;                        // chunks in flight per queue (upload, sort, download)
     std::size_t chunks_per_queue = 8;             // chunks wanted per queue, so that the pipeline fills
     std::size_t min_chunk_keys = std::size_t(1) << 22; // ... but not smaller than this (launch costs)
-    std::size_t max_chunk_keys = std::size_t(1) << 29; // one sort's keys (the one-sweep range on GPUs)
+    std::size_t max_chunk_keys = (std::size_t(1) << 30) - (std::size_t(1) << 16); // one sort's keys (the one-sweep range on GPUs)
     std::size_t forced_chunk_keys = 0;            // CLPRIM_MULTI_CHUNK (0: none): caps the chunk
     std::size_t memory_fraction_32nds = 30;       // of the cap for chunk buffers, the rest for the sort's own scratch
     multi_merge merge = multi_merge::host;

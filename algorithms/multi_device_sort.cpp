@@ -113,30 +113,41 @@ void multi_device_sort_impl(const multi_device_request& r, std::vector<bc::comma
         const multi_device_policy policy = select_multi_device_policy(profiles);
         const std::size_t kb = size_of(r.key_type), vb = r.values ? size_of(r.value_type) : 0;
 
-        // The chunk: what every worker's slots and the sort's alternate buffers hold within the
-        // device's share of the scratch cap (queues of one device share it), within the largest
-        // allocation, and small enough that every worker gets several chunks.
+        // The chunk. Data that fits the devices at one chunk per queue (the chunk, its sort's
+        // alternate buffers, within the device's share of the scratch cap, queues of one device
+        // sharing it, and the largest allocation) takes one chunk per queue: each byte crosses the
+        // link once each way, with no merge on one queue. Larger data takes chunks that leave room
+        // for `slots` of them in flight per queue, several per queue so that the pipeline fills.
         std::map<cl_device_id, std::size_t> per_device;
         for (auto& q : queues) ++per_device[q.get_device().id()];
-        std::size_t chunk = policy.max_chunk_keys;
-        for (auto& q : queues) {
-            const bc::device d = q.get_device();
-            std::size_t budget = scratch_limit_bytes(d);
-            if (budget == 0) budget = std::size_t(d.global_memory_size() / 4);
-            budget = budget / per_device[d.id()] / 32 * policy.memory_fraction_32nds;
-            chunk = std::min(chunk, budget / ((policy.slots + 1) * (kb + vb)));
-            const std::size_t max_alloc = std::size_t(d.get_info<cl_ulong>(CL_DEVICE_MAX_MEM_ALLOC_SIZE));
-            chunk = std::min(chunk, max_alloc / std::max(kb, vb));
-        }
-        if (policy.forced_chunk_keys) chunk = std::min(chunk, policy.forced_chunk_keys);
+        auto largest_chunk = [&](std::size_t buffers) {
+            std::size_t c = policy.max_chunk_keys;
+            for (auto& q : queues) {
+                const bc::device d = q.get_device();
+                std::size_t budget = scratch_limit_bytes(d);
+                if (budget == 0) budget = std::size_t(d.global_memory_size() / 4);
+                budget = budget / per_device[d.id()] / 32 * policy.memory_fraction_32nds;
+                c = std::min(c, budget / (buffers * (kb + vb)));
+                const std::size_t max_alloc = std::size_t(d.get_info<cl_ulong>(CL_DEVICE_MAX_MEM_ALLOC_SIZE));
+                c = std::min(c, max_alloc / std::max(kb, vb));
+            }
+            if (policy.forced_chunk_keys) c = std::min(c, policy.forced_chunk_keys);
+            return std::max<std::size_t>(1, c);
+        };
         const std::size_t workers_count = queues.size();
-        const std::size_t wanted = (n + workers_count * policy.chunks_per_queue - 1) / (workers_count * policy.chunks_per_queue);
-        chunk = std::max<std::size_t>(1, std::min(chunk, std::max(wanted, policy.min_chunk_keys)));
-        const std::size_t chunks = (n + chunk - 1) / chunk;
-        chunk = (n + chunks - 1) / chunks; // equal chunks
+        std::size_t chunks, slots;
+        if ((n + workers_count - 1) / workers_count <= largest_chunk(2)) {
+            chunks = std::min(n, workers_count);
+            slots = 1;
+        } else {
+            const std::size_t wanted = (n + workers_count * policy.chunks_per_queue - 1) / (workers_count * policy.chunks_per_queue);
+            const std::size_t chunk = std::min(largest_chunk(policy.slots + 1), std::max(wanted, policy.min_chunk_keys));
+            chunks = (n + chunk - 1) / chunk;
+            slots = std::max<std::size_t>(1, std::min(policy.slots, (chunks + workers_count - 1) / workers_count));
+        }
+        const std::size_t chunk = (n + chunks - 1) / chunks; // equal chunks
         const std::size_t pieces = (chunks + workers_count - 1) / workers_count * workers_count;
         const std::size_t capacity = std::max(chunk, (n + pieces - 1) / pieces);
-        const std::size_t slots = std::max<std::size_t>(1, std::min(policy.slots, (chunks + workers_count - 1) / workers_count));
 
         // Workers: the sort queues in order (the scopes live until the end), the slots' buffers.
         std::vector<std::unique_ptr<in_order_scope>> scopes;

@@ -276,6 +276,17 @@ BOOST_AUTO_TEST_CASE(queue_lists)
             if (can_sort_double_everywhere(l.second))
                 check_keys<cl_double>(n, distribution::float_specials, order_t::descending, l.second, label);
         }
+    // Data that fits: one chunk per queue (then a merge of those runs), by default.
+    {
+        env_override no_cap("CLPRIM_MULTI_CHUNK", nullptr);
+        for (const char* merge : {"device", "host"}) {
+            env_override m("CLPRIM_MULTI_MERGE", merge);
+            check_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, order_t::ascending, platform_queues(true),
+                                          std::string("platform devices, a chunk each, ") + merge);
+            check_keys<cl_float>(n, distribution::float_specials, order_t::descending, {queue, second},
+                                 std::string("two queues, a chunk each, ") + merge);
+        }
+    }
     // Several devices, more than 100 chunks, pinned staging.
     env_override many("CLPRIM_MULTI_CHUNK", cap_for(n, 101));
     env_override s("CLPRIM_MULTI_STAGING", "pinned");

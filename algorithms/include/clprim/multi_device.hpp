@@ -30,10 +30,11 @@ void multi_device_sort_impl(const multi_device_request& request, std::vector<bc:
 /// \brief Sorts host data with every device of `queues` (one queue per device, or several queues
 /// of one device: they share its memory); the data may be larger than any device's memory.
 ///
-/// The data is cut into chunks that fit a device (within the scratch pool's cap,
-/// `CLPRIM_SCRATCH_LIMIT_MB`, and the device's largest allocation); each device takes the next
-/// chunk when it has room, with several chunks in flight per device so that the upload of one,
-/// the radix sort of another and the download of a third overlap. More than one sorted run is
+/// Data that fits the devices (within the scratch pool's cap, `CLPRIM_SCRATCH_LIMIT_MB`, and the
+/// devices' largest allocation) is sorted as one chunk per queue. Larger data is cut into chunks;
+/// each device takes the next chunk when it has room, with several chunks in flight per device so
+/// that the upload of one, the radix sort of another and the download of a third overlap. More
+/// than one sorted run is
 /// then merged: the output is cut into balanced pieces at exact splits (co-ranks over the runs),
 /// and each piece is merged on a device or on the host with all cores (the policy decides;
 /// `CLPRIM_MULTI_MERGE=device|host` forces it). More than one run needs one temporary host copy
