@@ -217,6 +217,23 @@ void merge_piece_typed(const sorted_runs& runs, const std::vector<std::size_t>& 
 
 } // namespace
 
+bool keys_sorted(const char* keys, element_type key_type, sort_order order, std::size_t n, std::size_t threads)
+{
+    std::atomic<bool> sorted{true};
+    with_key_type(key_type, [&](auto key) {
+        using K = decltype(key);
+        const key_view<K> view{keys, order};
+        const std::size_t parts = std::max<std::size_t>(1, std::min(threads * 4, n / 65536));
+        parallel_for(parts, threads, [&](std::size_t p) {
+            const std::size_t first = n / parts * p + n % parts * p / parts;
+            const std::size_t last = n / parts * (p + 1) + n % parts * (p + 1) / parts;
+            for (std::size_t i = std::max<std::size_t>(first, 1); i < last && sorted; ++i)
+                if (view.at(i) < view.at(i - 1)) sorted = false;
+        });
+    });
+    return sorted;
+}
+
 std::vector<std::size_t> co_rank(const sorted_runs& runs, std::size_t m)
 {
     std::vector<std::size_t> split;

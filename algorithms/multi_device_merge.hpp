@@ -48,6 +48,9 @@ void merge_piece(const sorted_runs& runs, const std::vector<std::size_t>& from, 
 void host_merge(const sorted_runs& runs, std::size_t first, std::size_t last, char* out_keys, char* out_values,
                 std::size_t pieces, std::size_t threads);
 
+// Whether n keys at `keys` are in the order (threads share the pass).
+bool keys_sorted(const char* keys, element_type key_type, sort_order order, std::size_t n, std::size_t threads);
+
 // memcpy with up to `threads` threads (large copies only).
 void parallel_copy(void* dst, const void* src, std::size_t bytes, std::size_t threads);
 

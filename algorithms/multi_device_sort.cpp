@@ -229,6 +229,14 @@ void multi_device_sort_impl(const multi_device_request& r, std::vector<bc::comma
             throw;
         }
         trace.mark("device merge");
+        // A safety net (issue #32: one wrong device-merge result on the H100 at 2^30 keys, not
+        // reproduced): the merged keys are checked (one parallel read) and merged again on the
+        // host from the runs if they are out of order, with a line on stderr.
+        if (!keys_sorted(caller.keys, r.key_type, r.order, n, policy.host_threads)) {
+            std::fprintf(stderr, "clprim::multi_device_sort: the device merge left %zu keys out of order; merged again on the host\n", n);
+            merge_on_host();
+            trace.mark("host merge again");
+        }
     });
 }
 
