@@ -336,8 +336,11 @@ void pipeline_workers::run(const std::vector<pipeline_task>& tasks, host_arrays 
                 bc::event uploaded = upload_array(w, t, sl.keys, src.keys, kb, policy, copies);
                 if (r.values) uploaded = upload_array(w, t, sl.values, src.values, vb, policy, copies);
                 bc::command_queue& q = *w.sort_queue;
-                cl_event e = uploaded.get(); // the upload queue is in order: the last write
-                check(clEnqueueBarrierWithWaitList(q.get(), 1, &e, nullptr));
+                // The sort is enqueued once the upload has ended (the upload queue is in order:
+                // its last command's event). A host wait rather than a barrier on the sort queue
+                // with the event: this thread has nothing else to do meanwhile (the next upload
+                // queues behind this one anyway), and no driver's cross-queue barrier is relied on.
+                uploaded.wait();
                 sort_request sr;
                 sr.keys = buffer_range{sl.keys, 0, t.size};
                 sr.key_type = r.key_type;
@@ -377,6 +380,7 @@ void pipeline_workers::run(const std::vector<pipeline_task>& tasks, host_arrays 
                 }
                 const pipeline_task& t = *h.task;
                 const auto& sl = w.slots[h.slot];
+                h.sorted.wait(); // the reads wait for the marker as well
                 download_array(w, sl.keys, t.size * kb, dst.keys + t.dst * kb, h.sorted, policy, copies);
                 if (r.values) download_array(w, sl.values, t.size * vb, dst.values + t.dst * vb, h.sorted, policy, copies);
                 std::lock_guard<std::mutex> lock(w.mutex);

@@ -3,9 +3,9 @@
 // uploaded one segment after another, sorted on a device by the radix sort, downloaded to a
 // destination) run on workers, one per queue given. A worker has a few slots (device buffers of
 // one task each) and two host threads: the uploader takes the next task whenever a slot is free,
-// uploads it on the worker's upload queue, enqueues the sort on the sort queue behind a barrier on
-// the upload's event and hands the slot with the sort's marker event to the downloader, which
-// downloads on the download queue (its first read waits on the marker) and frees the slot. So the
+// uploads it on the worker's upload queue, enqueues the sort on the sort queue once the upload
+// has ended and hands the slot with the sort's marker event to the downloader, which waits for
+// it, downloads on the download queue and frees the slot. So the
 // upload of one task, the sort of another and the download of a third overlap, in both copy
 // directions at once. Pinned staging goes through small mapped CL_MEM_ALLOC_HOST_PTR blocks
 // (a ring per direction, kept per context and device for the next call): host threads copy a

@@ -3,8 +3,7 @@
 //
 // Phase 1: the data is cut into equal chunks that fit a device (multi_device_policy.hpp), sorted
 // by the transfer pipeline (multi_device_pipeline.cpp: per queue a few chunks in flight, upload,
-// radix sort and download on three queues linked by events, an uploading and a downloading host
-// thread). One chunk: it is downloaded in place and that is the result.
+// radix sort and download on three queues, an uploading and a downloading host thread). One chunk: it is downloaded in place and that is the result.
 // Phase 2 (k > 1 sorted runs, downloaded into a temporary host copy): the output is cut into
 // balanced pieces at exact splits (co_rank, multi_device_merge.cpp: ties by run, then position,
 // so the result is stable). Each piece is merged either on a device (its k sub-runs uploaded one
