@@ -229,11 +229,11 @@ BOOST_AUTO_TEST_CASE(scratch_cap_makes_chunks)
     check_keys<cl_float>(n, distribution::float_specials, order_t::descending, one_queue(), "1 MiB cap, host merge");
 }
 
-// Large inputs: 2^22 - 1 uint keys and 2^22 + 1 pairs in 8 and 128 chunks (2^24 on GPUs).
+// Large inputs: 2^22 - 1 uint keys and 2^22 + 1 pairs in 8 and 128 chunks (2^23 on GPUs).
 BOOST_AUTO_TEST_CASE(large)
 {
     const bool cpu = device.type() & CL_DEVICE_TYPE_CPU;
-    const std::size_t n = (std::size_t(1) << (cpu ? 22 : 24)) - 1;
+    const std::size_t n = (std::size_t(1) << (cpu ? 22 : 23)) - 1;
     {
         env_override cap("CLPRIM_MULTI_CHUNK", cap_for(n, 8));
         check_keys<cl_uint>(n, distribution::random, order_t::ascending, one_queue(), "8 chunks");
