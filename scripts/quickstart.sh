@@ -20,7 +20,7 @@ jobs=${CLPRIM_JOBS:-$(nproc 2>/dev/null || echo 2)}
 base_packages="cmake g++ make libboost-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd"
 case "$mode" in
 demo) packages="$base_packages libboost-program-options-dev" ;;
-test) packages="$base_packages libboost-program-options-dev libboost-test-dev doxygen" ;;
+test) packages="$base_packages libboost-program-options-dev libboost-test-dev doxygen libopenmpi-dev openmpi-bin" ;;
 docs) packages="$base_packages doxygen" ;;
 *)
   echo "usage: $0 demo|test|docs" >&2
