@@ -4,7 +4,7 @@
 # libraries they need, unpacks them (dpkg -x) into DEST/root, drops what a one-node run cannot
 # use (docs, manuals, the InfiniBand/UCX/libfabric/PSM plugins and their libraries), and writes
 # DEST/env.sh, which points PATH, LD_LIBRARY_PATH and Open MPI's relocation variables (OPAL_PREFIX
-# and friends, PMIx's component path) into the folder and sets the MCA choices for ranks on one
+# and friends, PMIx's PMIX_PREFIX and friends) into the folder and sets the MCA choices for ranks on one
 # node, as root, in a container: btl self,vader (no single-copy, which needs ptrace rights), pml
 # ob1, plm isolated (no ssh), oversubscription allowed.
 #   scripts/mpi_gpu_bundle.sh [DEST]        (default build-gpu-slim/ompi; about 6 MB compressed)
@@ -89,8 +89,10 @@ export OPAL_DATAROOTDIR=\$ompi_root/usr/share
 export OPAL_PKGDATADIR=\$ompi_root/usr/share/openmpi
 export OPAL_SYSCONFDIR=\$ompi_root/etc/openmpi
 export OMPI_MCA_mca_base_component_path=\$ompi_lib/openmpi/lib/openmpi3
-export PMIX_INSTALL_PREFIX=\$ompi_lib/pmix2
-export PMIX_MCA_mca_base_component_path=\$ompi_lib/pmix2/lib/pmix
+# PMIx's relocation (its own variables: PMIX_INSTALL_PREFIX and the component path are not read)
+pmix=\$ompi_lib/pmix2
+export PMIX_PREFIX=\$pmix PMIX_EXEC_PREFIX=\$pmix PMIX_LIBDIR=\$pmix/lib PMIX_PKGLIBDIR=\$pmix/lib/pmix
+export PMIX_DATADIR=\$pmix/share PMIX_DATAROOTDIR=\$pmix/share PMIX_PKGDATADIR=\$pmix/share/pmix PMIX_SYSCONFDIR=\$pmix/share
 # One node, as root, in a container, no ssh
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1 OMPI_MCA_btl_vader_single_copy_mechanism=none
