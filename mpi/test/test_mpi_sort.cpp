@@ -188,6 +188,18 @@ BOOST_AUTO_TEST_CASE(exchange_in_rounds)
     check_sort_by_key<cl_ulong, cl_uint>(spread::balanced, distribution::few_distinct, clprim::sort_order::descending, 200, 62);
 }
 
+// GPUs: 2^22 + 1 keys per rank (about 2^23 in all on 2 ranks), by key too, with the exchange in
+// rounds of 1 MiB per rank pair; CPU devices skip it (the host references dominate there).
+BOOST_AUTO_TEST_CASE(large_on_gpus)
+{
+    if ((device_under_test::get().device.type() & CL_DEVICE_TYPE_GPU) == 0) return;
+    const std::size_t n = (std::size_t(1) << 22) + 1;
+    check_sort<cl_uint>(spread::balanced, distribution::random, clprim::sort_order::ascending, n, 101);
+    check_sort<cl_double>(spread::last_only, distribution::float_specials, clprim::sort_order::descending, n, 102);
+    env_override cap("CLPRIM_MPI_ROUND_BYTES", std::to_string(1 << 20));
+    check_sort_by_key<cl_ulong, cl_uint>(spread::balanced, distribution::few_distinct, clprim::sort_order::ascending, n, 103);
+}
+
 // A communicator other than MPI_COMM_WORLD: the even and the odd ranks sort separately.
 BOOST_AUTO_TEST_CASE(split_communicator)
 {
