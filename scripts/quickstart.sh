@@ -3,7 +3,8 @@
 #   demo  - builds the library and examples/sort_compare only, and runs it on the default device
 #           (extra arguments go to sort_compare, e.g. `demo --n 2^20`)
 #   test  - builds everything, checks the API reference (Doxygen: any warning, e.g. an undocumented
-#           public name, fails), runs every Boost.Test suite through CTest, then checks that an
+#           public name, fails), runs every Boost.Test suite through CTest (test_mpi_sort under
+#           mpirun with 1 to 4 ranks: Open MPI is among the packages), then checks that an
 #           outside CMake project can use clprim through add_subdirectory(), through find_package()
 #           after cmake --install, and through find_package() on the Debian package (cpack -G DEB,
 #           unpacked with dpkg -x into a scratch root)
