@@ -7,9 +7,11 @@
 // Exit code 1 when a check fails, 2 on a bad command line.
 //   mpirun -np 4 examples/mpi_sort --n 2^24 [--type uint] [--order ascending]
 //          [--distribution random|few|equal|sorted] [--values] [--repeat 3] [--device gpu]
+// Ranks on a node with several GPUs take one each (node-local rank modulo their number).
 #include "example_support.hpp"
 
 #include <clprim/detail/host_key_order.hpp>
+#include <clprim/detail/knobs.hpp>
 #include <clprim/mpi.hpp>
 
 #include <boost/program_options.hpp>
@@ -37,6 +39,32 @@ std::uint64_t mix(std::uint64_t x, std::uint64_t salt)
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
     return x ^ (x >> 31);
+}
+
+// This rank's device. --device (else CLPRIM_DEVICE) naming an index or a name: that device on every
+// rank. Naming a kind (gpu, cpu, accelerator), or nothing while the node has GPUs: the devices of
+// that kind on this node, one per rank by the node-local rank (MPI_COMM_TYPE_SHARED) modulo their
+// number, so ranks on a node with several GPUs each take their own. Nothing and no GPU: the
+// default device.
+bc::device rank_device(const std::string& option, int& local_rank, int& local_size)
+{
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &local_rank);
+    MPI_Comm_size(node, &local_size);
+    MPI_Comm_free(&node);
+    std::string selector = option;
+    if (selector.empty()) selector = clprim::detail::knob_text("CLPRIM_DEVICE").value_or("");
+    cl_device_type kind = 0;
+    if (selector == "gpu" || selector.empty()) kind = CL_DEVICE_TYPE_GPU;
+    else if (selector == "cpu") kind = CL_DEVICE_TYPE_CPU;
+    else if (selector == "accelerator") kind = CL_DEVICE_TYPE_ACCELERATOR;
+    else return clprim::select_device(selector);
+    std::vector<bc::device> candidates;
+    for (const bc::device& d : bc::system::devices())
+        if (d.type() & kind) candidates.push_back(d);
+    if (candidates.empty()) return selector.empty() ? clprim::default_device() : clprim::select_device(selector);
+    return candidates[std::size_t(local_rank) % candidates.size()];
 }
 
 template <class K>
@@ -83,10 +111,9 @@ int run(const options& o, const bc::device& device, int rank, int p)
     MPI_Allreduce(local_in.data(), in_sum.data(), 3, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
     const std::uint64_t N = in_sum[2];
     if (rank == 0)
-        std::printf("mpi_sort: %d ranks, %zu %s keys per rank (N = %llu)%s, %s, %s, on %s\n", p, o.n, o.type.c_str(),
+        std::printf("mpi_sort: %d ranks, %zu %s keys per rank (N = %llu)%s, %s, %s\n", p, o.n, o.type.c_str(),
                     (unsigned long long)N, o.values ? " with uint values" : "",
-                    o.order == clprim::sort_order::ascending ? "ascending" : "descending", o.distribution.c_str(),
-                    device.name().c_str());
+                    o.order == clprim::sort_order::ascending ? "ascending" : "descending", o.distribution.c_str());
 
     bc::vector<K> keys(context);
     bc::vector<cl_uint> values(context);
@@ -208,7 +235,8 @@ int main(int argc, char** argv)
         ("values", po::bool_switch(&o.values), "sort_by_key with a uint value per key")
         ("repeat", po::value(&o.repeat)->default_value(3), "runs (the first builds the kernels)")
         ("seed", po::value(&o.seed)->default_value(1), "random seed (each rank adds its rank)")
-        ("device", po::value(&o.device)->default_value(""), "device: gpu, cpu, an index or a name substring");
+        ("device", po::value(&o.device)->default_value(""),
+         "device: an index or a name part (every rank), or gpu, cpu, accelerator (one per rank of a node, by node-local rank); default CLPRIM_DEVICE, else the GPUs");
     int code = 0;
     try {
         po::variables_map vm;
@@ -233,7 +261,18 @@ int main(int argc, char** argv)
         return 2;
     }
     try {
-        const bc::device device = clprim_examples::pick_device(o.device);
+        int local_rank = 0, local_size = 1;
+        const bc::device device = rank_device(o.device, local_rank, local_size);
+        // every rank's device, printed by rank 0 in rank order
+        char name[160] = {};
+        const auto all = bc::system::devices();
+        const long index = std::find_if(all.begin(), all.end(), [&](const bc::device& d) { return d.id() == device.id(); }) - all.begin();
+        std::snprintf(name, sizeof name, "device %ld, %s (node-local rank %d of %d)", index, device.name().c_str(), local_rank,
+                      local_size);
+        std::vector<char> names(sizeof name * std::size_t(p));
+        MPI_Gather(name, sizeof name, MPI_CHAR, names.data(), sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
+        if (rank == 0)
+            for (int q = 0; q < p; ++q) std::printf("rank %d on %s\n", q, &names[sizeof name * std::size_t(q)]);
         clprim_examples::with_type(o.type, [&](auto tag) { code = run<decltype(tag)>(o, device, rank, p); });
     } catch (const std::exception& e) {
         std::cerr << "mpi_sort (rank " << rank << "): " << e.what() << "\n";
