@@ -3,7 +3,8 @@
 #   demo  - builds the library and examples/sort_compare only, and runs it on the default device
 #           (extra arguments go to sort_compare, e.g. `demo --n 2^20`)
 #   test  - builds everything, checks the API reference (Doxygen: any warning, e.g. an undocumented
-#           public name, fails), runs every Boost.Test suite through CTest, then checks that an
+#           public name, fails), runs every Boost.Test suite through CTest (test_mpi_sort under
+#           mpirun with 1 to 4 ranks: Open MPI is among the packages), then checks that an
 #           outside CMake project can use clprim through add_subdirectory(), through find_package()
 #           after cmake --install, and through find_package() on the Debian package (cpack -G DEB,
 #           unpacked with dpkg -x into a scratch root)
@@ -20,7 +21,7 @@ jobs=${CLPRIM_JOBS:-$(nproc 2>/dev/null || echo 2)}
 base_packages="cmake g++ make libboost-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd"
 case "$mode" in
 demo) packages="$base_packages libboost-program-options-dev" ;;
-test) packages="$base_packages libboost-program-options-dev libboost-test-dev doxygen" ;;
+test) packages="$base_packages libboost-program-options-dev libboost-test-dev doxygen libopenmpi-dev openmpi-bin" ;;
 docs) packages="$base_packages doxygen" ;;
 *)
   echo "usage: $0 demo|test|docs" >&2
