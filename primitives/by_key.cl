@@ -273,15 +273,51 @@ inline uint bk_read(__global volatile ulong* slots, uint epoch, uint tile, uint*
     return flag;
 }
 
+// The pair of tile f computed from its input, exactly as its owner computes it (the same
+// elements per work-item, folded in the same order, then the same work-group scan): the
+// decoupled fallback's value (lookback.cl), bit for bit the one the owner publishes. Every
+// work-item calls it; the pair is in every work-item.
+inline void bk_tile_pair(__global const K* keys, __global const V* vals, ulong n, uint f, __local uint* sc,
+                         __local V* sv, uint* tc, V* tv)
+{
+    const uint lid = (uint)get_local_id(0);
+    const ulong base = (ulong)f * ((uint)get_local_size(0) * BK_ITEMS);
+    const ulong from = base + (ulong)lid * BK_ITEMS;
+    const ulong to = min(n, from + BK_ITEMS);
+    uint c = 0;
+    V v = BK_ID;
+    // bk_fold_global's loop, kept a loop (the cold path costs no registers): the same order.
+    K prev = keys[from > 0 ? from - 1 : 0];
+#pragma unroll 1
+    for (ulong i = from; i < to; ++i) {
+        const K k = keys[i];
+        uint hc = bk_head(i, k, prev);
+        V hv = bk_value(vals, i);
+        bk_combine(c, v, &hc, &hv);
+        c = hc;
+        v = hv;
+        prev = k;
+    }
+    uint ec;
+    V ev;
+    wg_segmented_exclusive_scan_bk(c, v, sc, sv, &ec, &ev, tc, tv);
+}
+
 // The pair of every tile before tile t, found by the work-group together: each round, up to
 // BK_WINDOW work-items read one predecessor's slots each, then work-item 0 combines them from
 // the nearest backwards up to the first inclusive prefix (done) or the first one still empty
-// (read again next round). Every work-item calls it; the result is in every work-item.
+// (read again next round). After LB_FALLBACK_POLLS empty rounds in a row (lookback.cl) the
+// work-group computes the stalled tile's pair from its input instead (bk_tile_pair), publishes it
+// where still empty and goes on: no tile waits without bound (the argument is scan_look_back's,
+// scan_lookback.cl: every word a slot can hold is a valid pair of its tile). Every work-item
+// calls it; the result is in every work-item.
 #ifndef BK_WINDOW
 #define BK_WINDOW 32
 #endif
-inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __local uint* wflag, __local uint* wc,
-                         __local V* wv, __local uint* wstate, __local V* wacc, uint* c, V* v)
+inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __global const K* keys,
+                         __global const V* vals, ulong n, bool in_place, __local uint* sc, __local V* sv,
+                         __local uint* wflag, __local uint* wc, __local V* wv, __local uint* wstate, __local V* wacc,
+                         uint* c, V* v)
 {
     const uint lid = (uint)get_local_id(0);
     const uint window = min((uint)BK_WINDOW, (uint)get_local_size(0));
@@ -289,37 +325,84 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __l
         wstate[0] = t;      // tiles t-1, t-2, ... are still to be combined
         wstate[1] = t == 0; // done
         wstate[2] = 0;      // the count so far
+        wstate[3] = 0;      // empty rounds in a row
+        wstate[4] = 0;      // 1: this round, compute tile wstate[0] - 1 from its input
+#ifdef LB_FALLBACK_FIRST
+        wstate[4] = t > 0;  // tests: every tile takes the fallback for its predecessor first
+#endif
         *wacc = BK_ID;
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    while (!wstate[1]) {
-        const uint j = wstate[0];
-        if (lid < window) {
+    for (;;) {
+        // Every work-item takes the round's state into private variables between two barriers
+        // (work-item 0 changes it only after the second), so every branch below is the same in
+        // the whole group.
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint j = wstate[0], done = wstate[1], fallback = LB_FALLBACK && wstate[4];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (done) break;
+        // Fallback (only when the round asks for it, but its barriers are in every round:
+        // control flow with barriers stays the same for the whole loop): the pair of tile j - 1
+        // from its input.
+        uint fc = 0;
+        V fv = BK_ID;
+        if (fallback) bk_tile_pair(keys, vals, n, j - 1, sc, sv, &fc, &fv);
+        if (!fallback && lid < window) {
             uint rc = 0;
             V rv = BK_ID;
             wflag[lid] = lid < j ? bk_read(slots, epoch, j - 1 - lid, &rc, &rv) : LB_PREFIX;
             wc[lid] = rc;
             wv[lid] = rv;
         }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid == 0) {
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); // (fallback: every read of the input before the slot is read again)
+        if (lid == 0 && fallback) {
+            // In place (a scan by key), the owner overwrites its values only after publishing
+            // its pair (with a global fence between): a slot still empty now means the values
+            // read above were whole; a slot published meanwhile is taken as it is.
+            uint rc;
+            V rv;
+            uint flag = bk_read(slots, epoch, j - 1, &rc, &rv);
+            bool use_own = flag == LB_EMPTY;
+#ifdef LB_FALLBACK_FIRST
+            use_own = use_own || !in_place; // tests: every tile's own pair is the one used
+#endif
+            if (use_own) {
+                if (flag == LB_EMPTY) bk_publish(slots, epoch, j - 1, j - 1 == 0 ? LB_PREFIX : LB_AGGREGATE, fc, fv);
+                rc = fc;
+                rv = fv;
+                flag = j - 1 == 0 ? LB_PREFIX : LB_AGGREGATE;
+            }
+            uint ac = wstate[2];
+            V av = *wacc;
+            bk_combine(rc, rv, &ac, &av);
+            wstate[0] = j - 1;
+            wstate[1] = flag == LB_PREFIX;
+            wstate[2] = ac;
+            wstate[3] = 0;
+            wstate[4] = 0;
+            *wacc = av;
+        }
+        if (lid == 0 && !fallback) {
             uint ac = wstate[2];
             V av = *wacc;
             uint used = 0;
-            bool done = false;
-            for (uint b = 0; b < window && !done; ++b) {
+            bool fin = false;
+            for (uint b = 0; b < window && !fin; ++b) {
                 if (wflag[b] == LB_EMPTY) break;
                 bk_combine(wc[b], wv[b], &ac, &av); // tile j-1-b is earlier than everything in (ac, av)
                 ++used;
-                done = wflag[b] == LB_PREFIX;
+                fin = wflag[b] == LB_PREFIX;
             }
-            if (used == 0) LB_BACKOFF();
+            if (used == 0) {
+                if (LB_FALLBACK && ++wstate[3] > LB_FALLBACK_POLLS) wstate[4] = 1;
+                else LB_BACKOFF();
+            } else {
+                wstate[3] = 0;
+            }
             wstate[0] = j - used;
-            wstate[1] = done;
+            wstate[1] = fin;
             wstate[2] = ac;
             *wacc = av;
         }
-        barrier(CLK_LOCAL_MEM_FENCE);
     }
     *c = wstate[2];
     *v = *wacc;
@@ -338,7 +421,7 @@ __kernel void by_key_lookback(BK_ARGS, __global volatile ulong* status, uint epo
                               __local K* tk, __local V* tv)
 {
     __local uint tile_id;
-    __local uint lb_flag[BK_WINDOW], lb_c[BK_WINDOW], lb_state[3];
+    __local uint lb_flag[BK_WINDOW], lb_c[BK_WINDOW], lb_state[5];
     __local V lb_v[BK_WINDOW], lb_acc;
     const uint lid = (uint)get_local_id(0);
     const uint wg = (uint)get_local_size(0);
@@ -375,9 +458,15 @@ __kernel void by_key_lookback(BK_ARGS, __global volatile ulong* status, uint epo
     wg_segmented_exclusive_scan_bk(c, v, sc, sv, &ec, &ev, &tc, &tvv);
 
     if (lid == 0) bk_publish(slots, epoch, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, tc, tvv);
+    // The pair is visible before any output of this tile (a fallback reading this tile's values
+    // in place relies on it; bk_look_back): only a scan by key writes over its input.
+#if BK_MODE == 2
+    barrier(CLK_GLOBAL_MEM_FENCE);
+#endif
+    const bool in_place = BK_MODE == 2 && (__global const V*)(out2 + out2_off) == vals;
     uint pc;
     V pv;
-    bk_look_back(slots, epoch, t, lb_flag, lb_c, lb_v, lb_state, &lb_acc, &pc, &pv);
+    bk_look_back(slots, epoch, t, keys, vals, n, in_place, sc, sv, lb_flag, lb_c, lb_v, lb_state, &lb_acc, &pc, &pv);
     if (lid == 0 && t > 0) {
         uint ic = tc;
         V iv = tvv;

@@ -45,7 +45,7 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     k.nvidia = profile.nvidia;
     std::string options = type_options(call.key_type, "K") + " " + type_options(call.value_type, "V") +
                           " -DBK_MODE=" + std::to_string(int(call.mode)) + " -DBK_ITEMS=" + std::to_string(policy.items) +
-                          (profile.nvidia ? " -DLB_NANOSLEEP" : "") + knob_options("CLPRIM_BY_KEY_OPTIONS");
+                          (profile.nvidia ? " -DLB_NANOSLEEP" : "") + lookback_build_options() + knob_options("CLPRIM_BY_KEY_OPTIONS");
     std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl"};
     if (!call.op_file.empty()) files.insert(files.begin(), call.op_file);
     bc::program program = primitives_program(queue.get_context(), files, options);
@@ -77,7 +77,8 @@ by_key_kernels& cached_kernels(const bc::command_queue& queue, const by_key_call
     using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, std::size_t, std::size_t, std::string>;
     thread_local std::map<key, by_key_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(call.mode), int(call.key_type),
-                int(call.value_type), call.op_file, policy.wg, policy.items, knob_options("CLPRIM_BY_KEY_OPTIONS")};
+                int(call.value_type), call.op_file, policy.wg, policy.items,
+                knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, call, policy)).first;
     it->second.policy.path = policy.path; // the path knob is read per call
@@ -192,7 +193,7 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
     // Results found too small once the count is known (what fits was written).
     std::size_t need1 = count, need2 = count;
     if (mode == by_key_mode::unique) need2 = 0;
-    if (mode == by_key_mode::partition) need2 = n - count;
+    if (mode == by_key_mode::partition) need2 = call.out2.buffer.get() ? n - count : 0; // copy_if: no second group
     if (need1 > call.out1.size || need2 > call.out2.size)
         throw invalid_argument_error(std::string(who) + ": " + std::to_string(count) +
                                      " results do not fit the result range");
