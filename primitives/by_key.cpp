@@ -46,7 +46,7 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     std::string options = type_options(call.key_type, "K") + " " + type_options(call.value_type, "V") +
                           " -DBK_MODE=" + std::to_string(int(call.mode)) + " -DBK_ITEMS=" + std::to_string(policy.items) +
                           (profile.nvidia ? " -DLB_NANOSLEEP" : "") + lookback_build_options() + knob_options("CLPRIM_BY_KEY_OPTIONS");
-    std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl"};
+    std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl", "by_key_lookback.cl"};
     if (!call.op_file.empty()) files.insert(files.begin(), call.op_file);
     bc::program program = primitives_program(queue.get_context(), files, options);
     k.lookback = program.create_kernel("by_key_lookback");
@@ -62,7 +62,7 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     const std::size_t kelem = size_of(call.key_type), telem = kelem + (has_values(call.mode) ? elem : 0);
     auto local_need = [&](std::size_t wg) {
         const std::size_t tile = wg * policy.items;
-        return (tile + tile / 32 + 1) * telem + wg * (4 + elem) + 32 * (8 + elem) + 64;
+        return (tile + tile / 32 + 1) * telem + wg * (4 + elem) + 32 * (8 + elem) + 64; // BK_TILE_PAD(tile) + 1
     };
     while (k.wg > 1 && local_need(k.wg) > lim.local_mem_size) k.wg /= 2;
     return k;
@@ -168,7 +168,7 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
             const std::size_t slots = mode == by_key_mode::unique || mode == by_key_mode::partition ? 1 : velem == 8 ? 3 : 2;
             const lookback_slots status = take_lookback_slots(queue, 1 + tiles * slots);
             set_args(k.lookback);
-            const std::size_t slots_per_tile = tile + ((tile - 1) >> 5); // BK_TILE_PAD(tile - 1) + 1
+            const std::size_t slots_per_tile = tile + (tile >> 5) + 1; // BK_TILE_PAD(tile) + 1
             set_kernel_args_from(k.lookback, 15, status.buffer, status.epoch, local_bytes{k.wg * 4},
                                  local_bytes{k.wg * velem}, local_bytes{slots_per_tile * size_of(call.key_type)},
                                  local_bytes{has_values(mode) ? slots_per_tile * velem : 1});

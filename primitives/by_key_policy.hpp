@@ -34,12 +34,13 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     if (const auto forced = knob_choice("CLPRIM_BY_KEY_PATH", {"lookback", "chunks"}))
         p.path = *forced == 0 ? by_key_policy::path::lookback : by_key_policy::path::chunks;
     p.wg = profile.is_cpu() ? 64 : 256;
-    // 16 elements per work-item up to 8 bytes each (a 256-item tile of uint -> uint pairs stages
-    // 33 KiB), 8 beyond.
-    p.items = element_bytes <= 8 ? 16 : 8;
+    // Elements per work-item: 32 of 4 bytes (unique, partition of uint: a 256-item tile stages
+    // 33 KiB, as the scan's tile), 16 up to 8 bytes (uint -> uint pairs), 8 beyond. At most 32
+    // (a work-item keeps its head flags as the bits of one uint).
+    p.items = element_bytes <= 4 ? 32 : element_bytes <= 8 ? 16 : 8;
     if (const auto tune = knob_numbers("CLPRIM_BY_KEY_TUNE", 2, 2, 1, 1024)) {
         p.wg = (*tune)[0];
-        p.items = (*tune)[1];
+        p.items = std::min<std::size_t>(32, (*tune)[1]);
     }
     return p;
 }
