@@ -62,7 +62,7 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     const std::size_t kelem = size_of(call.key_type), telem = kelem + (has_values(call.mode) ? elem : 0);
     auto local_need = [&](std::size_t wg) {
         const std::size_t tile = wg * policy.items;
-        return (tile + tile / 32 + 1) * telem + wg * (4 + elem) + 32 * (8 + elem) + 64; // BK_TILE_PAD(tile) + 1
+        return (tile + tile / 32 + 1) * telem + 2 * wg * (4 + elem) + 32 * (8 + elem) + 64; // BK_TILE_PAD(tile) + 1
     };
     while (k.wg > 1 && local_need(k.wg) > lim.local_mem_size) k.wg /= 2;
     return k;
@@ -169,8 +169,8 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
             const lookback_slots status = take_lookback_slots(queue, 1 + tiles * slots);
             set_args(k.lookback);
             const std::size_t slots_per_tile = tile + (tile >> 5) + 1; // BK_TILE_PAD(tile) + 1
-            set_kernel_args_from(k.lookback, 15, status.buffer, status.epoch, local_bytes{k.wg * 4},
-                                 local_bytes{k.wg * velem}, local_bytes{slots_per_tile * size_of(call.key_type)},
+            set_kernel_args_from(k.lookback, 15, status.buffer, status.epoch, local_bytes{2 * k.wg * 4},
+                                 local_bytes{2 * k.wg * velem}, local_bytes{slots_per_tile * size_of(call.key_type)},
                                  local_bytes{has_values(mode) ? slots_per_tile * velem : 1});
             launch_1d(queue, k.lookback, tiles * k.wg, k.wg);
         } else {

@@ -94,7 +94,7 @@ inline void bk_tile_pair(__global const K* keys, __global const V* vals, ulong n
     }
     uint ec;
     V ev;
-    wg_segmented_exclusive_scan_bk(c, v, sc, sv, &ec, &ev, tc, tv);
+    wg_segmented_exclusive_scan_pp_bk(c, v, sc, sv, &ec, &ev, tc, tv);
 }
 
 // The pair of every tile before tile t, found by the work-group together: each round, up to
@@ -312,7 +312,7 @@ __kernel void by_key_lookback(BK_ARGS, __global volatile ulong* status, uint epo
     }
     uint ec, tc;
     V ev, tvv;
-    wg_segmented_exclusive_scan_bk(c, v, sc, sv, &ec, &ev, &tc, &tvv);
+    wg_segmented_exclusive_scan_pp_bk(c, v, sc, sv, &ec, &ev, &tc, &tvv);
 
     if (lid == 0) bk_publish(slots, epoch, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, tc, tvv);
     // The pair is visible before any output of this tile (a fallback reading this tile's values
