@@ -33,11 +33,18 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     p.path = profile.is_cpu() ? by_key_policy::path::chunks : by_key_policy::path::lookback;
     if (const auto forced = knob_choice("CLPRIM_BY_KEY_PATH", {"lookback", "chunks"}))
         p.path = *forced == 0 ? by_key_policy::path::lookback : by_key_policy::path::chunks;
-    p.wg = profile.is_cpu() ? 64 : 256;
-    // Elements per work-item: 32 of 4 bytes (unique, partition of uint: a 256-item tile stages
-    // 33 KiB, as the scan's tile), 16 up to 8 bytes (uint -> uint pairs), 8 beyond. At most 32
-    // (a work-item keeps its head flags as the bits of one uint).
-    p.items = element_bytes <= 4 ? 32 : element_bytes <= 8 ? 16 : 8;
+    // Elements per work-item, at most 32 (a work-item keeps its head flags as the bits of one
+    // uint). GPUs: 256 x 32 for 4 bytes (unique, partition of uint: the tile stages 33 KiB, as
+    // the scan's), 128 x 32 up to 8 bytes (uint -> uint pairs: 128 x 32 beat 256 x 16 on the
+    // H100, the same tile with fewer, longer work-items: RESULTS.md), 128 x 16 beyond.
+    // Elsewhere 64 work-items, 32 / 16 / 8 elements.
+    if (profile.is_cpu()) {
+        p.wg = 64;
+        p.items = element_bytes <= 4 ? 32 : element_bytes <= 8 ? 16 : 8;
+    } else {
+        p.wg = element_bytes <= 4 ? 256 : 128;
+        p.items = element_bytes <= 8 ? 32 : 16;
+    }
     if (const auto tune = knob_numbers("CLPRIM_BY_KEY_TUNE", 2, 2, 1, 1024)) {
         p.wg = (*tune)[0];
         p.items = std::min<std::size_t>(32, (*tune)[1]);
