@@ -105,6 +105,10 @@ inline void bk_tile_pair(__global const K* keys, __global const V* vals, ulong n
 // where still empty and goes on: no tile waits without bound (the argument is scan_look_back's,
 // scan_lookback.cl: every word a slot can hold is a valid pair of its tile). Every work-item
 // calls it; the result is in every work-item.
+// The loop's shape matters on PoCL, which runs a work-group's work-items as loops between
+// barriers: a loop that read its state in its head and left a branch holding barriers with
+// `continue` hung there even when the fallback never ran (RESULTS.md, #28). Every round now
+// starts with the state read between two barriers, and leaves only by `break` at that point.
 #ifndef BK_WINDOW
 #define BK_WINDOW 32
 #endif
