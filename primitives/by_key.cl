@@ -18,7 +18,7 @@
 //   total count (heads) goes to count_out when BK_WRITE_COUNT is in flags.
 //
 // Two device-wide forms of the scan, chosen by the host (by_key_policy.hpp):
-//   by_key_lookback         one pass: tiles chained by decoupled look-back (lookback.cl).
+//   by_key_lookback         one pass: tiles chained by decoupled look-back (by_key_lookback.cl).
 //   by_key_chunk_reduce/_scan  CPU devices: one work-item per long contiguous chunk; the first
 //                           kernel folds every chunk to one pair, the second folds the pairs of
 //                           the chunks before its own and runs the epilogue sequentially.
@@ -57,7 +57,7 @@
 #define BK_INCLUSIVE 1u
 #define BK_WRITE_COUNT 2u
 
-WG_SEGMENTED_DEFINE_OP(bk, V, BK_OP, BK_ID)
+WG_SEGMENTED_DEFINE_OP_PINGPONG(bk, V, BK_OP, BK_ID)
 
 #define BK_KEY_BITS CLPRIM_CAT(as_, K_UNSIGNED)
 #define BK_V_BITS CLPRIM_CAT(as_, V_UNSIGNED)
@@ -161,16 +161,10 @@ inline uint bk_head(ulong i, K k, K prev)
 #define BK_EMIT_AFTER(i)
 #endif
 
-// Elements in global memory: index i as it is. In the local tile: i - base, one pad slot every
-// 32 elements (a work-item reads BK_ITEMS consecutive elements: strided accesses over the banks).
+// Elements in global memory (the chunks path): index i as it is.
 #define BK_GLOBAL_AT(i) (i)
-#define BK_TILE_PAD(j) ((j) + ((j) >> 5))
-#define BK_LOCAL_AT(i) BK_TILE_PAD((uint)((i) - base))
 #define AT_ BK_GLOBAL_AT
 BK_DEFINE_ELEMENTS(global, __global, BK_GLOBAL_AT)
-#undef AT_
-#define AT_ BK_LOCAL_AT
-BK_DEFINE_ELEMENTS(local, __local, BK_LOCAL_AT)
 #undef AT_
 
 // --- CPU-shaped path: one work-item per chunk of `chunk` consecutive elements.
@@ -219,180 +213,6 @@ __kernel void by_key_chunk_scan(BK_ARGS, ulong chunk, __global const uint* agg_c
     if (from < to)
         bk_emit_global(keys, vals, 0, n, out1 + out1_off, cap1, out2 + out2_off, cap2, out2 + out2_off,
                        count_out + count_off, flags, init, from, to, keys[from > 0 ? from - 1 : 0], c, v);
-}
-
-// --- GPU path: one pass, tiles of BK_ITEMS * local size elements chained by look-back.
-
-// A tile's status: the count in one 64-bit slot (lookback.cl: flag, epoch and 32 payload bits),
-// then the value's bits in one or two more (modes with values); every word carries the flag, and
-// a reader accepts a tile only when all its words carry the same non-empty one.
-#if BK_HAS_VALUES
-#if V_BITS == 64
-#define BK_SLOTS 3u
-#else
-#define BK_SLOTS 2u
-#endif
-#else
-#define BK_SLOTS 1u
-#endif
-
-inline void bk_publish(__global volatile ulong* slots, uint epoch, uint tile, uint flag, uint c, V v)
-{
-    __global volatile ulong* s = slots + (ulong)tile * BK_SLOTS;
-    lb64_publish(s, epoch, flag, c);
-#if BK_HAS_VALUES
-#if V_BITS == 64
-    const ulong bits = BK_V_BITS(v);
-    lb64_publish(s + 1, epoch, flag, (uint)bits);
-    lb64_publish(s + 2, epoch, flag, (uint)(bits >> 32));
-#else
-    lb64_publish(s + 1, epoch, flag, (uint)BK_V_BITS(v));
-#endif
-#endif
-}
-
-inline uint bk_read(__global volatile ulong* slots, uint epoch, uint tile, uint* c, V* v)
-{
-    __global volatile ulong* s = slots + (ulong)tile * BK_SLOTS;
-    const uint flag = lb64_read(s, epoch, c);
-    *v = BK_ID;
-#if BK_HAS_VALUES
-#if V_BITS == 64
-    uint lo, hi;
-    const uint f1 = lb64_read(s + 1, epoch, &lo);
-    const uint f2 = lb64_read(s + 2, epoch, &hi);
-    *v = BK_V_FROM_BITS(((ulong)hi << 32) | lo);
-    if (f1 != flag || f2 != flag) return LB_EMPTY; // words of different writes: read again
-#else
-    uint bits;
-    const uint f1 = lb64_read(s + 1, epoch, &bits);
-    *v = BK_V_FROM_BITS((V_UNSIGNED)bits);
-    if (f1 != flag) return LB_EMPTY;
-#endif
-#endif
-    return flag;
-}
-
-// The pair of every tile before tile t, found by the work-group together: each round, up to
-// BK_WINDOW work-items read one predecessor's slots each, then work-item 0 combines them from
-// the nearest backwards up to the first inclusive prefix (done) or the first one still empty
-// (read again next round). Every work-item calls it; the result is in every work-item.
-#ifndef BK_WINDOW
-#define BK_WINDOW 32
-#endif
-inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __local uint* wflag, __local uint* wc,
-                         __local V* wv, __local uint* wstate, __local V* wacc, uint* c, V* v)
-{
-    const uint lid = (uint)get_local_id(0);
-    const uint window = min((uint)BK_WINDOW, (uint)get_local_size(0));
-    if (lid == 0) {
-        wstate[0] = t;      // tiles t-1, t-2, ... are still to be combined
-        wstate[1] = t == 0; // done
-        wstate[2] = 0;      // the count so far
-        *wacc = BK_ID;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    while (!wstate[1]) {
-        const uint j = wstate[0];
-        if (lid < window) {
-            uint rc = 0;
-            V rv = BK_ID;
-            wflag[lid] = lid < j ? bk_read(slots, epoch, j - 1 - lid, &rc, &rv) : LB_PREFIX;
-            wc[lid] = rc;
-            wv[lid] = rv;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid == 0) {
-            uint ac = wstate[2];
-            V av = *wacc;
-            uint used = 0;
-            bool done = false;
-            for (uint b = 0; b < window && !done; ++b) {
-                if (wflag[b] == LB_EMPTY) break;
-                bk_combine(wc[b], wv[b], &ac, &av); // tile j-1-b is earlier than everything in (ac, av)
-                ++used;
-                done = wflag[b] == LB_PREFIX;
-            }
-            if (used == 0) LB_BACKOFF();
-            wstate[0] = j - used;
-            wstate[1] = done;
-            wstate[2] = ac;
-            *wacc = av;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    *c = wstate[2];
-    *v = *wacc;
-    barrier(CLK_LOCAL_MEM_FENCE);
-}
-
-// One work-group per tile; tiles are numbered in the order their work-groups start (status[0]
-// counts them; the last one resets it for the next launch), so a tile only ever waits on tiles
-// that have started. The tile is loaded into local memory with coalesced reads (keys, and values
-// where the mode has them); then work-item lid owns BK_ITEMS consecutive elements: it folds them
-// to a pair, the work-group scans the pairs, the tile publishes its pair, looks back, publishes
-// its prefix, and every work-item runs the epilogue over its elements from its exclusive pair.
-// Scan results are staged in the tile (over the values) and stored coalesced.
-// tk, tv: BK_TILE_PAD(tile - 1) + 1 elements each (tv unused without values).
-__kernel void by_key_lookback(BK_ARGS, __global volatile ulong* status, uint epoch, __local uint* sc, __local V* sv,
-                              __local K* tk, __local V* tv)
-{
-    __local uint tile_id;
-    __local uint lb_flag[BK_WINDOW], lb_c[BK_WINDOW], lb_state[3];
-    __local V lb_v[BK_WINDOW], lb_acc;
-    const uint lid = (uint)get_local_id(0);
-    const uint wg = (uint)get_local_size(0);
-    if (lid == 0) {
-        tile_id = atomic_inc((__global volatile uint*)status);
-        if (tile_id == (uint)get_num_groups(0) - 1u) atomic_xchg((__global volatile uint*)status, 0u);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const uint t = tile_id;
-    __global volatile ulong* slots = status + 1;
-    const uint tile_n = wg * BK_ITEMS;
-    const ulong base = (ulong)t * tile_n;
-    const uint count = (uint)min((ulong)tile_n, n - base);
-    keys += keys_off;
-    vals += vals_off;
-    for (uint j = lid; j < count; j += wg) {
-        tk[BK_TILE_PAD(j)] = keys[base + j];
-#if BK_HAS_VALUES && BK_MODE != 4
-        tv[BK_TILE_PAD(j)] = vals[base + j];
-#endif
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const ulong from = base + (ulong)lid * BK_ITEMS;
-    const ulong to = min(n, from + BK_ITEMS);
-    // The key before this work-item's first element (the tile's predecessor for work-item 0).
-    K prev = tk[0];
-    if (from < to) prev = lid > 0 ? tk[BK_TILE_PAD(lid * BK_ITEMS - 1)] : keys[base > 0 ? base - 1 : 0];
-
-    uint c = 0;
-    V v = BK_ID;
-    bk_fold_local(tk, tv, base, from, to, prev, &c, &v);
-    uint ec, tc;
-    V ev, tvv;
-    wg_segmented_exclusive_scan_bk(c, v, sc, sv, &ec, &ev, &tc, &tvv);
-
-    if (lid == 0) bk_publish(slots, epoch, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, tc, tvv);
-    uint pc;
-    V pv;
-    bk_look_back(slots, epoch, t, lb_flag, lb_c, lb_v, lb_state, &lb_acc, &pc, &pv);
-    if (lid == 0 && t > 0) {
-        uint ic = tc;
-        V iv = tvv;
-        bk_combine(pc, pv, &ic, &iv);
-        bk_publish(slots, epoch, t, LB_PREFIX, ic, iv);
-    }
-    bk_combine(pc, pv, &ec, &ev); // this work-item's exclusive pair over the whole range
-    bk_emit_local(tk, tv, base, n, out1 + out1_off, cap1, out2 + out2_off, cap2, tv, count_out + count_off, flags, init,
-                  from, to, prev, ec, ev);
-#if BK_MODE == 2
-    // Every work-item has read its values before it wrote its results over them (in place: its
-    // own elements only); the staged results go out coalesced.
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint j = lid; j < count; j += wg) out2[out2_off + base + j] = tv[BK_TILE_PAD(j)];
-#endif
 }
 
 #if BK_MODE == 5

@@ -45,8 +45,8 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     k.nvidia = profile.nvidia;
     std::string options = type_options(call.key_type, "K") + " " + type_options(call.value_type, "V") +
                           " -DBK_MODE=" + std::to_string(int(call.mode)) + " -DBK_ITEMS=" + std::to_string(policy.items) +
-                          (profile.nvidia ? " -DLB_NANOSLEEP" : "") + knob_options("CLPRIM_BY_KEY_OPTIONS");
-    std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl"};
+                          (profile.nvidia ? " -DLB_NANOSLEEP" : "") + lookback_build_options() + knob_options("CLPRIM_BY_KEY_OPTIONS");
+    std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl", "by_key_lookback.cl"};
     if (!call.op_file.empty()) files.insert(files.begin(), call.op_file);
     bc::program program = primitives_program(queue.get_context(), files, options);
     k.lookback = program.create_kernel("by_key_lookback");
@@ -62,7 +62,7 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     const std::size_t kelem = size_of(call.key_type), telem = kelem + (has_values(call.mode) ? elem : 0);
     auto local_need = [&](std::size_t wg) {
         const std::size_t tile = wg * policy.items;
-        return (tile + tile / 32 + 1) * telem + wg * (4 + elem) + 32 * (8 + elem) + 64;
+        return (tile + tile / 32 + 1) * telem + 2 * wg * (4 + elem) + 32 * (8 + elem) + 64; // BK_TILE_PAD(tile) + 1
     };
     while (k.wg > 1 && local_need(k.wg) > lim.local_mem_size) k.wg /= 2;
     return k;
@@ -77,7 +77,8 @@ by_key_kernels& cached_kernels(const bc::command_queue& queue, const by_key_call
     using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, std::size_t, std::size_t, std::string>;
     thread_local std::map<key, by_key_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(call.mode), int(call.key_type),
-                int(call.value_type), call.op_file, policy.wg, policy.items, knob_options("CLPRIM_BY_KEY_OPTIONS")};
+                int(call.value_type), call.op_file, policy.wg, policy.items,
+                knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, call, policy)).first;
     it->second.policy.path = policy.path; // the path knob is read per call
@@ -167,9 +168,9 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
             const std::size_t slots = mode == by_key_mode::unique || mode == by_key_mode::partition ? 1 : velem == 8 ? 3 : 2;
             const lookback_slots status = take_lookback_slots(queue, 1 + tiles * slots);
             set_args(k.lookback);
-            const std::size_t slots_per_tile = tile + ((tile - 1) >> 5); // BK_TILE_PAD(tile - 1) + 1
-            set_kernel_args_from(k.lookback, 15, status.buffer, status.epoch, local_bytes{k.wg * 4},
-                                 local_bytes{k.wg * velem}, local_bytes{slots_per_tile * size_of(call.key_type)},
+            const std::size_t slots_per_tile = tile + (tile >> 5) + 1; // BK_TILE_PAD(tile) + 1
+            set_kernel_args_from(k.lookback, 15, status.buffer, status.epoch, local_bytes{2 * k.wg * 4},
+                                 local_bytes{2 * k.wg * velem}, local_bytes{slots_per_tile * size_of(call.key_type)},
                                  local_bytes{has_values(mode) ? slots_per_tile * velem : 1});
             launch_1d(queue, k.lookback, tiles * k.wg, k.wg);
         } else {
@@ -192,7 +193,7 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
     // Results found too small once the count is known (what fits was written).
     std::size_t need1 = count, need2 = count;
     if (mode == by_key_mode::unique) need2 = 0;
-    if (mode == by_key_mode::partition) need2 = n - count;
+    if (mode == by_key_mode::partition) need2 = call.out2.buffer.get() ? n - count : 0; // copy_if: no second group
     if (need1 > call.out1.size || need2 > call.out2.size)
         throw invalid_argument_error(std::string(who) + ": " + std::to_string(count) +
                                      " results do not fit the result range");

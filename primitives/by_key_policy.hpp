@@ -11,8 +11,8 @@ namespace clprim {
 namespace detail {
 
 struct by_key_policy {
-    // lookback: one pass over the data, tiles chained by decoupled look-back (primitives/lookback.cl);
-    //           needs work-groups that run to completion once started, as the scan's look-back path.
+    // lookback: one pass over the data, tiles chained by decoupled look-back with its fallback
+    //           (primitives/lookback.cl, by_key.cl): no forward progress between work-groups needed.
     // chunks:   CPU devices: one work-item per long contiguous chunk, a fold pass and a scatter pass.
     enum class path { lookback, chunks } path = path::chunks;
     std::size_t wg = 256;        // look-back: work-items per tile (at most; the kernel's limit decides)
@@ -21,25 +21,33 @@ struct by_key_policy {
     std::size_t chunks_per_cu = 4; // chunks: at most this many chunks per compute unit
 };
 
-// GPUs take the look-back path (as the scan does, and for the same reason: a started work-group
-// runs to completion there), every other device the chunks. CLPRIM_BY_KEY_PATH=lookback|chunks
-// forces one (tests run both on PoCL, whose work-groups also run to completion);
+// Every device that is not a CPU takes the look-back path (as the scan does: with the fallback it
+// is safe under any scheduling), CPU devices the chunks. CLPRIM_BY_KEY_PATH=lookback|chunks
+// forces one (tests run both on PoCL); CLPRIM_LOOKBACK=fallback makes every tile take the fallback;
 // CLPRIM_BY_KEY_TUNE="wg,items" sets the look-back tile (measurements, tests).
 // element_bytes: the bytes a look-back tile stages per element (key, plus value where the mode has
 // values).
 inline by_key_policy select_by_key_policy(const device_profile& profile, std::size_t element_bytes)
 {
     by_key_policy p;
-    p.path = profile.is_gpu() ? by_key_policy::path::lookback : by_key_policy::path::chunks;
+    p.path = profile.is_cpu() ? by_key_policy::path::chunks : by_key_policy::path::lookback;
     if (const auto forced = knob_choice("CLPRIM_BY_KEY_PATH", {"lookback", "chunks"}))
         p.path = *forced == 0 ? by_key_policy::path::lookback : by_key_policy::path::chunks;
-    p.wg = profile.is_gpu() ? 256 : 64;
-    // 16 elements per work-item up to 8 bytes each (a 256-item tile of uint -> uint pairs stages
-    // 33 KiB), 8 beyond.
-    p.items = element_bytes <= 8 ? 16 : 8;
+    // Elements per work-item, at most 32 (a work-item keeps its head flags as the bits of one
+    // uint). GPUs: 256 x 32 for 4 bytes (unique, partition of uint: the tile stages 33 KiB, as
+    // the scan's), 128 x 32 up to 8 bytes (uint -> uint pairs: 128 x 32 beat 256 x 16 on the
+    // H100, the same tile with fewer, longer work-items: RESULTS.md), 128 x 16 beyond.
+    // Elsewhere 64 work-items, 32 / 16 / 8 elements.
+    if (profile.is_cpu()) {
+        p.wg = 64;
+        p.items = element_bytes <= 4 ? 32 : element_bytes <= 8 ? 16 : 8;
+    } else {
+        p.wg = element_bytes <= 4 ? 256 : 128;
+        p.items = element_bytes <= 8 ? 32 : 16;
+    }
     if (const auto tune = knob_numbers("CLPRIM_BY_KEY_TUNE", 2, 2, 1, 1024)) {
         p.wg = (*tune)[0];
-        p.items = (*tune)[1];
+        p.items = std::min<std::size_t>(32, (*tune)[1]);
     }
     return p;
 }

@@ -6,7 +6,8 @@
 //               contiguous chunk per work-item) to one
 //               pair, then reduces its work-items' pairs in local memory (a tree; power-of-two
 //               work-groups);
-//   mm_final:   one work-group folds the partial pairs and writes the index.
+//   mm_final:   one work-group folds the partial pairs and writes the index (not launched when
+//               mm_partial ran as one work-group).
 // Required macros: T, T_UNSIGNED, T_BITS, T_IS_FLOAT, T_IS_SIGNED (type_options), MM_MAX (0: the
 // smallest, 1: the largest).
 
@@ -68,25 +69,58 @@ inline void mm_group(T_UNSIGNED* k, ulong* i, __local T_UNSIGNED* lk, __local ul
     }
 }
 
-// chunk == 0: work-items stride over the range (coalesced on GPUs); chunk > 0: work-item g takes
-// the contiguous elements [g * chunk, (g + 1) * chunk) (CPUs: one cache line after another).
+// (ka, ia) takes (kb, ib) when kb is strictly better: a work-item visits its elements in
+// increasing index order, so on a tie the earlier one it holds is already the first.
+inline void mm_take_later(T_UNSIGNED* ka, ulong* ia, T_UNSIGNED kb, ulong ib)
+{
+#if MM_MAX
+    const bool better = *ia == MM_NONE || kb > *ka;
+#else
+    const bool better = *ia == MM_NONE || kb < *ka;
+#endif
+    *ka = better ? kb : *ka;
+    *ia = better ? ib : *ia;
+}
+
+#ifndef MM_UNROLL
+#define MM_UNROLL 8 // independent loads in flight per work-item and round (grid stride)
+#endif
+
+// chunk == 0: work-items stride over the range (coalesced on GPUs), MM_UNROLL loads issued
+// together before any is compared (a memory-bound reduction needs many reads in flight, not one
+// read then a dependent compare); chunk > 0: work-item g takes the contiguous elements
+// [g * chunk, (g + 1) * chunk) (CPUs: one cache line after another). With one work-group
+// (small ranges) it writes the index itself (result), and mm_final is not launched.
 __kernel void mm_partial(__global const T* in, ulong off, ulong n, ulong chunk, __global T_UNSIGNED* pk,
-                         __global ulong* pi, __local T_UNSIGNED* lk, __local ulong* li)
+                         __global ulong* pi, __global ulong* result, __local T_UNSIGNED* lk, __local ulong* li)
 {
     T_UNSIGNED k = 0;
     ulong idx = MM_NONE;
     const ulong g = get_global_id(0);
+    in += off;
     if (chunk == 0) {
         const ulong stride = get_global_size(0);
-        for (ulong i = g; i < n; i += stride) mm_take(&k, &idx, mm_sortable(in[off + i]), i);
+        ulong i = g;
+        for (; i + (MM_UNROLL - 1) * stride < n; i += MM_UNROLL * stride) {
+            T_UNSIGNED x[MM_UNROLL];
+#pragma unroll
+            for (uint u = 0; u < MM_UNROLL; ++u) x[u] = mm_sortable(in[i + u * stride]);
+#pragma unroll
+            for (uint u = 0; u < MM_UNROLL; ++u) mm_take_later(&k, &idx, x[u], i + u * stride);
+        }
+        for (; i < n; i += stride) mm_take_later(&k, &idx, mm_sortable(in[i]), i);
     } else {
         const ulong end = min(n, (g + 1) * chunk);
-        for (ulong i = g * chunk; i < end; ++i) mm_take(&k, &idx, mm_sortable(in[off + i]), i);
+        for (ulong i = g * chunk; i < end; ++i) mm_take_later(&k, &idx, mm_sortable(in[i]), i);
     }
     mm_group(&k, &idx, lk, li);
     if (get_local_id(0) == 0) {
-        pk[get_group_id(0)] = k;
-        pi[get_group_id(0)] = idx;
+        if (get_num_groups(0) == 1) {
+            *result = idx;
+        } else {
+            pk[get_group_id(0)] = k;
+            pi[get_group_id(0)] = idx;
+        }
     }
 }
 

@@ -96,9 +96,10 @@ std::size_t min_max_element_impl(const buffer_range& in, element_type type, bool
         const bc::buffer result = lease.buffer(sizeof(cl_ulong));
         const cl_ulong chunk = k.contiguous ? ceil_div(in.size, groups * k.wg) : 0;
         launch(queue, k.partial, groups * k.wg, k.wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), chunk, pk, pi,
-               local_bytes{k.wg * elem}, local_bytes{k.wg * sizeof(cl_ulong)});
-        launch(queue, k.final_, k.wg, k.wg, pk, pi, cl_ulong(groups), result, local_bytes{k.wg * elem},
-               local_bytes{k.wg * sizeof(cl_ulong)});
+               result, local_bytes{k.wg * elem}, local_bytes{k.wg * sizeof(cl_ulong)});
+        if (groups > 1) // (one work-group wrote the index itself)
+            launch(queue, k.final_, k.wg, k.wg, pk, pi, cl_ulong(groups), result, local_bytes{k.wg * elem},
+                   local_bytes{k.wg * sizeof(cl_ulong)});
         queue.enqueue_read_buffer(result, 0, sizeof index, &index);
     });
     return std::size_t(index);

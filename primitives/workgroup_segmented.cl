@@ -18,6 +18,8 @@
 //       (*ec, *ev): the pairs of work-items 0 .. lid-1 combined ((0, ID) for work-item 0);
 //       (*tc, *tv): the whole work-group combined (the same in every work-item).
 //       sc, sv: local scratch of (local size) elements each.
+//   WG_SEGMENTED_DEFINE_OP_PINGPONG(NAME, TYPE, OP, ID) defines wg_segmented_exclusive_scan_pp_NAME,
+//     the same with sc, sv of 2 * (local size) elements: half the barriers.
 //   CLPRIM_WG_SEGMENTED_DEFINE(TYPE) defines the public sums (workgroup_api.cl):
 //     TYPE clprim_wg_segmented_inclusive_scan_TYPE(TYPE x, uint flag, __local TYPE* scratch)
 //     TYPE clprim_wg_segmented_exclusive_scan_TYPE(TYPE x, uint flag, __local TYPE* scratch)
@@ -30,10 +32,12 @@
 #define CLPRIM_WORKGROUP_SEGMENTED_CL
 
 // Hillis & Steele over the pairs: log2(n) steps, work-item lid combines the pair d to its left
-// (earlier, the left operand) with its own. Two barriers a step: everyone reads, then writes.
-#define WG_SEGMENTED_DEFINE_OP(NAME, TYPE, OP, ID)                                                \
-    void wg_segmented_exclusive_scan_##NAME(uint c, TYPE v, __local uint* sc, __local TYPE* sv,   \
-                                            uint* ec, TYPE* ev, uint* tc, TYPE* tv)               \
+// (earlier, the left operand) with its own. WG_SEGMENTED_SCAN_BODY_(PP): PP = 0, one buffer and
+// two barriers a step (everyone reads, then writes); PP = 1, twice the scratch (sc, sv: 2 * local
+// size elements each), each step reads one half and writes the other, so one barrier a step
+// suffices (the same combinations in the same order: the same bits). The by-key family's tiles
+// use the second (wg_segmented_exclusive_scan_pp_NAME).
+#define WG_SEGMENTED_SCAN_BODY_(TYPE, OP, ID, PP)                                                 \
     {                                                                                             \
         const uint n = (uint)get_local_size(0);                                                   \
         const uint lid = (uint)get_local_id(0);                                                   \
@@ -41,24 +45,34 @@
         sc[lid] = c;                                                                              \
         sv[lid] = v;                                                                              \
         barrier(CLK_LOCAL_MEM_FENCE);                                                             \
+        uint src = 0;                                                                             \
         for (uint d = 1; d < n; d <<= 1) {                                                        \
             if (lid >= d) {                                                                       \
-                const uint pc = sc[lid - d];                                                      \
-                const TYPE pv = sv[lid - d];                                                      \
+                const uint pc = sc[src + lid - d];                                                \
+                const TYPE pv = sv[src + lid - d];                                                \
                 v = c != 0 ? v : OP(pv, v);                                                       \
                 c += pc;                                                                          \
             }                                                                                     \
-            barrier(CLK_LOCAL_MEM_FENCE);                                                         \
-            sc[lid] = c;                                                                          \
-            sv[lid] = v;                                                                          \
+            if (PP) src ^= n;                                                                     \
+            else barrier(CLK_LOCAL_MEM_FENCE);                                                    \
+            sc[src + lid] = c;                                                                    \
+            sv[src + lid] = v;                                                                    \
             barrier(CLK_LOCAL_MEM_FENCE);                                                         \
         }                                                                                         \
-        *ec = lid > 0 ? sc[lid - 1] : 0u;                                                         \
-        *ev = lid > 0 ? sv[lid - 1] : (ID);                                                       \
-        *tc = sc[n - 1];                                                                          \
-        *tv = sv[n - 1];                                                                          \
+        *ec = lid > 0 ? sc[src + lid - 1] : 0u;                                                   \
+        *ev = lid > 0 ? sv[src + lid - 1] : (ID);                                                 \
+        *tc = sc[src + n - 1];                                                                    \
+        *tv = sv[src + n - 1];                                                                    \
         barrier(CLK_LOCAL_MEM_FENCE);                                                             \
     }
+#define WG_SEGMENTED_DEFINE_OP(NAME, TYPE, OP, ID)                                                \
+    void wg_segmented_exclusive_scan_##NAME(uint c, TYPE v, __local uint* sc, __local TYPE* sv,   \
+                                            uint* ec, TYPE* ev, uint* tc, TYPE* tv)               \
+    WG_SEGMENTED_SCAN_BODY_(TYPE, OP, ID, 0)
+#define WG_SEGMENTED_DEFINE_OP_PINGPONG(NAME, TYPE, OP, ID)                                       \
+    void wg_segmented_exclusive_scan_pp_##NAME(uint c, TYPE v, __local uint* sc, __local TYPE* sv, \
+                                               uint* ec, TYPE* ev, uint* tc, TYPE* tv)            \
+    WG_SEGMENTED_SCAN_BODY_(TYPE, OP, ID, 1)
 
 #define WG_SEGMENTED_ADD_(a, b) ((a) + (b))
 

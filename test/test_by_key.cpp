@@ -210,6 +210,29 @@ BOOST_AUTO_TEST_CASE(tiny_lookback_tiles)
     }
 }
 
+// The look-back's decoupled fallback taken by every tile (CLPRIM_LOOKBACK=fallback: each tile
+// computes its predecessor's pair from the input instead of waiting): results must be the same,
+// bit for bit (the fallback folds as the owner does). Small tiles for thousands of them, runs
+// across tile borders, reduce_by_key and both scans by key in place and not.
+BOOST_AUTO_TEST_CASE(lookback_fallback_every_tile)
+{
+    env_override force("CLPRIM_BY_KEY_PATH", "lookback");
+    env_override fallback("CLPRIM_LOOKBACK", "fallback");
+    env_override tune("CLPRIM_BY_KEY_TUNE", "8,3");
+    for (std::size_t n : {std::size_t(1), std::size_t(25), std::size_t(4099), std::size_t(65537)}) {
+        for (const auto& s : run_shapes()) {
+            const std::size_t lo = std::min(s.min_run, n), hi = std::min(s.max_run, n);
+            const auto keys = run_keys<cl_uint>(n, lo, hi);
+            check_reduce<cl_uint, cl_uint>(queue, keys, small_values<cl_uint>(n), true, bc::plus<cl_uint>(),
+                                           add_wrap<cl_uint>, 0u, std::string("fallback ") + s.name);
+            check_reduce<cl_uint, cl_double>(queue, keys, small_values<cl_double>(n), true, bc::plus<cl_double>(),
+                                              add_wrap<cl_double>, 0.0, std::string("fallback double ") + s.name);
+            check_scans<cl_uint, cl_uint>(queue, keys, small_values<cl_uint>(n), 0, bc::plus<cl_uint>(), 0u, 3u,
+                                          std::string("fallback scans ") + s.name);
+        }
+    }
+}
+
 // Sub-ranges of larger buffers (keys, values and results at offsets), on an out-of-order queue.
 BOOST_AUTO_TEST_CASE(sub_ranges_out_of_order_queue)
 {

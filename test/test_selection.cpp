@@ -229,25 +229,48 @@ BOOST_AUTO_TEST_CASE(partition_types)
     }
 }
 
+// The look-back with its decoupled fallback on tiny tiles (24 elements: thousands of tiles, far
+// more than a device runs at once), sizes around tile borders: waiting as usual, then with every
+// tile computing its predecessor from the input (CLPRIM_LOOKBACK=fallback).
+BOOST_AUTO_TEST_CASE(lookback_fallback_tiny_tiles)
+{
+    env_override force("CLPRIM_BY_KEY_PATH", "lookback");
+    env_override tune("CLPRIM_BY_KEY_TUNE", "8,3");
+    for (const char* mode : {"wait", "fallback"}) {
+        env_override lookback("CLPRIM_LOOKBACK", mode);
+        for (std::size_t n : {std::size_t(23), std::size_t(24), std::size_t(25), std::size_t(48), std::size_t(4099),
+                              std::size_t(65537)}) {
+            const std::string label = std::string("tiny tiles ") + mode;
+            check_unique_rle(queue, run_keys<cl_uint>(n, 1, 15), label);
+            check_unique_rle(queue, run_keys<cl_uint>(n, 1, 1), label + " runs of 1");
+            check_partition(queue, make_data<cl_uint>(n, distribution::random), odd_uint,
+                            [](cl_uint x) { return (x & 1u) != 0; }, label + " odd");
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(out_of_order_queue)
 {
-    bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-    const auto data = run_keys<cl_uint>(10007, 1, 15);
-    std::vector<cl_uint> ek, ec;
-    host_reduce_by_key(data, std::vector<cl_uint>(data.size(), 1u), add_wrap<cl_uint>, ek, ec);
-    auto d = to_device(data, queue);
-    bc::vector<cl_uint> out(data.size(), context), counts(data.size(), context);
-    BOOST_TEST(clprim::unique(d.begin(), d.end(), out.begin(), ooo) == ek.size());
-    BOOST_TEST(clprim::run_length_encode(d.begin(), d.end(), out.begin(), counts.begin(), ooo) == ek.size());
-    const auto hc = to_host(counts, queue);
-    BOOST_TEST(bit_equal(std::vector<cl_uint>(hc.begin(), hc.begin() + ec.size()), ec));
-    std::size_t odd = 0;
-    for (cl_uint x : data) odd += x & 1u;
-    BOOST_TEST(clprim::stable_partition(d.begin(), d.end(), ooo, odd_uint) == odd);
-    bc::vector<cl_ulong> c(1, context);
-    clprim::copy_if(d.begin(), d.end(), out.begin(), c.begin(), ooo, odd_uint);
-    ooo.finish();
-    BOOST_TEST(to_host(c, queue)[0] == odd);
+    for (const char* path : by_key_paths()) {
+        env_override force("CLPRIM_BY_KEY_PATH", path);
+        bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+        const auto data = run_keys<cl_uint>(10007, 1, 15);
+        std::vector<cl_uint> ek, ec;
+        host_reduce_by_key(data, std::vector<cl_uint>(data.size(), 1u), add_wrap<cl_uint>, ek, ec);
+        auto d = to_device(data, queue);
+        bc::vector<cl_uint> out(data.size(), context), counts(data.size(), context);
+        BOOST_TEST(clprim::unique(d.begin(), d.end(), out.begin(), ooo) == ek.size());
+        BOOST_TEST(clprim::run_length_encode(d.begin(), d.end(), out.begin(), counts.begin(), ooo) == ek.size());
+        const auto hc = to_host(counts, queue);
+        BOOST_TEST(bit_equal(std::vector<cl_uint>(hc.begin(), hc.begin() + ec.size()), ec));
+        std::size_t odd = 0;
+        for (cl_uint x : data) odd += x & 1u;
+        BOOST_TEST(clprim::stable_partition(d.begin(), d.end(), ooo, odd_uint) == odd);
+        bc::vector<cl_ulong> c(1, context);
+        clprim::copy_if(d.begin(), d.end(), out.begin(), c.begin(), ooo, odd_uint);
+        ooo.finish();
+        BOOST_TEST(to_host(c, queue)[0] == odd, path);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_throws)
