@@ -120,6 +120,30 @@ BOOST_AUTO_TEST_CASE(paths_forced)
     }
 }
 
+// The select path's threshold: the smallest sample (need = 1: fewer than k elements pass the
+// filter, the second read takes the rest), every element a candidate (need > samples), few
+// samples, and the default around filter tile edges (wg * 16 elements).
+BOOST_AUTO_TEST_CASE(threshold_forced)
+{
+    env_override path("CLPRIM_TOPK_PATH", "select");
+    for (const char* tune : {"64,1,4096,1", "64,1,64,1", "32,2,64,65536", "256,2,16,2"}) {
+        env_override t("CLPRIM_TOPK_TUNE", tune);
+        for (std::size_t n : {4, 1023, 4097, 65537})
+            for (std::size_t k : {std::size_t(1), std::size_t(3), std::size_t(100), n / 4}) {
+                if (k > n) continue;
+                check_top_k<cl_uint, cl_uint>(n, k, distribution::random, order_t::descending, true, queue);
+                check_top_k<cl_int, cl_uint>(n, k, distribution::few_distinct, order_t::ascending, true, queue);
+            }
+        check_top_k<cl_double, cl_uint>(65537, 1000, distribution::float_specials, order_t::descending, true, queue);
+        check_top_k<cl_long, cl_uint>(65537, 77, distribution::sorted, order_t::ascending, true, queue);
+    }
+    for (std::size_t n : {16383, 16384, 16385, 32769})
+        for (std::size_t k : {std::size_t(1), std::size_t(2000), n / 4}) {
+            check_top_k<cl_uint, cl_uint>(n, k, distribution::random, order_t::ascending, true, queue);
+            check_top_k<cl_float, cl_uint>(n, k, distribution::all_equal, order_t::descending, true, queue);
+        }
+}
+
 BOOST_AUTO_TEST_CASE(bad_input_throws)
 {
     bc::vector<cl_uint> a(100, context), v(100, context), r(100, context), rv(100, context);
