@@ -5,6 +5,7 @@
 #include "sort_support.hpp"
 
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/knobs.hpp>
 
 #include <cstddef>
 #include <string>
@@ -36,6 +37,15 @@ struct merge_policy {
 };
 
 merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::size_t kbytes, std::size_t vbytes);
+
+// The public merge's GPU path (merge.cpp): merge_fused (one launch, every work-group finds its
+// tile's ends itself, merge_path.cl) unless CLPRIM_MERGE_SPLITS=partition asks for
+// merge_partition + merge_global (two launches, as the sort's rounds).
+inline bool merge_fused_splits()
+{
+    const auto forced = knob_choice("CLPRIM_MERGE_SPLITS", {"fused", "partition"});
+    return !forced || *forced == 0;
+}
 
 // Local memory of one merge round's work-group (merge_global): the keys (tile + 1), then the values.
 inline std::size_t merge_round_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes)
