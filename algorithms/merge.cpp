@@ -5,7 +5,8 @@
 // (merge_path.cl: one launch; each work-group finds its tile's ends by a co-rank search shared by
 // its work-items, then merge_global's tile merge: one co-rank search per work-item in local
 // memory, serial merges from registers), or merge_partition + merge_global (two launches, one
-// co-rank search per output tile in the first); CPU devices: merge_cpu_round (one long co-rank
+// co-rank search per output tile in the first, by one work-item or by a work-group:
+// merge_splits_choice); CPU devices: merge_cpu_round (one long co-rank
 // piece per work-item). The path and the shape come from the merge sort's policy (choose_merge_policy,
 // CLPRIM_MERGE_PATH / CLPRIM_MERGE_GPU_TUNE / CLPRIM_MERGE_CPU_TUNE force them).
 #include "merge_rounds.hpp"
@@ -31,7 +32,7 @@ sort_place place_of(const buffer_range& k, const buffer_range& v, bool has_value
 }
 
 struct merge_kernels {
-    bc::kernel partition, round, fused, cpu_round;
+    bc::kernel partition, partition_group, round, fused, cpu_round;
 };
 
 // Kernels per host thread, by context, device and build options.
@@ -51,6 +52,7 @@ merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& op
         k.partition = program.create_kernel("merge_partition");
         k.round = program.create_kernel("merge_global");
         k.fused = program.create_kernel("merge_fused");
+        k.partition_group = program.create_kernel("merge_partition_group");
     }
     return cache.emplace(key, k).first->second;
 }
@@ -97,22 +99,31 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         const sort_place dst = place_of(r.keys_out, r.values_out, r.has_values);
         if (pol.cpu) return merge_round_cpu(queue, k.cpu_round, aa, bb, dst, n, n1, ceil_div(n, pol.chunks), true);
 
-        const bool fused = merge_fused_splits();
-        bc::kernel& main = fused ? k.fused : k.round;
+        const merge_splits how = merge_splits_choice();
+        bc::kernel& main = how == merge_splits::fused ? k.fused : k.round;
         const std::size_t wg = std::min(pol.group, pow2_group_size(main, device, pol.group));
         const std::size_t tile = wg * elems;
         const std::size_t groups = ceil_div(n, tile);
         const std::size_t local = merge_round_local_bytes(tile, kbytes, vbytes);
-        if (fused) {
+        if (how == merge_splits::fused) {
             launch(queue, k.fused, groups * wg, wg, aa.k, cl_ulong(aa.koff), aa.v, cl_ulong(aa.voff), bb.k,
                    cl_ulong(bb.koff), bb.v, cl_ulong(bb.voff), dst.k, cl_ulong(dst.koff), dst.v, cl_ulong(dst.voff),
                    cl_ulong(n), cl_ulong(n1), local_bytes{local}, local_bytes{2 * wg});
             return;
         }
-        const merge_round_shape shape{wg, tile, std::min(pow2_group_size(k.partition, device, 128), next_pow2(groups)),
-                                      local};
         scratch_lease lease(queue);
         const bc::buffer splits = lease.buffer(groups * sizeof(cl_ulong));
+        if (how == merge_splits::group) {
+            const std::size_t pwg = std::min<std::size_t>(64, pow2_group_size(k.partition_group, device, 64));
+            launch(queue, k.partition_group, groups * pwg, pwg, aa.k, cl_ulong(aa.koff), bb.k, cl_ulong(bb.koff),
+                   cl_ulong(n), cl_ulong(n1), cl_ulong(tile), splits, local_bytes{2 * pwg});
+            launch(queue, k.round, groups * wg, wg, aa.k, cl_ulong(aa.koff), aa.v, cl_ulong(aa.voff), bb.k,
+                   cl_ulong(bb.koff), bb.v, cl_ulong(bb.voff), dst.k, cl_ulong(dst.koff), dst.v, cl_ulong(dst.voff),
+                   cl_ulong(n), cl_ulong(n1), cl_uint(1), splits, local_bytes{local});
+            return;
+        }
+        const merge_round_shape shape{wg, tile, std::min(pow2_group_size(k.partition, device, 128), next_pow2(groups)),
+                                      local};
         merge_round_gpu(queue, k.partition, k.round, aa, bb, dst, n, n1, shape, splits, true);
     });
 }

@@ -78,3 +78,18 @@ __kernel void merge_fused(__global const SK* in, ulong in_off, __global const V*
     if (total == tile) merge_tile(in, vin, in2, vin2, out, vout, a0, o0 - a0, o0, (uint)(a1 - a0), tile, 1, lmem, true);
     else merge_tile(in, vin, in2, vin2, out, vout, a0, o0 - a0, o0, (uint)(a1 - a0), total, 1, lmem, false);
 }
+
+// The two-launch variant's first launch with the shared search: work-group g finds where output
+// tile g starts in the first range (splits[g], as merge_partition computes it with one
+// work-item's binary search), in log_(W+1) rounds of parallel probes.
+__kernel void merge_partition_group(__global const SK* in, ulong in_off, __global const SK* in2, ulong in2_off,
+                                    ulong n, ulong L, ulong tile, __global ulong* splits, __local uchar* took)
+{
+    __local ulong lo[2], hi[2];
+    in += in_off;
+    in2 += in2_off;
+    const ulong o0 = get_group_id(0) * tile;
+    const ulong d[2] = {o0, o0};
+    co_rank_group(in, L, in2, n - L, d, lo, hi, took);
+    if (get_local_id(0) == 0) splits[get_group_id(0)] = lo[0];
+}

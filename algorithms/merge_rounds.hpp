@@ -39,12 +39,15 @@ struct merge_policy {
 merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::size_t kbytes, std::size_t vbytes);
 
 // The public merge's GPU path (merge.cpp): merge_fused (one launch, every work-group finds its
-// tile's ends itself, merge_path.cl) unless CLPRIM_MERGE_SPLITS=partition asks for
-// merge_partition + merge_global (two launches, as the sort's rounds).
-inline bool merge_fused_splits()
+// tile's ends itself, merge_path.cl), unless CLPRIM_MERGE_SPLITS asks for two launches as the
+// sort's rounds: `partition` (merge_partition: one binary search per work-item, then
+// merge_global) or `group` (merge_partition_group: one shared search per work-group, then
+// merge_global).
+enum class merge_splits { fused, partition, group };
+inline merge_splits merge_splits_choice()
 {
-    const auto forced = knob_choice("CLPRIM_MERGE_SPLITS", {"fused", "partition"});
-    return !forced || *forced == 0;
+    const auto forced = knob_choice("CLPRIM_MERGE_SPLITS", {"fused", "partition", "group"});
+    return forced ? merge_splits(*forced) : merge_splits::fused;
 }
 
 // Local memory of one merge round's work-group (merge_global): the keys (tile + 1), then the values.

@@ -118,7 +118,16 @@ void topk_sample(__global const K* in, ulong in_off, uint n, uint m, uint need, 
     const uint l = get_local_id(0);
     in += in_off;
     hist[l] = 0;
-    for (uint j = l; j < m; j += 256) ls[j] = key_to_sortable(in[(uint)((ulong)j * n / m)]);
+    // Four scattered loads in flight per work-item at a time.
+    for (uint j = l; j < m; j += 4 * 256) {
+        K x[4];
+        for (uint u = 0; u < 4; ++u) {
+            const uint jj = j + u * 256;
+            x[u] = in[(uint)((ulong)min(jj, m - 1) * n / m)];
+        }
+        for (uint u = 0; u < 4; ++u)
+            if (j + u * 256 < m) ls[j + u * 256] = key_to_sortable(x[u]);
+    }
     SK prefix = 0;
     uint rank = need; // 1-based among the samples matching the prefix
     const uint active = need <= m;
@@ -175,24 +184,29 @@ void topk_filter(__global const K* in, ulong in_off, uint n, uint k, uint extra,
     const uint c0 = st[ST_CAND];
     // No early return (PoCL mishandles barriers after one): an idle group runs with no elements.
     const uint live = !extra || c0 < k;
-    const ulong base = (ulong)get_group_id(0) * (TOPK_WG * TOPK_ITEMS) + get_local_id(0);
-    SK s[TOPK_ITEMS];
-    uint cnt = 0;
-    if (get_local_id(0) == 0) lcount = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint t = 0; t < TOPK_ITEMS; ++t) {
-        const ulong j = base + (ulong)t * TOPK_WG;
-        s[t] = live && j < n ? key_to_sortable(in[j]) : (SK)0;
-        cnt += live && j < n && (extra ? s[t] > T : s[t] <= T);
-    }
-    uint o = group_append(cnt, &st[extra ? ST_EXTRA : ST_CAND], &lcount, &lbase) + (extra ? c0 : 0);
-    for (uint t = 0; t < TOPK_ITEMS && cnt; ++t) {
-        const ulong j = base + (ulong)t * TOPK_WG;
-        if (live && j < n && (extra ? s[t] > T : s[t] <= T)) {
-            cs[o] = s[t];
-            ci[o] = (uint)j;
-            ++o;
+    const ulong tile = TOPK_WG * TOPK_ITEMS, tiles = live ? (n + tile - 1) / tile : 0;
+    // One tile per work-group when the grid covers the input (step 2), else grid-stride (step 3).
+    for (ulong g = get_group_id(0); g < tiles; g += get_num_groups(0)) {
+        const ulong base = g * tile + get_local_id(0);
+        SK s[TOPK_ITEMS];
+        uint cnt = 0;
+        if (get_local_id(0) == 0) lcount = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint t = 0; t < TOPK_ITEMS; ++t) {
+            const ulong j = base + (ulong)t * TOPK_WG;
+            s[t] = j < n ? key_to_sortable(in[j]) : (SK)0;
+            cnt += j < n && (extra ? s[t] > T : s[t] <= T);
         }
+        uint o = group_append(cnt, &st[extra ? ST_EXTRA : ST_CAND], &lcount, &lbase) + (extra ? c0 : 0);
+        for (uint t = 0; t < TOPK_ITEMS && cnt; ++t) {
+            const ulong j = base + (ulong)t * TOPK_WG;
+            if (j < n && (extra ? s[t] > T : s[t] <= T)) {
+                cs[o] = s[t];
+                ci[o] = (uint)j;
+                ++o;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE); // lcount and lbase are reset next tile
     }
 }
 
