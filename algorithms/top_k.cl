@@ -118,14 +118,11 @@ void topk_sample(__global const K* in, ulong in_off, uint n, uint m, uint need, 
     const uint l = get_local_id(0);
     in += in_off;
     hist[l] = 0;
-    // Four scattered loads in flight per work-item at a time.
-    for (uint j = l; j < m; j += 4 * 256) {
-        K x[4];
-        for (uint u = 0; u < 4; ++u) {
-            const uint jj = j + u * 256;
-            x[u] = in[(uint)((ulong)min(jj, m - 1) * n / m)];
-        }
-        for (uint u = 0; u < 4; ++u)
+    // Eight scattered loads in flight per work-item at a time.
+    for (uint j = l; j < m; j += 8 * 256) {
+        K x[8];
+        for (uint u = 0; u < 8; ++u) x[u] = in[(uint)((ulong)min(j + u * 256, m - 1) * n / m)];
+        for (uint u = 0; u < 8; ++u)
             if (j + u * 256 < m) ls[j + u * 256] = key_to_sortable(x[u]);
     }
     SK prefix = 0;
@@ -181,7 +178,7 @@ void topk_filter(__global const K* in, ulong in_off, uint n, uint k, uint extra,
     __local uint lcount, lbase;
     in += in_off;
     const SK T = get_sk(st, ST_T_LO);
-    const uint c0 = st[ST_CAND];
+    const uint c0 = extra ? st[ST_CAND] : 0; // step 2 adds to it
     // No early return (PoCL mishandles barriers after one): an idle group runs with no elements.
     const uint live = !extra || c0 < k;
     const ulong tile = TOPK_WG * TOPK_ITEMS, tiles = live ? (n + tile - 1) / tile : 0;

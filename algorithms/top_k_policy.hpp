@@ -43,10 +43,12 @@ inline top_k_policy select_top_k_policy(const device_profile& profile, std::size
     // device, few local histograms to add up). CPU devices: one 64-wide group per compute unit.
     p.wg = profile.is_gpu() ? 256 : 64;
     std::size_t per_unit = profile.is_gpu() ? 8 : 1;
-    // Samples in local memory: up to 32 KiB, at most 3/4 of it.
+    // Samples in local memory (up to 32 KiB, at most 3/4 of it): 4096, two rounds of scattered
+    // loads per work-item. More samples give fewer candidates, but the candidates' passes cost
+    // about a launch each at these counts, while the samples' loads wait on memory.
     const std::size_t room = std::min<std::size_t>(32768, profile.local_mem_size / 4 * 3) / key_bytes;
     p.samples = 1;
-    while (p.samples * 2 <= std::min<std::size_t>(room, 8192)) p.samples *= 2;
+    while (p.samples * 2 <= std::min<std::size_t>(room, 4096)) p.samples *= 2;
     std::size_t need = 0;
     if (auto t = knob_numbers("CLPRIM_TOPK_TUNE", 1, 4, 1, 1 << 16)) {
         p.wg = (*t)[0];

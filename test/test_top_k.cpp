@@ -126,7 +126,7 @@ BOOST_AUTO_TEST_CASE(paths_forced)
 BOOST_AUTO_TEST_CASE(threshold_forced)
 {
     env_override path("CLPRIM_TOPK_PATH", "select");
-    for (const char* tune : {"64,1,4096,1", "64,1,64,1", "32,2,64,65536", "256,2,16,2"}) {
+    for (const char* tune : {"64,1,4096,1", "64,1,64,1", "64,2,64,65536", "64,3,16,2"}) {
         env_override t("CLPRIM_TOPK_TUNE", tune);
         for (std::size_t n : {4, 1023, 4097, 65537})
             for (std::size_t k : {std::size_t(1), std::size_t(3), std::size_t(100), n / 4}) {
