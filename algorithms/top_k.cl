@@ -2,7 +2,8 @@
 // input, then a radix select over the few candidates; no host round trip. Joined after
 // sort_key_order.cl; needs K (key type macros; SORT_DESCENDING for the k largest: their sortable
 // bits are the k smallest), V (value type), TOPK_WG (work-group size of the filter and candidate
-// kernels) and TOPK_ITEMS (elements per work-item of the filter). topk_sample runs 256 work-items.
+// kernels), TOPK_ITEMS (elements per work-item of the filter) and TOPK_SMALL (the largest k that
+// topk_sort_small sorts in local memory). topk_sample runs 256 work-items.
 //
 // The order selected in is the composite (s, i): s = key_to_sortable(key), i = the element's
 // index. It has no ties, so "the k smallest (s, i)" is exactly the k elements top_k wants (ties
@@ -17,8 +18,9 @@
 //     candidates matching the prefix fixed so far; the last work-group to finish (a ticket
 //     counter, nobody waits) scans it and fixes the digit of the k-th. Passes after the bucket of
 //     the k-th is taken whole return at once.
-//  5. topk_gather: the candidates at or below the prefix: exactly k, in no order. The host sorts
-//     them (by i, then stably by s) and topk_write stores keys and values in that order.
+//  5. topk_gather: the candidates at or below the prefix: exactly k, in no order. topk_sort_small
+//     sorts them by (s, i) in local memory and stores keys and values (small k); else the host
+//     sorts them (by i, then stably by s) and topk_write stores keys and values in that order.
 // The state `st` (uints): ST_KREM the rank (1-based) of the k-th among the candidates matching
 // the prefix, ST_DEPTH the digits fixed, ST_DONE 1 once a whole bucket is taken, ST_OUT / ST_CAND
 // / ST_EXTRA append counters, ST_TICKET the passes' ticket, the prefix (ST_KP_LO/HI of s, ST_IP
@@ -34,6 +36,9 @@
 #endif
 #ifndef TOPK_ITEMS
 #error "top_k.cl needs TOPK_ITEMS"
+#endif
+#ifndef TOPK_SMALL
+#error "top_k.cl needs TOPK_SMALL"
 #endif
 
 #define SK K_UNSIGNED
@@ -294,6 +299,46 @@ void topk_gather(__global uint* st, __global const SK* cs, __global const uint* 
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE); // lcount and lbase are reset next round
+    }
+}
+
+// Small k (k <= TOPK_SMALL, a power of two): the k survivors of topk_gather sorted by (s, i) in
+// one work-group's local memory (a bitonic sort, padded with (all ones, all ones), which sorts
+// last) and stored as keys and values: one launch instead of two radix sorts and topk_write.
+__kernel void topk_sort_small(__global const SK* cs, __global const uint* ci, uint k, __global K* keys,
+                              ulong keys_off, __global const V* vin, ulong vin_off, __global V* vout, ulong vout_off,
+                              uint with_values)
+{
+    __local SK ls[TOPK_SMALL];
+    __local uint li[TOPK_SMALL];
+    const uint l = get_local_id(0), wg = get_local_size(0);
+    uint m = 1; // the sort's width: a power of two >= k
+    while (m < k) m <<= 1;
+    for (uint j = l; j < m; j += wg) {
+        ls[j] = j < k ? cs[j] : (SK)~(SK)0;
+        li[j] = j < k ? ci[j] : 0xffffffffu;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint size = 2; size <= m; size <<= 1)
+        for (uint stride = size >> 1; stride > 0; stride >>= 1) {
+            for (uint t = l; t < m / 2; t += wg) {
+                const uint a = 2 * t - (t & (stride - 1)), b = a + stride; // pair (a, b), a's bit `stride` clear
+                const bool up = (a & size) == 0;
+                const SK sa = ls[a], sb = ls[b];
+                const uint ia = li[a], ib = li[b];
+                const bool a_after = sa > sb || (sa == sb && ia > ib);
+                if (a_after == up) {
+                    ls[a] = sb;
+                    ls[b] = sa;
+                    li[a] = ib;
+                    li[b] = ia;
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+    for (uint j = l; j < k; j += wg) {
+        keys[keys_off + j] = sortable_to_key(ls[j]);
+        if (with_values) vout[vout_off + j] = vin[vin_off + li[j]];
     }
 }
 

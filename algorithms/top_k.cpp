@@ -3,6 +3,7 @@
 // for a large k, a stable radix sort of every (sortable key, index) pair (top_k_policy.hpp). No
 // host round trip on either path.
 #include "ranges_overlap.hpp"
+#include "sort_support.hpp"
 #include "top_k_policy.hpp"
 
 #include <clprim/detail/algorithms_kernels.hpp>
@@ -22,7 +23,7 @@ namespace detail {
 namespace {
 
 struct top_k_kernels {
-    bc::kernel sample, filter, pass, gather, sortable, write;
+    bc::kernel sample, filter, pass, gather, sort_small, sortable, write;
 };
 
 top_k_kernels& kernels_for(const bc::command_queue& queue, const std::string& options)
@@ -32,8 +33,10 @@ top_k_kernels& kernels_for(const bc::command_queue& queue, const std::string& op
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
     const bc::program p = algorithms_program(queue.get_context(), {"sort_key_order.cl", "top_k.cl"}, options);
-    top_k_kernels k{p.create_kernel("topk_sample"), p.create_kernel("topk_filter"),   p.create_kernel("topk_pass"),
-                    p.create_kernel("topk_gather"), p.create_kernel("topk_sortable"), p.create_kernel("topk_write")};
+    top_k_kernels k{p.create_kernel("topk_sample"),     p.create_kernel("topk_filter"),
+                    p.create_kernel("topk_pass"),       p.create_kernel("topk_gather"),
+                    p.create_kernel("topk_sort_small"), p.create_kernel("topk_sortable"),
+                    p.create_kernel("topk_write")};
     return cache.emplace(key, k).first->second;
 }
 
@@ -78,7 +81,8 @@ void top_k_impl(const top_k_request& r, bc::command_queue& user_queue, const cha
         const top_k_policy pol = select_top_k_policy(profile_of(device), n, k, kbytes);
         std::string options = type_options(r.key_type, "K") +
                               type_options(r.has_values ? r.value_type : element_type::uint32, "V") +
-                              " -DTOPK_WG=" + std::to_string(pol.wg) + " -DTOPK_ITEMS=" + std::to_string(pol.items);
+                              " -DTOPK_WG=" + std::to_string(pol.wg) + " -DTOPK_ITEMS=" + std::to_string(pol.items) +
+                              " -DTOPK_SMALL=" + std::to_string(pol.small);
         if (r.order == sort_order::descending) options += " -DSORT_DESCENDING";
         top_k_kernels& kern = kernels_for(queue, options);
         const element_type st = sortable_type(kbytes);
@@ -111,8 +115,16 @@ void top_k_impl(const top_k_request& r, bc::command_queue& user_queue, const cha
                        r.keys.buffer, cl_ulong(r.keys.offset), cl_uint(n), cl_uint(k), extra, state, cs, ci);
             for (std::size_t d = 0; d < digits; ++d) launch(queue, kern.pass, global, pol.wg, cs, ci, cl_uint(d), state, hist);
             launch(queue, kern.gather, global, pol.wg, state, cs, ci, s, idx);
-            // The k survivors in no order: by index, then stably by key (ties by index).
-            if (k > 1) {
+            // The k survivors in no order: sorted by (key, index) in one work-group when few...
+            if (k <= pol.small) {
+                const std::size_t swg = std::min<std::size_t>(pow2_group_size(kern.sort_small, device, 256),
+                                                              next_pow2(std::max<std::size_t>(1, k / 2)));
+                launch(queue, kern.sort_small, swg, swg, s, idx, cl_uint(k), r.keys_out.buffer,
+                       cl_ulong(r.keys_out.offset), vin, vin_off, vout, vout_off, with_values);
+                return;
+            }
+            // ... else by index, then stably by key (ties by index).
+            {
                 sort_pairs(queue, idx, element_type::uint32, s, st, k);
                 sort_pairs(queue, s, st, idx, element_type::uint32, k);
             }

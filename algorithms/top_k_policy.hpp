@@ -11,7 +11,8 @@
 // select unless k is a large share of n (then sorting the survivors costs about a full sort
 // anyway) or n does not fit the 32-bit counters. CLPRIM_TOPK_PATH=select|sort forces one (tests
 // run both on PoCL), CLPRIM_TOPK_TUNE="wg,groups_per_unit,samples,need" the select path's shape
-// (need = 1 makes the threshold the smallest sample: tests force the second read with it).
+// (need = 1 makes the threshold the smallest sample: tests force the second read with it),
+// CLPRIM_TOPK_SMALL the largest k whose survivors one work-group sorts (1: always the radix sorts).
 #include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/knobs.hpp>
 
@@ -30,6 +31,7 @@ struct top_k_policy {
     std::size_t items = 16;     // elements per work-item of the filter
     std::size_t samples = 4096; // m: samples of the threshold (at most n)
     std::size_t need = 1;       // the threshold is the sample of this rank (1-based); > samples: all
+    std::size_t small = 1024;   // k up to this: the survivors sorted in one work-group's local memory
 };
 
 inline top_k_policy select_top_k_policy(const device_profile& profile, std::size_t n, std::size_t k,
@@ -62,6 +64,12 @@ inline top_k_policy select_top_k_policy(const device_profile& profile, std::size
         need = std::size_t(std::ceil(e + 3 * std::sqrt(e) + 4));
     }
     p.need = std::min(need, p.samples + 1);
+    // The small sort: (sortable key, index) pairs of up to 1024 in at most half of local memory.
+    while (p.small > 1 && p.small * (key_bytes + 4) > profile.local_mem_size / 2) p.small /= 2;
+    if (auto s = knob_number("CLPRIM_TOPK_SMALL", 1, 4096)) {
+        p.small = 1;
+        while (p.small * 2 <= *s) p.small *= 2;
+    }
     p.wg = std::min(p.wg, profile.max_work_group_size);
     p.groups = std::max<std::size_t>(1, profile.compute_units * per_unit);
     return p;

@@ -100,7 +100,8 @@ BOOST_AUTO_TEST_CASE(larger_sizes)
 }
 
 // Both paths on this device; the select path also on a grid of one tiny work-group (every
-// grid-stride loop runs many rounds) and of many.
+// grid-stride loop runs many rounds) and of many, its survivors sorted by the radix sorts or in
+// local memory.
 BOOST_AUTO_TEST_CASE(paths_forced)
 {
     {
@@ -112,6 +113,8 @@ BOOST_AUTO_TEST_CASE(paths_forced)
     matrix<cl_int, cl_uint>(order_t::ascending, true, {distribution::few_distinct, distribution::reversed});
     for (const char* tune : {"1,1", "32,16"}) {
         env_override t("CLPRIM_TOPK_TUNE", tune);
+        // The survivors by the two radix sorts (small: 1) and by the local sort (4096).
+        env_override small("CLPRIM_TOPK_SMALL", tune[0] == '1' ? "1" : "4096");
         for (std::size_t n : {1, 2, 33, 4097})
             for (std::size_t k : ks_for(n)) {
                 check_top_k<cl_uint, cl_uint>(n, k, distribution::few_distinct, order_t::descending, true, queue);
