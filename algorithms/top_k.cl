@@ -20,7 +20,8 @@
 //     the k-th is taken whole return at once.
 //  5. topk_gather: the candidates at or below the prefix: exactly k, in no order. topk_sort_small
 //     sorts them by (s, i) in local memory and stores keys and values (small k); else the host
-//     sorts them (by i, then stably by s) and topk_write stores keys and values in that order.
+//     radix-sorts them, as composites s << 32 | i (keys of up to 32 bits: one sort of ulongs,
+//     then topk_write_composite) or by i and then stably by s (then topk_write).
 // The state `st` (uints): ST_KREM the rank (1-based) of the k-th among the candidates matching
 // the prefix, ST_DEPTH the digits fixed, ST_DONE 1 once a whole bucket is taken, ST_OUT / ST_CAND
 // / ST_EXTRA append counters, ST_TICKET the passes' ticket, the prefix (ST_KP_LO/HI of s, ST_IP
@@ -272,7 +273,7 @@ void topk_pass(__global const SK* cs, __global const uint* ci, uint depth, __glo
 // to (os, oi) in rounds of TOPK_WG * TOPK_ITEMS candidates per work-group.
 __kernel __attribute__((reqd_work_group_size(TOPK_WG, 1, 1)))
 void topk_gather(__global uint* st, __global const SK* cs, __global const uint* ci, __global SK* os,
-                 __global uint* oi)
+                 __global uint* oi, __global ulong* oc, uint compose)
 {
     __local uint lcount, lbase;
     const uint count = st[ST_CAND] + st[ST_EXTRA];
@@ -293,8 +294,14 @@ void topk_gather(__global uint* st, __global const SK* cs, __global const uint* 
         for (uint t = 0; t < TOPK_ITEMS && cnt; ++t) {
             const ulong j = base + (ulong)t * TOPK_WG;
             if (j < count && cmp_prefix(cs[j], ci[j], depth, kp, ip) <= 0) {
-                os[o] = cs[j];
-                oi[o] = ci[j];
+#if K_BITS <= 32
+                if (compose) oc[o] = ((ulong)cs[j] << 32) | ci[j];
+                else
+#endif
+                {
+                    os[o] = cs[j];
+                    oi[o] = ci[j];
+                }
                 ++o;
             }
         }
@@ -351,6 +358,18 @@ __kernel void topk_sortable(__global const K* in, ulong in_off, ulong n, __globa
         s[j] = key_to_sortable(in[j]);
         idx[j] = (uint)j;
     }
+}
+
+// The k results in order from composites (s << 32 | i, keys of up to 32 bits) sorted as ulongs.
+__kernel void topk_write_composite(__global const ulong* c, ulong k, __global K* keys, ulong keys_off,
+                                   __global const V* vin, ulong vin_off, __global V* vout, ulong vout_off,
+                                   uint with_values)
+{
+    const ulong j = get_global_id(0);
+    if (j >= k) return;
+    const ulong x = c[j];
+    keys[keys_off + j] = sortable_to_key((SK)(x >> 32));
+    if (with_values) vout[vout_off + j] = vin[vin_off + (uint)x];
 }
 
 // The k results in order: keys from their sortable bits, values gathered by index.

@@ -23,7 +23,7 @@ namespace detail {
 namespace {
 
 struct top_k_kernels {
-    bc::kernel sample, filter, pass, gather, sort_small, sortable, write;
+    bc::kernel sample, filter, pass, gather, sort_small, sortable, write, write_composite;
 };
 
 top_k_kernels& kernels_for(const bc::command_queue& queue, const std::string& options)
@@ -36,7 +36,7 @@ top_k_kernels& kernels_for(const bc::command_queue& queue, const std::string& op
     top_k_kernels k{p.create_kernel("topk_sample"),     p.create_kernel("topk_filter"),
                     p.create_kernel("topk_pass"),       p.create_kernel("topk_gather"),
                     p.create_kernel("topk_sort_small"), p.create_kernel("topk_sortable"),
-                    p.create_kernel("topk_write")};
+                    p.create_kernel("topk_write"),      p.create_kernel("topk_write_composite")};
     return cache.emplace(key, k).first->second;
 }
 
@@ -104,6 +104,9 @@ void top_k_impl(const top_k_request& r, bc::command_queue& user_queue, const cha
             idx = lease.buffer(k * 4);
             const bc::buffer cs = lease.buffer(n * kbytes); // candidates: at most every element
             const bc::buffer ci = lease.buffer(n * 4);
+            // Keys of up to 32 bits: the survivors as composites (one ulong sort instead of two).
+            const bool compose = kbytes <= 4 && k > pol.small;
+            const bc::buffer comp = compose ? lease.buffer(k * sizeof(cl_ulong)) : s;
             const std::size_t global = pol.groups * pol.wg;
             const std::size_t filter_global = ceil_div(n, pol.wg * pol.items) * pol.wg;
             const std::size_t digits = kbytes + 4; // 8-bit digits of the key, then of the index
@@ -114,7 +117,7 @@ void top_k_impl(const top_k_request& r, bc::command_queue& user_queue, const cha
                 launch(queue, kern.filter, extra ? std::min(filter_global, global) : filter_global, pol.wg,
                        r.keys.buffer, cl_ulong(r.keys.offset), cl_uint(n), cl_uint(k), extra, state, cs, ci);
             for (std::size_t d = 0; d < digits; ++d) launch(queue, kern.pass, global, pol.wg, cs, ci, cl_uint(d), state, hist);
-            launch(queue, kern.gather, global, pol.wg, state, cs, ci, s, idx);
+            launch(queue, kern.gather, global, pol.wg, state, cs, ci, s, idx, comp, cl_uint(compose ? 1 : 0));
             // The k survivors in no order: sorted by (key, index) in one work-group when few...
             if (k <= pol.small) {
                 const std::size_t swg = std::min<std::size_t>(pow2_group_size(kern.sort_small, device, 256),
@@ -123,11 +126,19 @@ void top_k_impl(const top_k_request& r, bc::command_queue& user_queue, const cha
                        cl_ulong(r.keys_out.offset), vin, vin_off, vout, vout_off, with_values);
                 return;
             }
-            // ... else by index, then stably by key (ties by index).
-            {
-                sort_pairs(queue, idx, element_type::uint32, s, st, k);
-                sort_pairs(queue, s, st, idx, element_type::uint32, k);
+            // ... else as composites, one radix sort ...
+            if (compose) {
+                sort_request c;
+                c.keys = {comp, 0, k};
+                c.key_type = element_type::uint64;
+                radix_sort_impl(c, queue);
+                launch(queue, kern.write_composite, round_up(k, 256), 256, comp, cl_ulong(k), r.keys_out.buffer,
+                       cl_ulong(r.keys_out.offset), vin, vin_off, vout, vout_off, with_values);
+                return;
             }
+            // ... or by index, then stably by key (ties by index).
+            sort_pairs(queue, idx, element_type::uint32, s, st, k);
+            sort_pairs(queue, s, st, idx, element_type::uint32, k);
         }
         launch(queue, kern.write, round_up(k, 256), 256, s, idx, cl_ulong(k), r.keys_out.buffer,
                cl_ulong(r.keys_out.offset), vin, vin_off, vout, vout_off, with_values);
