@@ -16,16 +16,35 @@
 
 inline bool goes_before(K_UNSIGNED x, K_UNSIGNED v, uint upper) { return upper ? x <= v : x < v; }
 
-// The first position in [lo, hi) of a whose element does not go before v (hi if all do): the
-// textbook binary search, one global read per level.
+// The first position in [lo, hi) of a whose element does not go before v (hi if all do): a
+// binary search without branches on the data. The interval [base, base + len) holding the answer
+// loses its lower half when the element before its middle goes before v, else its upper half; len
+// shrinks the same way for every query (len -= len / 2), so work-items searching intervals of one
+// length run the same number of steps (no divergence on GPUs; CPU compilers vectorise the loop
+// across work-items). One global read per level.
 inline ulong search_global(__global const K* a, ulong lo, ulong hi, K_UNSIGNED v, uint upper)
 {
-    while (lo < hi) {
-        const ulong mid = lo + ((hi - lo) >> 1);
-        if (goes_before(key_to_ordered(a[mid]), v, upper)) lo = mid + 1;
-        else hi = mid;
+    if (lo >= hi) return lo;
+    ulong base = lo, len = hi - lo;
+    while (len > 1) {
+        const ulong step = len >> 1;
+        base = goes_before(key_to_ordered(a[base + step - 1]), v, upper) ? base + step : base;
+        len -= step;
     }
-    return lo;
+    return base + goes_before(key_to_ordered(a[base]), v, upper);
+}
+
+// The same over local memory (the sorted path's slice, the cached path's samples).
+inline uint search_local(__local const K_UNSIGNED* a, uint len, K_UNSIGNED v, uint upper)
+{
+    if (len == 0) return 0;
+    uint base = 0;
+    while (len > 1) {
+        const uint step = len >> 1;
+        base = goes_before(a[base + step - 1], v, upper) ? base + step : base;
+        len -= step;
+    }
+    return base + goes_before(a[base], v, upper);
 }
 
 // Plain path: one query per work-item, a binary search over the whole range in global memory.
@@ -70,12 +89,7 @@ __kernel void search_cached(__global const K* a, ulong a_off, ulong n, __global 
     barrier(CLK_LOCAL_MEM_FENCE);
     for (ulong i = get_global_id(0); i < nq; i += get_global_size(0)) {
         const K_UNSIGNED v = key_to_ordered(q[i]);
-        uint lo = 0, hi = m;
-        while (lo < hi) {
-            const uint mid = (lo + hi) >> 1;
-            if (goes_before(ls[mid], v, upper)) lo = mid + 1;
-            else hi = mid;
-        }
+        const uint lo = search_local(ls, m, v, upper);
         const ulong first = lo > 0 ? sample_pos(lo - 1, n, m) + 1 : 0;
         const ulong last = lo < m ? sample_pos(lo, n, m) : n;
         out[i] = (INDEX)search_global(a, first, last, v, upper);
@@ -130,13 +144,7 @@ __kernel void search_sorted(__global const K* a, ulong a_off, __global const K_U
         const K_UNSIGNED v = qs[i];
         ulong pos;
         if (local_slice) {
-            uint l = 0, h = (uint)(hi - lo);
-            while (l < h) {
-                const uint mid = (l + h) >> 1;
-                if (goes_before(la[mid], v, upper)) l = mid + 1;
-                else h = mid;
-            }
-            pos = lo + l;
+            pos = lo + search_local(la, (uint)(hi - lo), v, upper);
         } else {
             pos = search_global(a, lo, hi, v, upper);
         }

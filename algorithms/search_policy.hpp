@@ -8,10 +8,10 @@
 //    of neighbouring queries answers from one slice of the range (loaded into local memory when
 //    it fits), and the answers are scattered back. Random searches over a range far larger than
 //    the caches wait on a scattered read per level; sorted ones read each slice about once.
-// GPUs take `sorted` when both the queries and the range are many (the sort then costs less than
-// the scattered levels), else `cached` when the queries are many enough to pay for loading the
-// samples per work-group and the range is long enough for the samples to save levels; CPU
-// devices take `plain` (their caches hold the top levels anyway).
+// GPUs and CPU devices take `sorted` when both the queries and the range are many (the sort then
+// costs less than the scattered levels); else GPUs take `cached` when the queries are many enough
+// to pay for loading the samples per work-group and the range is long enough for the samples to
+// save levels, and CPU devices `plain` (their caches hold the top levels anyway).
 // CLPRIM_SEARCH_PATH=plain|cached|sorted forces one (tests run each on PoCL),
 // CLPRIM_SEARCH_TUNE="wg,items,samples" the shape (items: queries per work-item of the cached
 // and sorted paths).
@@ -42,8 +42,11 @@ inline search_policy select_search_policy(const device_profile& profile, std::si
     // 2047 samples (11 levels) of 4-byte keys: 8 KiB of local memory, 16 KiB for 8-byte keys.
     p.samples = 2047;
     if (profile.is_gpu() && queries >= 16 * 1024 && n >= 4 * (p.samples + 1)) p.path = search_path::cached;
-    if (profile.is_gpu() && queries >= (std::size_t(1) << 22) && n >= (std::size_t(1) << 22))
-        p.path = search_path::sorted;
+    // Sorted on GPUs from 2^22 queries over 2^22 keys; on CPU devices from 2^14 over 2^14 (PoCL, 2
+    // shared cores: 2^16 queries 10.5 -> 3.6 ms, 2^18 114 -> 43 ms, 2^20 840 -> 241 ms: each
+    // plain search waits on a cache miss per level, one query at a time).
+    const std::size_t from = profile.is_gpu() ? std::size_t(1) << 22 : profile.is_cpu() ? std::size_t(1) << 14 : 0;
+    if (from && queries >= from && n >= from) p.path = search_path::sorted;
     if (auto path = knob_choice("CLPRIM_SEARCH_PATH", {"plain", "cached", "sorted"})) p.path = search_path(*path);
     // The sort carries 32-bit positions.
     if (p.path == search_path::sorted && queries > std::numeric_limits<cl_uint>::max()) p.path = search_path::cached;
