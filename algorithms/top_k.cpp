@@ -112,10 +112,13 @@ void top_k_impl(const top_k_request& r, bc::command_queue& user_queue, const cha
             const std::size_t digits = kbytes + 4; // 8-bit digits of the key, then of the index
             launch(queue, kern.sample, 256, 256, r.keys.buffer, cl_ulong(r.keys.offset), cl_uint(n), cl_uint(pol.samples),
                    cl_uint(pol.need), cl_uint(k), state, hist, local_bytes{pol.samples * kbytes});
-            // The second read (rarely needed) on the grid-stride grid: an idle launch is short.
+            // The second read (rarely needed) on the grid-stride grid: an idle launch is short. Not
+            // launched when it cannot be needed: `need` distinct samples are at or below T, so at
+            // least `need` elements pass the first (all of them when need > samples).
             for (cl_uint extra : {0u, 1u})
-                launch(queue, kern.filter, extra ? std::min(filter_global, global) : filter_global, pol.wg,
-                       r.keys.buffer, cl_ulong(r.keys.offset), cl_uint(n), cl_uint(k), extra, state, cs, ci);
+                if (!extra || pol.need < k)
+                    launch(queue, kern.filter, extra ? std::min(filter_global, global) : filter_global, pol.wg,
+                           r.keys.buffer, cl_ulong(r.keys.offset), cl_uint(n), cl_uint(k), extra, state, cs, ci);
             for (std::size_t d = 0; d < digits; ++d) launch(queue, kern.pass, global, pol.wg, cs, ci, cl_uint(d), state, hist);
             launch(queue, kern.gather, global, pol.wg, state, cs, ci, s, idx, comp, cl_uint(compose ? 1 : 0));
             // The k survivors in no order: sorted by (key, index) in one work-group when few...
