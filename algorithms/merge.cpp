@@ -1,14 +1,14 @@
 // The public merge / merge_by_key (issue #30): the merge sort's rounds (merge_rounds.hpp), run
 // once over two ranges. The program is merge_sort.cl built with -DMERGE_TWO_RANGES: one pair of
 // runs (the first range, then the second, each its own buffer and offset), keys converted to
-// sortable bits as they are read, back to keys as they are stored. GPU path: merge_fused
-// (merge_path.cl: one launch; each work-group finds its tile's ends by a co-rank search shared by
-// its work-items, then merge_global's tile merge: one co-rank search per work-item in local
-// memory, serial merges from registers), or merge_partition + merge_global (two launches, one
-// co-rank search per output tile in the first, by one work-item or by a work-group:
-// merge_splits_choice); CPU devices: merge_cpu_round (one long co-rank
-// piece per work-item). The path and the shape come from the merge sort's policy (choose_merge_policy,
-// CLPRIM_MERGE_PATH / CLPRIM_MERGE_GPU_TUNE / CLPRIM_MERGE_CPU_TUNE force them).
+// sortable bits as they are read, back to keys as they are stored. GPU path: a partition launch
+// (where each output tile starts in the first range: merge_partition_group, one co-rank search
+// shared by a work-group, merge_path.cl; or merge_partition, one per work-item) and merge_global
+// (one co-rank search per work-item in local memory, serial merges from registers); or one
+// launch, merge_fused (merge_splits_choice, merge_rounds.hpp). CPU devices: merge_cpu_round (one
+// long co-rank piece per work-item). The path and the shape come from the merge sort's policy
+// (choose_merge_policy, CLPRIM_MERGE_PATH / CLPRIM_MERGE_GPU_TUNE / CLPRIM_MERGE_CPU_TUNE force
+// them).
 #include "merge_rounds.hpp"
 #include "ranges_overlap.hpp"
 

@@ -170,15 +170,15 @@ BOOST_AUTO_TEST_CASE(paths_forced)
         keys_matrix<cl_uint>(order_t::ascending, queue);
         check_pairs<cl_uint, cl_uint>(65537, 30011, distribution::few_distinct, order_t::descending, queue);
         check_pairs<cl_int, cl_uint>((1u << 18) + 3, 77777, distribution::few_distinct, order_t::ascending, queue);
-        // The fused kernel's shared co-rank search with one work-item (a binary search) and with
-        // a few; the two-launch variant (merge_partition + merge_global).
+        // The shared co-rank search with one work-item (a binary search) and with a few; the
+        // other variants (merge_partition + merge_global, one launch).
         for (const char* tune : {"1,5", "32,3"}) {
             env_override t("CLPRIM_MERGE_GPU_TUNE", tune);
             keys_matrix<cl_int>(order_t::descending, queue);
             check_pairs<cl_ulong, cl_uint>(40000, 3, distribution::few_distinct, order_t::ascending, queue);
         }
         env_override tune("CLPRIM_MERGE_GPU_TUNE", "4,3");
-        for (const char* how : {"partition", "group"}) {
+        for (const char* how : {"partition", "fused"}) {
             env_override splits("CLPRIM_MERGE_SPLITS", how);
             keys_matrix<cl_uint>(order_t::descending, queue);
             for (auto s : size_pairs)
