@@ -151,3 +151,124 @@ __kernel void search_sorted(__global const K* a, ulong a_off, __global const K_U
         out[qi[i]] = (INDEX)pos;
     }
 }
+
+// Bucketed path (many queries over a long range, issue #30): the queries partitioned by the
+// interval of the cached path's samples they fall in (a counting sort on the device: count,
+// scan, scatter), answered bucket by bucket (each bucket's interval of the range stays in the
+// caches while its queries search it), and the answers scattered back in an order that keeps
+// the writes of all buckets near each other (so the caches merge them into whole lines).
+// The bucket of a query: how many of the m samples go before it (0 .. m).
+inline uint bucket_of(__local const K_UNSIGNED* ls, uint m, K_UNSIGNED v, uint upper)
+{
+    return search_local(ls, m, v, upper);
+}
+
+// Step 2: counts[b] += the queries in bucket b (a local histogram per work-group, grid-stride).
+__kernel void search_bucket_count(__global const K* q, ulong q_off, ulong nq, __global const K_UNSIGNED* samples,
+                                  uint m, uint upper, __global uint* counts, __local K_UNSIGNED* ls, __local uint* lh)
+{
+    q += q_off;
+    for (uint j = get_local_id(0); j < m; j += get_local_size(0)) ls[j] = samples[j];
+    for (uint j = get_local_id(0); j <= m; j += get_local_size(0)) lh[j] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (ulong i = get_global_id(0); i < nq; i += get_global_size(0))
+        atomic_inc(&lh[bucket_of(ls, m, key_to_ordered(q[i]), upper)]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = get_local_id(0); j <= m; j += get_local_size(0))
+        if (lh[j]) atomic_add(&counts[j], lh[j]);
+}
+
+// Step 3, one work-group: cursor[b] = the queries in buckets before b (exclusive scan of the
+// counts; the group's work-items take consecutive runs of buckets).
+__kernel void search_bucket_scan(__global const uint* counts, uint buckets, __global uint* cursor,
+                                 __local uint* part)
+{
+    const uint l = get_local_id(0), wg = get_local_size(0);
+    const uint per = (buckets + wg - 1) / wg, b0 = min(l * per, buckets), b1 = min(b0 + per, buckets);
+    uint sum = 0;
+    for (uint b = b0; b < b1; ++b) sum += counts[b];
+    part[l] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint off = 1; off < wg; off <<= 1) { // inclusive scan of the runs' sums
+        const uint add = l >= off ? part[l - off] : 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        part[l] += add;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    uint run = part[l] - sum;
+    for (uint b = b0; b < b1; ++b) {
+        cursor[b] = run;
+        run += counts[b];
+    }
+}
+
+// Step 4: tiles of get_local_size * SEARCH_ITEMS queries: each query's ordered key and position
+// appended to its bucket (a local rank by atomic, then one global reservation per bucket and
+// tile). A bucket fills front to back, so its writes stay in a few cache lines at a time.
+__kernel void search_bucket_scatter(__global const K* q, ulong q_off, ulong nq, __global const K_UNSIGNED* samples,
+                                    uint m, uint upper, __global uint* cursor, __global K_UNSIGNED* qs,
+                                    __global uint* qi, __local K_UNSIGNED* ls, __local uint* lh, __local uint* lbase)
+{
+    q += q_off;
+    const uint l = get_local_id(0), wg = get_local_size(0);
+    for (uint j = l; j < m; j += wg) ls[j] = samples[j];
+    for (uint j = l; j <= m; j += wg) lh[j] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong first = get_group_id(0) * (ulong)wg * SEARCH_ITEMS + l;
+    K_UNSIGNED v[SEARCH_ITEMS];
+    uint b[SEARCH_ITEMS], r[SEARCH_ITEMS];
+    for (uint t = 0; t < SEARCH_ITEMS; ++t) {
+        const ulong i = first + (ulong)t * wg;
+        v[t] = i < nq ? key_to_ordered(q[i]) : 0;
+        b[t] = i < nq ? bucket_of(ls, m, v[t], upper) : 0;
+        r[t] = i < nq ? atomic_inc(&lh[b[t]]) : 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = l; j <= m; j += wg)
+        if (lh[j]) lbase[j] = atomic_add(&cursor[j], lh[j]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint t = 0; t < SEARCH_ITEMS; ++t) {
+        const ulong i = first + (ulong)t * wg;
+        if (i < nq) {
+            const uint o = lbase[b[t]] + r[t];
+            qs[o] = v[t];
+            qi[o] = (uint)i;
+        }
+    }
+}
+
+// Step 5: the partitioned queries answered in order, as search_cached answers them (the samples
+// in local memory, then the interval in global memory), into res (same order): neighbouring
+// queries share their bucket's interval, which stays in the caches.
+__kernel void search_bucketed(__global const K* a, ulong a_off, ulong n, __global const K_UNSIGNED* samples, uint m,
+                              __global const K_UNSIGNED* qs, ulong nq, __global INDEX* res, uint upper,
+                              __local K_UNSIGNED* ls)
+{
+    a += a_off;
+    for (uint j = get_local_id(0); j < m; j += get_local_size(0)) ls[j] = samples[j];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong first = get_group_id(0) * (ulong)get_local_size(0) * SEARCH_ITEMS + get_local_id(0);
+    for (uint t = 0; t < SEARCH_ITEMS; ++t) {
+        const ulong i = first + (ulong)t * get_local_size(0);
+        if (i >= nq) break;
+        const K_UNSIGNED v = qs[i];
+        const uint lo = bucket_of(ls, m, v, upper);
+        const ulong from = lo > 0 ? sample_pos(lo - 1, n, m) + 1 : 0;
+        const ulong to = lo < m ? sample_pos(lo, n, m) : n;
+        res[i] = (INDEX)search_global(a, from, to, v, upper);
+    }
+}
+
+// Step 6: the answers back to their queries' positions, out[qi[p]] = res[p], visiting p bucket
+// by bucket in turn, 8 at a time: p = (blk % buckets) * row + (blk / buckets) * 8 + (t % 8), blk =
+// t / 8, for t < buckets * row (row: a bucket's length if all were equal, a multiple of 8).
+// Each bucket holds its queries in about their original order, so the writes in flight from
+// all buckets land in one window of the output.
+__kernel void search_unscatter(__global const uint* qi, __global const INDEX* res, ulong nq, uint buckets, ulong row,
+                               __global INDEX* out, ulong out_off)
+{
+    out += out_off;
+    const ulong t = get_global_id(0), blk = t / 8;
+    const ulong p = (blk % buckets) * row + (blk / buckets) * 8 + (t % 8);
+    if (t < (ulong)buckets * row && p < nq) out[qi[p]] = res[p];
+}
