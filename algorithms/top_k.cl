@@ -270,7 +270,7 @@ void topk_pass(__global const SK* cs, __global const uint* ci, uint depth, __glo
 }
 
 // Step 5: the candidates at or below the prefix on its ST_DEPTH digits: the k results, appended
-// to (os, oi) in rounds of TOPK_WG * TOPK_ITEMS candidates per work-group.
+// to (os, oi), or as composites s << 32 | i to oc, in grid-stride rounds.
 __kernel __attribute__((reqd_work_group_size(TOPK_WG, 1, 1)))
 void topk_gather(__global uint* st, __global const SK* cs, __global const uint* ci, __global SK* os,
                  __global uint* oi, __global ulong* oc, uint compose)
@@ -280,29 +280,23 @@ void topk_gather(__global uint* st, __global const SK* cs, __global const uint* 
     const uint depth = st[ST_DEPTH];
     const SK kp = get_sk(st, ST_KP_LO);
     const uint ip = st[ST_IP];
-    const ulong round = (ulong)get_num_groups(0) * (TOPK_WG * TOPK_ITEMS);
-    for (ulong r0 = (ulong)get_group_id(0) * (TOPK_WG * TOPK_ITEMS); r0 < count; r0 += round) {
-        const ulong base = r0 + get_local_id(0);
-        uint cnt = 0;
+    // One candidate per work-item per round (every work-group busy; its loads issued at once).
+    for (ulong r0 = get_group_id(0) * (ulong)TOPK_WG; r0 < count; r0 += get_global_size(0)) {
+        const ulong j = r0 + get_local_id(0);
+        const SK s = j < count ? cs[j] : (SK)0;
+        const uint i = j < count ? ci[j] : 0;
+        const uint hit = j < count && cmp_prefix(s, i, depth, kp, ip) <= 0;
         if (get_local_id(0) == 0) lcount = 0;
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint t = 0; t < TOPK_ITEMS; ++t) {
-            const ulong j = base + (ulong)t * TOPK_WG;
-            cnt += j < count && cmp_prefix(cs[j], ci[j], depth, kp, ip) <= 0;
-        }
-        uint o = group_append(cnt, &st[ST_OUT], &lcount, &lbase);
-        for (uint t = 0; t < TOPK_ITEMS && cnt; ++t) {
-            const ulong j = base + (ulong)t * TOPK_WG;
-            if (j < count && cmp_prefix(cs[j], ci[j], depth, kp, ip) <= 0) {
+        const uint o = group_append(hit, &st[ST_OUT], &lcount, &lbase);
+        if (hit) {
 #if K_BITS <= 32
-                if (compose) oc[o] = ((ulong)cs[j] << 32) | ci[j];
-                else
+            if (compose) oc[o] = ((ulong)s << 32) | i;
+            else
 #endif
-                {
-                    os[o] = cs[j];
-                    oi[o] = ci[j];
-                }
-                ++o;
+            {
+                os[o] = s;
+                oi[o] = i;
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE); // lcount and lbase are reset next round
