@@ -114,7 +114,8 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         scratch_lease lease(queue);
         const bc::buffer splits = lease.buffer(groups * sizeof(cl_ulong));
         if (how == merge_splits::group) {
-            const std::size_t pwg = std::min<std::size_t>(64, pow2_group_size(k.partition_group, device, 64));
+            // 32 probes per round: log_33 rounds, and few enough work-items (one per probe) for one wave.
+            const std::size_t pwg = std::min<std::size_t>(32, pow2_group_size(k.partition_group, device, 32));
             launch(queue, k.partition_group, groups * pwg, pwg, aa.k, cl_ulong(aa.koff), bb.k, cl_ulong(bb.koff),
                    cl_ulong(n), cl_ulong(n1), cl_ulong(tile), splits, local_bytes{2 * pwg});
             launch(queue, k.round, groups * wg, wg, aa.k, cl_ulong(aa.koff), aa.v, cl_ulong(aa.voff), bb.k,
