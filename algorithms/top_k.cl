@@ -162,13 +162,13 @@ void topk_sample(__global const K* in, ulong in_off, uint n, uint m, uint need, 
 }
 
 // Reserves room for this work-item's `cnt` hits in a list whose length is *counter: one global
-// atomic per work-group. Returns where the work-item's hits go. Needs *lcount = 0 and a barrier
+// atomic per work-group with hits. Returns where the work-item's hits go. Needs *lcount = 0 and a barrier
 // before; every work-item of the group calls it.
 inline uint group_append(uint cnt, __global uint* counter, __local uint* lcount, __local uint* lbase)
 {
     const uint mine = cnt ? atomic_add(lcount, cnt) : 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (get_local_id(0) == 0) *lbase = atomic_add(counter, *lcount);
+    if (get_local_id(0) == 0) *lbase = *lcount ? atomic_add(counter, *lcount) : 0; // most tiles have none
     barrier(CLK_LOCAL_MEM_FENCE);
     return *lbase + mine;
 }
