@@ -163,18 +163,27 @@ inline uint bucket_of(__local const K_UNSIGNED* ls, uint m, K_UNSIGNED v, uint u
     return search_local(ls, m, v, upper);
 }
 
-// Step 2: counts[b] += the queries in bucket b (a local histogram per work-group, grid-stride).
+// Step 2: counts[b] += the queries in bucket b: a local histogram per work-group over a tile of
+// get_local_size * SEARCH_ITEMS queries (loaded first, all in flight), added with one atomic
+// per bucket that has any.
 __kernel void search_bucket_count(__global const K* q, ulong q_off, ulong nq, __global const K_UNSIGNED* samples,
                                   uint m, uint upper, __global uint* counts, __local K_UNSIGNED* ls, __local uint* lh)
 {
     q += q_off;
-    for (uint j = get_local_id(0); j < m; j += get_local_size(0)) ls[j] = samples[j];
-    for (uint j = get_local_id(0); j <= m; j += get_local_size(0)) lh[j] = 0;
+    const uint l = get_local_id(0), wg = get_local_size(0);
+    for (uint j = l; j < m; j += wg) ls[j] = samples[j];
+    for (uint j = l; j <= m; j += wg) lh[j] = 0;
+    const ulong first = get_group_id(0) * (ulong)wg * SEARCH_ITEMS + l;
+    K_UNSIGNED v[SEARCH_ITEMS];
+    for (uint t = 0; t < SEARCH_ITEMS; ++t) {
+        const ulong i = first + (ulong)t * wg;
+        v[t] = i < nq ? key_to_ordered(q[i]) : 0;
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (ulong i = get_global_id(0); i < nq; i += get_global_size(0))
-        atomic_inc(&lh[bucket_of(ls, m, key_to_ordered(q[i]), upper)]);
+    for (uint t = 0; t < SEARCH_ITEMS; ++t)
+        if (first + (ulong)t * wg < nq) atomic_inc(&lh[bucket_of(ls, m, v[t], upper)]);
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint j = get_local_id(0); j <= m; j += get_local_size(0))
+    for (uint j = l; j <= m; j += wg)
         if (lh[j]) atomic_add(&counts[j], lh[j]);
 }
 
@@ -217,11 +226,14 @@ __kernel void search_bucket_scatter(__global const K* q, ulong q_off, ulong nq, 
     const ulong first = get_group_id(0) * (ulong)wg * SEARCH_ITEMS + l;
     K_UNSIGNED v[SEARCH_ITEMS];
     uint b[SEARCH_ITEMS], r[SEARCH_ITEMS];
-    for (uint t = 0; t < SEARCH_ITEMS; ++t) {
+    for (uint t = 0; t < SEARCH_ITEMS; ++t) { // the loads first, all in flight
         const ulong i = first + (ulong)t * wg;
         v[t] = i < nq ? key_to_ordered(q[i]) : 0;
-        b[t] = i < nq ? bucket_of(ls, m, v[t], upper) : 0;
-        r[t] = i < nq ? atomic_inc(&lh[b[t]]) : 0;
+    }
+    for (uint t = 0; t < SEARCH_ITEMS; ++t) {
+        const bool live = first + (ulong)t * wg < nq;
+        b[t] = live ? bucket_of(ls, m, v[t], upper) : 0;
+        r[t] = live ? atomic_inc(&lh[b[t]]) : 0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint j = l; j <= m; j += wg)
@@ -248,10 +260,15 @@ __kernel void search_bucketed(__global const K* a, ulong a_off, ulong n, __globa
     for (uint j = get_local_id(0); j < m; j += get_local_size(0)) ls[j] = samples[j];
     barrier(CLK_LOCAL_MEM_FENCE);
     const ulong first = get_group_id(0) * (ulong)get_local_size(0) * SEARCH_ITEMS + get_local_id(0);
+    K_UNSIGNED vs[SEARCH_ITEMS];
+    for (uint t = 0; t < SEARCH_ITEMS; ++t) { // the loads first, all in flight
+        const ulong i = first + (ulong)t * get_local_size(0);
+        vs[t] = i < nq ? qs[i] : 0;
+    }
     for (uint t = 0; t < SEARCH_ITEMS; ++t) {
         const ulong i = first + (ulong)t * get_local_size(0);
         if (i >= nq) break;
-        const K_UNSIGNED v = qs[i];
+        const K_UNSIGNED v = vs[t];
         const uint lo = bucket_of(ls, m, v, upper);
         const ulong from = lo > 0 ? sample_pos(lo - 1, n, m) + 1 : 0;
         const ulong to = lo < m ? sample_pos(lo, n, m) : n;

@@ -82,10 +82,8 @@ void search_bucketed(bc::command_queue& queue, search_kernels& k, const search_p
     auto group = [&](bc::kernel& kern, std::size_t want) {
         return floor_pow2(std::min(want, limits_for(kern, device).max_work_group_size));
     };
-    const std::size_t wg = group(k.bscatter, std::min(pol.wg, group(k.bsearch, pol.wg)));
+    const std::size_t wg = group(k.bcount, group(k.bscatter, std::min(pol.wg, group(k.bsearch, pol.wg))));
     const std::size_t tiles = ceil_div(nq, wg * pol.items);
-    const std::size_t cwg = group(k.bcount, pol.wg);
-    const std::size_t count_groups = std::min(ceil_div(nq, cwg * 64), 8 * std::size_t(profile_of(device).compute_units));
     scratch_lease lease(queue);
     const bc::buffer samples = lease.buffer(m * kbytes);
     const bc::buffer counts = lease.buffer(buckets * sizeof(cl_uint)), cursor = lease.buffer(buckets * sizeof(cl_uint));
@@ -95,7 +93,7 @@ void search_bucketed(bc::command_queue& queue, search_kernels& k, const search_p
     launch(queue, k.samples, round_up(m, swg), swg, a.buffer, cl_ulong(a.offset), cl_ulong(n), m, samples);
     const cl_uint zero = 0;
     queue.enqueue_fill_buffer(counts, &zero, sizeof zero, 0, buckets * sizeof(cl_uint));
-    launch(queue, k.bcount, std::max<std::size_t>(1, count_groups) * cwg, cwg, values.buffer, cl_ulong(values.offset),
+    launch(queue, k.bcount, tiles * wg, wg, values.buffer, cl_ulong(values.offset),
            cl_ulong(nq), samples, m, up, counts, local_bytes{m * kbytes}, local_bytes{buckets * sizeof(cl_uint)});
     const std::size_t scan_wg = group(k.bscan, 256);
     launch(queue, k.bscan, scan_wg, scan_wg, counts, buckets, cursor, local_bytes{scan_wg * sizeof(cl_uint)});
