@@ -3,10 +3,10 @@
 // runs (the first range, then the second, each its own buffer and offset), keys converted to
 // sortable bits as they are read, back to keys as they are stored. GPU path: a partition launch
 // (where each output tile starts in the first range: merge_partition_group, one co-rank search
-// shared by a work-group, merge_path.cl; or merge_partition, one per work-item) and merge_global
-// (one co-rank search per work-item in local memory, serial merges from registers); or one
-// launch, merge_fused (merge_splits_choice, merge_rounds.hpp). CPU devices: merge_cpu_round (one
-// long co-rank piece per work-item). The path and the shape come from the merge sort's policy
+// shared by a work-group, merge_path.cl; or merge_partition, one per work-item:
+// merge_splits_choice, merge_rounds.hpp) and merge_global (one co-rank search per work-item in
+// local memory, serial merges from registers). CPU devices: merge_cpu_round (one long co-rank
+// piece per work-item). The path and the shape come from the merge sort's policy
 // (choose_merge_policy, CLPRIM_MERGE_PATH / CLPRIM_MERGE_GPU_TUNE / CLPRIM_MERGE_CPU_TUNE force
 // them).
 #include "merge_rounds.hpp"
@@ -32,7 +32,7 @@ sort_place place_of(const buffer_range& k, const buffer_range& v, bool has_value
 }
 
 struct merge_kernels {
-    bc::kernel partition, partition_group, round, fused, cpu_round;
+    bc::kernel partition, partition_group, round, cpu_round;
 };
 
 // Kernels per host thread, by context, device and build options.
@@ -51,7 +51,6 @@ merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& op
             algorithms_program(queue.get_context(), {"sort_key_order.cl", "merge_sort.cl", "merge_path.cl"}, options);
         k.partition = program.create_kernel("merge_partition");
         k.round = program.create_kernel("merge_global");
-        k.fused = program.create_kernel("merge_fused");
         k.partition_group = program.create_kernel("merge_partition_group");
     }
     return cache.emplace(key, k).first->second;
@@ -100,17 +99,10 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         if (pol.cpu) return merge_round_cpu(queue, k.cpu_round, aa, bb, dst, n, n1, ceil_div(n, pol.chunks), true);
 
         const merge_splits how = merge_splits_choice();
-        bc::kernel& main = how == merge_splits::fused ? k.fused : k.round;
-        const std::size_t wg = std::min(pol.group, pow2_group_size(main, device, pol.group));
+        const std::size_t wg = std::min(pol.group, pow2_group_size(k.round, device, pol.group));
         const std::size_t tile = wg * elems;
         const std::size_t groups = ceil_div(n, tile);
         const std::size_t local = merge_round_local_bytes(tile, kbytes, vbytes);
-        if (how == merge_splits::fused) {
-            launch(queue, k.fused, groups * wg, wg, aa.k, cl_ulong(aa.koff), aa.v, cl_ulong(aa.voff), bb.k,
-                   cl_ulong(bb.koff), bb.v, cl_ulong(bb.voff), dst.k, cl_ulong(dst.koff), dst.v, cl_ulong(dst.voff),
-                   cl_ulong(n), cl_ulong(n1), local_bytes{local}, local_bytes{2 * wg});
-            return;
-        }
         scratch_lease lease(queue);
         const bc::buffer splits = lease.buffer(groups * sizeof(cl_ulong));
         if (how == merge_splits::group) {

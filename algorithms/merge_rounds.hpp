@@ -40,15 +40,12 @@ merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::s
 
 // The public merge's GPU path (merge.cpp), two launches as the sort's rounds: `group`
 // (merge_partition_group: each split found by a work-group's shared search, merge_path.cl, then
-// merge_global), `partition` (merge_partition: one binary search per work-item, then
-// merge_global) or `fused` (one launch: merge_fused, every work-group finds its own tile's ends
-// first). H100, 2^26 uint keys, device time: partition 0.036 + merge_global 0.188 ms; fused
-// 0.521 ms (the searches' latency at the start of every work-group is not hidden).
-// CLPRIM_MERGE_SPLITS=group|partition|fused.
-enum class merge_splits { group, partition, fused };
+// merge_global) or `partition` (merge_partition: one binary search per work-item, then
+// merge_global). CLPRIM_MERGE_SPLITS=group|partition.
+enum class merge_splits { group, partition };
 inline merge_splits merge_splits_choice()
 {
-    const auto forced = knob_choice("CLPRIM_MERGE_SPLITS", {"group", "partition", "fused"});
+    const auto forced = knob_choice("CLPRIM_MERGE_SPLITS", {"group", "partition"});
     return forced ? merge_splits(*forced) : merge_splits::group;
 }
 

@@ -150,7 +150,7 @@ BOOST_AUTO_TEST_CASE(larger_sizes)
 
 // Both paths forced: the CPU one (one co-rank piece per work-item, few pieces and many), the GPU
 // one with tiny tiles (4 x 3 = 12 outputs per work-group: thousands of tiles, ragged last tile),
-// with its default shape, with groups of 1 and 32, and with its two-launch variants.
+// with its default shape, with groups of 1 and 32, and with merge_partition's splits.
 BOOST_AUTO_TEST_CASE(paths_forced)
 {
     const bool fp64 = type_runs_here<cl_double>();
@@ -171,19 +171,17 @@ BOOST_AUTO_TEST_CASE(paths_forced)
         check_pairs<cl_uint, cl_uint>(65537, 30011, distribution::few_distinct, order_t::descending, queue);
         check_pairs<cl_int, cl_uint>((1u << 18) + 3, 77777, distribution::few_distinct, order_t::ascending, queue);
         // The shared co-rank search with one work-item (a binary search) and with a few; the
-        // other variants (merge_partition + merge_global, one launch).
+        // other split search (merge_partition: one work-item per split).
         for (const char* tune : {"1,5", "32,3"}) {
             env_override t("CLPRIM_MERGE_GPU_TUNE", tune);
             keys_matrix<cl_int>(order_t::descending, queue);
             check_pairs<cl_ulong, cl_uint>(40000, 3, distribution::few_distinct, order_t::ascending, queue);
         }
         env_override tune("CLPRIM_MERGE_GPU_TUNE", "4,3");
-        for (const char* how : {"partition", "fused"}) {
-            env_override splits("CLPRIM_MERGE_SPLITS", how);
-            keys_matrix<cl_uint>(order_t::descending, queue);
-            for (auto s : size_pairs)
-                check_pairs<cl_float, cl_uint>(s.first, s.second, distribution::float_specials, order_t::ascending, queue);
-        }
+        env_override splits("CLPRIM_MERGE_SPLITS", "partition");
+        keys_matrix<cl_uint>(order_t::descending, queue);
+        for (auto s : size_pairs)
+            check_pairs<cl_float, cl_uint>(s.first, s.second, distribution::float_specials, order_t::ascending, queue);
     }
     env_override path("CLPRIM_MERGE_PATH", "cpu");
     for (const char* tune : {"1,16", "7,16"}) {
