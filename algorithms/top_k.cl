@@ -249,9 +249,15 @@ void topk_pass(__global const SK* cs, __global const uint* ci, uint depth, __glo
         if (is_last) lh[b] = atomic_xchg(&hist[b], 0);
     barrier(CLK_LOCAL_MEM_FENCE);
 #if TOPK_WG >= 256
-    scan_pick(lh, is_last ? krem : 0, &pick);
-    const uint b = pick;
-    const uint below = b > 0 ? lh[b - 1] : 0, in_b = lh[b] - below;
+    // Only the last group scans (is_last is the same for all its work-items: the barriers inside
+    // are reached by the whole group or by none of it).
+    uint b = 0, below = 0, in_b = 0;
+    if (is_last) {
+        scan_pick(lh, krem, &pick);
+        b = pick;
+        below = b > 0 ? lh[b - 1] : 0;
+        in_b = lh[b] - below;
+    }
 #else
     // One work-item scans (the group is narrower than the 256 bins).
     uint below = 0, b = 0;

@@ -140,6 +140,13 @@ BOOST_AUTO_TEST_CASE(threshold_forced)
         check_top_k<cl_double, cl_uint>(65537, 1000, distribution::float_specials, order_t::descending, true, queue);
         check_top_k<cl_long, cl_uint>(65537, 77, distribution::sorted, order_t::ascending, true, queue);
     }
+    // Groups of 256 (the GPUs' shape: the last group's parallel scan of the digit's counts).
+    {
+        env_override t("CLPRIM_TOPK_TUNE", "256,2");
+        for (std::size_t n : {1023, 65537})
+            for (std::size_t k : {std::size_t(1), std::size_t(100), n / 4})
+                check_top_k<cl_uint, cl_uint>(n, k, distribution::few_distinct, order_t::descending, true, queue);
+    }
     // Survivors past the local sort: 8-byte keys by the two radix sorts, 4-byte ones as composites.
     check_top_k<cl_long, cl_uint>(65537, 5000, distribution::few_distinct, order_t::descending, true, queue);
     check_top_k<cl_double, cl_uint>(40000, 3000, distribution::float_specials, order_t::ascending, true, queue);
