@@ -35,8 +35,8 @@
 #ifndef TOPK_WG
 #error "top_k.cl needs TOPK_WG"
 #endif
-#ifndef TOPK_ITEMS
-#error "top_k.cl needs TOPK_ITEMS"
+#if !defined(TOPK_ITEMS) || TOPK_ITEMS % 4 != 0
+#error "top_k.cl needs TOPK_ITEMS, a multiple of 4"
 #endif
 #ifndef TOPK_SMALL
 #error "top_k.cl needs TOPK_SMALL"
@@ -173,8 +173,8 @@ inline uint group_append(uint cnt, __global uint* counter, __local uint* lcount,
     return *lbase + mine;
 }
 
-// Step 2 (`extra` = 0): one read of the input, tiles of TOPK_WG * TOPK_ITEMS elements: every
-// element with s <= T joins the candidate list. Step 3 (`extra` = 1): only when step 2 found
+// Step 2 (`extra` = 0): one read of the input (vector loads of 4 keys), tiles of TOPK_WG *
+// TOPK_ITEMS elements: every element with s <= T joins the candidate list. Step 3 (`extra` = 1): only when step 2 found
 // fewer than k, the elements with s > T join after them (counted in ST_EXTRA, so that ST_CAND
 // stays what every work-group read); else nothing.
 __kernel __attribute__((reqd_work_group_size(TOPK_WG, 1, 1)))
@@ -190,19 +190,34 @@ void topk_filter(__global const K* in, ulong in_off, uint n, uint k, uint extra,
     const ulong tile = TOPK_WG * TOPK_ITEMS, tiles = live ? (n + tile - 1) / tile : 0;
     // One tile per work-group when the grid covers the input (step 2), else grid-stride (step 3).
     for (ulong g = get_group_id(0); g < tiles; g += get_num_groups(0)) {
-        const ulong base = g * tile + get_local_id(0);
+        // Item t of a work-item: runs of 4 consecutive elements (one vector load), the runs of
+        // the group side by side: j = g * tile + ((t / 4) * TOPK_WG + local id) * 4 + t % 4.
+        const ulong base = g * tile + get_local_id(0) * 4;
         SK s[TOPK_ITEMS];
         uint cnt = 0;
         if (get_local_id(0) == 0) lcount = 0;
         barrier(CLK_LOCAL_MEM_FENCE);
+        if (g * tile + tile <= n) {
+            for (uint r = 0; r < TOPK_ITEMS / 4; ++r) {
+                const CLPRIM_CAT(K, 4) x = vload4(0, in + base + (ulong)r * 4 * TOPK_WG);
+                s[4 * r] = key_to_sortable(x.s0);
+                s[4 * r + 1] = key_to_sortable(x.s1);
+                s[4 * r + 2] = key_to_sortable(x.s2);
+                s[4 * r + 3] = key_to_sortable(x.s3);
+            }
+        } else {
+            for (uint t = 0; t < TOPK_ITEMS; ++t) {
+                const ulong j = base + (ulong)(t / 4) * 4 * TOPK_WG + t % 4;
+                s[t] = j < n ? key_to_sortable(in[j]) : (SK)0;
+            }
+        }
         for (uint t = 0; t < TOPK_ITEMS; ++t) {
-            const ulong j = base + (ulong)t * TOPK_WG;
-            s[t] = j < n ? key_to_sortable(in[j]) : (SK)0;
+            const ulong j = base + (ulong)(t / 4) * 4 * TOPK_WG + t % 4;
             cnt += j < n && (extra ? s[t] > T : s[t] <= T);
         }
         uint o = group_append(cnt, &st[extra ? ST_EXTRA : ST_CAND], &lcount, &lbase) + (extra ? c0 : 0);
         for (uint t = 0; t < TOPK_ITEMS && cnt; ++t) {
-            const ulong j = base + (ulong)t * TOPK_WG;
+            const ulong j = base + (ulong)(t / 4) * 4 * TOPK_WG + t % 4;
             if (j < n && (extra ? s[t] > T : s[t] <= T)) {
                 cs[o] = s[t];
                 ci[o] = (uint)j;
