@@ -23,7 +23,7 @@ namespace detail {
 namespace {
 
 struct search_kernels {
-    bc::kernel plain, samples, cached, keys, partition, sorted, bcount, bscan, bscatter, bsearch, unscatter;
+    bc::kernel plain, samples, cached, keys, partition, sorted;
 };
 
 // Kernels per host thread, by context, device and build options.
@@ -36,10 +36,7 @@ search_kernels& kernels_for(const bc::command_queue& queue, const std::string& o
     const bc::program program = algorithms_program(queue.get_context(), {"sort_key_order.cl", "search.cl"}, options);
     search_kernels k{program.create_kernel("search_plain"),     program.create_kernel("search_samples"),
                      program.create_kernel("search_cached"),    program.create_kernel("search_keys"),
-                     program.create_kernel("search_partition"), program.create_kernel("search_sorted"),
-                     program.create_kernel("search_bucket_count"), program.create_kernel("search_bucket_scan"),
-                     program.create_kernel("search_bucket_scatter"), program.create_kernel("search_bucketed"),
-                     program.create_kernel("search_unscatter")};
+                     program.create_kernel("search_partition"), program.create_kernel("search_sorted")};
     return cache.emplace(key, k).first->second;
 }
 
@@ -68,43 +65,6 @@ void search_sorted(bc::command_queue& queue, search_kernels& k, const search_pol
            cl_ulong(nq), cl_ulong(tile), cl_ulong(groups), bounds, up);
     launch(queue, k.sorted, groups * wg, wg, a.buffer, cl_ulong(a.offset), qs, qi, cl_ulong(nq), bounds,
            result.buffer, cl_ulong(result.offset), up, local_bytes{pol.slice * kbytes}, cl_uint(pol.slice));
-}
-
-// The bucketed path: the samples, the queries counted and partitioned by the interval between
-// samples they fall in, answered bucket by bucket, the answers scattered back (search.cl).
-void search_bucketed(bc::command_queue& queue, search_kernels& k, const search_policy& pol, const buffer_range& a,
-                     const buffer_range& values, const buffer_range& result, element_type type, bool index64,
-                     cl_uint up)
-{
-    const bc::device device = queue.get_device();
-    const std::size_t n = a.size, nq = values.size, kbytes = size_of(type), ibytes = index64 ? 8 : 4;
-    const cl_uint m = cl_uint(pol.samples), buckets = m + 1;
-    auto group = [&](bc::kernel& kern, std::size_t want) {
-        return floor_pow2(std::min(want, limits_for(kern, device).max_work_group_size));
-    };
-    const std::size_t wg = group(k.bcount, group(k.bscatter, std::min(pol.wg, group(k.bsearch, pol.wg))));
-    const std::size_t tiles = ceil_div(nq, wg * pol.items);
-    scratch_lease lease(queue);
-    const bc::buffer samples = lease.buffer(m * kbytes);
-    const bc::buffer counts = lease.buffer(buckets * sizeof(cl_uint)), cursor = lease.buffer(buckets * sizeof(cl_uint));
-    const bc::buffer qs = lease.buffer(nq * kbytes), qi = lease.buffer(nq * sizeof(cl_uint));
-    const bc::buffer res = lease.buffer(nq * ibytes);
-    const std::size_t swg = group(k.samples, 256);
-    launch(queue, k.samples, round_up(m, swg), swg, a.buffer, cl_ulong(a.offset), cl_ulong(n), m, samples);
-    const cl_uint zero = 0;
-    queue.enqueue_fill_buffer(counts, &zero, sizeof zero, 0, buckets * sizeof(cl_uint));
-    launch(queue, k.bcount, tiles * wg, wg, values.buffer, cl_ulong(values.offset),
-           cl_ulong(nq), samples, m, up, counts, local_bytes{m * kbytes}, local_bytes{buckets * sizeof(cl_uint)});
-    const std::size_t scan_wg = group(k.bscan, 256);
-    launch(queue, k.bscan, scan_wg, scan_wg, counts, buckets, cursor, local_bytes{scan_wg * sizeof(cl_uint)});
-    launch(queue, k.bscatter, tiles * wg, wg, values.buffer, cl_ulong(values.offset), cl_ulong(nq), samples, m, up,
-           cursor, qs, qi, local_bytes{m * kbytes}, local_bytes{buckets * sizeof(cl_uint)},
-           local_bytes{buckets * sizeof(cl_uint)});
-    launch(queue, k.bsearch, tiles * wg, wg, a.buffer, cl_ulong(a.offset), cl_ulong(n), samples, m, qs, cl_ulong(nq),
-           res, up, local_bytes{m * kbytes});
-    const std::size_t row = round_up(ceil_div(nq, buckets), 8);
-    launch(queue, k.unscatter, round_up(buckets * row, 256), 256, qi, res, cl_ulong(nq), buckets, cl_ulong(row),
-           result.buffer, cl_ulong(result.offset));
 }
 
 } // namespace
@@ -140,7 +100,6 @@ void search_impl(const buffer_range& sorted, const buffer_range& values, const b
             return;
         }
         if (pol.path == search_path::sorted) return search_sorted(queue, k, pol, a, values, result, type, up);
-        if (pol.path == search_path::bucketed) return search_bucketed(queue, k, pol, a, values, result, type, index64, up);
         const cl_uint m = cl_uint(pol.samples);
         scratch_lease lease(queue);
         const bc::buffer samples = lease.buffer(m * kbytes);

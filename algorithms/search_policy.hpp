@@ -25,7 +25,7 @@
 namespace clprim {
 namespace detail {
 
-enum class search_path { plain, cached, sorted, bucketed };
+enum class search_path { plain, cached, sorted };
 
 struct search_policy {
     search_path path = search_path::plain;
@@ -47,12 +47,9 @@ inline search_policy select_search_policy(const device_profile& profile, std::si
     // plain search waits on a cache miss per level, one query at a time).
     const std::size_t from = profile.is_gpu() ? std::size_t(1) << 22 : profile.is_cpu() ? std::size_t(1) << 14 : 0;
     if (from && queries >= from && n >= from) p.path = search_path::sorted;
-    if (auto path = knob_choice("CLPRIM_SEARCH_PATH", {"plain", "cached", "sorted", "bucketed"}))
-        p.path = search_path(*path);
-    // The sort and the buckets carry 32-bit positions.
-    if ((p.path == search_path::sorted || p.path == search_path::bucketed) &&
-        queries > std::numeric_limits<cl_uint>::max())
-        p.path = search_path::cached;
+    if (auto path = knob_choice("CLPRIM_SEARCH_PATH", {"plain", "cached", "sorted"})) p.path = search_path(*path);
+    // The sort carries 32-bit positions.
+    if (p.path == search_path::sorted && queries > std::numeric_limits<cl_uint>::max()) p.path = search_path::cached;
     if (auto t = knob_numbers("CLPRIM_SEARCH_TUNE", 1, 3, 1, 1 << 16)) {
         p.wg = (*t)[0];
         if (t->size() > 1) p.items = (*t)[1];
@@ -60,9 +57,6 @@ inline search_policy select_search_policy(const device_profile& profile, std::si
     }
     // The samples must fit local memory (queried, with room to spare).
     while (p.samples > 1 && p.samples * key_bytes > profile.local_mem_size / 2) p.samples /= 2;
-    // bucketed: the samples and two counters per bucket in local memory (scatter kernel).
-    if (p.path == search_path::bucketed)
-        while (p.samples > 1 && p.samples * (key_bytes + 8) + 8 > profile.local_mem_size * 3 / 4) p.samples /= 2;
     p.samples = std::max<std::size_t>(1, p.samples);
     // The slice: 4096 keys (16 or 32 KiB), at most a quarter of local memory.
     p.slice = std::max<std::size_t>(1, std::min<std::size_t>(4096, profile.local_mem_size / 4 / key_bytes));
