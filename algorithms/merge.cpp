@@ -1,12 +1,10 @@
 // The public merge / merge_by_key (issue #30): the merge sort's rounds (merge_rounds.hpp), run
 // once over two ranges. The program is merge_sort.cl built with -DMERGE_TWO_RANGES: one pair of
 // runs (the first range, then the second, each its own buffer and offset), keys converted to
-// sortable bits as they are read, back to keys as they are stored. GPU path: a partition launch
-// (where each output tile starts in the first range: merge_partition, one binary search per
-// work-item, or merge_partition_probes, 8 probes per round, merge_path.cl: merge_splits_choice,
-// merge_rounds.hpp) and merge_global (one co-rank search per work-item in local memory, serial
-// merges from registers). CPU devices: merge_cpu_round (one long co-rank piece per work-item).
-// The path and the shape come from the merge sort's policy (choose_merge_policy,
+// sortable bits as they are read, back to keys as they are stored. GPU path: merge_partition (one
+// co-rank search per output tile) and merge_global (one co-rank search per work-item in local
+// memory, serial merges from registers); CPU devices: merge_cpu_round (one long co-rank piece
+// per work-item). The path and the shape come from the merge sort's policy (choose_merge_policy,
 // CLPRIM_MERGE_PATH / CLPRIM_MERGE_GPU_TUNE / CLPRIM_MERGE_CPU_TUNE force them).
 #include "merge_rounds.hpp"
 #include "ranges_overlap.hpp"
@@ -31,7 +29,7 @@ sort_place place_of(const buffer_range& k, const buffer_range& v, bool has_value
 }
 
 struct merge_kernels {
-    bc::kernel partition, partition_probes, round, cpu_round;
+    bc::kernel partition, round, cpu_round;
 };
 
 // Kernels per host thread, by context, device and build options.
@@ -41,16 +39,12 @@ merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& op
     const auto key = std::make_tuple(queue.get_context().get(), queue.get_device().id(), options);
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
+    const bc::program program = algorithms_program(queue.get_context(), {"sort_key_order.cl", "merge_sort.cl"}, options);
     merge_kernels k;
-    if (cpu) {
-        k.cpu_round = algorithms_program(queue.get_context(), {"sort_key_order.cl", "merge_sort.cl"}, options)
-                          .create_kernel("merge_cpu_round");
-    } else {
-        const bc::program program =
-            algorithms_program(queue.get_context(), {"sort_key_order.cl", "merge_sort.cl", "merge_path.cl"}, options);
+    if (cpu) k.cpu_round = program.create_kernel("merge_cpu_round");
+    else {
         k.partition = program.create_kernel("merge_partition");
         k.round = program.create_kernel("merge_global");
-        k.partition_probes = program.create_kernel("merge_partition_probes");
     }
     return cache.emplace(key, k).first->second;
 }
@@ -97,24 +91,13 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         const sort_place dst = place_of(r.keys_out, r.values_out, r.has_values);
         if (pol.cpu) return merge_round_cpu(queue, k.cpu_round, aa, bb, dst, n, n1, ceil_div(n, pol.chunks), true);
 
-        const merge_splits how = merge_splits_choice();
         const std::size_t wg = std::min(pol.group, pow2_group_size(k.round, device, pol.group));
         const std::size_t tile = wg * elems;
         const std::size_t groups = ceil_div(n, tile);
-        const std::size_t local = merge_round_local_bytes(tile, kbytes, vbytes);
+        const merge_round_shape shape{wg, tile, std::min(pow2_group_size(k.partition, device, 128), next_pow2(groups)),
+                                      merge_round_local_bytes(tile, kbytes, vbytes)};
         scratch_lease lease(queue);
         const bc::buffer splits = lease.buffer(groups * sizeof(cl_ulong));
-        if (how == merge_splits::probes) {
-            const std::size_t pwg = std::min(next_pow2(groups), pow2_group_size(k.partition_probes, device, 128));
-            launch(queue, k.partition_probes, round_up(groups, pwg), pwg, aa.k, cl_ulong(aa.koff), bb.k,
-                   cl_ulong(bb.koff), cl_ulong(n), cl_ulong(n1), cl_ulong(tile), splits, cl_ulong(groups));
-            launch(queue, k.round, groups * wg, wg, aa.k, cl_ulong(aa.koff), aa.v, cl_ulong(aa.voff), bb.k,
-                   cl_ulong(bb.koff), bb.v, cl_ulong(bb.voff), dst.k, cl_ulong(dst.koff), dst.v, cl_ulong(dst.voff),
-                   cl_ulong(n), cl_ulong(n1), cl_uint(1), splits, local_bytes{local});
-            return;
-        }
-        const merge_round_shape shape{wg, tile, std::min(pow2_group_size(k.partition, device, 128), next_pow2(groups)),
-                                      local};
         merge_round_gpu(queue, k.partition, k.round, aa, bb, dst, n, n1, shape, splits, true);
     });
 }

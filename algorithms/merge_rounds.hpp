@@ -5,7 +5,6 @@
 #include "sort_support.hpp"
 
 #include <clprim/detail/kernel_launch.hpp>
-#include <clprim/detail/knobs.hpp>
 
 #include <cstddef>
 #include <string>
@@ -37,20 +36,6 @@ struct merge_policy {
 };
 
 merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::size_t kbytes, std::size_t vbytes);
-
-// The public merge's GPU path (merge.cpp): merge_global after a launch that finds where each
-// of its tiles starts in the first range: `partition` (merge_partition: a binary search per
-// work-item) or `probes` (merge_partition_probes, merge_path.cl: 8 probes per round in flight
-// at once, log_9 rounds of memory latency instead of log_2). H100, 2^26 uint keys: merge_partition
-// 0.036 ms, merge_global 0.187 ms; one search shared by a work-group of 32 took 0.097 ms, and
-// one launch whose work-groups first found their own ends 0.52 ms (both removed).
-// CLPRIM_MERGE_SPLITS=partition|probes.
-enum class merge_splits { partition, probes };
-inline merge_splits merge_splits_choice()
-{
-    const auto forced = knob_choice("CLPRIM_MERGE_SPLITS", {"partition", "probes"});
-    return forced ? merge_splits(*forced) : merge_splits::partition;
-}
 
 // Local memory of one merge round's work-group (merge_global): the keys (tile + 1), then the values.
 inline std::size_t merge_round_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes)

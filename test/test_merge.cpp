@@ -149,8 +149,8 @@ BOOST_AUTO_TEST_CASE(larger_sizes)
 }
 
 // Both paths forced: the CPU one (one co-rank piece per work-item, few pieces and many), the GPU
-// one with tiny tiles (4 x 3 = 12 outputs per work-group: thousands of tiles, ragged last tile),
-// with its default shape, with groups of 1 and 32, and with the splits found by probes.
+// one with tiny tiles (4 x 3 = 12 outputs per work-group: thousands of tiles, ragged last tile)
+// and with its default shape.
 BOOST_AUTO_TEST_CASE(paths_forced)
 {
     const bool fp64 = type_runs_here<cl_double>();
@@ -170,17 +170,6 @@ BOOST_AUTO_TEST_CASE(paths_forced)
         keys_matrix<cl_uint>(order_t::ascending, queue);
         check_pairs<cl_uint, cl_uint>(65537, 30011, distribution::few_distinct, order_t::descending, queue);
         check_pairs<cl_int, cl_uint>((1u << 18) + 3, 77777, distribution::few_distinct, order_t::ascending, queue);
-        // Tiles of groups of 1 and of 32; the other split search (8 probes per round).
-        for (const char* tune : {"1,5", "32,3"}) {
-            env_override t("CLPRIM_MERGE_GPU_TUNE", tune);
-            keys_matrix<cl_int>(order_t::descending, queue);
-            check_pairs<cl_ulong, cl_uint>(40000, 3, distribution::few_distinct, order_t::ascending, queue);
-        }
-        env_override tune("CLPRIM_MERGE_GPU_TUNE", "4,3");
-        env_override splits("CLPRIM_MERGE_SPLITS", "probes");
-        keys_matrix<cl_uint>(order_t::descending, queue);
-        for (auto s : size_pairs)
-            check_pairs<cl_float, cl_uint>(s.first, s.second, distribution::float_specials, order_t::ascending, queue);
     }
     env_override path("CLPRIM_MERGE_PATH", "cpu");
     for (const char* tune : {"1,16", "7,16"}) {
