@@ -1,6 +1,7 @@
-// lower_bound / upper_bound (issue #30): many queries over one sorted range, one work-item per
-// query; the plain path searches global memory, the cached one first the top levels of the search
-// tree held in local memory (search.cl, search_policy.hpp).
+// lower_bound / upper_bound (issue #30): many queries over one sorted range; the plain path
+// searches global memory (one work-item per query), the cached one first the top levels of the
+// search tree held in local memory, the sorted one sorts the queries first and answers tiles of
+// neighbouring queries from one slice of the range (search.cl, search_policy.hpp).
 #include "ranges_overlap.hpp"
 #include "search_policy.hpp"
 
@@ -8,6 +9,7 @@
 #include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/scratch_pool.hpp>
+#include <clprim/radix_sort.hpp>
 #include <clprim/search.hpp>
 
 #include <limits>
@@ -21,22 +23,48 @@ namespace detail {
 namespace {
 
 struct search_kernels {
-    bc::kernel plain, samples, cached;
+    bc::kernel plain, samples, cached, keys, partition, sorted;
 };
 
-// Kernels per host thread, by context, device, key and index type.
-search_kernels& kernels_for(const bc::command_queue& queue, element_type type, bool index64)
+// Kernels per host thread, by context, device and build options.
+search_kernels& kernels_for(const bc::command_queue& queue, const std::string& options)
 {
-    thread_local std::map<std::tuple<cl_context, cl_device_id, element_type, bool>, search_kernels> cache;
-    const auto key = std::make_tuple(queue.get_context().get(), queue.get_device().id(), type, index64);
+    thread_local std::map<std::tuple<cl_context, cl_device_id, std::string>, search_kernels> cache;
+    const auto key = std::make_tuple(queue.get_context().get(), queue.get_device().id(), options);
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
-    const bc::program program =
-        algorithms_program(queue.get_context(), {"sort_key_order.cl", "search.cl"},
-                           type_options(type, "K") + (index64 ? " -DINDEX=ulong" : " -DINDEX=uint"));
-    search_kernels k{program.create_kernel("search_plain"), program.create_kernel("search_samples"),
-                     program.create_kernel("search_cached")};
+    const bc::program program = algorithms_program(queue.get_context(), {"sort_key_order.cl", "search.cl"}, options);
+    search_kernels k{program.create_kernel("search_plain"),     program.create_kernel("search_samples"),
+                     program.create_kernel("search_cached"),    program.create_kernel("search_keys"),
+                     program.create_kernel("search_partition"), program.create_kernel("search_sorted")};
     return cache.emplace(key, k).first->second;
+}
+
+// The sorted path: the queries' ordered keys and positions sorted (radix), bounds of every
+// work-group's slice of the range, then the tiles answered and scattered back.
+void search_sorted(bc::command_queue& queue, search_kernels& k, const search_policy& pol, const buffer_range& a,
+                   const buffer_range& values, const buffer_range& result, element_type type, cl_uint up)
+{
+    const bc::device device = queue.get_device();
+    const std::size_t n = a.size, nq = values.size, kbytes = size_of(type);
+    const element_type ordered = kbytes == 8 ? element_type::uint64 : element_type::uint32;
+    const std::size_t wg = floor_pow2(std::min(pol.wg, limits_for(k.sorted, device).max_work_group_size));
+    const std::size_t tile = wg * pol.items, groups = ceil_div(nq, tile);
+    scratch_lease lease(queue);
+    const bc::buffer qs = lease.buffer(nq * kbytes), qi = lease.buffer(nq * sizeof(cl_uint));
+    const bc::buffer bounds = lease.buffer((groups + 1) * sizeof(cl_ulong));
+    launch(queue, k.keys, round_up(nq, 256), 256, values.buffer, cl_ulong(values.offset), cl_ulong(nq), qs, qi);
+    sort_request r;
+    r.keys = {qs, 0, nq};
+    r.key_type = ordered;
+    r.values = {qi, 0, nq};
+    r.value_type = element_type::uint32;
+    r.has_values = true;
+    radix_sort_impl(r, queue);
+    launch(queue, k.partition, round_up(groups + 1, 256), 256, a.buffer, cl_ulong(a.offset), cl_ulong(n), qs,
+           cl_ulong(nq), cl_ulong(tile), cl_ulong(groups), bounds, up);
+    launch(queue, k.sorted, groups * wg, wg, a.buffer, cl_ulong(a.offset), qs, qi, cl_ulong(nq), bounds,
+           result.buffer, cl_ulong(result.offset), up, local_bytes{pol.slice * kbytes}, cl_uint(pol.slice));
 }
 
 } // namespace
@@ -59,16 +87,19 @@ void search_impl(const buffer_range& sorted, const buffer_range& values, const b
     guarded(who, [&] {
         const device_profile& profile = profile_of(device);
         const search_policy pol = select_search_policy(profile, n, nq, kbytes);
-        search_kernels& k = kernels_for(queue, type, index64);
+        const std::string options = type_options(type, "K") + (index64 ? " -DINDEX=ulong" : " -DINDEX=uint") +
+                                    " -DSEARCH_ITEMS=" + std::to_string(pol.items);
+        search_kernels& k = kernels_for(queue, options);
         // An empty range stands in with the values' buffer (never read: every answer is 0).
         const buffer_range& a = n ? sorted : values;
         const cl_uint up = upper ? 1 : 0;
-        if (!pol.cached || n == 0) {
+        if (pol.path == search_path::plain || n == 0) {
             const std::size_t wg = floor_pow2(std::min(pol.wg, limits_for(k.plain, device).max_work_group_size));
             launch(queue, k.plain, round_up(nq, wg), wg, a.buffer, cl_ulong(a.offset), cl_ulong(n), values.buffer,
                    cl_ulong(values.offset), cl_ulong(nq), result.buffer, cl_ulong(result.offset), up);
             return;
         }
+        if (pol.path == search_path::sorted) return search_sorted(queue, k, pol, a, values, result, type, up);
         const cl_uint m = cl_uint(pol.samples);
         scratch_lease lease(queue);
         const bc::buffer samples = lease.buffer(m * kbytes);

@@ -4,24 +4,35 @@
 //  - plain: one work-item per query, a binary search over the whole range in global memory.
 //  - cached: the top levels of the search tree (m samples of the range) in every work-group's
 //    local memory; a query searches them, then one short interval in global memory.
-// GPUs take `cached` when the queries are many enough to pay for loading the samples per
-// work-group and the range is long enough for the samples to save levels; CPU devices take
-// `plain` (their caches hold the top levels anyway). CLPRIM_SEARCH_PATH=plain|cached forces one
-// (tests run both on PoCL), CLPRIM_SEARCH_TUNE="wg,items,samples" the shape.
+//  - sorted: the queries' ordered keys and positions radix-sorted first; then a work-group's tile
+//    of neighbouring queries answers from one slice of the range (loaded into local memory when
+//    it fits), and the answers are scattered back. Random searches over a range far larger than
+//    the caches wait on a scattered read per level; sorted ones read each slice about once.
+// GPUs and CPU devices take `sorted` when both the queries and the range are many (the sort then
+// costs less than the scattered levels); else GPUs take `cached` when the queries are many enough
+// to pay for loading the samples per work-group and the range is long enough for the samples to
+// save levels, and CPU devices `plain` (their caches hold the top levels anyway).
+// CLPRIM_SEARCH_PATH=plain|cached|sorted forces one (tests run each on PoCL),
+// CLPRIM_SEARCH_TUNE="wg,items,samples" the shape (items: queries per work-item of the cached
+// and sorted paths).
 #include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/knobs.hpp>
 
 #include <algorithm>
 #include <cstddef>
+#include <limits>
 
 namespace clprim {
 namespace detail {
 
+enum class search_path { plain, cached, sorted };
+
 struct search_policy {
-    bool cached = false;
+    search_path path = search_path::plain;
     std::size_t wg = 256;      // work-items per work-group
     std::size_t items = 8;     // queries per work-item (grid-stride) on the cached path
     std::size_t samples = 2047; // m: samples in local memory (2^k - 1: whole tree levels)
+    std::size_t slice = 4096;   // sorted: most keys of a work-group's slice held in local memory
 };
 
 inline search_policy select_search_policy(const device_profile& profile, std::size_t n, std::size_t queries,
@@ -30,8 +41,15 @@ inline search_policy select_search_policy(const device_profile& profile, std::si
     search_policy p;
     // 2047 samples (11 levels) of 4-byte keys: 8 KiB of local memory, 16 KiB for 8-byte keys.
     p.samples = 2047;
-    p.cached = profile.is_gpu() && queries >= 16 * 1024 && n >= 4 * (p.samples + 1);
-    if (auto path = knob_choice("CLPRIM_SEARCH_PATH", {"plain", "cached"})) p.cached = *path == 1;
+    if (profile.is_gpu() && queries >= 16 * 1024 && n >= 4 * (p.samples + 1)) p.path = search_path::cached;
+    // Sorted on GPUs from 2^22 queries over 2^22 keys; on CPU devices from 2^14 over 2^14 (PoCL, 2
+    // shared cores: 2^16 queries 10.5 -> 3.6 ms, 2^18 114 -> 43 ms, 2^20 840 -> 241 ms: each
+    // plain search waits on a cache miss per level, one query at a time).
+    const std::size_t from = profile.is_gpu() ? std::size_t(1) << 22 : profile.is_cpu() ? std::size_t(1) << 14 : 0;
+    if (from && queries >= from && n >= from) p.path = search_path::sorted;
+    if (auto path = knob_choice("CLPRIM_SEARCH_PATH", {"plain", "cached", "sorted"})) p.path = search_path(*path);
+    // The sort carries 32-bit positions.
+    if (p.path == search_path::sorted && queries > std::numeric_limits<cl_uint>::max()) p.path = search_path::cached;
     if (auto t = knob_numbers("CLPRIM_SEARCH_TUNE", 1, 3, 1, 1 << 16)) {
         p.wg = (*t)[0];
         if (t->size() > 1) p.items = (*t)[1];
@@ -40,6 +58,8 @@ inline search_policy select_search_policy(const device_profile& profile, std::si
     // The samples must fit local memory (queried, with room to spare).
     while (p.samples > 1 && p.samples * key_bytes > profile.local_mem_size / 2) p.samples /= 2;
     p.samples = std::max<std::size_t>(1, p.samples);
+    // The slice: 4096 keys (16 or 32 KiB), at most a quarter of local memory.
+    p.slice = std::max<std::size_t>(1, std::min<std::size_t>(4096, profile.local_mem_size / 4 / key_bytes));
     return p;
 }
 

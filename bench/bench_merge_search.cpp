@@ -139,3 +139,43 @@ CLPRIM_BENCH(merge_search)
         }
     }
 }
+
+// Bench case "merge_search_profile" (diagnostic, prints to stdout, adds no rows): device time per
+// kernel of merge, lower_bound and top_k (k = 100 and 2^20) on the same data as merge_search, so
+// that a GPU run shows where each call's time goes (launches, the sort inside, the filter...).
+CLPRIM_BENCH(merge_search_profile)
+{
+    using namespace clprim_bench;
+    bc::command_queue q(ctx.ctx, ctx.device, CL_QUEUE_PROFILING_ENABLE);
+    auto profile = [&](const char* what, std::size_t n, const std::function<void()>& run) {
+        run(); // build and warm up
+        q.finish();
+        const int reps = std::max(1, ctx.repeat);
+        clprim::detail::kernel_profile(true);
+        for (int i = 0; i < reps; ++i) run();
+        q.finish();
+        const auto times = clprim::detail::kernel_profile_report();
+        clprim::detail::kernel_profile(false);
+        std::printf("%s n=%zu: kernels %.4f ms per call\n", what, n, kernel_ms_per_call(times, reps));
+        print_kernel_times(times, reps);
+    };
+    for (const std::size_t n : ctx.sizes) {
+        std::mt19937 rng(static_cast<unsigned>(n) ^ 0x5eedu);
+        std::vector<cl_uint> host(n), queries(n);
+        for (auto& x : host) x = rng();
+        for (auto& x : queries) x = rng();
+        std::vector<cl_uint> halves = host, sorted = host;
+        std::sort(halves.begin(), halves.begin() + n / 2);
+        std::sort(halves.begin() + n / 2, halves.end());
+        std::sort(sorted.begin(), sorted.end());
+        bc::vector<cl_uint> dh(halves.begin(), halves.end(), q), ds(sorted.begin(), sorted.end(), q),
+            dq(queries.begin(), queries.end(), q), dr(host.begin(), host.end(), q), out(n, ctx.ctx);
+        const std::size_t n1 = n / 2;
+        profile("merge uint", n, [&] { clprim::merge(dh.begin(), dh.begin() + n1, dh.begin() + n1, dh.end(), out.begin(), q); });
+        profile("lower_bound uint", n, [&] { clprim::lower_bound(ds.begin(), ds.end(), dq.begin(), dq.end(), out.begin(), q); });
+        for (std::size_t k : {std::size_t(100), std::size_t(1) << 20})
+            if (k <= n)
+                profile(k == 100 ? "top_k k100 uint" : "top_k k1048576 uint", n,
+                        [&] { clprim::top_k(dr.begin(), dr.end(), k, out.begin(), q); });
+    }
+}

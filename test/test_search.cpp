@@ -1,8 +1,8 @@
 // lower_bound / upper_bound against std::lower_bound / std::upper_bound with the total order:
 // every key type, cl_uint and cl_ulong results, ranges with runs of equal keys and float specials
 // (-0.0 before +0.0, NaNs by their bits), queries inside, between and outside the range, empty
-// ranges and no queries, results between guards, both paths forced (CLPRIM_SEARCH_PATH) with
-// sample counts above and below the range's length, overlapping results rejected, an
+// ranges and no queries, results between guards, every path forced (CLPRIM_SEARCH_PATH) with
+// sample counts above and below the range's length and tiles of sorted queries of several sizes, overlapping results rejected, an
 // out-of-order queue.
 #define BOOST_TEST_MODULE clprim_search
 #include "sort_test_support.hpp"
@@ -91,6 +91,26 @@ BOOST_AUTO_TEST_CASE(paths_forced)
     check_search<cl_uint, cl_uint>((1u << 20) + 7, 1u << 18, distribution::random, true, queue);
 }
 
+// The sorted path (the queries radix-sorted first): every key type, both index types, tiles of
+// one and of many work-items (slices in local memory or, when longer, in global memory).
+BOOST_AUTO_TEST_CASE(sorted_path_forced)
+{
+    env_override path("CLPRIM_SEARCH_PATH", "sorted");
+    matrix<cl_int, cl_uint>();
+    matrix<cl_double, cl_ulong>();
+    for (const char* tune : {"1,1,3", "64,3,1", "32,16,255"}) {
+        env_override t("CLPRIM_SEARCH_TUNE", tune);
+        for (bool upper : {false, true})
+            for (std::size_t n : {1, 2, 5, 1000, 65537}) {
+                check_search<cl_float, cl_uint>(n, 3001, distribution::float_specials, upper, queue);
+                check_search<cl_long, cl_ulong>(n, 3001, distribution::few_distinct, upper, queue);
+                check_search<cl_uint, cl_uint>(n, 4097, distribution::random, upper, queue);
+            }
+    }
+    check_search<cl_uint, cl_uint>((1u << 20) + 7, (1u << 20) - 1, distribution::random, false, queue);
+    check_search<cl_ulong, cl_uint>(1u << 18, 1u << 19, distribution::sorted, true, queue);
+}
+
 BOOST_AUTO_TEST_CASE(bad_input_throws)
 {
     bc::vector<cl_uint> a(100, context), v(100, context);
@@ -115,7 +135,7 @@ BOOST_AUTO_TEST_CASE(out_of_order_queue)
     const auto props = device.get_info<cl_command_queue_properties>(CL_DEVICE_QUEUE_PROPERTIES);
     if (!(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) return;
     bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-    for (auto path : {"plain", "cached"}) {
+    for (auto path : {"plain", "cached", "sorted"}) {
         env_override p("CLPRIM_SEARCH_PATH", path);
         check_search<cl_uint, cl_uint>(70001, 40000, distribution::few_distinct, false, ooo);
         check_search<cl_uint, cl_uint>(1000, 1, distribution::random, true, ooo);

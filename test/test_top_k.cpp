@@ -100,7 +100,8 @@ BOOST_AUTO_TEST_CASE(larger_sizes)
 }
 
 // Both paths on this device; the select path also on a grid of one tiny work-group (every
-// grid-stride loop runs many rounds) and of many.
+// grid-stride loop runs many rounds) and of many, its survivors sorted by the radix sorts or in
+// local memory.
 BOOST_AUTO_TEST_CASE(paths_forced)
 {
     {
@@ -112,12 +113,49 @@ BOOST_AUTO_TEST_CASE(paths_forced)
     matrix<cl_int, cl_uint>(order_t::ascending, true, {distribution::few_distinct, distribution::reversed});
     for (const char* tune : {"1,1", "32,16"}) {
         env_override t("CLPRIM_TOPK_TUNE", tune);
+        // The survivors by the two radix sorts (small: 1) and by the local sort (4096).
+        env_override small("CLPRIM_TOPK_SMALL", tune[0] == '1' ? "1" : "4096");
         for (std::size_t n : {1, 2, 33, 4097})
             for (std::size_t k : ks_for(n)) {
                 check_top_k<cl_uint, cl_uint>(n, k, distribution::few_distinct, order_t::descending, true, queue);
                 check_top_k<cl_float, cl_uint>(n, k, distribution::float_specials, order_t::descending, true, queue);
             }
     }
+}
+
+// The select path's threshold: the smallest sample (need = 1: fewer than k elements pass the
+// filter, the second read takes the rest), every element a candidate (need > samples), few
+// samples, and the default around filter tile edges (wg * 16 elements).
+BOOST_AUTO_TEST_CASE(threshold_forced)
+{
+    env_override path("CLPRIM_TOPK_PATH", "select");
+    for (const char* tune : {"64,1,4096,1", "64,1,64,1", "64,2,64,65536", "64,3,16,2"}) {
+        env_override t("CLPRIM_TOPK_TUNE", tune);
+        for (std::size_t n : {4, 1023, 4097, 65537})
+            for (std::size_t k : {std::size_t(1), std::size_t(3), std::size_t(100), n / 4}) {
+                if (k > n) continue;
+                check_top_k<cl_uint, cl_uint>(n, k, distribution::random, order_t::descending, true, queue);
+                check_top_k<cl_int, cl_uint>(n, k, distribution::few_distinct, order_t::ascending, true, queue);
+            }
+        check_top_k<cl_double, cl_uint>(65537, 1000, distribution::float_specials, order_t::descending, true, queue);
+        check_top_k<cl_long, cl_uint>(65537, 77, distribution::sorted, order_t::ascending, true, queue);
+    }
+    // Groups of 256 (the GPUs' shape: the last group's parallel scan of the digit's counts).
+    {
+        env_override t("CLPRIM_TOPK_TUNE", "256,2");
+        for (std::size_t n : {1023, 65537})
+            for (std::size_t k : {std::size_t(1), std::size_t(100), n / 4})
+                check_top_k<cl_uint, cl_uint>(n, k, distribution::few_distinct, order_t::descending, true, queue);
+    }
+    // Survivors past the local sort: 8-byte keys by the two radix sorts, 4-byte ones as composites.
+    check_top_k<cl_long, cl_uint>(65537, 5000, distribution::few_distinct, order_t::descending, true, queue);
+    check_top_k<cl_double, cl_uint>(40000, 3000, distribution::float_specials, order_t::ascending, true, queue);
+    check_top_k<cl_int, cl_uint>(40000, 3000, distribution::few_distinct, order_t::ascending, true, queue);
+    for (std::size_t n : {16383, 16384, 16385, 32769})
+        for (std::size_t k : {std::size_t(1), std::size_t(2000), n / 4}) {
+            check_top_k<cl_uint, cl_uint>(n, k, distribution::random, order_t::ascending, true, queue);
+            check_top_k<cl_float, cl_uint>(n, k, distribution::all_equal, order_t::descending, true, queue);
+        }
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_throws)
