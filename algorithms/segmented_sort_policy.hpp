@@ -22,6 +22,13 @@ struct segmented_sort_policy {
     std::size_t classes = 1;     // local classes (slices)
     std::size_t spt = 16;        // segments per work-item when binning
     std::size_t groups = 0;      // GPU: persistent groups per class launch; CPU: work-items
+    // Segments longer than `tile`: up to `calls_up_to` of them one radix sort call each (the
+    // device-wide one-sweep on the sub-range, no copy); more: all in one segmented LSD radix sort
+    // (lsd: segmented_sort_lsd.cl, tiles of lsd_wg * lsd_kpt keys) or, 32-bit keys, one radix
+    // sort of packed (segment, key) words (packed).
+    enum class long_mode { lsd, packed } many_long = long_mode::lsd;
+    std::size_t calls_up_to = 8;
+    std::size_t lsd_wg = 256, lsd_kpt = 16;
     std::size_t slice(std::size_t c) const
     {
         return c + 1 == classes ? tile : std::size_t(1) << (min_log + step_log * c);
@@ -29,7 +36,8 @@ struct segmented_sort_policy {
 };
 
 // key_bytes: 4 or 8 (the local memory holds a key and a 4-byte tag per element).
-// CLPRIM_SEGMENTED_PATH=gpu|cpu forces a path.
+// CLPRIM_SEGMENTED_PATH=gpu|cpu forces a path; CLPRIM_SEGMENTED_LONG=calls|lsd|packed how the
+// segments longer than the tile are sorted (calls: one radix sort each, however many).
 inline segmented_sort_policy select_segmented_sort_policy(const device_profile& profile, std::size_t key_bytes)
 {
     segmented_sort_policy p;
@@ -37,6 +45,13 @@ inline segmented_sort_policy select_segmented_sort_policy(const device_profile& 
     if (const auto forced = knob_choice("CLPRIM_SEGMENTED_PATH", {"gpu", "cpu"})) cpu = *forced == 1;
     p.cpu = cpu;
     const std::size_t cu = std::max<std::size_t>(1, profile.compute_units);
+    // The LSD's tile: 4096 keys of 4 bytes (16 KiB of keys, 16 KiB of rank table), 2048 of 8.
+    p.lsd_wg = cpu ? 64 : 256;
+    p.lsd_kpt = cpu ? 32 : (key_bytes > 4 ? 8 : 16);
+    if (const auto forced = knob_choice("CLPRIM_SEGMENTED_LONG", {"calls", "lsd", "packed"})) {
+        if (*forced == 0) p.calls_up_to = std::size_t(-1);
+        else p.many_long = *forced == 1 ? segmented_sort_policy::long_mode::lsd : segmented_sort_policy::long_mode::packed;
+    }
     if (cpu) {
         // Longer segments go to the radix sort (packed, or one call each): a work-item's merge
         // sort of one long segment would leave the other cores idle.
@@ -52,7 +67,7 @@ inline segmented_sort_policy select_segmented_sort_policy(const device_profile& 
     p.wg = std::min<std::size_t>(256, p.tile / 2);
     p.classes = 1;
     while ((std::size_t(1) << (p.min_log + p.step_log * (p.classes - 1))) < p.tile) ++p.classes;
-    p.groups = cu * 16;
+    p.groups = cu * 128; // groups of a class launch at most (they loop over the rest)
     return p;
 }
 
