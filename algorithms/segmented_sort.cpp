@@ -145,7 +145,7 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
     in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
     bc::command_queue& queue = scope.queue();
     guarded(who, [&] {
-        const segmented_sort_policy p = select_segmented_sort_policy(profile_of(queue.get_device()), size_of(r.key_type));
+        const segmented_sort_policy p = select_segmented_sort_policy(profile_of(queue.get_device()), size_of(r.key_type), r.has_values);
         segsort_kernels& k = cached_kernels(queue, r, offset_type, p);
         const std::size_t bin_wg = 64;
         const std::size_t items = round_up(ceil_div(num_segments, p.spt), bin_wg);

@@ -35,10 +35,14 @@ struct segmented_sort_policy {
     }
 };
 
-// key_bytes: 4 or 8 (the local memory holds a key and a 4-byte tag per element).
+// key_bytes: the key's size; has_values: values travel with the keys (the local memory then
+// holds a tag beside each key).
 // CLPRIM_SEGMENTED_PATH=gpu|cpu forces a path; CLPRIM_SEGMENTED_LONG=calls|lsd|packed how the
-// segments longer than the tile are sorted (calls: one radix sort each, however many).
-inline segmented_sort_policy select_segmented_sort_policy(const device_profile& profile, std::size_t key_bytes)
+// segments longer than the tile are sorted (calls: one radix sort each, however many);
+// CLPRIM_SEGMENTED_TUNE="items[,tile]" sets the GPU path's registers per work-item and tile, for
+// measurements.
+inline segmented_sort_policy select_segmented_sort_policy(const device_profile& profile, std::size_t key_bytes,
+                                                          bool has_values)
 {
     segmented_sort_policy p;
     bool cpu = profile.is_cpu();
@@ -60,11 +64,24 @@ inline segmented_sort_policy select_segmented_sort_policy(const device_profile& 
         p.groups = cu * 8;
         return p;
     }
-    p.tile = 4096;
+    // The local tile: keys alone 4 bytes an element (sortable key), with values 8 (key and tag
+    // packed, keys up to 4 bytes) or key + 4; as long as it fits, at most 8192. A work-item keeps
+    // `items` consecutive elements in registers (the network's steps below that distance need no
+    // local memory).
+    const std::size_t elem = !has_values ? key_bytes : (key_bytes <= 4 ? 8 : key_bytes + 4);
     const std::size_t local = profile.local_mem_size ? profile.local_mem_size : 32768;
-    auto bytes = [&](std::size_t t) { return (t + t / 16) * (key_bytes + 4) + (t >> p.min_log) * 12 + 256; };
+    auto bytes = [&](std::size_t t) { return (t + t / 32) * elem + (t >> p.min_log) * 12 + 256; };
+    p.tile = 8192;
     while (p.tile > 64 && bytes(p.tile) > local) p.tile /= 2;
-    p.wg = std::min<std::size_t>(256, p.tile / 2);
+    std::size_t items = 32;
+    if (const auto t = knob_numbers("CLPRIM_SEGMENTED_TUNE", 1, 2)) {
+        items = floor_pow2(std::max<std::size_t>(2, (*t)[0]));
+        if (t->size() > 1) p.tile = std::min(p.tile, floor_pow2(std::max<std::size_t>(64, (*t)[1])));
+    }
+    items = std::min(items, p.tile / 2);
+    p.wg = std::min<std::size_t>(std::max<std::size_t>(1, profile.max_work_group_size), p.tile / items);
+    p.wg = floor_pow2(std::max<std::size_t>(1, p.wg));
+    while (p.tile / p.wg > 64 && p.tile > 64) p.tile /= 2; // a work-group too small for the tile
     p.classes = 1;
     while ((std::size_t(1) << (p.min_log + p.step_log * (p.classes - 1))) < p.tile) ++p.classes;
     p.groups = cu * 128; // groups of a class launch at most (they loop over the rest)
