@@ -178,7 +178,12 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
         // The start of every class in the list (table[c * items], c = 0 .. classes + 1) comes
         // back to the host in one read: the long segments' count (and then their ranges), and
         // no launch for a class without segments, each launch sized to its class.
+        // The first few long segments' ranges come in the same round trip (read before the
+        // blocking one on the in-order queue), all that the one-call-each way needs.
         std::vector<cl_uint> starts(p.classes + 2);
+        const std::size_t ahead = std::min<std::size_t>(cap, std::min<std::size_t>(p.calls_up_to, 16));
+        std::vector<cl_ulong> large(2 * ahead);
+        if (ahead > 0) queue.enqueue_read_buffer_async(pairs, 0, large.size() * sizeof(cl_ulong), large.data());
         const std::size_t origin[3] = {0, 0, 0}, region[3] = {sizeof(cl_uint), p.classes + 2, 1};
         queue.enqueue_read_buffer_rect(table, origin, origin, region, items * sizeof(cl_uint), 0, sizeof(cl_uint), 0,
                                        starts.data());
@@ -186,8 +191,10 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
         // before the first command that writes the caller's data.
         const std::size_t todo = std::min<std::size_t>(starts[1] - starts[0], cap);
         if (todo > 0) {
-            std::vector<cl_ulong> large(2 * todo);
-            queue.enqueue_read_buffer(pairs, 0, large.size() * sizeof(cl_ulong), large.data());
+            large.resize(2 * todo);
+            if (todo > ahead)
+                queue.enqueue_read_buffer(pairs, 2 * ahead * sizeof(cl_ulong), 2 * (todo - ahead) * sizeof(cl_ulong),
+                                          large.data() + 2 * ahead);
             sort_long_segments(r, large, k, p, queue, who);
         }
 

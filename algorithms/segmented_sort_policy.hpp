@@ -49,9 +49,17 @@ inline segmented_sort_policy select_segmented_sort_policy(const device_profile& 
     if (const auto forced = knob_choice("CLPRIM_SEGMENTED_PATH", {"gpu", "cpu"})) cpu = *forced == 1;
     p.cpu = cpu;
     const std::size_t cu = std::max<std::size_t>(1, profile.compute_units);
-    // The LSD's tile: 4096 keys of 4 bytes (16 KiB of keys, 16 KiB of rank table), 2048 of 8.
+    // The LSD's tile: 4096 keys of 4 bytes (16 KiB of keys, 16 KiB of rank table), 2048 of 8;
+    // halved until its local memory fits the device's.
+    const std::size_t local = profile.local_mem_size ? profile.local_mem_size : 32768;
     p.lsd_wg = cpu ? 64 : 256;
     p.lsd_kpt = cpu ? 32 : (key_bytes > 4 ? 8 : 16);
+    auto lsd_bytes = [&](std::size_t kpt) {
+        const std::size_t t = p.lsd_wg * kpt, pad = t + t / 32 + 1;
+        return pad * (key_bytes + (has_values ? 2 : 0)) + (16 * p.lsd_wg * 33 / 32 + 1) * 4 +
+               (2 * p.lsd_wg + p.lsd_wg / 16 + 1) * 4 + 256 * 4 + 64;
+    };
+    while (p.lsd_kpt > 1 && lsd_bytes(p.lsd_kpt) > local) p.lsd_kpt /= 2;
     // CPU devices (PoCL, 2^20 keys in 15 segments of 65536: packed 49 ms, LSD 172 ms): packed.
     if (cpu) p.many_long = segmented_sort_policy::long_mode::packed;
     if (const auto forced = knob_choice("CLPRIM_SEGMENTED_LONG", {"calls", "lsd", "packed"})) {
@@ -71,7 +79,6 @@ inline segmented_sort_policy select_segmented_sort_policy(const device_profile& 
     // `items` consecutive elements in registers (the network's steps below that distance need no
     // local memory).
     const std::size_t elem = !has_values ? key_bytes : (key_bytes <= 4 ? 8 : key_bytes + 4);
-    const std::size_t local = profile.local_mem_size ? profile.local_mem_size : 32768;
     auto bytes = [&](std::size_t t) { return (t + t / 32) * elem + (t >> p.min_log) * 12 + 256; };
     p.tile = 8192;
     while (p.tile > 64 && bytes(p.tile) > local) p.tile /= 2;

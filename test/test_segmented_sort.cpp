@@ -197,6 +197,31 @@ BOOST_AUTO_TEST_CASE(many_long_segments_each_way)
     }
 }
 
+BOOST_AUTO_TEST_CASE(small_tiles_every_path)
+{
+    // The GPU path with a tile of 256 (CLPRIM_SEGMENTED_TUNE): every size class, and more than a
+    // few long segments in the segmented LSD (partial tiles) and packed, at a size Oclgrind runs.
+    env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
+    env_override tune("CLPRIM_SEGMENTED_TUNE", "32,256");
+    std::vector<std::size_t> lengths;
+    for (std::size_t i = 0; i < 12; ++i) {
+        lengths.push_back(257 + i * 61);
+        lengths.push_back((i * 37) % 200);
+        lengths.push_back(i % 3);
+    }
+    std::size_t n = 2;
+    for (std::size_t l : lengths) n += l;
+    const auto offsets = offsets_from_lengths<cl_uint>(lengths, 2);
+    for (const char* mode : {"lsd", "packed"}) {
+        env_override force_long("CLPRIM_SEGMENTED_LONG", mode);
+        const std::string p = std::string("small tiles ") + mode;
+        check(queue, dup_keys<cl_uint>(n), offsets, clprim::sort_order::ascending, true, p + " uint pairs");
+        check(queue, make_data<cl_uint>(n, distribution::random), offsets, clprim::sort_order::descending, false,
+              p + " uint desc keys");
+        check(queue, dup_keys<cl_long>(n), offsets, clprim::sort_order::descending, true, p + " long desc pairs");
+    }
+}
+
 BOOST_AUTO_TEST_CASE(ulong_offsets)
 {
     for (const char* path : {"gpu", "cpu"}) {
