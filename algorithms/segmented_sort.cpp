@@ -156,7 +156,9 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
 
         // Temporaries of the binning and of the CPU kernel, before anything is enqueued.
         scratch_lease lease(queue);
-        const bc::buffer table = lease.buffer(table_size * sizeof(cl_uint));
+        // One row of `items` more than the table: the rectangle read below spans whole rows
+        // (NVIDIA's bounds check counts the last row in full).
+        const bc::buffer table = lease.buffer((table_size + items) * sizeof(cl_uint));
         const bc::buffer list = lease.buffer(num_segments * sizeof(cl_uint));
         const bc::buffer pairs = lease.buffer(cap * 2 * sizeof(cl_ulong));
         bc::buffer tk, tv;
