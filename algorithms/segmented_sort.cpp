@@ -182,13 +182,23 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
         // no launch for a class without segments, each launch sized to its class.
         // The first few long segments' ranges come in the same round trip (read before the
         // blocking one on the in-order queue), all that the one-call-each way needs.
+        // Inputs no longer than the tile have no long segment: no round trip, every class that
+        // can have segments launched (each reads its count on the device).
         std::vector<cl_uint> starts(p.classes + 2);
         const std::size_t ahead = std::min<std::size_t>(cap, std::min<std::size_t>(p.calls_up_to, 16));
         std::vector<cl_ulong> large(2 * ahead);
-        if (ahead > 0) queue.enqueue_read_buffer_async(pairs, 0, large.size() * sizeof(cl_ulong), large.data());
-        const std::size_t origin[3] = {0, 0, 0}, region[3] = {sizeof(cl_uint), p.classes + 2, 1};
-        queue.enqueue_read_buffer_rect(table, origin, origin, region, items * sizeof(cl_uint), 0, sizeof(cl_uint), 0,
-                                       starts.data());
+        const bool round_trip = n > p.tile;
+        if (round_trip) {
+            if (ahead > 0) queue.enqueue_read_buffer_async(pairs, 0, large.size() * sizeof(cl_ulong), large.data());
+            const std::size_t origin[3] = {0, 0, 0}, region[3] = {sizeof(cl_uint), p.classes + 2, 1};
+            queue.enqueue_read_buffer_rect(table, origin, origin, region, items * sizeof(cl_uint), 0, sizeof(cl_uint),
+                                           0, starts.data());
+        } else {
+            for (std::size_t d = 1; d <= p.classes; ++d) { // class d: slice(d - 1), at least shortest
+                const std::size_t shortest = d == 1 ? 2 : p.slice(d - 2) + 1;
+                starts[d + 1] = starts[d] + cl_uint(shortest <= n ? std::min(num_segments, n / shortest) : 0);
+            }
+        }
         // The long segments first, so that every temporary (the radix sort's included) is had
         // before the first command that writes the caller's data.
         const std::size_t todo = std::min<std::size_t>(starts[1] - starts[0], cap);
@@ -208,7 +218,8 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
                        offsets.buffer, cl_ulong(offsets.offset), list, table, cl_uint(items), cl_uint(1), tk, tv);
             return;
         }
-        // One launch per size class with segments, a group per SS_TILE / slice of them.
+        // One launch per size class with segments, a group per SS_TILE / slice of them (without
+        // the round trip: starts holds upper bounds of the counts).
         for (std::size_t c = 0; c < p.classes; ++c) {
             const std::size_t in_class = starts[c + 2] - starts[c + 1];
             if (in_class == 0) continue;
