@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <optional>
 
 namespace clprim {
 namespace detail {
@@ -39,8 +40,8 @@ struct segmented_sort_policy {
 // holds a tag beside each key).
 // CLPRIM_SEGMENTED_PATH=gpu|cpu forces a path; CLPRIM_SEGMENTED_LONG=calls|lsd|packed how the
 // segments longer than the tile are sorted (calls: one radix sort each, however many);
-// CLPRIM_SEGMENTED_TUNE="items[,tile]" sets the GPU path's registers per work-item and tile, for
-// measurements.
+// CLPRIM_SEGMENTED_TUNE="items[,tile[,lsd_kpt[,spt]]]" sets the GPU path's registers per
+// work-item, tile, LSD keys per work-item and segments per binning work-item, for measurements.
 inline segmented_sort_policy select_segmented_sort_policy(const device_profile& profile, std::size_t key_bytes,
                                                           bool has_values)
 {
@@ -53,7 +54,11 @@ inline segmented_sort_policy select_segmented_sort_policy(const device_profile& 
     // halved until its local memory fits the device's.
     const std::size_t local = profile.local_mem_size ? profile.local_mem_size : 32768;
     p.lsd_wg = cpu ? 64 : 256;
-    p.lsd_kpt = cpu ? 32 : (key_bytes > 4 ? 8 : 16);
+    // H100, 2^26 uint in 1024 segments of 65536: see docs/RESULTS.md (tiles of 6144 keys alone).
+    p.lsd_kpt = cpu ? 32 : (key_bytes > 4 ? 8 : (has_values ? 16 : 24));
+    const auto tune = cpu ? std::nullopt : knob_numbers("CLPRIM_SEGMENTED_TUNE", 1, 4);
+    if (tune && tune->size() > 2) p.lsd_kpt = std::max<std::size_t>(1, (*tune)[2]);
+    if (tune && tune->size() > 3) p.spt = std::max<std::size_t>(1, (*tune)[3]);
     auto lsd_bytes = [&](std::size_t kpt) {
         const std::size_t t = p.lsd_wg * kpt, pad = t + t / 32 + 1;
         return pad * (key_bytes + (has_values ? 2 : 0)) + (16 * p.lsd_wg * 33 / 32 + 1) * 4 +
@@ -82,8 +87,10 @@ inline segmented_sort_policy select_segmented_sort_policy(const device_profile& 
     auto bytes = [&](std::size_t t) { return (t + t / 32) * elem + (t >> p.min_log) * 12 + 256; };
     p.tile = 8192;
     while (p.tile > 64 && bytes(p.tile) > local) p.tile /= 2;
-    std::size_t items = 32;
-    if (const auto t = knob_numbers("CLPRIM_SEGMENTED_TUNE", 1, 2)) {
+    // H100 (docs/RESULTS.md): keys alone 32 a work-item, pairs 16 (segments of 32 by key: 0.90
+    // against 1.07 ms with 32).
+    std::size_t items = has_values ? 16 : 32;
+    if (const auto& t = tune) {
         items = floor_pow2(std::max<std::size_t>(2, (*t)[0]));
         if (t->size() > 1) p.tile = std::min(p.tile, floor_pow2(std::max<std::size_t>(64, (*t)[1])));
     }
