@@ -1,7 +1,7 @@
 // clprim::segmented_sort / segmented_sort_by_key: segments binned by size on the device, each
 // size class sorted by its own strategy (kernels and the argument in segmented_sort.cl; shape in
 // segmented_sort_policy.hpp), the few longer than a work-group's tile by the radix sort on their
-// sub-ranges.
+// sub-ranges, many of them by one segmented LSD radix sort (segmented_sort_lsd.cpp).
 #include "segmented_sort_lsd.hpp"
 #include "segmented_sort_policy.hpp"
 #include "sort_support.hpp"
