@@ -54,8 +54,11 @@ inline segmented_sort_policy select_segmented_sort_policy(const device_profile& 
     // halved until its local memory fits the device's.
     const std::size_t local = profile.local_mem_size ? profile.local_mem_size : 32768;
     p.lsd_wg = cpu ? 64 : 256;
-    // H100, 2^26 uint in 1024 segments of 65536: see docs/RESULTS.md (tiles of 6144 keys alone).
-    p.lsd_kpt = cpu ? 32 : (key_bytes > 4 ? 8 : (has_values ? 16 : 24));
+    // H100, 2^26 uint in 1024 segments of 65536 (docs/RESULTS.md): 16 keys a work-item 3.12 ms,
+    // 24 keys 3.16 ms.
+    p.lsd_kpt = cpu ? 32 : (key_bytes > 4 ? 8 : 16);
+    // Segments per binning work-item: 8 (H100, 2^21 segments of 32: 0.504 ms; 16: 0.536; 32: 0.580).
+    if (!cpu) p.spt = 8;
     const auto tune = cpu ? std::nullopt : knob_numbers("CLPRIM_SEGMENTED_TUNE", 1, 4);
     if (tune && tune->size() > 2) p.lsd_kpt = std::max<std::size_t>(1, (*tune)[2]);
     if (tune && tune->size() > 3) p.spt = std::max<std::size_t>(1, (*tune)[3]);
