@@ -45,35 +45,43 @@
 #define SS_NONE 0xffffffffu
 #define SS_MAX_CLASSES 12 // size classes + 1 (the host keeps below)
 
-// A local-memory element: key and tag. 32-bit keys pack both into one ulong (key high), so a
-// compare-exchange is one 64-bit compare and one array; 64-bit keys keep two arrays.
-#if K_BITS == 32
-#define SS_PACKED 1
+// A local-memory element (SS_E). Keys alone: the sortable key (equal keys are equal bits, so
+// no tag is needed for stability). With values, keys of up to 32 bits: (sortable key << 32 | tag)
+// in one ulong, so a compare-exchange is one compare and one array; 64-bit keys with values: key
+// and tag in two arrays.
+#if !defined(SS_HAS_VALUES)
+#define SS_MODE 0
+#define SS_E K_UNSIGNED
+#elif K_BITS <= 32
+#define SS_MODE 1
+#define SS_E ulong
 #else
-#define SS_PACKED 0
+#define SS_MODE 2
+#define SS_E K_UNSIGNED
 #endif
-// Local memory index with one pad slot per 16 elements (a work-item's block of SS_ITEMS would
+// Local memory index with one pad slot per 32 elements (a work-item's block of SS_ITEMS would
 // otherwise put every work-item on the same bank).
-#define SS_PAD(i) ((i) + ((i) >> 4))
+#define SS_PAD(i) ((i) + ((i) >> 5))
 
-// A work-item's block of SS_ITEMS elements in registers: load, compare-exchange (a before b in
-// the block), store.
-#if SS_PACKED
+// A work-item's block of SS_ITEMS elements in registers (declared once, kept across the merges
+// that need no local step): load, compare-exchange (a before b in the block), store.
+#if SS_MODE != 2
+#define SS_REG_DECL SS_E rk[SS_ITEMS]
 #define SS_REG_LOAD(base)                                                                          \
-    ulong rk[SS_ITEMS];                                                                            \
     for (uint e = 0; e < SS_ITEMS; ++e) rk[e] = lk[SS_PAD((base) + e)]
 #define SS_REG_CE(a, b)                                                                            \
     do {                                                                                           \
-        const ulong x_ = rk[a], y_ = rk[b];                                                        \
+        const SS_E x_ = rk[a], y_ = rk[b];                                                         \
         rk[a] = min(x_, y_);                                                                       \
         rk[b] = max(x_, y_);                                                                       \
     } while (0)
 #define SS_REG_STORE(base)                                                                         \
     for (uint e = 0; e < SS_ITEMS; ++e) lk[SS_PAD((base) + e)] = rk[e]
 #else
-#define SS_REG_LOAD(base)                                                                          \
+#define SS_REG_DECL                                                                                \
     K_UNSIGNED rk[SS_ITEMS];                                                                       \
-    uint rt[SS_ITEMS];                                                                             \
+    uint rt[SS_ITEMS]
+#define SS_REG_LOAD(base)                                                                          \
     for (uint e = 0; e < SS_ITEMS; ++e) {                                                          \
         rk[e] = lk[SS_PAD((base) + e)];                                                            \
         rt[e] = lt[SS_PAD((base) + e)];                                                            \
@@ -95,6 +103,9 @@
     }
 #endif
 #define SS_ITEMS (SS_TILE / SS_WG)
+#if SS_ITEMS < 2 || (SS_ITEMS & (SS_ITEMS - 1)) != 0
+#error "segmented_sort.cl: SS_TILE / SS_WG must be a power of two of at least 2"
+#endif
 
 // Segment s clamped to [0, n], begin <= end.
 inline void ss_segment(__global const OFF* offsets, ulong ooff, ulong s, ulong n, ulong* b, ulong* e)
@@ -188,12 +199,13 @@ void segsort_local(__global K* keys, ulong koff, __global SS_V_OR_UINT* values, 
                    __global const OFF* offsets, ulong ooff, __global const uint* list, __global const uint* table,
                    uint items, uint cls, uint slice)
 {
-#if SS_PACKED
-    __local ulong lk[SS_PAD(SS_TILE)]; // sortable key << 32 | tag
+    __local SS_E lk[SS_PAD(SS_TILE)];
+#if SS_MODE == 0
+#define SS_KEY_AT(i) (lk[SS_PAD(i)])
+#elif SS_MODE == 1
 #define SS_TAG_AT(i) ((uint)lk[SS_PAD(i)])
 #define SS_KEY_AT(i) ((K_UNSIGNED)(lk[SS_PAD(i)] >> 32))
 #else
-    __local K_UNSIGNED lk[SS_PAD(SS_TILE)];
     __local uint lt[SS_PAD(SS_TILE)];
 #define SS_TAG_AT(i) (lt[SS_PAD(i)])
 #define SS_KEY_AT(i) (lk[SS_PAD(i)])
@@ -205,6 +217,7 @@ void segsort_local(__global K* keys, ulong koff, __global SS_V_OR_UINT* values, 
     const uint count = table[(cls + 1) * items] - start;
     const uint per_round = SS_TILE / slice;
     const uint slice_log = 31 - clz(slice);
+    const uint rbase = lid * SS_ITEMS; // this work-item's block
     for (uint base = get_group_id(0) * per_round; base < count; base += get_num_groups(0) * per_round) {
         for (uint q = lid; q < per_round; q += SS_WG) {
             ulong b = 0, e = 0;
@@ -216,47 +229,53 @@ void segsort_local(__global K* keys, ulong koff, __global SS_V_OR_UINT* values, 
         for (uint i = lid; i < SS_TILE; i += SS_WG) {
             const uint q = i >> slice_log, j = i & (slice - 1);
             const bool real = j < sl[q];
-#if SS_PACKED
+#if SS_MODE == 0
+            lk[SS_PAD(i)] = real ? key_to_sortable(keys[koff + sb[q] + j]) : ~(SS_E)0;
+#elif SS_MODE == 1
             lk[SS_PAD(i)] = real ? ((ulong)key_to_sortable(keys[koff + sb[q] + j]) << 32) | j : ~(ulong)0;
 #else
             lk[SS_PAD(i)] = real ? key_to_sortable(keys[koff + sb[q] + j]) : (K_UNSIGNED)(~(K_UNSIGNED)0);
             lt[SS_PAD(i)] = real ? j : SS_NONE;
 #endif
         }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        SS_REG_DECL;
+        SS_REG_LOAD(rbase);
         for (uint k = 2; k <= slice; k <<= 1) {
-            // Distances of SS_ITEMS and more: pairs across work-items, in local memory.
-            uint j = k >> 1;
-            for (; j >= SS_ITEMS; j >>= 1) {
-                barrier(CLK_LOCAL_MEM_FENCE);
-                for (uint t = lid; t < SS_TILE / 2; t += SS_WG) {
-                    const uint lo = (t & (j - 1)) | ((t & ~(j - 1)) << 1);
-                    const uint hi = (j == (k >> 1)) ? (lo ^ (k - 1)) : (lo + j);
-#if SS_PACKED
-                    const ulong a = lk[SS_PAD(lo)], c = lk[SS_PAD(hi)];
-                    if (c < a) {
-                        lk[SS_PAD(lo)] = c;
-                        lk[SS_PAD(hi)] = a;
-                    }
+            if ((k >> 1) >= SS_ITEMS) {
+                // Distances of SS_ITEMS and more: pairs across work-items, in local memory.
+                SS_REG_STORE(rbase);
+                for (uint j = k >> 1; j >= SS_ITEMS; j >>= 1) {
+                    barrier(CLK_LOCAL_MEM_FENCE);
+                    for (uint t = lid; t < SS_TILE / 2; t += SS_WG) {
+                        const uint lo = (t & (j - 1)) | ((t & ~(j - 1)) << 1);
+                        const uint hi = (j == (k >> 1)) ? (lo ^ (k - 1)) : (lo + j);
+#if SS_MODE != 2
+                        const SS_E a = lk[SS_PAD(lo)], c = lk[SS_PAD(hi)];
+                        if (c < a) {
+                            lk[SS_PAD(lo)] = c;
+                            lk[SS_PAD(hi)] = a;
+                        }
 #else
-                    const K_UNSIGNED klo = lk[SS_PAD(lo)], khi = lk[SS_PAD(hi)];
-                    const uint tlo = lt[SS_PAD(lo)], thi = lt[SS_PAD(hi)];
-                    if (ss_before(khi, thi, klo, tlo)) {
-                        lk[SS_PAD(lo)] = khi;
-                        lk[SS_PAD(hi)] = klo;
-                        lt[SS_PAD(lo)] = thi;
-                        lt[SS_PAD(hi)] = tlo;
-                    }
+                        const K_UNSIGNED klo = lk[SS_PAD(lo)], khi = lk[SS_PAD(hi)];
+                        const uint tlo = lt[SS_PAD(lo)], thi = lt[SS_PAD(hi)];
+                        if (ss_before(khi, thi, klo, tlo)) {
+                            lk[SS_PAD(lo)] = khi;
+                            lk[SS_PAD(hi)] = klo;
+                            lt[SS_PAD(lo)] = thi;
+                            lt[SS_PAD(hi)] = tlo;
+                        }
 #endif
+                    }
                 }
+                barrier(CLK_LOCAL_MEM_FENCE);
+                SS_REG_LOAD(rbase);
             }
             // Shorter distances: every pair inside one work-item's block of SS_ITEMS consecutive
-            // elements, so they run in registers without barriers (unrolled: constant indices).
-            barrier(CLK_LOCAL_MEM_FENCE);
-            const uint base = lid * SS_ITEMS;
-            SS_REG_LOAD(base);
+            // elements, in registers without barriers (unrolled: constant indices).
 #pragma unroll
             for (uint jj = SS_ITEMS / 2; jj > 0; jj >>= 1) {
-                if (jj <= j) {
+                if (jj <= (k >> 1)) {
                     if (jj == (k >> 1)) {
 #pragma unroll
                         for (uint e = 0; e < SS_ITEMS; ++e)
@@ -268,8 +287,8 @@ void segsort_local(__global K* keys, ulong koff, __global SS_V_OR_UINT* values, 
                     }
                 }
             }
-            SS_REG_STORE(base);
         }
+        SS_REG_STORE(rbase);
         barrier(CLK_LOCAL_MEM_FENCE);
 #ifdef SS_HAS_VALUES
         SS_V v[SS_ITEMS];

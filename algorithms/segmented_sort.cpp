@@ -1,7 +1,8 @@
 // clprim::segmented_sort / segmented_sort_by_key: segments binned by size on the device, each
 // size class sorted by its own strategy (kernels and the argument in segmented_sort.cl; shape in
 // segmented_sort_policy.hpp), the few longer than a work-group's tile by the radix sort on their
-// sub-ranges.
+// sub-ranges, many of them by one segmented LSD radix sort (segmented_sort_lsd.cpp).
+#include "segmented_sort_lsd.hpp"
 #include "segmented_sort_policy.hpp"
 #include "sort_support.hpp"
 
@@ -37,7 +38,7 @@ segsort_kernels make_kernels(const bc::command_queue& queue, const sort_request&
     if (r.order == sort_order::descending) options += " -DSORT_DESCENDING";
     if (p.cpu) options += " -DSS_CPU_PATH";
     // Values move as their bytes (4 or 8 here; 8/16/32-byte vector values would be ulong2/4...).
-    if (r.has_values) options += std::string(" -DSS_HAS_VALUES -DSS_V=") + (size_of(r.value_type) == 4 ? "uint" : "ulong");
+    if (r.has_values) options += std::string(" -DSS_HAS_VALUES -DSS_V=") + segmented_value_word(size_of(r.value_type));
     const bc::program program =
         algorithms_program(queue.get_context(), {"sort_key_order.cl", "segmented_sort.cl"}, options);
     segsort_kernels k;
@@ -64,19 +65,21 @@ segsort_kernels& cached_kernels(const bc::command_queue& queue, const sort_reque
     return it->second;
 }
 
-// Long segments sorted one radix call each up to this many; more are packed into one sort.
-constexpr std::size_t batch_threshold = 8;
-
 // The long segments ((begin, end) pairs from the device). A few: the radix sort on each
 // sub-range, in place, longest first (the first call takes the largest temporaries, the others
-// find them in the pool). Many (32-bit keys): all packed as (segment rank, key) words into one
-// radix sort (segsort_gather / segsort_scatter), so a thousand long segments cost one
-// device-wide sort and not a thousand calls.
+// find them in the pool). Many: one segmented LSD radix sort of all of them
+// (segmented_sort_lsd.cpp) or, 32-bit keys and by policy, all packed as (segment rank, key)
+// words into one radix sort (segsort_gather / segsort_scatter).
 void sort_long_segments(const sort_request& r, std::vector<cl_ulong>& large, segsort_kernels& k,
-                        bc::command_queue& queue, const char* who)
+                        const segmented_sort_policy& p, bc::command_queue& queue, const char* who)
 {
     const std::size_t count = large.size() / 2;
-    if (count <= batch_threshold || size_of(r.key_type) != 4) {
+    if (count > p.calls_up_to &&
+        (p.many_long == segmented_sort_policy::long_mode::lsd || size_of(r.key_type) != 4)) {
+        segmented_lsd_sort(r, large, p, queue, who);
+        return;
+    }
+    if (count <= p.calls_up_to) {
         std::vector<std::size_t> order(count);
         for (std::size_t i = 0; i < count; ++i) order[i] = i;
         std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -142,7 +145,7 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
     in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
     bc::command_queue& queue = scope.queue();
     guarded(who, [&] {
-        const segmented_sort_policy p = select_segmented_sort_policy(profile_of(queue.get_device()), size_of(r.key_type));
+        const segmented_sort_policy p = select_segmented_sort_policy(profile_of(queue.get_device()), size_of(r.key_type), r.has_values);
         segsort_kernels& k = cached_kernels(queue, r, offset_type, p);
         const std::size_t bin_wg = 64;
         const std::size_t items = round_up(ceil_div(num_segments, p.spt), bin_wg);
@@ -153,7 +156,9 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
 
         // Temporaries of the binning and of the CPU kernel, before anything is enqueued.
         scratch_lease lease(queue);
-        const bc::buffer table = lease.buffer(table_size * sizeof(cl_uint));
+        // One row of `items` more than the table: the rectangle read below spans whole rows
+        // (NVIDIA's bounds check counts the last row in full).
+        const bc::buffer table = lease.buffer((table_size + items) * sizeof(cl_uint));
         const bc::buffer list = lease.buffer(num_segments * sizeof(cl_uint));
         const bc::buffer pairs = lease.buffer(cap * 2 * sizeof(cl_ulong));
         bc::buffer tk, tv;
@@ -172,36 +177,54 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
                cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), table, cl_uint(items), list, pairs,
                cl_uint(cap));
 
-        // The long segments first: their count (and then their ranges) come back to the host,
-        // one round trip, taken only when a segment can be longer than the tile (n > tile).
-        // They are sorted before the size classes so that every temporary (the radix sort's
-        // included) is had before the first command that writes the caller's data.
-        if (n > p.tile) {
-            cl_uint large_count = 0;
-            queue.enqueue_read_buffer(table, items * sizeof(cl_uint), sizeof large_count, &large_count);
-            const std::size_t todo = std::min<std::size_t>(large_count, cap);
-            if (todo > 0) {
-                std::vector<cl_ulong> large(2 * todo);
-                queue.enqueue_read_buffer(pairs, 0, large.size() * sizeof(cl_ulong), large.data());
-                sort_long_segments(r, large, k, queue, who);
+        // The start of every class in the list (table[c * items], c = 0 .. classes + 1) comes
+        // back to the host in one read: the long segments' count (and then their ranges), and
+        // no launch for a class without segments, each launch sized to its class.
+        // The first few long segments' ranges come in the same round trip (read before the
+        // blocking one on the in-order queue), all that the one-call-each way needs.
+        // Inputs no longer than the tile have no long segment: no round trip, every class that
+        // can have segments launched (each reads its count on the device).
+        std::vector<cl_uint> starts(p.classes + 2);
+        const std::size_t ahead = std::min<std::size_t>(cap, std::min<std::size_t>(p.calls_up_to, 16));
+        std::vector<cl_ulong> large(2 * ahead);
+        const bool round_trip = n > p.tile;
+        if (round_trip) {
+            if (ahead > 0) queue.enqueue_read_buffer_async(pairs, 0, large.size() * sizeof(cl_ulong), large.data());
+            const std::size_t origin[3] = {0, 0, 0}, region[3] = {sizeof(cl_uint), p.classes + 2, 1};
+            queue.enqueue_read_buffer_rect(table, origin, origin, region, items * sizeof(cl_uint), 0, sizeof(cl_uint),
+                                           0, starts.data());
+        } else {
+            for (std::size_t d = 1; d <= p.classes; ++d) { // class d: slice(d - 1), at least shortest
+                const std::size_t shortest = d == 1 ? 2 : p.slice(d - 2) + 1;
+                starts[d + 1] = starts[d] + cl_uint(shortest <= n ? std::min(num_segments, n / shortest) : 0);
             }
+        }
+        // The long segments first, so that every temporary (the radix sort's included) is had
+        // before the first command that writes the caller's data.
+        const std::size_t todo = std::min<std::size_t>(starts[1] - starts[0], cap);
+        if (todo > 0) {
+            large.resize(2 * todo);
+            if (todo > ahead)
+                queue.enqueue_read_buffer(pairs, 2 * ahead * sizeof(cl_ulong), 2 * (todo - ahead) * sizeof(cl_ulong),
+                                          large.data() + 2 * ahead);
+            sort_long_segments(r, large, k, p, queue, who);
         }
 
         const bc::buffer& values = r.has_values ? r.values.buffer : r.keys.buffer;
         const cl_ulong voff = r.has_values ? r.values.offset : 0;
         if (p.cpu) {
-            launch(queue, k.cpu, p.groups, 1, r.keys.buffer, cl_ulong(r.keys.offset), values, voff, cl_ulong(n),
-                   offsets.buffer, cl_ulong(offsets.offset), list, table, cl_uint(items), cl_uint(1), tk, tv);
+            if (starts[p.classes + 1] > starts[1])
+                launch(queue, k.cpu, p.groups, 1, r.keys.buffer, cl_ulong(r.keys.offset), values, voff, cl_ulong(n),
+                       offsets.buffer, cl_ulong(offsets.offset), list, table, cl_uint(items), cl_uint(1), tk, tv);
             return;
         }
-        // One launch per size class, smallest slices first; each a persistent grid that reads
-        // its class's count on the device.
+        // One launch per size class with segments, a group per SS_TILE / slice of them (without
+        // the round trip: starts holds upper bounds of the counts).
         for (std::size_t c = 0; c < p.classes; ++c) {
+            const std::size_t in_class = starts[c + 2] - starts[c + 1];
+            if (in_class == 0) continue;
             const std::size_t slice = p.slice(c);
-            const std::size_t shortest = c == 0 ? 2 : p.slice(c - 1) + 1; // of this class
-            if (shortest > n) break;
-            const std::size_t most = std::min(num_segments, n / shortest); // entries, well-formed or not
-            const std::size_t groups = std::min(p.groups, ceil_div(most, p.tile / slice));
+            const std::size_t groups = std::min(p.groups, ceil_div(in_class, p.tile / slice));
             launch(queue, k.local, groups * p.wg, p.wg, r.keys.buffer, cl_ulong(r.keys.offset), values, voff,
                    cl_ulong(n), offsets.buffer, cl_ulong(offsets.offset), list, table, cl_uint(items),
                    cl_uint(c + 1), cl_uint(slice));

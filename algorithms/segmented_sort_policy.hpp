@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <optional>
 
 namespace clprim {
 namespace detail {
@@ -22,21 +23,57 @@ struct segmented_sort_policy {
     std::size_t classes = 1;     // local classes (slices)
     std::size_t spt = 16;        // segments per work-item when binning
     std::size_t groups = 0;      // GPU: persistent groups per class launch; CPU: work-items
+    // Segments longer than `tile`: up to `calls_up_to` of them one radix sort call each (the
+    // device-wide one-sweep on the sub-range, no copy); more: all in one segmented LSD radix sort
+    // (lsd: segmented_sort_lsd.cl, tiles of lsd_wg * lsd_kpt keys) or, 32-bit keys, one radix
+    // sort of packed (segment, key) words (packed).
+    enum class long_mode { lsd, packed } many_long = long_mode::lsd;
+    std::size_t calls_up_to = 8;
+    std::size_t lsd_wg = 256, lsd_kpt = 16;
     std::size_t slice(std::size_t c) const
     {
         return c + 1 == classes ? tile : std::size_t(1) << (min_log + step_log * c);
     }
 };
 
-// key_bytes: 4 or 8 (the local memory holds a key and a 4-byte tag per element).
-// CLPRIM_SEGMENTED_PATH=gpu|cpu forces a path.
-inline segmented_sort_policy select_segmented_sort_policy(const device_profile& profile, std::size_t key_bytes)
+// key_bytes: the key's size; has_values: values travel with the keys (the local memory then
+// holds a tag beside each key).
+// CLPRIM_SEGMENTED_PATH=gpu|cpu forces a path; CLPRIM_SEGMENTED_LONG=calls|lsd|packed how the
+// segments longer than the tile are sorted (calls: one radix sort each, however many);
+// CLPRIM_SEGMENTED_TUNE="items[,tile[,lsd_kpt[,spt]]]" sets the GPU path's registers per
+// work-item, tile, LSD keys per work-item and segments per binning work-item, for measurements.
+inline segmented_sort_policy select_segmented_sort_policy(const device_profile& profile, std::size_t key_bytes,
+                                                          bool has_values)
 {
     segmented_sort_policy p;
     bool cpu = profile.is_cpu();
     if (const auto forced = knob_choice("CLPRIM_SEGMENTED_PATH", {"gpu", "cpu"})) cpu = *forced == 1;
     p.cpu = cpu;
     const std::size_t cu = std::max<std::size_t>(1, profile.compute_units);
+    // The LSD's tile: 4096 keys of 4 bytes (16 KiB of keys, 16 KiB of rank table), 2048 of 8;
+    // halved until its local memory fits the device's.
+    const std::size_t local = profile.local_mem_size ? profile.local_mem_size : 32768;
+    p.lsd_wg = cpu ? 64 : 256;
+    // H100, 2^26 uint in 1024 segments of 65536 (docs/RESULTS.md): 16 keys a work-item 3.12 ms,
+    // 24 keys 3.16 ms.
+    p.lsd_kpt = cpu ? 32 : (key_bytes > 4 ? 8 : 16);
+    // Segments per binning work-item: 8 (H100, 2^21 segments of 32: 0.504 ms; 16: 0.536; 32: 0.580).
+    if (!cpu) p.spt = 8;
+    const auto tune = cpu ? std::nullopt : knob_numbers("CLPRIM_SEGMENTED_TUNE", 1, 4);
+    if (tune && tune->size() > 2) p.lsd_kpt = std::max<std::size_t>(1, (*tune)[2]);
+    if (tune && tune->size() > 3) p.spt = std::max<std::size_t>(1, (*tune)[3]);
+    auto lsd_bytes = [&](std::size_t kpt) {
+        const std::size_t t = p.lsd_wg * kpt, pad = t + t / 32 + 1;
+        return pad * (key_bytes + (has_values ? 2 : 0)) + (16 * p.lsd_wg * 33 / 32 + 1) * 4 +
+               (2 * p.lsd_wg + p.lsd_wg / 16 + 1) * 4 + 256 * 4 + 64;
+    };
+    while (p.lsd_kpt > 1 && lsd_bytes(p.lsd_kpt) > local) p.lsd_kpt /= 2;
+    // CPU devices (PoCL, 2^20 keys in 15 segments of 65536: packed 49 ms, LSD 172 ms): packed.
+    if (cpu) p.many_long = segmented_sort_policy::long_mode::packed;
+    if (const auto forced = knob_choice("CLPRIM_SEGMENTED_LONG", {"calls", "lsd", "packed"})) {
+        if (*forced == 0) p.calls_up_to = std::size_t(-1);
+        else p.many_long = *forced == 1 ? segmented_sort_policy::long_mode::lsd : segmented_sort_policy::long_mode::packed;
+    }
     if (cpu) {
         // Longer segments go to the radix sort (packed, or one call each): a work-item's merge
         // sort of one long segment would leave the other cores idle.
@@ -45,14 +82,28 @@ inline segmented_sort_policy select_segmented_sort_policy(const device_profile& 
         p.groups = cu * 8;
         return p;
     }
-    p.tile = 4096;
-    const std::size_t local = profile.local_mem_size ? profile.local_mem_size : 32768;
-    auto bytes = [&](std::size_t t) { return (t + t / 16) * (key_bytes + 4) + (t >> p.min_log) * 12 + 256; };
+    // The local tile: keys alone 4 bytes an element (sortable key), with values 8 (key and tag
+    // packed, keys up to 4 bytes) or key + 4; as long as it fits, at most 8192. A work-item keeps
+    // `items` consecutive elements in registers (the network's steps below that distance need no
+    // local memory).
+    const std::size_t elem = !has_values ? key_bytes : (key_bytes <= 4 ? 8 : key_bytes + 4);
+    auto bytes = [&](std::size_t t) { return (t + t / 32) * elem + (t >> p.min_log) * 12 + 256; };
+    p.tile = 8192;
     while (p.tile > 64 && bytes(p.tile) > local) p.tile /= 2;
-    p.wg = std::min<std::size_t>(256, p.tile / 2);
+    // H100 (docs/RESULTS.md): keys alone 32 a work-item, pairs 16 (segments of 32 by key: 0.90
+    // against 1.07 ms with 32).
+    std::size_t items = has_values ? 16 : 32;
+    if (const auto& t = tune) {
+        items = floor_pow2(std::max<std::size_t>(2, (*t)[0]));
+        if (t->size() > 1) p.tile = std::min(p.tile, floor_pow2(std::max<std::size_t>(64, (*t)[1])));
+    }
+    items = std::min(items, p.tile / 2);
+    p.wg = std::min<std::size_t>(std::max<std::size_t>(1, profile.max_work_group_size), p.tile / items);
+    p.wg = floor_pow2(std::max<std::size_t>(1, p.wg));
+    while (p.tile / p.wg > 64 && p.tile > 64) p.tile /= 2; // a work-group too small for the tile
     p.classes = 1;
     while ((std::size_t(1) << (p.min_log + p.step_log * (p.classes - 1))) < p.tile) ++p.classes;
-    p.groups = cu * 16;
+    p.groups = cu * 128; // groups of a class launch at most (they loop over the rest)
     return p;
 }
 

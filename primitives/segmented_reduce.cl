@@ -6,6 +6,7 @@
 //   SR_TEAM       work-items per segment in segred_teams (a power of two dividing the work-group)
 //   SR_ORDERED    1: every work-item reduces one contiguous block, and blocks are combined left
 //                 to right (operators that are not commutative); 0: strided, coalesced reads.
+//   SR_VLOAD      (optional, SR_ORDERED 0 and T a scalar type) reads 4 elements a load
 //
 // Three kernels, no atomics, no host round trip:
 //   segred_teams     teams of SR_TEAM work-items, one segment per team (short segments): a
@@ -72,9 +73,10 @@
         e = clamp(e_, b, (ulong)(n));                                                              \
     } while (0)
 
-// Reduces [b, e) of in as work-item `lane` of `width`: strided (coalesced) or one contiguous
-// block per work-item (SR_ORDERED, so that blocks combine left to right).
-inline SR_R sr_accumulate(__global const T* in, ulong b, ulong e, uint lane, uint width)
+// Reduces [b, e) of in as work-item `lane` of `width`: strided (coalesced; vec and SR_VLOAD: 4
+// elements a load) or one contiguous block per work-item (SR_ORDERED, so that blocks combine
+// left to right).
+inline SR_R sr_accumulate(__global const T* in, ulong b, ulong e, uint lane, uint width, uint vec)
 {
     SR_R acc = SR_ID;
 #if SR_ORDERED
@@ -87,11 +89,41 @@ inline SR_R sr_accumulate(__global const T* in, ulong b, ulong e, uint lane, uin
     // combined out of element order).
     SR_R a1 = SR_ID, a2 = SR_ID, a3 = SR_ID;
     ulong i = b + lane;
-    for (; i + 3 * (ulong)width < e; i += 4 * (ulong)width) {
-        acc = SR_OP(acc, (SR_R)in[i]);
-        a1 = SR_OP(a1, (SR_R)in[i + width]);
-        a2 = SR_OP(a2, (SR_R)in[i + 2 * width]);
-        a3 = SR_OP(a3, (SR_R)in[i + 3 * width]);
+#ifdef SR_VLOAD
+    if (vec) {
+        // Scalar types: 4 consecutive elements a load (vload4 needs only the element's alignment),
+        // two loads in flight, work-items on consecutive groups of 4; the last len % 4 one by one.
+        const ulong q = (e - b) / 4;
+        __global const T* p = in + b;
+        ulong v = lane;
+        for (; v + width < q; v += 2 * (ulong)width) {
+            const CLPRIM_CAT(T, 4) x = vload4(v, p), y = vload4(v + width, p);
+            acc = SR_OP(acc, (SR_R)x.s0);
+            a1 = SR_OP(a1, (SR_R)x.s1);
+            a2 = SR_OP(a2, (SR_R)x.s2);
+            a3 = SR_OP(a3, (SR_R)x.s3);
+            acc = SR_OP(acc, (SR_R)y.s0);
+            a1 = SR_OP(a1, (SR_R)y.s1);
+            a2 = SR_OP(a2, (SR_R)y.s2);
+            a3 = SR_OP(a3, (SR_R)y.s3);
+        }
+        if (v < q) {
+            const CLPRIM_CAT(T, 4) x = vload4(v, p);
+            acc = SR_OP(acc, (SR_R)x.s0);
+            a1 = SR_OP(a1, (SR_R)x.s1);
+            a2 = SR_OP(a2, (SR_R)x.s2);
+            a3 = SR_OP(a3, (SR_R)x.s3);
+        }
+        i = b + 4 * q + lane;
+    } else
+#endif
+    {
+        for (; i + 3 * (ulong)width < e; i += 4 * (ulong)width) {
+            acc = SR_OP(acc, (SR_R)in[i]);
+            a1 = SR_OP(a1, (SR_R)in[i + width]);
+            a2 = SR_OP(a2, (SR_R)in[i + 2 * width]);
+            a3 = SR_OP(a3, (SR_R)in[i + 3 * width]);
+        }
     }
     for (; i < e; i += width) acc = SR_OP(acc, (SR_R)in[i]);
     acc = SR_OP(SR_OP(acc, a1), SR_OP(a2, a3));
@@ -129,7 +161,7 @@ inline void sr_tree(__local SR_R* scratch, uint lid, uint lane, uint width)
         if (active) SR_SEGMENT(offsets, off_off, s, n, b, e);                                      \
         const ulong len = e - b;                                                                   \
         const bool mine = active && (finish ? len > 0 : len <= long_len);                          \
-        scratch[lid] = mine ? sr_accumulate(in + in_off, b, e, lane, SR_TEAM) : SR_ID;             \
+        scratch[lid] = mine ? sr_accumulate(in + in_off, b, e, lane, SR_TEAM, 0) : SR_ID;             \
         sr_tree(scratch, lid, lane, SR_TEAM);                                                      \
         if (lane == 0 && mine) out[out_off + s] = (T)scratch[lid];                                 \
         if (!finish && lane == 0 && active) chunk_counts[s] = len > long_len ? (len + chunk - 1) / chunk : 0; \
@@ -180,7 +212,7 @@ __kernel void segred_chunks(__global const T* in, ulong in_off, ulong n, __globa
         SR_SEGMENT(offsets, off_off, lo, n, b, e);
         const ulong cb = min(b + (c - chunk_start[lo]) * chunk, e);
         const ulong ce = min(cb + chunk, e);
-        scratch[lid] = sr_accumulate(in + in_off, cb, ce, lid, wg);
+        scratch[lid] = sr_accumulate(in + in_off, cb, ce, lid, wg, 1);
         sr_tree(scratch, lid, lid, wg);
         if (lid == 0) partials[c] = (T)scratch[0];
         barrier(CLK_LOCAL_MEM_FENCE);

@@ -21,6 +21,16 @@ namespace {
 
 const char* const who = "clprim::segmented_reduce";
 
+// The element types whose 4-vectors exist (vload4 in the chunks kernel).
+bool scalar(element_type type)
+{
+    switch (type) {
+    case element_type::int32: case element_type::uint32: case element_type::int64:
+    case element_type::uint64: case element_type::float32: case element_type::float64: return true;
+    default: return false;
+    }
+}
+
 struct segred_kernels {
     bc::kernel teams, chunks, finish;
     std::size_t wg = 1; // what the kernels allow, at most the policy's
@@ -34,7 +44,7 @@ segred_kernels make_kernels(const bc::command_queue& queue, element_type type, e
     files.push_back("segmented_reduce.cl");
     const std::string options = type_options(type, "T") + " -DOFF=" + cl_name(offset_type) +
                                 " -DSR_OP_CODE=" + std::to_string(op_code) + " -DSR_TEAM=" + std::to_string(p.team) +
-                                " -DSR_ORDERED=" + (ordered ? "1" : "0");
+                                " -DSR_ORDERED=" + (ordered ? "1" : "0") + (!ordered && scalar(type) ? " -DSR_VLOAD" : "");
     bc::program program = primitives_program(queue.get_context(), files, options);
     segred_kernels k{program.create_kernel("segred_teams"), program.create_kernel("segred_chunks"),
                      program.create_kernel("segred_finish")};

@@ -22,7 +22,9 @@ struct segmented_reduce_policy {
 };
 
 // n elements in num_segments segments (n / num_segments: the mean length; offsets are not read on
-// the host). CLPRIM_SEGMENTED_PATH=gpu|cpu forces a path.
+// the host). CLPRIM_SEGMENTED_PATH=gpu|cpu forces a path; CLPRIM_SEGMENTED_REDUCE_TUNE=
+// "chunk_items[,chunk_groups_per_cu]" sets the GPU path's chunks (elements per work-item, grid), for
+// measurements.
 inline segmented_reduce_policy select_segmented_reduce_policy(const device_profile& profile, std::size_t n,
                                                               std::size_t num_segments)
 {
@@ -49,9 +51,16 @@ inline segmented_reduce_policy select_segmented_reduce_policy(const device_profi
     const std::size_t mean = num_segments ? n / num_segments : n;
     p.team = std::min<std::size_t>(32, std::max<std::size_t>(1, floor_pow2(std::max<std::size_t>(1, mean / 4))));
     p.long_len = p.team * 64;
-    p.chunk = p.wg * 16;
+    // Chunks of 64 elements a work-item (16 Ki with 256): fewer partials, tree steps and
+    // segment searches per byte; a grid of about one chunk per group for 2^26 elements.
+    std::size_t chunk_items = 64, chunk_groups_per_cu = 32;
+    if (const auto t = knob_numbers("CLPRIM_SEGMENTED_REDUCE_TUNE", 1, 2, 1)) {
+        chunk_items = (*t)[0];
+        if (t->size() > 1) chunk_groups_per_cu = (*t)[1];
+    }
+    p.chunk = p.wg * chunk_items;
     p.max_groups = cu * 32;
-    p.chunk_groups = cu * 8;
+    p.chunk_groups = cu * chunk_groups_per_cu;
     return p;
 }
 

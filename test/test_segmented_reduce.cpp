@@ -149,6 +149,26 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_type_and_op, T, all_types)
     }
 }
 
+BOOST_AUTO_TEST_CASE(small_chunks_vector_reads)
+{
+    // The GPU path with chunks of one element a work-item (CLPRIM_SEGMENTED_REDUCE_TUNE): long
+    // segments in several chunks with ends at every residue mod 4 (the 4-element reads and their
+    // one-by-one tail), at a size Oclgrind runs.
+    env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
+    env_override tune("CLPRIM_SEGMENTED_REDUCE_TUNE", "1,2");
+    std::vector<std::size_t> lengths;
+    for (std::size_t i = 0; i < 9; ++i) {
+        lengths.push_back(2049 + 257 * i + i % 4);
+        lengths.push_back(i % 5);
+    }
+    std::size_t n = 3;
+    for (std::size_t l : lengths) n += l;
+    const auto offsets = offsets_from_lengths<cl_uint>(lengths, 3);
+    check_op(queue, small_values<cl_uint>(n), offsets, clprim::reduce_op::sum, "small chunks uint");
+    check_op(queue, make_data<cl_float>(n, distribution::random), offsets, clprim::reduce_op::max, "small chunks float");
+    check_op(queue, small_values<cl_long>(n), offsets, clprim::reduce_op::sum, "small chunks long");
+}
+
 BOOST_AUTO_TEST_CASE(ulong_offsets)
 {
     for (const char* path : {"gpu", "cpu"}) {

@@ -164,28 +164,61 @@ BOOST_AUTO_TEST_CASE(large_segments_every_type_once)
     }
 }
 
-BOOST_AUTO_TEST_CASE(many_long_segments_packed)
+BOOST_AUTO_TEST_CASE(many_long_segments_each_way)
 {
     // More than a few segments longer than a work-group's tile (GPU path) or than one work-item
-    // sorts (CPU path: 4096): packed into one radix sort of (segment, key) words (32-bit keys), or one
-    // radix call each (64-bit keys); with tiny segments between them.
+    // sorts (CPU path: 4096), with tiny segments between them, each way the long ones go: one
+    // segmented LSD radix sort (partial last tiles, every key width), packed (segment, key) words
+    // in one radix sort (32-bit keys; others fall to the LSD), one radix call each.
     for (const char* path : {"gpu", "cpu"}) {
         env_override force("CLPRIM_SEGMENTED_PATH", path);
-        const std::size_t len = 5001, count = 12; // both paths' tiles are 4096 or less
-        std::vector<std::size_t> lengths;
-        for (std::size_t i = 0; i < count; ++i) {
-            lengths.push_back(len + i * 3);
-            lengths.push_back(i % 4);
+        for (const char* mode : {"lsd", "packed", "calls"}) {
+            env_override force_long("CLPRIM_SEGMENTED_LONG", mode);
+            const std::size_t len = 5001, count = 12; // both paths' tiles are 4096 or less
+            std::vector<std::size_t> lengths;
+            for (std::size_t i = 0; i < count; ++i) {
+                lengths.push_back(len + i * 1031);
+                lengths.push_back(i % 4);
+            }
+            std::size_t n = 5;
+            for (std::size_t l : lengths) n += l;
+            const auto offsets = offsets_from_lengths<cl_uint>(lengths, 5);
+            const std::string p = std::string(path) + " " + mode;
+            check(queue, dup_keys<cl_uint>(n), offsets, clprim::sort_order::ascending, true, p + " uint pairs");
+            check(queue, make_data<cl_float>(n, distribution::float_specials), offsets, clprim::sort_order::descending,
+                  false, p + " float desc keys");
+            if (std::string(mode) == "calls") continue; // the radix sort's own suites cover the rest
+            check(queue, dup_keys<cl_int>(n), offsets, clprim::sort_order::descending, true, p + " int desc pairs");
+            check(queue, dup_keys<cl_ulong>(n), offsets, clprim::sort_order::ascending, true, p + " ulong pairs");
+            if (type_runs_here<cl_double>())
+                check(queue, make_data<cl_double>(n, distribution::float_specials), offsets,
+                      clprim::sort_order::ascending, false, p + " double keys");
         }
-        std::size_t n = 5;
-        for (std::size_t l : lengths) n += l;
-        const auto offsets = offsets_from_lengths<cl_uint>(lengths, 5);
-        const std::string p(path);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(small_tiles_every_path)
+{
+    // The GPU path with a tile of 256 (CLPRIM_SEGMENTED_TUNE): every size class, and more than a
+    // few long segments in the segmented LSD (partial tiles) and packed, at a size Oclgrind runs.
+    env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
+    env_override tune("CLPRIM_SEGMENTED_TUNE", "32,256");
+    std::vector<std::size_t> lengths;
+    for (std::size_t i = 0; i < 12; ++i) {
+        lengths.push_back(257 + i * 61);
+        lengths.push_back((i * 37) % 200);
+        lengths.push_back(i % 3);
+    }
+    std::size_t n = 2;
+    for (std::size_t l : lengths) n += l;
+    const auto offsets = offsets_from_lengths<cl_uint>(lengths, 2);
+    for (const char* mode : {"lsd", "packed"}) {
+        env_override force_long("CLPRIM_SEGMENTED_LONG", mode);
+        const std::string p = std::string("small tiles ") + mode;
         check(queue, dup_keys<cl_uint>(n), offsets, clprim::sort_order::ascending, true, p + " uint pairs");
-        check(queue, make_data<cl_float>(n, distribution::float_specials), offsets, clprim::sort_order::descending, false,
-              p + " float desc keys");
-        check(queue, dup_keys<cl_int>(n), offsets, clprim::sort_order::descending, true, p + " int desc pairs");
-        check(queue, dup_keys<cl_ulong>(n), offsets, clprim::sort_order::ascending, true, p + " ulong pairs");
+        check(queue, make_data<cl_uint>(n, distribution::random), offsets, clprim::sort_order::descending, false,
+              p + " uint desc keys");
+        check(queue, dup_keys<cl_long>(n), offsets, clprim::sort_order::descending, true, p + " long desc pairs");
     }
 }
 
