@@ -1,0 +1,229 @@
+// Single-pass copy_if (stream compaction in one launch): every element is read once and every kept
+// one written once. The three-pass copy_if of copy_if.cl reads the input twice (count, then
+// scatter) and launches three times; here a tile learns where its output starts from the tiles
+// before it by the decoupled look-back (lookback.cl) over their counts of kept elements.
+//
+// Per tile (one work-group, CPY_ITEMS elements per work-item, numbered in the order the groups
+// start):
+//   1. load the tile coalesced into local memory; each work-item takes its CPY_ITEMS consecutive
+//      elements from there, evaluates the predicate (a bit mask) and counts them;
+//   2. an exclusive work-group scan of the counts: each work-item's first slot within the tile,
+//      and the tile's total;
+//   3. publish the total, look back over the earlier tiles' counts (with the decoupled fallback:
+//      a stalled predecessor's count is recomputed from its input), publish the inclusive count;
+//   4. compact the kept elements in local memory (the tile's slots, read by now) and store them
+//      contiguously from the tile's output start: coalesced, whatever was kept;
+//   5. the last tile writes the total count (the host reads it, or it stays on the device).
+//
+// Required: T (type_options), CLPRIM_PRED(x) (a generated predicate, operator_source.hpp),
+// CPY_ITEMS (1..32: one mask bit per element), and workgroup_scan.cl (wg_exclusive_scan_uint)
+// and lookback.cl joined before this file.
+#ifndef T
+#error "copy_if_lookback.cl needs T"
+#endif
+#ifndef CLPRIM_PRED
+#error "copy_if_lookback.cl needs CLPRIM_PRED (a generated predicate source joined in front)"
+#endif
+#ifndef CPY_ITEMS
+#error "copy_if_lookback.cl needs CPY_ITEMS"
+#endif
+#if CPY_ITEMS > 32
+#error "copy_if_lookback.cl: CPY_ITEMS is at most 32 (one mask bit per element)"
+#endif
+#ifndef WG_SCAN_SCRATCH
+#error "copy_if_lookback.cl needs workgroup_scan.cl joined before it"
+#endif
+#ifndef LB_PREFIX
+#error "copy_if_lookback.cl needs lookback.cl joined before it"
+#endif
+
+// One pad slot every 32 elements: item-major accesses (stride CPY_ITEMS) spread over the banks.
+#define CPY1_PAD(i) ((i) + ((i) >> 5))
+// Predecessors' slots read at once by the look-back (one per work-item of the first ones).
+#ifndef CPY_WINDOW
+#define CPY_WINDOW 32
+#endif
+#ifndef LB_FALLBACK_POLLS
+#define LB_FALLBACK_POLLS 1024
+#endif
+
+// The count of kept elements of tile `tile`, from its input: the decoupled fallback's work (the
+// same integer its owner publishes). Every work-item calls it; the value in all.
+inline uint cpy_tile_count(__global const T* in, ulong n, uint tile, __local uint* scratch)
+{
+    const uint lid = (uint)get_local_id(0);
+    const uint wg = (uint)get_local_size(0);
+    const ulong base = (ulong)tile * wg * CPY_ITEMS;
+    const uint count = (uint)min((ulong)wg * CPY_ITEMS, n - base);
+    uint c = 0;
+#pragma unroll 1
+    for (uint j = 0; j < CPY_ITEMS; ++j) { // a loop, not unrolled: the cold path takes no registers
+        const uint i = j * wg + lid;
+        if (i < count && CLPRIM_PRED(in[base + i])) ++c;
+    }
+    uint total;
+    (void)wg_exclusive_scan_uint(c, scratch, &total);
+    return total;
+}
+
+// The number of elements kept by every tile before tile t, found by the work-group together
+// (every work-item calls it; the value in all). Each round, work-items 0..CPY_WINDOW-1 read one
+// predecessor's slot each; work-item 0 adds them in order up to the first inclusive count, or up
+// to the first slot still empty (read again next round). After LB_FALLBACK_POLLS empty rounds in
+// a row the group counts that tile's kept elements from its input instead (cpy_tile_count),
+// publishes the count where the slot still reads empty and goes on past it: no tile waits for
+// another without bound, so no forward progress between work-groups is needed.
+// Why a word read is never torn or stale (OpenCL 1.2, no atomics but the tile counter): a slot is
+// one 64-bit word holding (epoch, flag, count) written by one store (lb64_publish); every word it
+// can hold for this epoch is a true (flag, count) of its tile, and the owner and a fallback write
+// the same count, so a fallback's AGGREGATE landing after the owner's PREFIX only makes later
+// readers walk further.
+inline uint cpy_look_back(__global volatile ulong* slots, uint epoch, uint t, __global const T* in, ulong n,
+                          __local uint* scratch, __local uint* wflag, __local uint* wval, __local uint* wstate)
+{
+    const uint lid = (uint)get_local_id(0);
+    const uint window = min((uint)CPY_WINDOW, (uint)get_local_size(0));
+    if (lid == 0) {
+        wstate[0] = t;      // slots t-1, t-2, ... are still to be added
+        wstate[1] = t == 0; // done
+        wstate[2] = 0;      // empty rounds in a row
+        wstate[3] = 0;      // 1: this round, count tile wstate[0] - 1 from its input
+        wstate[4] = 0;      // the sum so far
+#ifdef LB_FALLBACK_FIRST
+        wstate[3] = t > 0;  // tests: every tile takes the fallback for its predecessor first
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    while (!wstate[1]) {
+        const uint j = wstate[0];
+        if (LB_FALLBACK && wstate[3]) {
+            const uint c = cpy_tile_count(in, n, j - 1, scratch); // ends with a barrier
+            if (lid == 0) {
+                uint v;
+                uint flag = lb64_read(slots + (j - 1), epoch, &v);
+                if (flag == LB_EMPTY) lb64_publish(slots + (j - 1), epoch, j - 1 == 0 ? LB_PREFIX : LB_AGGREGATE, c);
+#ifdef LB_FALLBACK_FIRST
+                if (flag == LB_PREFIX) flag = LB_AGGREGATE; // tests: the recomputed count is used
+#endif
+                if (flag != LB_PREFIX) { // empty, or an aggregate: the count just computed (the same)
+                    v = c;
+                    flag = j - 1 == 0 ? LB_PREFIX : LB_AGGREGATE; // tile 0's count is its prefix
+                }
+                wstate[4] += v;
+                wstate[0] = j - 1;
+                wstate[1] = flag == LB_PREFIX;
+                wstate[2] = 0;
+                wstate[3] = 0;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            continue;
+        }
+        if (lid < window) {
+            uint v = 0;
+            wflag[lid] = lid < j ? lb64_read(slots + (j - 1 - lid), epoch, &v) : LB_PREFIX;
+            wval[lid] = v;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) {
+            uint acc = wstate[4], used = 0;
+            bool done = false;
+            for (uint b = 0; b < window && !done; ++b) {
+                if (wflag[b] == LB_EMPTY) break;
+                acc += wval[b];
+                ++used;
+                done = wflag[b] == LB_PREFIX;
+            }
+            if (used == 0) {
+                if (LB_FALLBACK && ++wstate[2] > LB_FALLBACK_POLLS) wstate[3] = 1;
+                else LB_BACKOFF();
+            } else {
+                wstate[2] = 0;
+            }
+            wstate[4] = acc;
+            wstate[0] = j - used;
+            wstate[1] = done;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    return wstate[4];
+}
+
+// One work-group per tile of CPY_ITEMS * local size elements, numbered in the order the groups
+// start (status[0] counts them; the tile that takes the last index sets it back to zero for the
+// next launch), then one 64-bit slot per tile tagged with this launch's epoch. Kept elements go
+// to out[out_off + k] for k < capacity (writes past the caller's room are dropped: the host
+// reports that), the count to count_out[count_off].
+__kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, __global T* out, ulong out_off,
+                                  ulong capacity, __global ulong* count_out, ulong count_off,
+                                  __global volatile ulong* status, uint epoch, __local T* tile,
+                                  __local uint* scratch)
+{
+    __local uint tile_id;
+    __local uint lb_flag[CPY_WINDOW], lb_val[CPY_WINDOW], lb_state[5];
+    const uint lid = (uint)get_local_id(0);
+    const uint wg = (uint)get_local_size(0);
+    const uint tile_n = wg * CPY_ITEMS;
+    if (lid == 0) {
+        tile_id = atomic_inc((__global volatile uint*)status);
+        if (tile_id == (uint)get_num_groups(0) - 1u) atomic_xchg((__global volatile uint*)status, 0u);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint t = tile_id;
+    const ulong base = (ulong)t * tile_n;
+    const uint count = (uint)min((ulong)tile_n, n - base);
+    __global const T* src = in + in_off + base;
+
+    // 1. Coalesced load into local memory; each work-item takes its consecutive elements back.
+    if (count == tile_n) {
+        T r[CPY_ITEMS];
+        for (uint j = 0; j < CPY_ITEMS; ++j) r[j] = src[j * wg + lid];
+        for (uint j = 0; j < CPY_ITEMS; ++j) tile[CPY1_PAD(j * wg + lid)] = r[j];
+    } else {
+        for (uint j = 0; j < CPY_ITEMS; ++j) {
+            const uint i = j * wg + lid;
+            if (i < count) tile[CPY1_PAD(i)] = src[i];
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    T v[CPY_ITEMS];
+    uint mask = 0, c = 0;
+    for (uint j = 0; j < CPY_ITEMS; ++j) {
+        const uint i = lid * CPY_ITEMS + j;
+        if (i < count) {
+            v[j] = tile[CPY1_PAD(i)];
+            if (CLPRIM_PRED(v[j])) {
+                mask |= 1u << j;
+                ++c;
+            }
+        }
+    }
+
+    // 2. Where this work-item's kept elements start within the tile, and the tile's count. (The
+    // scan starts with a barrier: every work-item has read its elements before the tile is
+    // overwritten in 4.)
+    uint total;
+    uint pos = wg_exclusive_scan_uint(c, scratch, &total);
+
+    // 3. Publish the count (tile 0: its inclusive count), look back, publish the inclusive count.
+    __global volatile ulong* slots = status + 1;
+    if (lid == 0) lb64_publish(slots + t, epoch, t == 0 ? LB_PREFIX : LB_AGGREGATE, total);
+    const uint before = cpy_look_back(slots, epoch, t, in + in_off, n, scratch, lb_flag, lb_val, lb_state);
+    if (lid == 0 && t > 0) lb64_publish(slots + t, epoch, LB_PREFIX, before + total);
+
+    // 4. Compact in local memory, then one contiguous, coalesced store.
+    for (uint j = 0; j < CPY_ITEMS; ++j) {
+        if (mask & (1u << j)) {
+            tile[CPY1_PAD(pos)] = v[j];
+            ++pos;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong first = before;
+    __global T* dst = out + out_off + first;
+    const ulong room = capacity > first ? capacity - first : 0;
+    const uint stored = (uint)min((ulong)total, room);
+    for (uint i = lid; i < stored; i += wg) dst[i] = tile[CPY1_PAD(i)];
+
+    // 5. The count.
+    if (lid == 0 && t == (uint)get_num_groups(0) - 1u) count_out[count_off] = first + total;
+}

@@ -1,0 +1,56 @@
+#pragma once
+// copy_if's tuning, in one place: the path and the tile shape, from the device profile, with the
+// knobs' overrides inside. Why these values: docs/RESULTS.md, "Tuning notes behind the policies"
+// (copy_if). Private to the primitives layer.
+#include <clprim/detail/device_profile.hpp>
+#include <clprim/detail/knobs.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+namespace clprim {
+namespace detail {
+
+// Which copy_if runs:
+//  - single_pass: one launch (copy_if_lookback.cl). A tile loads its elements coalesced, evaluates
+//    the predicate, scans its flags in the work-group, finds where its output starts by the
+//    decoupled look-back over the earlier tiles' counts (lookback.cl, with the decoupled
+//    fallback: no forward progress between work-groups is assumed, so any device may take it),
+//    compacts its kept elements in local memory and writes them contiguously; the last tile
+//    writes the count. Every element read once, every kept one written once. Every device that
+//    is not a CPU, for ranges below 2^32 elements (the look-back carries 32-bit counts).
+//  - three_pass: count per tile, scan of the counts (clprim's scan), compacting scatter
+//    (copy_if.cl): reads the input twice. CPU devices (PoCL, 2 cores, 2^24 uint keeping half:
+//    see RESULTS.md), and ranges of 2^32 elements or more.
+// CLPRIM_COPY_IF_PATH=single_pass|three_pass forces one (any path runs on any device; 2^32
+// elements or more always take three_pass). CLPRIM_COPY_IF_TUNE="wg,items" sets the single-pass
+// tile (measurements, tests: tiny tiles make many tiles from few elements).
+enum class copy_if_path { single_pass, three_pass };
+
+struct copy_if_policy {
+    copy_if_path path = copy_if_path::three_pass;
+    std::size_t wg = 256;    // work-items per tile (a cap: the kernel's limits may lower it)
+    std::size_t items = 16;  // elements per work-item
+};
+
+inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::size_t elem, std::size_t n)
+{
+    copy_if_policy p;
+    p.path = profile.is_cpu() ? copy_if_path::three_pass : copy_if_path::single_pass;
+    if (const auto forced = knob_choice("CLPRIM_COPY_IF_PATH", {"single_pass", "three_pass"}))
+        p.path = copy_if_path(*forced);
+    if (std::uint64_t(n) >= (std::uint64_t(1) << 32)) p.path = copy_if_path::three_pass;
+    // 64 bytes per work-item (16 four-byte / 8 eight-byte elements): the values stay in registers
+    // from the predicate to the compaction, so more would cost occupancy.
+    p.wg = 256;
+    p.items = elem == 4 ? 16 : 8;
+    if (const auto tune = knob_numbers("CLPRIM_COPY_IF_TUNE", 2, 2, 1, 1024)) {
+        p.wg = (*tune)[0];
+        p.items = std::min<std::size_t>((*tune)[1], 32); // a 32-bit mask of kept elements per work-item
+    }
+    return p;
+}
+
+} // namespace detail
+} // namespace clprim
