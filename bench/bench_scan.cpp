@@ -7,6 +7,7 @@
 
 #include <boost/compute/algorithm/copy.hpp>
 #include <boost/compute/algorithm/exclusive_scan.hpp>
+#include <boost/compute/functional.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -135,10 +136,41 @@ void profile_scan(clprim_bench::context& ctx, bc::command_queue& q, std::size_t 
     clprim_bench::print_kernel_times(times, reps);
 }
 
+// Device time of the inclusive max-scan of uint (bc::max, a generated operator) beside the sum
+// scan's, same data, same queue: the operator scans take the same look-back kernel.
+void profile_max_scan(clprim_bench::context& ctx, bc::command_queue& q, std::size_t n)
+{
+    std::vector<cl_uint> host(n);
+    std::mt19937 rng(static_cast<unsigned>(n));
+    for (auto& x : host) x = rng();
+    bc::vector<cl_uint> in(n, ctx.ctx), out(n, ctx.ctx);
+    bc::copy(host.begin(), host.end(), in.begin(), q);
+    const int reps = std::max(1, ctx.repeat);
+    for (int op = 0; op < 2; ++op) {
+        auto run = [&] {
+            if (op == 0) clprim::inclusive_scan(in.begin(), in.end(), out.begin(), q);
+            else clprim::inclusive_scan(in.begin(), in.end(), out.begin(), q, bc::max<cl_uint>(), 0u);
+        };
+        run();
+        q.finish();
+        const double wall = clprim_bench::median_ms(q, run, reps);
+        clprim::detail::kernel_profile(true);
+        for (int i = 0; i < reps; ++i) run();
+        q.finish();
+        const auto times = clprim::detail::kernel_profile_report();
+        clprim::detail::kernel_profile(false);
+        const double total = clprim_bench::kernel_ms_per_call(times, reps);
+        std::printf("scan_profile uint inclusive %s n=%zu: kernels %.4f ms per call, wall %.4f ms\n",
+                    op == 0 ? "sum" : "max", n, total, wall);
+        clprim_bench::print_kernel_times(times, reps);
+    }
+}
+
 } // namespace
 
 // Bench case "scan_profile" (diagnostic, prints to stdout, adds no rows): device time of the
-// `fast` scan's kernels for uint and ulong, with its wall time.
+// `fast` scan's kernels for uint and ulong, with its wall time; the inclusive sum and max-scans of
+// uint beside each other.
 CLPRIM_BENCH(scan_profile)
 {
     bc::command_queue q(ctx.ctx, ctx.device, CL_QUEUE_PROFILING_ENABLE);
@@ -146,5 +178,6 @@ CLPRIM_BENCH(scan_profile)
         if (n == 0) continue;
         profile_scan<cl_uint>(ctx, q, n, "uint");
         profile_scan<cl_ulong>(ctx, q, n, "ulong");
+        profile_max_scan(ctx, q, n);
     }
 }

@@ -138,6 +138,7 @@ bc::program reduce_program(const bc::context& context, const bc::device& device,
 // results come from the scratch pool of the call's queue.
 struct prepared_kernel {
     bc::kernel kernel;
+    bc::kernel single;    // once: the plain kernel of the same program, for a range one work-group takes
     std::size_t wg = 0;
     device_limits lim{};
     bool gpu = false;     // profile_of(device).is_gpu()
@@ -298,6 +299,7 @@ prepared_kernel& prepare(const bc::context& context, const bc::device& device, e
         l = limits_for(k, device);
     }
     prepared.kernel = k;
+    if (once) prepared.single = program.create_kernel(chunked ? "reduce_fast_chunked" : "reduce_fast");
     prepared.lim = l;
     prepared.gpu = gpu;
     prepared.wg = chunked ? 1 : wg0;
@@ -411,10 +413,27 @@ void run_reduce(const buffer_range& in, element_type type, const op_desc& op, re
             // One launch: partials in scratch[0, groups), the result in scratch[groups] or
             // straight in the caller's result range.
             const std::size_t groups = groups_for(p, variant, in.size, 0);
+            const cl_ulong head = std::min(in.size, (p.vec - in.offset % p.vec) % p.vec);
+            if (groups == 1 && prepared.single.get() != nullptr) {
+                // A range one work-group takes (small inputs): the plain kernel writes the result
+                // itself, without the counter's atomics and the last group's second reduction.
+                bc::kernel& single = prepared.single;
+                if (dest.device) {
+                    launch(queue, single, wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), head,
+                        dest.device->buffer, cl_ulong(dest.device->offset), local_bytes{wg * elem});
+                    return;
+                }
+                scratch_lease lease(queue);
+                const bc::buffer scratch = lease.buffer(elem);
+                launch(queue, single, wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), head, scratch,
+                    cl_ulong(0), local_bytes{wg * elem});
+                read_result(context, queue, scratch, 0, elem, dest.host);
+                return;
+            }
             scratch_lease lease(queue);
             const bc::buffer scratch = lease.buffer((groups + 1) * elem);
-            launch(queue, kernel, groups * wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size),
-                cl_ulong(std::min(in.size, (p.vec - in.offset % p.vec) % p.vec)), scratch, cl_ulong(0),
+            launch(queue, kernel, groups * wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), head, scratch,
+                cl_ulong(0),
                 dest.device ? dest.device->buffer : scratch, cl_ulong(dest.device ? dest.device->offset : groups),
                 counter_for(context, queue), local_bytes{wg * elem});
             if (dest.host) read_result(context, queue, scratch, groups * elem, elem, dest.host);
