@@ -137,18 +137,27 @@ void profile_scan(clprim_bench::context& ctx, bc::command_queue& q, std::size_t 
 }
 
 // Device time of the inclusive max-scan of uint (bc::max, a generated operator) beside the sum
-// scan's, same data, same queue: the operator scans take the same look-back kernel.
+// scan's, same queue: the operator scans take the same look-back kernel. Also each on data whose
+// result varies everywhere (max of ascending values) or not at all (sum of zeros), to tell the
+// operator's cost from the data's.
 void profile_max_scan(clprim_bench::context& ctx, bc::command_queue& q, std::size_t n)
 {
-    std::vector<cl_uint> host(n);
+    std::vector<cl_uint> random(n), ascending(n), zeros(n, 0u);
     std::mt19937 rng(static_cast<unsigned>(n));
-    for (auto& x : host) x = rng();
+    for (auto& x : random) x = rng();
+    for (std::size_t i = 0; i < n; ++i) ascending[i] = cl_uint(i);
     bc::vector<cl_uint> in(n, ctx.ctx), out(n, ctx.ctx);
-    bc::copy(host.begin(), host.end(), in.begin(), q);
     const int reps = std::max(1, ctx.repeat);
-    for (int op = 0; op < 2; ++op) {
+    struct variant {
+        const char* label;
+        const std::vector<cl_uint>* data;
+        bool max;
+    };
+    for (const variant v : {variant{"sum random", &random, false}, variant{"max random", &random, true},
+                            variant{"max ascending", &ascending, true}, variant{"sum zeros", &zeros, false}}) {
+        bc::copy(v.data->begin(), v.data->end(), in.begin(), q);
         auto run = [&] {
-            if (op == 0) clprim::inclusive_scan(in.begin(), in.end(), out.begin(), q);
+            if (!v.max) clprim::inclusive_scan(in.begin(), in.end(), out.begin(), q);
             else clprim::inclusive_scan(in.begin(), in.end(), out.begin(), q, bc::max<cl_uint>(), 0u);
         };
         run();
@@ -160,8 +169,8 @@ void profile_max_scan(clprim_bench::context& ctx, bc::command_queue& q, std::siz
         const auto times = clprim::detail::kernel_profile_report();
         clprim::detail::kernel_profile(false);
         const double total = clprim_bench::kernel_ms_per_call(times, reps);
-        std::printf("scan_profile uint inclusive %s n=%zu: kernels %.4f ms per call, wall %.4f ms\n",
-                    op == 0 ? "sum" : "max", n, total, wall);
+        std::printf("scan_profile uint inclusive %s n=%zu: kernels %.4f ms per call, wall %.4f ms\n", v.label, n,
+                    total, wall);
         clprim_bench::print_kernel_times(times, reps);
     }
 }
