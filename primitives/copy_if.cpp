@@ -63,6 +63,7 @@ three_pass_kernels make_three_pass(const bc::command_queue& queue, element_type 
 struct single_pass_kernel {
     bc::kernel kernel;
     std::size_t wg = 1, items = 1;
+    std::string shape; // "256x16": names the launches in kernel profiles
     std::size_t tile() const { return wg * items; }
 };
 
@@ -88,6 +89,7 @@ single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type
     if (k.wg < policy.wg) k.wg = floor_pow2(k.wg);
     // Local memory: the tile, the scan's scratch, the look-back window (2 x 32 + 6 uints).
     while (k.wg > 1 && tile_slots(k.tile()) * elem + scan_scratch(k.wg) * 4 + 70 * 4 > lim.local_mem_size) k.wg /= 2;
+    k.shape = std::to_string(k.wg) + "x" + std::to_string(k.items);
     return k;
 }
 
@@ -123,6 +125,7 @@ void run_single_pass(const buffer_range& in, const buffer_range& out, element_ty
     single_pass_kernel& k = cached_single_pass(queue, type, pred_file, policy);
     const std::size_t tiles = ceil_div(in.size, k.tile());
     const lookback_slots status = take_lookback_slots(queue, 1 + tiles);
+    profile_label label(k.shape.c_str());
     launch(queue, k.kernel, tiles * k.wg, k.wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), out.buffer,
         cl_ulong(out.offset), cl_ulong(out.size), count_buffer, cl_ulong(count_offset), status.buffer, status.epoch,
         local_bytes{tile_slots(k.tile()) * size_of(type)}, local_bytes{scan_scratch(k.wg) * sizeof(cl_uint)});
