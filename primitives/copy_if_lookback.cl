@@ -16,8 +16,8 @@
 //   5. the last tile writes the total count (the host reads it, or it stays on the device).
 //
 // Required: T (type_options), CLPRIM_PRED(x) (a generated predicate, operator_source.hpp),
-// CPY_ITEMS (1..32: one mask bit per element), and workgroup_scan.cl (wg_exclusive_scan_uint)
-// and lookback.cl joined before this file.
+// CPY_ITEMS (1..32: one mask bit per element), and workgroup_scan.cl (wg_exclusive_scan_uint),
+// lookback.cl and scan_window_lookback.cl joined before this file.
 #ifndef T
 #error "copy_if_lookback.cl needs T"
 #endif
@@ -33,19 +33,12 @@
 #ifndef WG_SCAN_SCRATCH
 #error "copy_if_lookback.cl needs workgroup_scan.cl joined before it"
 #endif
-#ifndef LB_PREFIX
-#error "copy_if_lookback.cl needs lookback.cl joined before it"
+#ifndef LB_WINDOW_LOOK_BACK_DEFINE
+#error "copy_if_lookback.cl needs lookback.cl and scan_window_lookback.cl joined before it"
 #endif
 
 // One pad slot every 32 elements: item-major accesses (stride CPY_ITEMS) spread over the banks.
 #define CPY1_PAD(i) ((i) + ((i) >> 5))
-// Predecessors' slots read at once by the look-back (one per work-item of the first ones).
-#ifndef CPY_WINDOW
-#define CPY_WINDOW 32
-#endif
-#ifndef LB_FALLBACK_POLLS
-#define LB_FALLBACK_POLLS 1024
-#endif
 
 // The count of kept elements of tile `tile`, from its input: the decoupled fallback's work (the
 // same integer its owner publishes). Every work-item calls it; the value in all.
@@ -66,87 +59,21 @@ inline uint cpy_tile_count(__global const T* in, ulong n, uint tile, __local uin
     return total;
 }
 
-// The number of elements kept by every tile before tile t, found by the work-group together
-// (every work-item calls it; the value in all). Each round, work-items 0..CPY_WINDOW-1 read one
-// predecessor's slot each; work-item 0 adds them in order up to the first inclusive count, or up
-// to the first slot still empty (read again next round). After LB_FALLBACK_POLLS empty rounds in
-// a row the group counts that tile's kept elements from its input instead (cpy_tile_count),
-// publishes the count where the slot still reads empty and goes on past it: no tile waits for
-// another without bound, so no forward progress between work-groups is needed.
-// Why a word read is never torn or stale (OpenCL 1.2, no atomics but the tile counter): a slot is
-// one 64-bit word holding (epoch, flag, count) written by one store (lb64_publish); every word it
-// can hold for this epoch is a true (flag, count) of its tile, and the owner and a fallback write
-// the same count, so a fallback's AGGREGATE landing after the owner's PREFIX only makes later
-// readers walk further.
-inline uint cpy_look_back(__global volatile ulong* slots, uint epoch, uint t, __global const T* in, ulong n,
-                          __local uint* scratch, __local uint* wflag, __local uint* wval, __local uint* wstate)
+// A tile's slot: one 64-bit word (lookback.cl: epoch, flag, a 32-bit count).
+inline uint cpy_read(__global volatile ulong* slots, uint epoch, uint tile, uint* count)
 {
-    const uint lid = (uint)get_local_id(0);
-    const uint window = min((uint)CPY_WINDOW, (uint)get_local_size(0));
-    if (lid == 0) {
-        wstate[0] = t;      // slots t-1, t-2, ... are still to be added
-        wstate[1] = t == 0; // done
-        wstate[2] = 0;      // empty rounds in a row
-        wstate[3] = 0;      // 1: this round, count tile wstate[0] - 1 from its input
-        wstate[4] = 0;      // the sum so far
-#ifdef LB_FALLBACK_FIRST
-        wstate[3] = t > 0;  // tests: every tile takes the fallback for its predecessor first
-#endif
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    while (!wstate[1]) {
-        const uint j = wstate[0];
-        if (LB_FALLBACK && wstate[3]) {
-            const uint c = cpy_tile_count(in, n, j - 1, scratch); // ends with a barrier
-            if (lid == 0) {
-                uint v;
-                uint flag = lb64_read(slots + (j - 1), epoch, &v);
-                if (flag == LB_EMPTY) lb64_publish(slots + (j - 1), epoch, j - 1 == 0 ? LB_PREFIX : LB_AGGREGATE, c);
-#ifdef LB_FALLBACK_FIRST
-                if (flag == LB_PREFIX) flag = LB_AGGREGATE; // tests: the recomputed count is used
-#endif
-                if (flag != LB_PREFIX) { // empty, or an aggregate: the count just computed (the same)
-                    v = c;
-                    flag = j - 1 == 0 ? LB_PREFIX : LB_AGGREGATE; // tile 0's count is its prefix
-                }
-                wstate[4] += v;
-                wstate[0] = j - 1;
-                wstate[1] = flag == LB_PREFIX;
-                wstate[2] = 0;
-                wstate[3] = 0;
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            continue;
-        }
-        if (lid < window) {
-            uint v = 0;
-            wflag[lid] = lid < j ? lb64_read(slots + (j - 1 - lid), epoch, &v) : LB_PREFIX;
-            wval[lid] = v;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid == 0) {
-            uint acc = wstate[4], used = 0;
-            bool done = false;
-            for (uint b = 0; b < window && !done; ++b) {
-                if (wflag[b] == LB_EMPTY) break;
-                acc += wval[b];
-                ++used;
-                done = wflag[b] == LB_PREFIX;
-            }
-            if (used == 0) {
-                if (LB_FALLBACK && ++wstate[2] > LB_FALLBACK_POLLS) wstate[3] = 1;
-                else LB_BACKOFF();
-            } else {
-                wstate[2] = 0;
-            }
-            wstate[4] = acc;
-            wstate[0] = j - used;
-            wstate[1] = done;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    return wstate[4];
+    return lb64_read(slots + tile, epoch, count);
 }
+inline void cpy_publish(__global volatile ulong* slots, uint epoch, uint tile, uint flag, uint count)
+{
+    lb64_publish(slots + tile, epoch, flag, count);
+}
+#define CPY_ADD(a, b) ((a) + (b))
+
+// The number of elements kept by every tile before tile t (scan_window_lookback.cl: a window of
+// predecessors' slots per round trip; the decoupled fallback counts a stalled tile's kept
+// elements from its input with cpy_tile_count, the same integer its owner publishes).
+LB_WINDOW_LOOK_BACK_DEFINE(cpy_look_back, uint, CPY_ADD, 0u, cpy_read, cpy_publish, cpy_tile_count, T, uint)
 
 // One work-group per tile of CPY_ITEMS * local size elements, numbered in the order the groups
 // start (status[0] counts them; the tile that takes the last index sets it back to zero for the
@@ -159,7 +86,7 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
                                   __local uint* scratch)
 {
     __local uint tile_id;
-    __local uint lb_flag[CPY_WINDOW], lb_val[CPY_WINDOW], lb_state[5];
+    __local uint lb_flag[LB_WINDOW], lb_val[LB_WINDOW], lb_state[4], lb_acc;
     const uint lid = (uint)get_local_id(0);
     const uint wg = (uint)get_local_size(0);
     const uint tile_n = wg * CPY_ITEMS;
@@ -207,7 +134,8 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
     // 3. Publish the count (tile 0: its inclusive count), look back, publish the inclusive count.
     __global volatile ulong* slots = status + 1;
     if (lid == 0) lb64_publish(slots + t, epoch, t == 0 ? LB_PREFIX : LB_AGGREGATE, total);
-    const uint before = cpy_look_back(slots, epoch, t, in + in_off, n, scratch, lb_flag, lb_val, lb_state);
+    const uint before =
+        cpy_look_back(slots, epoch, t, in + in_off, n, false, scratch, lb_flag, lb_val, lb_state, &lb_acc);
     if (lid == 0 && t > 0) lb64_publish(slots + t, epoch, LB_PREFIX, before + total);
 
     // 4. Compact in local memory, then one contiguous, coalesced store.

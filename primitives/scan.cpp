@@ -79,7 +79,8 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
         options += " -cl-nv-maxrregcount=" + std::to_string(scan_register_cap(profile, k.elem));
     options += extra;
     const bc::context context = queue.get_context();
-    std::vector<std::string> files{"workgroup_scan.cl", "scan_layout.cl", "scan.cl", "lookback.cl", "scan_lookback.cl"};
+    std::vector<std::string> files{"workgroup_scan.cl", "scan_layout.cl", "scan.cl", "lookback.cl", "scan_window_lookback.cl",
+                                   "scan_lookback.cl"};
     if (!op.file.empty()) files.insert(files.begin(), op.file);
     bc::program program = primitives_program(context, files, options);
     k.scan_tiles = program.create_kernel("scan_tiles");
