@@ -133,6 +133,24 @@ BOOST_AUTO_TEST_CASE(every_path_forced)
     }
 }
 
+// The single pass at 2^24 + 3 (2^26 + 1 on GPUs too), waiting and with every tile's fallback: no
+// hang, the same results.
+BOOST_AUTO_TEST_CASE(single_pass_large)
+{
+    using T = cl_uint;
+    std::vector<std::size_t> ns{(std::size_t(1) << 24) + 3};
+    if ((device.type() & CL_DEVICE_TYPE_GPU) != 0) ns.push_back((std::size_t(1) << 26) + 1);
+    for (std::size_t n : ns) {
+        const auto random = make_data<T>(n, distribution::random, 7);
+        for (const char* lookback : {"wait", "fallback"}) {
+            env_override path("CLPRIM_COPY_IF_PATH", "single_pass");
+            env_override lb("CLPRIM_LOOKBACK", lookback);
+            check_copy_if<T>(queue, random, keep_half, [](T x) { return (x & 1u) != 0; },
+                             std::string("half single_pass lookback ") + lookback);
+        }
+    }
+}
+
 // Every type on both paths, the single pass with tiny tiles and every tile's fallback.
 BOOST_AUTO_TEST_CASE_TEMPLATE(every_type_every_path, T, all_types)
 {
