@@ -113,17 +113,22 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     T v[CPY_ITEMS];
-    uint mask = 0, c = 0;
-    for (uint j = 0; j < CPY_ITEMS; ++j) {
-        const uint i = lid * CPY_ITEMS + j;
-        if (i < count) {
-            v[j] = tile[CPY1_PAD(i)];
-            if (CLPRIM_PRED(v[j])) {
-                mask |= 1u << j;
-                ++c;
+    uint mask = 0;
+    if (count == tile_n) { // every tile but the last: no bounds checks
+        for (uint j = 0; j < CPY_ITEMS; ++j) {
+            v[j] = tile[CPY1_PAD(lid * CPY_ITEMS + j)];
+            mask |= (CLPRIM_PRED(v[j]) ? 1u : 0u) << j;
+        }
+    } else {
+        for (uint j = 0; j < CPY_ITEMS; ++j) {
+            const uint i = lid * CPY_ITEMS + j;
+            if (i < count) {
+                v[j] = tile[CPY1_PAD(i)];
+                mask |= (CLPRIM_PRED(v[j]) ? 1u : 0u) << j;
             }
         }
     }
+    const uint c = popcount(mask);
 
     // 2. Where this work-item's kept elements start within the tile, and the tile's count. (The
     // scan starts with a barrier: every work-item has read its elements before the tile is
