@@ -87,8 +87,11 @@ single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type
     const auto lim = limits_for(k.kernel, device);
     k.wg = std::max<std::size_t>(1, std::min(policy.wg, lim.max_work_group_size));
     if (k.wg < policy.wg) k.wg = floor_pow2(k.wg);
-    // Local memory: the tile, the scan's scratch, the look-back window (2 x 32 + 6 uints).
-    while (k.wg > 1 && tile_slots(k.tile()) * elem + scan_scratch(k.wg) * 4 + 70 * 4 > lim.local_mem_size) k.wg /= 2;
+    // Local memory: the tile, the kept elements' positions (ushort), the scan's scratch, the
+    // look-back window (2 x 32 + 6 uints). Tiles of at most 2^16 elements (ushort positions).
+    while (k.wg > 1 && (k.tile() > 65536 || tile_slots(k.tile()) * elem + k.tile() * 2 + scan_scratch(k.wg) * 4 +
+                                                  70 * 4 > lim.local_mem_size))
+        k.wg /= 2;
     k.shape = std::to_string(k.wg) + "x" + std::to_string(k.items);
     return k;
 }
@@ -128,7 +131,8 @@ void run_single_pass(const buffer_range& in, const buffer_range& out, element_ty
     profile_label label(k.shape.c_str());
     launch(queue, k.kernel, tiles * k.wg, k.wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), out.buffer,
         cl_ulong(out.offset), cl_ulong(out.size), count_buffer, cl_ulong(count_offset), status.buffer, status.epoch,
-        local_bytes{tile_slots(k.tile()) * size_of(type)}, local_bytes{scan_scratch(k.wg) * sizeof(cl_uint)});
+        local_bytes{tile_slots(k.tile()) * size_of(type)}, local_bytes{scan_scratch(k.wg) * sizeof(cl_uint)},
+        local_bytes{k.tile() * sizeof(cl_ushort)});
 }
 
 // counts (tiles + 1 ulongs) ends up holding each tile's first output slot and, at [tiles], the total.

@@ -11,8 +11,9 @@
 //      and the tile's total;
 //   3. publish the total, look back over the earlier tiles' counts (with the decoupled fallback:
 //      a stalled predecessor's count is recomputed from its input), publish the inclusive count;
-//   4. compact the kept elements in local memory (the tile's slots, read by now) and store them
-//      contiguously from the tile's output start: coalesced, whatever was kept;
+//   4. the kept elements' positions in the tile, compacted in local memory before the look-back,
+//      gather them for one contiguous store from the tile's output start: coalesced, whatever
+//      was kept;
 //   5. the last tile writes the total count (the host reads it, or it stays on the device).
 //
 // Required: T (type_options), CLPRIM_PRED(x) (a generated predicate, operator_source.hpp),
@@ -79,11 +80,14 @@ LB_WINDOW_LOOK_BACK_DEFINE(cpy_look_back, uint, CPY_ADD, 0u, cpy_read, cpy_publi
 // start (status[0] counts them; the tile that takes the last index sets it back to zero for the
 // next launch), then one 64-bit slot per tile tagged with this launch's epoch. Kept elements go
 // to out[out_off + k] for k < capacity (writes past the caller's room are dropped: the host
-// reports that), the count to count_out[count_off].
+// reports that), the count to count_out[count_off]. The tile stays in local memory from load to
+// store; the compaction writes only the kept elements' tile positions (idx, tile_n <= 65536), so
+// no work-item holds element values in registers across the look-back (fewer registers, more
+// work-groups per compute unit to hide the look-back's wait).
 __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, __global T* out, ulong out_off,
                                   ulong capacity, __global ulong* count_out, ulong count_off,
                                   __global volatile ulong* status, uint epoch, __local T* tile,
-                                  __local uint* scratch)
+                                  __local uint* scratch, __local ushort* idx)
 {
     __local uint tile_id;
     __local uint lb_flag[LB_WINDOW], lb_val[LB_WINDOW], lb_state[4], lb_acc;
@@ -100,8 +104,10 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
     const uint count = (uint)min((ulong)tile_n, n - base);
     __global const T* src = in + in_off + base;
 
-    // 1. Coalesced load into local memory; each work-item takes its consecutive elements back.
-    if (count == tile_n) {
+    // 1. Coalesced load into local memory; each work-item evaluates the predicate on its
+    // consecutive elements there: a bit mask.
+    const bool full = count == tile_n; // every tile but the last: no bounds checks
+    if (full) {
         T r[CPY_ITEMS];
         for (uint j = 0; j < CPY_ITEMS; ++j) r[j] = src[j * wg + lid];
         for (uint j = 0; j < CPY_ITEMS; ++j) tile[CPY1_PAD(j * wg + lid)] = r[j];
@@ -111,30 +117,28 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
             if (i < count) tile[CPY1_PAD(i)] = src[i];
         }
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    T v[CPY_ITEMS];
+    barrier(CLK_LOCAL_MEM_FENCE); // (outside the branches: PoCL mishandles barriers inside them)
     uint mask = 0;
-    if (count == tile_n) { // every tile but the last: no bounds checks
-        for (uint j = 0; j < CPY_ITEMS; ++j) {
-            v[j] = tile[CPY1_PAD(lid * CPY_ITEMS + j)];
-            mask |= (CLPRIM_PRED(v[j]) ? 1u : 0u) << j;
-        }
+    if (full) {
+        for (uint j = 0; j < CPY_ITEMS; ++j) mask |= (CLPRIM_PRED(tile[CPY1_PAD(lid * CPY_ITEMS + j)]) ? 1u : 0u) << j;
     } else {
         for (uint j = 0; j < CPY_ITEMS; ++j) {
             const uint i = lid * CPY_ITEMS + j;
-            if (i < count) {
-                v[j] = tile[CPY1_PAD(i)];
-                mask |= (CLPRIM_PRED(v[j]) ? 1u : 0u) << j;
-            }
+            if (i < count) mask |= (CLPRIM_PRED(tile[CPY1_PAD(i)]) ? 1u : 0u) << j;
         }
     }
-    const uint c = popcount(mask);
 
-    // 2. Where this work-item's kept elements start within the tile, and the tile's count. (The
-    // scan starts with a barrier: every work-item has read its elements before the tile is
-    // overwritten in 4.)
+    // 2. Where this work-item's kept elements start within the tile, and the tile's count; the
+    // kept elements' tile positions, in order (the look-back below starts with a barrier, so idx
+    // is complete before the store reads it).
     uint total;
-    uint pos = wg_exclusive_scan_uint(c, scratch, &total);
+    uint pos = wg_exclusive_scan_uint(popcount(mask), scratch, &total);
+    for (uint j = 0; j < CPY_ITEMS; ++j) {
+        if (mask & (1u << j)) {
+            idx[pos] = (ushort)(lid * CPY_ITEMS + j);
+            ++pos;
+        }
+    }
 
     // 3. Publish the count (tile 0: its inclusive count), look back, publish the inclusive count.
     __global volatile ulong* slots = status + 1;
@@ -143,19 +147,12 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
         cpy_look_back(slots, epoch, t, in + in_off, n, false, scratch, lb_flag, lb_val, lb_state, &lb_acc);
     if (lid == 0 && t > 0) lb64_publish(slots + t, epoch, LB_PREFIX, before + total);
 
-    // 4. Compact in local memory, then one contiguous, coalesced store.
-    for (uint j = 0; j < CPY_ITEMS; ++j) {
-        if (mask & (1u << j)) {
-            tile[CPY1_PAD(pos)] = v[j];
-            ++pos;
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    // 4. One contiguous, coalesced store of the kept elements, gathered from the tile.
     const ulong first = before;
     __global T* dst = out + out_off + first;
     const ulong room = capacity > first ? capacity - first : 0;
     const uint stored = (uint)min((ulong)total, room);
-    for (uint i = lid; i < stored; i += wg) dst[i] = tile[CPY1_PAD(i)];
+    for (uint i = lid; i < stored; i += wg) dst[i] = tile[CPY1_PAD(idx[i])];
 
     // 5. The count.
     if (lid == 0 && t == (uint)get_num_groups(0) - 1u) count_out[count_off] = first + total;

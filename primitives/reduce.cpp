@@ -227,14 +227,14 @@ std::size_t groups_for(const plan& p, reduce_variant v, std::size_t m, std::size
 
 // The one value that comes to the host (the lock is held: the pinned buffer is this call's).
 void read_result(const bc::context& context, bc::command_queue& queue, const bc::buffer& from, std::size_t offset,
-                 std::size_t bytes, void* result)
+                 std::size_t bytes, void* result, int mode = tuning().read)
 {
-    void* pinned = tuning().read == 0 ? nullptr : pinned_for(context, queue);
+    void* pinned = mode == 0 ? nullptr : pinned_for(context, queue);
     if (pinned == nullptr) {
         queue.enqueue_read_buffer(from, offset, bytes, result);
         return;
     }
-    if (tuning().read == 2) {
+    if (mode == 2) {
         queue.enqueue_read_buffer_async(from, offset, bytes, pinned);
         queue.finish();
     } else {
@@ -427,7 +427,7 @@ void run_reduce(const buffer_range& in, element_type type, const op_desc& op, re
                 const bc::buffer scratch = lease.buffer(elem);
                 launch(queue, single, wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), head, scratch,
                     cl_ulong(0), local_bytes{wg * elem});
-                read_result(context, queue, scratch, 0, elem, dest.host);
+                read_result(context, queue, scratch, 0, elem, dest.host, tuning().small_read);
                 return;
             }
             scratch_lease lease(queue);
