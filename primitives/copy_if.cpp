@@ -5,6 +5,7 @@
 // The value-returning copy_if waits for the count only; the count_result overload (API.md,
 // "Composing") leaves the count on the device and does not wait.
 #include "copy_if_policy.hpp"
+#include "reduce_pinned.hpp"
 
 #include <clprim/copy_if.hpp>
 #include <clprim/detail/device_limits.hpp>
@@ -18,6 +19,7 @@
 #include <clprim/scan.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <tuple>
 
@@ -126,13 +128,18 @@ void run_single_pass(const buffer_range& in, const buffer_range& out, element_ty
                      bc::command_queue& queue)
 {
     single_pass_kernel& k = cached_single_pass(queue, type, pred_file, policy);
-    const std::size_t tiles = ceil_div(in.size, k.tile());
+    // A range within one tile takes one work-group just wide enough (at least 32 work-items):
+    // fewer steps in its work-group scan, no idle work-items.
+    std::size_t wg = k.wg;
+    while (wg > 32 && (wg / 2) * k.items >= in.size) wg /= 2;
+    const std::size_t tile = wg * k.items;
+    const std::size_t tiles = ceil_div(in.size, tile);
     const lookback_slots status = take_lookback_slots(queue, 1 + tiles);
-    profile_label label(k.shape.c_str());
-    launch(queue, k.kernel, tiles * k.wg, k.wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), out.buffer,
+    profile_label label(wg == k.wg ? k.shape.c_str() : "one tile");
+    launch(queue, k.kernel, tiles * wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), out.buffer,
         cl_ulong(out.offset), cl_ulong(out.size), count_buffer, cl_ulong(count_offset), status.buffer, status.epoch,
-        local_bytes{tile_slots(k.tile()) * size_of(type)}, local_bytes{scan_scratch(k.wg) * sizeof(cl_uint)},
-        local_bytes{k.tile() * sizeof(cl_ushort)});
+        local_bytes{tile_slots(tile) * size_of(type)}, local_bytes{scan_scratch(wg) * sizeof(cl_uint)},
+        local_bytes{tile * sizeof(cl_ushort)});
 }
 
 // counts (tiles + 1 ulongs) ends up holding each tile's first output slot and, at [tiles], the total.
@@ -195,7 +202,13 @@ std::size_t copy_if_impl(const buffer_range& in, const buffer_range& out, elemen
             scratch_lease lease(queue);
             const bc::buffer count = lease.buffer(sizeof(cl_ulong));
             run_single_pass(in, out, type, pred_file, policy, count, 0, queue);
-            queue.enqueue_read_buffer(count, 0, sizeof total, &total); // the one wait
+            // The one wait: a blocking read into pinned memory (reduce_pinned.hpp).
+            if (void* pinned = pinned_result_word(queue.get_context(), queue)) {
+                queue.enqueue_read_buffer(count, 0, sizeof total, pinned);
+                std::memcpy(&total, pinned, sizeof total);
+            } else {
+                queue.enqueue_read_buffer(count, 0, sizeof total, &total);
+            }
             return;
         }
         const std::size_t tiles = three_pass_tiles(queue, type, pred_file, in.size);

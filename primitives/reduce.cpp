@@ -4,6 +4,7 @@
 // the others order-keeping ones). Kernels: reduce.cl over workgroup_reduce.cl, one program per
 // (type, op) holding every variant.
 #include "reduce_layout.cl"
+#include "reduce_pinned.hpp"
 #include "reduce_policy.hpp"
 
 #include <clprim/detail/device_limits.hpp>
@@ -132,8 +133,9 @@ bc::program reduce_program(const bc::context& context, const bc::device& device,
     return primitives_program(context, files, base);
 }
 
-// Prepared kernels, the one-launch kernels' counter and the pinned result buffer, kept per
-// context so a call pays for neither a kernel creation nor an allocation; the lock is held for the
+// Prepared kernels and the one-launch kernels' counter, kept per context (the pinned result word
+// per host thread: reduce_pinned.hpp) so a call pays for neither a kernel creation nor an
+// allocation; the lock is held for the
 // whole call (which waits for its result), so concurrent calls never share them. The partial
 // results come from the scratch pool of the call's queue.
 struct prepared_kernel {
@@ -146,18 +148,6 @@ struct prepared_kernel {
     bool ordered = false; // reduce_ordered (GPU) / reduce_ordered_chunks (CPU, work-groups of one)
 };
 
-// Where the result comes back: a small buffer in pinned host memory (CL_MEM_ALLOC_HOST_PTR),
-// mapped once and left mapped, whose pointer is the destination of the one-value read; a read
-// into pinned memory needs no staging copy on discrete GPUs.
-struct pinned_result {
-    bc::buffer buffer;
-    void* ptr = nullptr;
-};
-
-struct per_context {
-    pinned_result pinned;
-};
-
 // The one-launch kernels' counter (one uint, 0 between launches), one per queue: a reduction
 // whose result stays on the device does not wait, so reductions on two queues of one context
 // may run at the same time. The queue is kept (retained) so that its handle is not reused.
@@ -168,7 +158,6 @@ struct per_queue {
 
 struct reduce_state {
     std::mutex mutex;
-    std::map<cl_context, per_context> contexts;
     std::map<cl_command_queue, per_queue> queues;
     // Kernels ready to launch, by (context, device, type, op, variant, generated source): creating
     // a kernel and querying its limits costs more than a small reduction itself on some drivers.
@@ -193,19 +182,7 @@ bc::buffer& counter_for(const bc::context& context, const bc::command_queue& que
 }
 
 // nullptr where pinned memory cannot be had (the caller then reads into *result directly).
-void* pinned_for(const bc::context& context, bc::command_queue& queue)
-{
-    auto& p = pool().contexts[context.get()].pinned;
-    if (p.ptr == nullptr && p.buffer.get() == nullptr) {
-        try {
-            p.buffer = bc::buffer(context, 64, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR);
-            p.ptr = queue.enqueue_map_buffer(p.buffer, CL_MAP_READ | CL_MAP_WRITE, 0, 64);
-        } catch (const bc::opencl_error&) {
-            p.ptr = nullptr;
-        }
-    }
-    return p.ptr;
-}
+void* pinned_for(const bc::context& context, bc::command_queue& queue) { return pinned_result_word(context, queue); }
 
 struct plan {
     std::size_t wg = 0;        // work-group size of every pass
@@ -225,7 +202,7 @@ std::size_t groups_for(const plan& p, reduce_variant v, std::size_t m, std::size
     return std::max<std::size_t>(1, std::min(p.max_groups, ceil_div(m, p.wg * per_item)));
 }
 
-// The one value that comes to the host (the lock is held: the pinned buffer is this call's).
+// The one value that comes to the host (through this host thread's pinned word).
 void read_result(const bc::context& context, bc::command_queue& queue, const bc::buffer& from, std::size_t offset,
                  std::size_t bytes, void* result, int mode = tuning().read)
 {
@@ -479,6 +456,28 @@ op_desc builtin(reduce_op op)
 }
 
 } // namespace
+
+void* pinned_result_word(const bc::context& context, bc::command_queue& queue)
+{
+    // Per host thread (so no lock), per context; the buffer keeps its context alive, so a key's
+    // handle is never reused by another context.
+    struct word {
+        bc::buffer buffer;
+        void* ptr = nullptr;
+    };
+    // Never destroyed (like the reduction's pool): no releases at exit after the runtime is gone.
+    thread_local std::map<cl_context, word>* words = new std::map<cl_context, word>;
+    word& w = (*words)[context.get()];
+    if (w.ptr == nullptr && w.buffer.get() == nullptr) {
+        try {
+            w.buffer = bc::buffer(context, 64, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR);
+            w.ptr = queue.enqueue_map_buffer(w.buffer, CL_MAP_READ | CL_MAP_WRITE, 0, 64);
+        } catch (const bc::opencl_error&) {
+            w.ptr = nullptr;
+        }
+    }
+    return w.ptr;
+}
 
 void reduce_impl(const buffer_range& in, element_type type, reduce_op op, reduce_variant variant,
                  bc::command_queue& user_queue, void* result)
