@@ -166,16 +166,10 @@ CLPRIM_BENCH(copy_if_profile)
         q.finish();
         std::size_t count = 0;
         auto run = [&] { count = clprim::copy_if(d.begin(), d.end(), out.begin(), q, bench_is_odd); };
-        run();
         const int reps = std::max(1, ctx.repeat);
-        const double wall = clprim_bench::median_ms(q, run, reps);
-        clprim::detail::kernel_profile(true);
-        for (int i = 0; i < reps; ++i) run();
-        q.finish();
-        const auto times = clprim::detail::kernel_profile_report();
-        clprim::detail::kernel_profile(false);
-        std::printf("copy_if_profile n=%zu: wall %.4f ms, kernels %.4f ms per call, count %s\n", n, wall,
-                    clprim_bench::kernel_ms_per_call(times, reps), count == kept ? "right" : "WRONG");
-        clprim_bench::print_kernel_times(times, reps);
+        const clprim_bench::call_profile prof = clprim_bench::profile_calls(q, run, reps);
+        std::printf("copy_if_profile n=%zu: wall %.4f ms, kernels %.4f ms per call, count %s\n", n, prof.wall_ms,
+                    prof.kernel_ms, count == kept ? "right" : "WRONG");
+        clprim_bench::print_kernel_times(prof.times, reps);
     }
 }

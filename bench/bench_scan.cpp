@@ -97,16 +97,10 @@ void profile_scan(clprim_bench::context& ctx, bc::command_queue& q, std::size_t 
     bc::vector<T> in(n, ctx.ctx), out(n, ctx.ctx);
     bc::copy(host.begin(), host.end(), in.begin(), q);
     auto run = [&] { clprim::exclusive_scan(in.begin(), in.end(), out.begin(), q, T(0), clprim::scan_algorithm::fast); };
-    run();
-    q.finish();
     const int reps = std::max(1, ctx.repeat);
-    const double wall = clprim_bench::median_ms(q, run, reps);
-    clprim::detail::kernel_profile(true);
-    for (int i = 0; i < reps; ++i) run();
-    q.finish();
-    const auto times = clprim::detail::kernel_profile_report();
-    clprim::detail::kernel_profile(false);
-    const double total = clprim_bench::kernel_ms_per_call(times, reps);
+    const clprim_bench::call_profile prof = clprim_bench::profile_calls(q, run, reps);
+    const double wall = prof.wall_ms, total = prof.kernel_ms;
+    const auto& times = prof.times;
     bc::buffer slots(ctx.ctx, 8 * (1 + 2 * (n / 4096 + 1)));
     const cl_ulong zero = 0;
     const double fill = clprim_bench::median_ms(
@@ -160,18 +154,10 @@ void profile_max_scan(clprim_bench::context& ctx, bc::command_queue& q, std::siz
             if (!v.max) clprim::inclusive_scan(in.begin(), in.end(), out.begin(), q);
             else clprim::inclusive_scan(in.begin(), in.end(), out.begin(), q, bc::max<cl_uint>(), 0u);
         };
-        run();
-        q.finish();
-        const double wall = clprim_bench::median_ms(q, run, reps);
-        clprim::detail::kernel_profile(true);
-        for (int i = 0; i < reps; ++i) run();
-        q.finish();
-        const auto times = clprim::detail::kernel_profile_report();
-        clprim::detail::kernel_profile(false);
-        const double total = clprim_bench::kernel_ms_per_call(times, reps);
+        const clprim_bench::call_profile prof = clprim_bench::profile_calls(q, run, reps);
         std::printf("scan_profile uint inclusive %s n=%zu: kernels %.4f ms per call, wall %.4f ms\n", v.label, n,
-                    total, wall);
-        clprim_bench::print_kernel_times(times, reps);
+                    prof.kernel_ms, prof.wall_ms);
+        clprim_bench::print_kernel_times(prof.times, reps);
     }
 }
 

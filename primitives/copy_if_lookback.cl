@@ -94,12 +94,7 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
     const uint lid = (uint)get_local_id(0);
     const uint wg = (uint)get_local_size(0);
     const uint tile_n = wg * CPY_ITEMS;
-    if (lid == 0) {
-        tile_id = atomic_inc((__global volatile uint*)status);
-        if (tile_id == (uint)get_num_groups(0) - 1u) atomic_xchg((__global volatile uint*)status, 0u);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const uint t = tile_id;
+    const uint t = lb_take_tile_index(status, &tile_id);
     const ulong base = (ulong)t * tile_n;
     const uint count = (uint)min((ulong)tile_n, n - base);
     __global const T* src = in + in_off + base;

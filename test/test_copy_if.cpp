@@ -106,6 +106,16 @@ const forced_path forced_paths[] = {
     {"single_pass", "32,5", "fallback"},   {"single_pass", "64,32", "wait"},
 };
 
+// The knobs of one forced path, set while it lives.
+struct forcing {
+    explicit forcing(const forced_path& f)
+        : path("CLPRIM_COPY_IF_PATH", f.path), tune("CLPRIM_COPY_IF_TUNE", f.tune ? f.tune : ""),
+          lookback("CLPRIM_LOOKBACK", f.lookback)
+    {
+    }
+    env_override path, tune, lookback;
+};
+
 std::string label_of(const forced_path& f)
 {
     return std::string(f.path) + (f.tune ? std::string(" tune ") + f.tune : std::string()) + " lookback " + f.lookback;
@@ -117,9 +127,7 @@ BOOST_AUTO_TEST_CASE(every_path_forced)
 {
     using T = cl_uint;
     for (const auto& f : forced_paths) {
-        env_override path("CLPRIM_COPY_IF_PATH", f.path);
-        env_override tune("CLPRIM_COPY_IF_TUNE", f.tune ? f.tune : "");
-        env_override lookback("CLPRIM_LOOKBACK", f.lookback);
+        forcing force(f);
         for (std::size_t n : {std::size_t(1), std::size_t(11), std::size_t(12), std::size_t(13), std::size_t(97),
                               std::size_t(4095), std::size_t(4096), std::size_t(4097), std::size_t(8193),
                               std::size_t(50001)}) {
@@ -157,9 +165,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_type_every_path, T, all_types)
     if (!type_runs_here<T>()) return;
     using bc::lambda::_1;
     for (const auto& f : {forced_paths[0], forced_paths[3]}) {
-        env_override path("CLPRIM_COPY_IF_PATH", f.path);
-        env_override tune("CLPRIM_COPY_IF_TUNE", f.tune ? f.tune : "");
-        env_override lookback("CLPRIM_LOOKBACK", f.lookback);
+        forcing force(f);
         for (std::size_t n : {std::size_t(13), std::size_t(1000)}) {
             const auto v = make_data<T>(n, distribution::random);
             check_copy_if<T>(queue, v, _1 > T(0), [](T x) { return x > T(0); }, "x > 0 " + type_label<T>() + " " + label_of(f));
@@ -173,9 +179,7 @@ BOOST_AUTO_TEST_CASE(count_result_every_path)
 {
     using T = cl_uint;
     for (const auto& f : forced_paths) {
-        env_override path("CLPRIM_COPY_IF_PATH", f.path);
-        env_override tune("CLPRIM_COPY_IF_TUNE", f.tune ? f.tune : "");
-        env_override lookback("CLPRIM_LOOKBACK", f.lookback);
+        forcing force(f);
         for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(25), std::size_t(4097), std::size_t(30011)}) {
             const auto v = make_data<T>(n + 10, distribution::random, n + 1);
             std::vector<T> expected;
@@ -216,9 +220,7 @@ BOOST_AUTO_TEST_CASE(out_of_order_queue_every_path)
     using T = cl_uint;
     bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
     for (const auto& f : {forced_paths[0], forced_paths[1], forced_paths[3]}) {
-        env_override path("CLPRIM_COPY_IF_PATH", f.path);
-        env_override tune("CLPRIM_COPY_IF_TUNE", f.tune ? f.tune : "");
-        env_override lookback("CLPRIM_LOOKBACK", f.lookback);
+        forcing force(f);
         const std::size_t n = 20000;
         const auto v = make_data<T>(n, distribution::random, 99);
         std::vector<T> expected;
@@ -248,8 +250,7 @@ BOOST_AUTO_TEST_CASE(result_too_small_every_path)
 {
     using T = cl_uint;
     for (const auto& f : {forced_paths[0], forced_paths[2]}) {
-        env_override path("CLPRIM_COPY_IF_PATH", f.path);
-        env_override tune("CLPRIM_COPY_IF_TUNE", f.tune ? f.tune : "");
+        forcing force(f);
         const auto v = make_data<T>(1000, distribution::random, 5);
         std::vector<T> expected;
         std::copy_if(v.begin(), v.end(), std::back_inserter(expected), [](T x) { return (x & 1u) != 0; });
