@@ -75,8 +75,8 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
                           " -DSCAN_WG=" + std::to_string(wg_algo) + (nvidia ? " -DLB_NANOSLEEP" : "") +
                           lookback_build_options() +
                           (op.ordered ? " -DSCAN_ORDERED=1" : "");
-    if (extra.find("maxrregcount") == std::string::npos && scan_register_cap(profile, k.elem) > 0)
-        options += " -cl-nv-maxrregcount=" + std::to_string(scan_register_cap(profile, k.elem));
+    const std::size_t cap = scan_register_cap(profile, k.elem, !op.file.empty());
+    if (extra.find("maxrregcount") == std::string::npos && cap > 0) options += " -cl-nv-maxrregcount=" + std::to_string(cap);
     options += extra;
     const bc::context context = queue.get_context();
     std::vector<std::string> files{"workgroup_scan.cl", "scan_layout.cl", "scan.cl", "lookback.cl", "scan_window_lookback.cl",

@@ -46,11 +46,14 @@ inline std::size_t scan_items(const device_profile& profile, std::size_t elem)
 }
 
 // The register cap per work-item of the scan programs (-cl-nv-maxrregcount; 0: none): on NVIDIA
-// 40 for 4-byte and 48 for 8-byte elements. CLPRIM_SCAN_OPTIONS with its own
-// -cl-nv-maxrregcount replaces it.
-inline std::size_t scan_register_cap(const device_profile& profile, std::size_t elem)
+// 40 for 4-byte and 48 for 8-byte elements with the sum; a user's operator (user_op) gets 64: the
+// max-scan's kernel spilled under 40 (H100, 2^26 uint, device time: 0.346 ms at 40, 0.311 at 48,
+// 0.257 at 64, the sum 0.229 at 40; docs/RESULTS.md, #27 s2-scan). CLPRIM_SCAN_OPTIONS with its
+// own -cl-nv-maxrregcount replaces it.
+inline std::size_t scan_register_cap(const device_profile& profile, std::size_t elem, bool user_op)
 {
     if (!profile.nvidia) return 0;
+    if (user_op) return 64;
     return elem == 4 ? 40 : 48;
 }
 
