@@ -128,14 +128,10 @@ void run_single_pass(const buffer_range& in, const buffer_range& out, element_ty
                      bc::command_queue& queue)
 {
     single_pass_kernel& k = cached_single_pass(queue, type, pred_file, policy);
-    // A range within one tile takes one work-group just wide enough (at least 32 work-items):
-    // fewer steps in its work-group scan, no idle work-items.
-    std::size_t wg = k.wg;
-    while (wg > 32 && (wg / 2) * k.items >= in.size) wg /= 2;
-    const std::size_t tile = wg * k.items;
+    const std::size_t wg = k.wg, tile = k.tile();
     const std::size_t tiles = ceil_div(in.size, tile);
     const lookback_slots status = take_lookback_slots(queue, 1 + tiles);
-    profile_label label(wg == k.wg ? k.shape.c_str() : "one tile");
+    profile_label label(k.shape.c_str());
     launch(queue, k.kernel, tiles * wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), out.buffer,
         cl_ulong(out.offset), cl_ulong(out.size), count_buffer, cl_ulong(count_offset), status.buffer, status.epoch,
         local_bytes{tile_slots(tile) * size_of(type)}, local_bytes{scan_scratch(wg) * sizeof(cl_uint)},

@@ -79,7 +79,8 @@ WG_SCAN_DEFINE_OP(op, T, SCAN_OP, SCAN_IDENTITY)
 #define SCAN_REREAD 1
 #endif
 // SCAN_STREAM=1 (with SCAN_REREAD): the store's scan of a work-item's elements reads, combines
-// and writes back one element at a time, in the source order (measurements: register pressure).
+// and writes back one element at a time, in the source order: fewer values live at once (the
+// host sets it for user operators: scan_policy.hpp).
 #ifndef SCAN_STREAM
 #define SCAN_STREAM 0
 #endif

@@ -74,7 +74,7 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
     std::string options = type_options(type, "T") + " -DSCAN_ITEMS=" + std::to_string(k.items) +
                           " -DSCAN_WG=" + std::to_string(wg_algo) + (nvidia ? " -DLB_NANOSLEEP" : "") +
                           lookback_build_options() +
-                          (op.ordered ? " -DSCAN_ORDERED=1" : "");
+                          (op.ordered ? " -DSCAN_ORDERED=1" : "") + (op.file.empty() ? "" : scan_user_op_options());
     const std::size_t cap = scan_register_cap(profile, k.elem, !op.file.empty());
     if (extra.find("maxrregcount") == std::string::npos && cap > 0) options += " -cl-nv-maxrregcount=" + std::to_string(cap);
     options += extra;
