@@ -146,3 +146,30 @@ CLPRIM_BENCH(compose)
         }
     }
 }
+
+// Bench case "copy_if_profile" (diagnostic, prints to stdout, adds no rows): copy_if keeping about
+// half of uint, wall time per call and device time per kernel (profiling queue), under whatever
+// CLPRIM_COPY_IF_* knobs are set: for sweeps of the path and the tile.
+CLPRIM_BENCH(copy_if_profile)
+{
+    bc::command_queue q(ctx.ctx, ctx.device, CL_QUEUE_PROFILING_ENABLE);
+    for (const std::size_t n : ctx.sizes) {
+        if (n == 0) continue;
+        std::vector<cl_uint> host(n);
+        std::mt19937 rng(static_cast<unsigned>(n));
+        std::size_t kept = 0;
+        for (auto& x : host) {
+            x = rng();
+            kept += x & 1u;
+        }
+        bc::vector<cl_uint> d(host.begin(), host.end(), q), out(n, ctx.ctx);
+        q.finish();
+        std::size_t count = 0;
+        auto run = [&] { count = clprim::copy_if(d.begin(), d.end(), out.begin(), q, bench_is_odd); };
+        const int reps = std::max(1, ctx.repeat);
+        const clprim_bench::call_profile prof = clprim_bench::profile_calls(q, run, reps);
+        std::printf("copy_if_profile n=%zu: wall %.4f ms, kernels %.4f ms per call, count %s\n", n, prof.wall_ms,
+                    prof.kernel_ms, count == kept ? "right" : "WRONG");
+        clprim_bench::print_kernel_times(prof.times, reps);
+    }
+}

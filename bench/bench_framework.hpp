@@ -69,6 +69,28 @@ inline void print_kernel_times(const std::vector<clprim::detail::kernel_time>& t
                     t.ms / reps, t.ms / double(t.launches));
 }
 
+// One warm-up call, then the median wall time of reps calls and the kernels' device time over
+// reps more (q must be a profiling queue).
+struct call_profile {
+    double wall_ms = 0;
+    double kernel_ms = 0; // per call
+    std::vector<clprim::detail::kernel_time> times;
+};
+inline call_profile profile_calls(boost::compute::command_queue& q, const std::function<void()>& run, int reps)
+{
+    call_profile p;
+    run();
+    q.finish();
+    p.wall_ms = median_ms(q, run, reps);
+    clprim::detail::kernel_profile(true);
+    for (int i = 0; i < reps; ++i) run();
+    q.finish();
+    p.times = clprim::detail::kernel_profile_report();
+    clprim::detail::kernel_profile(false);
+    p.kernel_ms = kernel_ms_per_call(p.times, reps);
+    return p;
+}
+
 } // namespace clprim_bench
 
 // CLPRIM_BENCH(reduce) { ... uses ctx ... } registers a bench case named "reduce".

@@ -1,7 +1,11 @@
-// Bench case "launches" (diagnostic, prints to stdout, adds no rows): kernel launches per call of
-// the primitives whose small-n time is launch cost (issue #27: every primitive at 2^10 should be
-// one launch where it fits one tile). Counted by the library's kernel profile (every launch goes
-// through detail::launch_1d) on a profiling queue, one call after a warm-up call.
+// Bench case "launches": kernel launches per call of the primitives whose small-n time is launch
+// cost (issue #27: every primitive at 2^10 should be one launch where it fits one tile), printed;
+// counted by the library's kernel profile (every launch goes through detail::launch_1d) on a
+// profiling queue, one call after a warm-up call. And the floor under every small call, as rows
+// (wall time per call, median, the bench's usual harness: the call, then clFinish):
+//   launches / empty_kernel:      one launch of an empty kernel (one work-group of 256);
+//   launches / empty_kernel_read: the same, then a blocking read of 8 bytes (what a call that
+//                                 returns a value, like reduce or copy_if, cannot go below).
 #include "bench_framework.hpp"
 
 #include <boost/compute/functional.hpp>
@@ -31,6 +35,36 @@ std::size_t launches_of(bc::command_queue& q, F call)
 
 CLPRIM_BENCH(launches)
 {
+    {
+        static const char* empty_src = "__kernel void clprim_bench_empty(__global ulong* p) { }";
+        bc::program program = bc::program::build_with_source(empty_src, ctx.ctx);
+        bc::kernel empty = program.create_kernel("clprim_bench_empty");
+        bc::buffer word(ctx.ctx, sizeof(cl_ulong));
+        empty.set_arg(0, word);
+        cl_ulong host_word = 0;
+        auto add = [&](const char* name, double ms) {
+            clprim_bench::result r;
+            r.group = "launches";
+            r.name = name;
+            r.type = "none";
+            r.n = 1;
+            r.ms = ms;
+            r.gbps = 0;
+            r.baseline = false;
+            r.correct = true;
+            ctx.add(r);
+        };
+        const int reps = std::max(ctx.repeat, 50);
+        add("empty_kernel", clprim_bench::median_ms(
+                                ctx.queue, [&] { ctx.queue.enqueue_1d_range_kernel(empty, 0, 256, 256); }, reps));
+        add("empty_kernel_read", clprim_bench::median_ms(
+                                     ctx.queue,
+                                     [&] {
+                                         ctx.queue.enqueue_1d_range_kernel(empty, 0, 256, 256);
+                                         ctx.queue.enqueue_read_buffer(word, 0, sizeof host_word, &host_word);
+                                     },
+                                     reps));
+    }
     bc::command_queue q(ctx.ctx, ctx.device, CL_QUEUE_PROFILING_ENABLE);
     std::printf("launches per call (kernels enqueued by one call)\n%-28s %12s %9s\n", "primitive", "n", "launches");
     for (std::size_t n : ctx.sizes) {
@@ -47,6 +81,10 @@ CLPRIM_BENCH(launches)
             }));
         using bc::lambda::_1;
         row("copy_if half", launches_of(q, [&] { (void)clprim::copy_if(data.begin(), data.end(), out.begin(), q, (_1 & 1u) == 1u); }));
+        bc::vector<cl_ulong> count(1, ctx.ctx);
+        row("copy_if half count_result", launches_of(q, [&] {
+                clprim::copy_if(data.begin(), data.end(), out.begin(), count.begin(), q, (_1 & 1u) == 1u);
+            }));
         row("radix_sort uint", launches_of(q, [&] {
                 fresh();
                 clprim::radix_sort(work.begin(), work.end(), q);

@@ -7,6 +7,7 @@
 
 #include <boost/compute/algorithm/copy.hpp>
 #include <boost/compute/algorithm/exclusive_scan.hpp>
+#include <boost/compute/functional.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -96,16 +97,10 @@ void profile_scan(clprim_bench::context& ctx, bc::command_queue& q, std::size_t 
     bc::vector<T> in(n, ctx.ctx), out(n, ctx.ctx);
     bc::copy(host.begin(), host.end(), in.begin(), q);
     auto run = [&] { clprim::exclusive_scan(in.begin(), in.end(), out.begin(), q, T(0), clprim::scan_algorithm::fast); };
-    run();
-    q.finish();
     const int reps = std::max(1, ctx.repeat);
-    const double wall = clprim_bench::median_ms(q, run, reps);
-    clprim::detail::kernel_profile(true);
-    for (int i = 0; i < reps; ++i) run();
-    q.finish();
-    const auto times = clprim::detail::kernel_profile_report();
-    clprim::detail::kernel_profile(false);
-    const double total = clprim_bench::kernel_ms_per_call(times, reps);
+    const clprim_bench::call_profile prof = clprim_bench::profile_calls(q, run, reps);
+    const double wall = prof.wall_ms, total = prof.kernel_ms;
+    const auto& times = prof.times;
     bc::buffer slots(ctx.ctx, 8 * (1 + 2 * (n / 4096 + 1)));
     const cl_ulong zero = 0;
     const double fill = clprim_bench::median_ms(
@@ -135,10 +130,42 @@ void profile_scan(clprim_bench::context& ctx, bc::command_queue& q, std::size_t 
     clprim_bench::print_kernel_times(times, reps);
 }
 
+// Device time of the inclusive max-scan of uint (bc::max, a generated operator) beside the sum
+// scan's, same queue: the operator scans take the same look-back kernel. Also each on data whose
+// result varies everywhere (max of ascending values) or not at all (sum of zeros), to tell the
+// operator's cost from the data's.
+void profile_max_scan(clprim_bench::context& ctx, bc::command_queue& q, std::size_t n)
+{
+    std::vector<cl_uint> random(n), ascending(n), zeros(n, 0u);
+    std::mt19937 rng(static_cast<unsigned>(n));
+    for (auto& x : random) x = rng();
+    for (std::size_t i = 0; i < n; ++i) ascending[i] = cl_uint(i);
+    bc::vector<cl_uint> in(n, ctx.ctx), out(n, ctx.ctx);
+    const int reps = std::max(1, ctx.repeat);
+    struct variant {
+        const char* label;
+        const std::vector<cl_uint>* data;
+        bool max;
+    };
+    for (const variant v : {variant{"sum random", &random, false}, variant{"max random", &random, true},
+                            variant{"max ascending", &ascending, true}, variant{"sum zeros", &zeros, false}}) {
+        bc::copy(v.data->begin(), v.data->end(), in.begin(), q);
+        auto run = [&] {
+            if (!v.max) clprim::inclusive_scan(in.begin(), in.end(), out.begin(), q);
+            else clprim::inclusive_scan(in.begin(), in.end(), out.begin(), q, bc::max<cl_uint>(), 0u);
+        };
+        const clprim_bench::call_profile prof = clprim_bench::profile_calls(q, run, reps);
+        std::printf("scan_profile uint inclusive %s n=%zu: kernels %.4f ms per call, wall %.4f ms\n", v.label, n,
+                    prof.kernel_ms, prof.wall_ms);
+        clprim_bench::print_kernel_times(prof.times, reps);
+    }
+}
+
 } // namespace
 
 // Bench case "scan_profile" (diagnostic, prints to stdout, adds no rows): device time of the
-// `fast` scan's kernels for uint and ulong, with its wall time.
+// `fast` scan's kernels for uint and ulong, with its wall time; the inclusive sum and max-scans of
+// uint beside each other.
 CLPRIM_BENCH(scan_profile)
 {
     bc::command_queue q(ctx.ctx, ctx.device, CL_QUEUE_PROFILING_ENABLE);
@@ -146,5 +173,6 @@ CLPRIM_BENCH(scan_profile)
         if (n == 0) continue;
         profile_scan<cl_uint>(ctx, q, n, "uint");
         profile_scan<cl_ulong>(ctx, q, n, "ulong");
+        profile_max_scan(ctx, q, n);
     }
 }

@@ -1,16 +1,26 @@
-// clprim::copy_if: count the passing elements per tile, scan the counts with clprim's own scan,
-// scatter (kernels in copy_if.cl, over the work-group building blocks).
+// clprim::copy_if, two paths (copy_if_policy.hpp says which device takes which):
+//   single pass: one launch, the look-back over the tiles' counts (copy_if_lookback.cl);
+//   three pass:  count the passing elements per tile, scan the counts with clprim's own scan,
+//                scatter (copy_if.cl).
+// The value-returning copy_if waits for the count only; the count_result overload (API.md,
+// "Composing") leaves the count on the device and does not wait.
+#include "copy_if_policy.hpp"
+#include "reduce_pinned.hpp"
+
 #include <clprim/copy_if.hpp>
 #include <clprim/detail/device_limits.hpp>
+#include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/knobs.hpp>
+#include <clprim/detail/lookback_slots.hpp>
 #include <clprim/detail/primitives_kernels.hpp>
 #include <clprim/detail/queue_order.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/scan.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
-#include <mutex>
 #include <tuple>
 
 namespace clprim {
@@ -20,20 +30,20 @@ namespace {
 
 const char* const who = "clprim::copy_if";
 
-// Tuning, in one place: 256 work-items (full occupancy, few tiles to scan) and 64 bytes per
+std::size_t scan_scratch(std::size_t wg) { return 2 * wg + ((2 * wg) >> 5) + 1; } // WG_SCAN_SCRATCH
+std::size_t tile_slots(std::size_t tile) { return tile + ((tile - 1) >> 5); }     // CPY_PAD(tile-1)+1
+
+// Three-pass kernels: 256 work-items (full occupancy, few tiles to scan) and 64 bytes per
 // work-item per tile (16 uints / 8 ulongs: enough work per barrier to stay memory-bound).
-struct copy_if_kernels {
+struct three_pass_kernels {
     bc::kernel count, scatter;
     std::size_t wg = 1, items = 1;
     std::size_t tile() const { return wg * items; }
 };
 
-std::size_t scan_scratch(std::size_t wg) { return 2 * wg + ((2 * wg) >> 5) + 1; } // WG_SCAN_SCRATCH
-std::size_t tile_slots(std::size_t tile) { return tile + ((tile - 1) >> 5); }     // CPY_PAD(tile-1)+1
-
-copy_if_kernels make_kernels(const bc::command_queue& queue, element_type type, const std::string& pred_file)
+three_pass_kernels make_three_pass(const bc::command_queue& queue, element_type type, const std::string& pred_file)
 {
-    copy_if_kernels k;
+    three_pass_kernels k;
     const std::size_t elem = size_of(type);
     k.items = elem == 4 ? 16 : 8;
     const bc::context context = queue.get_context();
@@ -50,15 +60,124 @@ copy_if_kernels make_kernels(const bc::command_queue& queue, element_type type, 
     return k;
 }
 
-// Per host thread (kernel objects carry their arguments), per (context, device, type, predicate).
-copy_if_kernels& cached_kernels(const bc::command_queue& queue, element_type type, const std::string& pred_file)
+// The single-pass kernel and its tile shape (the policy's, lowered to what the kernel and the
+// local memory allow).
+struct single_pass_kernel {
+    bc::kernel kernel;
+    std::size_t wg = 1, items = 1;
+    std::string shape; // "256x16": names the launches in kernel profiles
+    std::size_t tile() const { return wg * items; }
+};
+
+// CLPRIM_COPY_IF_OPTIONS: extra build options of the single-pass program (measurements).
+std::string extra_options() { return knob_options("CLPRIM_COPY_IF_OPTIONS"); }
+
+single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type type, const std::string& pred_file,
+                                    const copy_if_policy& policy)
+{
+    single_pass_kernel k;
+    const std::size_t elem = size_of(type);
+    const bc::device device = queue.get_device();
+    const device_profile& profile = profile_of(device);
+    k.items = policy.items;
+    // NVIDIA: the look-back backs off with PTX nanosleep (lookback.cl).
+    const std::string options = type_options(type, "T") + " -DCPY_ITEMS=" + std::to_string(k.items) +
+                                (profile.nvidia ? " -DLB_NANOSLEEP" : "") + lookback_build_options() + extra_options();
+    bc::program program = primitives_program(queue.get_context(),
+                                             {pred_file, "workgroup_scan.cl", "lookback.cl", "scan_window_lookback.cl", "copy_if_lookback.cl"}, options);
+    k.kernel = program.create_kernel("copy_if_single_pass");
+    const auto lim = limits_for(k.kernel, device);
+    k.wg = std::max<std::size_t>(1, std::min(policy.wg, lim.max_work_group_size));
+    if (k.wg < policy.wg) k.wg = floor_pow2(k.wg);
+    // Local memory: the tile, the kept elements' positions (ushort), the scan's scratch, the
+    // look-back window (2 x 32 + 6 uints). Tiles of at most 2^16 elements (ushort positions).
+    while (k.wg > 1 && (k.tile() > 65536 || tile_slots(k.tile()) * elem + k.tile() * 2 + scan_scratch(k.wg) * 4 +
+                                                  70 * 4 > lim.local_mem_size))
+        k.wg /= 2;
+    k.shape = std::to_string(k.wg) + "x" + std::to_string(k.items);
+    return k;
+}
+
+// Per host thread (kernel objects carry their arguments), per (context, device, type, predicate,
+// and for the single pass the tile shape and build options).
+three_pass_kernels& cached_three_pass(const bc::command_queue& queue, element_type type, const std::string& pred_file)
 {
     using key = std::tuple<cl_context, cl_device_id, int, std::string>;
-    thread_local std::map<key, copy_if_kernels> cache;
+    thread_local std::map<key, three_pass_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(type), pred_file};
     auto it = cache.find(k);
-    if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, type, pred_file)).first;
+    if (it == cache.end()) it = cache.emplace(k, make_three_pass(queue, type, pred_file)).first;
     return it->second;
+}
+
+single_pass_kernel& cached_single_pass(const bc::command_queue& queue, element_type type, const std::string& pred_file,
+                                       const copy_if_policy& policy)
+{
+    using key = std::tuple<cl_context, cl_device_id, int, std::string, std::size_t, std::size_t, std::string>;
+    thread_local std::map<key, single_pass_kernel> cache;
+    const key k{queue.get_context().get(), queue.get_device().get(), int(type), pred_file, policy.wg, policy.items,
+                lookback_build_options() + extra_options()};
+    auto it = cache.find(k);
+    if (it == cache.end()) it = cache.emplace(k, make_single_pass(queue, type, pred_file, policy)).first;
+    return it->second;
+}
+
+// Where the count goes: a device word (count_result), or scratch the host then reads.
+void run_single_pass(const buffer_range& in, const buffer_range& out, element_type type, const std::string& pred_file,
+                     const copy_if_policy& policy, const bc::buffer& count_buffer, std::size_t count_offset,
+                     bc::command_queue& queue)
+{
+    single_pass_kernel& k = cached_single_pass(queue, type, pred_file, policy);
+    const std::size_t wg = k.wg, tile = k.tile();
+    const std::size_t tiles = ceil_div(in.size, tile);
+    const lookback_slots status = take_lookback_slots(queue, 1 + tiles);
+    profile_label label(k.shape.c_str());
+    launch(queue, k.kernel, tiles * wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), out.buffer,
+        cl_ulong(out.offset), cl_ulong(out.size), count_buffer, cl_ulong(count_offset), status.buffer, status.epoch,
+        local_bytes{tile_slots(tile) * size_of(type)}, local_bytes{scan_scratch(wg) * sizeof(cl_uint)},
+        local_bytes{tile * sizeof(cl_ushort)});
+}
+
+// counts (tiles + 1 ulongs) ends up holding each tile's first output slot and, at [tiles], the total.
+void run_three_pass(const buffer_range& in, const buffer_range& out, element_type type, const std::string& pred_file,
+                    const bc::buffer& counts, bc::command_queue& queue)
+{
+    three_pass_kernels& k = cached_three_pass(queue, type, pred_file);
+    const std::size_t tiles = ceil_div(in.size, k.tile());
+    launch(queue, k.count, tiles * k.wg, k.wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), counts,
+        local_bytes{scan_scratch(k.wg) * sizeof(cl_uint)});
+    // counts[g] -> first output slot of tile g; counts[tiles] -> the total.
+    const buffer_range c{counts, 0, tiles + 1};
+    const cl_ulong zero = 0;
+    scan_impl(c, c, element_type::uint64, false, &zero, scan_algorithm::fast, queue);
+    launch(queue, k.scatter, tiles * k.wg, k.wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), out.buffer,
+        cl_ulong(out.offset), cl_ulong(out.size), counts, local_bytes{tile_slots(k.tile()) * size_of(type)},
+        local_bytes{scan_scratch(k.wg) * sizeof(cl_uint)});
+}
+
+std::size_t three_pass_tiles(const bc::command_queue& queue, element_type type, const std::string& pred_file,
+                             std::size_t n)
+{
+    return ceil_div(n, cached_three_pass(queue, type, pred_file).tile());
+}
+
+// Whether a_len elements of a_elem bytes from a and b_len of b_elem bytes from b share a byte.
+bool overlaps(const buffer_range& a, std::size_t a_len, std::size_t a_elem, const buffer_range& b, std::size_t b_len,
+              std::size_t b_elem)
+{
+    return a_len > 0 && b_len > 0 && a.buffer.get() == b.buffer.get() && a.offset * a_elem < (b.offset + b_len) * b_elem &&
+           b.offset * b_elem < (a.offset + a_len) * a_elem;
+}
+
+// Checks what can be checked before anything is enqueued (the output may be written anywhere in
+// [out.offset, out.offset + min(n, room))).
+void check_ranges(const buffer_range& in, const buffer_range& out, element_type type, const buffer_range* count)
+{
+    const std::size_t reach = std::min(in.size, out.size), elem = size_of(type), word = sizeof(cl_ulong);
+    if (overlaps(in, in.size, elem, out, reach, elem))
+        throw invalid_argument_error("clprim::copy_if: the result range overlaps the input");
+    if (count && (overlaps(*count, 1, word, in, in.size, elem) || overlaps(*count, 1, word, out, reach, elem)))
+        throw invalid_argument_error("clprim::copy_if: count_result overlaps the input or the result");
 }
 
 } // namespace
@@ -66,11 +185,7 @@ copy_if_kernels& cached_kernels(const bc::command_queue& queue, element_type typ
 std::size_t copy_if_impl(const buffer_range& in, const buffer_range& out, element_type type,
                          const std::string& pred_file, bc::command_queue& user_queue)
 {
-    // The output may be written anywhere in [out.offset, out.offset + min(n, room)).
-    const std::size_t reach = std::min(in.size, out.size);
-    if (in.size > 0 && reach > 0 && in.buffer.get() == out.buffer.get() && in.offset < out.offset + reach &&
-        out.offset < in.offset + in.size)
-        throw invalid_argument_error("clprim::copy_if: the result range overlaps the input");
+    check_ranges(in, out, type, nullptr);
     require_type_support(type, user_queue.get_device(), who);
     if (in.size == 0) return 0;
 
@@ -78,44 +193,57 @@ std::size_t copy_if_impl(const buffer_range& in, const buffer_range& out, elemen
     in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
     bc::command_queue& queue = scope.queue();
     guarded(who, [&] {
-        copy_if_kernels& k = cached_kernels(queue, type, pred_file);
-        const std::size_t elem = size_of(type);
-        const std::size_t tiles = ceil_div(in.size, k.tile());
+        const copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), in.size);
+        if (policy.path == copy_if_path::single_pass) {
+            scratch_lease lease(queue);
+            const bc::buffer count = lease.buffer(sizeof(cl_ulong));
+            run_single_pass(in, out, type, pred_file, policy, count, 0, queue);
+            // The one wait: a blocking read into pinned memory (reduce_pinned.hpp).
+            if (void* pinned = pinned_result_word(queue.get_context(), queue)) {
+                queue.enqueue_read_buffer(count, 0, sizeof total, pinned);
+                std::memcpy(&total, pinned, sizeof total);
+            } else {
+                queue.enqueue_read_buffer(count, 0, sizeof total, &total);
+            }
+            return;
+        }
+        const std::size_t tiles = three_pass_tiles(queue, type, pred_file, in.size);
         scratch_lease lease(queue);
         const bc::buffer counts = lease.buffer((tiles + 1) * sizeof(cl_ulong));
-
-        k.count.set_arg(0, in.buffer);
-        k.count.set_arg(1, cl_ulong(in.offset));
-        k.count.set_arg(2, cl_ulong(in.size));
-        k.count.set_arg(3, counts);
-        k.count.set_arg(4, scan_scratch(k.wg) * sizeof(cl_uint), nullptr);
-        launch_1d(queue, k.count, tiles * k.wg, k.wg);
-
-        // counts[g] -> first output slot of tile g; counts[tiles] -> the total.
-        const buffer_range c{counts, 0, tiles + 1};
-        const cl_ulong zero = 0;
-        scan_impl(c, c, element_type::uint64, false, &zero, scan_algorithm::fast, queue);
-
-        // The total comes back while the scatter runs (an in-order queue finishes the read
-        // before the scatter starts; the call waits for the read only).
-        bc::event read = queue.enqueue_read_buffer_async(counts, tiles * sizeof(cl_ulong), sizeof total, &total);
-
-        k.scatter.set_arg(0, in.buffer);
-        k.scatter.set_arg(1, cl_ulong(in.offset));
-        k.scatter.set_arg(2, cl_ulong(in.size));
-        k.scatter.set_arg(3, out.buffer);
-        k.scatter.set_arg(4, cl_ulong(out.offset));
-        k.scatter.set_arg(5, cl_ulong(out.size));
-        k.scatter.set_arg(6, counts);
-        k.scatter.set_arg(7, tile_slots(k.tile()) * elem, nullptr);
-        k.scatter.set_arg(8, scan_scratch(k.wg) * sizeof(cl_uint), nullptr);
-        launch_1d(queue, k.scatter, tiles * k.wg, k.wg);
-        read.wait();
+        run_three_pass(in, out, type, pred_file, counts, queue);
+        queue.enqueue_read_buffer(counts, tiles * sizeof(cl_ulong), sizeof total, &total);
     });
     if (total > out.size)
         throw invalid_argument_error("clprim::copy_if: " + std::to_string(total) + " elements pass but the result has room for " +
                                      std::to_string(out.size));
     return std::size_t(total);
+}
+
+void copy_if_count_impl(const buffer_range& in, const buffer_range& out, element_type type,
+                        const std::string& pred_file, const buffer_range& count, bc::command_queue& user_queue)
+{
+    check_ranges(in, out, type, &count);
+    require_type_support(type, user_queue.get_device(), who);
+    in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
+    bc::command_queue& queue = scope.queue();
+    guarded(who, [&] {
+        if (in.size == 0) {
+            const cl_ulong zero = 0;
+            queue.enqueue_fill_buffer(count.buffer, &zero, sizeof zero, count.offset * sizeof zero, sizeof zero);
+            return;
+        }
+        const copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), in.size);
+        if (policy.path == copy_if_path::single_pass) {
+            run_single_pass(in, out, type, pred_file, policy, count.buffer, count.offset, queue);
+            return;
+        }
+        const std::size_t tiles = three_pass_tiles(queue, type, pred_file, in.size);
+        scratch_lease lease(queue);
+        const bc::buffer counts = lease.buffer((tiles + 1) * sizeof(cl_ulong));
+        run_three_pass(in, out, type, pred_file, counts, queue);
+        queue.enqueue_copy_buffer(counts, count.buffer, tiles * sizeof(cl_ulong), count.offset * sizeof(cl_ulong),
+                                  sizeof(cl_ulong));
+    });
 }
 
 } // namespace detail

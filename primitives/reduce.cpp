@@ -4,6 +4,7 @@
 // the others order-keeping ones). Kernels: reduce.cl over workgroup_reduce.cl, one program per
 // (type, op) holding every variant.
 #include "reduce_layout.cl"
+#include "reduce_pinned.hpp"
 #include "reduce_policy.hpp"
 
 #include <clprim/detail/device_limits.hpp>
@@ -132,29 +133,19 @@ bc::program reduce_program(const bc::context& context, const bc::device& device,
     return primitives_program(context, files, base);
 }
 
-// Prepared kernels, the one-launch kernels' counter and the pinned result buffer, kept per
-// context so a call pays for neither a kernel creation nor an allocation; the lock is held for the
+// Prepared kernels and the one-launch kernels' counter, kept per context (the pinned result word
+// per host thread: reduce_pinned.hpp) so a call pays for neither a kernel creation nor an
+// allocation; the lock is held for the
 // whole call (which waits for its result), so concurrent calls never share them. The partial
 // results come from the scratch pool of the call's queue.
 struct prepared_kernel {
     bc::kernel kernel;
+    bc::kernel single;    // once: the plain kernel of the same program, for a range one work-group takes
     std::size_t wg = 0;
     device_limits lim{};
     bool gpu = false;     // profile_of(device).is_gpu()
     bool once = false;    // reduce_fast_once / reduce_fast_chunked_once: one launch, a counter argument
     bool ordered = false; // reduce_ordered (GPU) / reduce_ordered_chunks (CPU, work-groups of one)
-};
-
-// Where the result comes back: a small buffer in pinned host memory (CL_MEM_ALLOC_HOST_PTR),
-// mapped once and left mapped, whose pointer is the destination of the one-value read; a read
-// into pinned memory needs no staging copy on discrete GPUs.
-struct pinned_result {
-    bc::buffer buffer;
-    void* ptr = nullptr;
-};
-
-struct per_context {
-    pinned_result pinned;
 };
 
 // The one-launch kernels' counter (one uint, 0 between launches), one per queue: a reduction
@@ -167,7 +158,6 @@ struct per_queue {
 
 struct reduce_state {
     std::mutex mutex;
-    std::map<cl_context, per_context> contexts;
     std::map<cl_command_queue, per_queue> queues;
     // Kernels ready to launch, by (context, device, type, op, variant, generated source): creating
     // a kernel and querying its limits costs more than a small reduction itself on some drivers.
@@ -192,19 +182,7 @@ bc::buffer& counter_for(const bc::context& context, const bc::command_queue& que
 }
 
 // nullptr where pinned memory cannot be had (the caller then reads into *result directly).
-void* pinned_for(const bc::context& context, bc::command_queue& queue)
-{
-    auto& p = pool().contexts[context.get()].pinned;
-    if (p.ptr == nullptr && p.buffer.get() == nullptr) {
-        try {
-            p.buffer = bc::buffer(context, 64, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR);
-            p.ptr = queue.enqueue_map_buffer(p.buffer, CL_MAP_READ | CL_MAP_WRITE, 0, 64);
-        } catch (const bc::opencl_error&) {
-            p.ptr = nullptr;
-        }
-    }
-    return p.ptr;
-}
+void* pinned_for(const bc::context& context, bc::command_queue& queue) { return pinned_result_word(context, queue); }
 
 struct plan {
     std::size_t wg = 0;        // work-group size of every pass
@@ -224,16 +202,16 @@ std::size_t groups_for(const plan& p, reduce_variant v, std::size_t m, std::size
     return std::max<std::size_t>(1, std::min(p.max_groups, ceil_div(m, p.wg * per_item)));
 }
 
-// The one value that comes to the host (the lock is held: the pinned buffer is this call's).
+// The one value that comes to the host (through this host thread's pinned word).
 void read_result(const bc::context& context, bc::command_queue& queue, const bc::buffer& from, std::size_t offset,
-                 std::size_t bytes, void* result)
+                 std::size_t bytes, void* result, int mode = tuning().read)
 {
-    void* pinned = tuning().read == 0 ? nullptr : pinned_for(context, queue);
+    void* pinned = mode == 0 ? nullptr : pinned_for(context, queue);
     if (pinned == nullptr) {
         queue.enqueue_read_buffer(from, offset, bytes, result);
         return;
     }
-    if (tuning().read == 2) {
+    if (mode == 2) {
         queue.enqueue_read_buffer_async(from, offset, bytes, pinned);
         queue.finish();
     } else {
@@ -298,6 +276,7 @@ prepared_kernel& prepare(const bc::context& context, const bc::device& device, e
         l = limits_for(k, device);
     }
     prepared.kernel = k;
+    if (once) prepared.single = program.create_kernel(chunked ? "reduce_fast_chunked" : "reduce_fast");
     prepared.lim = l;
     prepared.gpu = gpu;
     prepared.wg = chunked ? 1 : wg0;
@@ -411,10 +390,27 @@ void run_reduce(const buffer_range& in, element_type type, const op_desc& op, re
             // One launch: partials in scratch[0, groups), the result in scratch[groups] or
             // straight in the caller's result range.
             const std::size_t groups = groups_for(p, variant, in.size, 0);
+            const cl_ulong head = std::min(in.size, (p.vec - in.offset % p.vec) % p.vec);
+            if (groups == 1 && prepared.single.get() != nullptr) {
+                // A range one work-group takes (small inputs): the plain kernel writes the result
+                // itself, without the counter's atomics and the last group's second reduction.
+                bc::kernel& single = prepared.single;
+                if (dest.device) {
+                    launch(queue, single, wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), head,
+                        dest.device->buffer, cl_ulong(dest.device->offset), local_bytes{wg * elem});
+                    return;
+                }
+                scratch_lease lease(queue);
+                const bc::buffer scratch = lease.buffer(elem);
+                launch(queue, single, wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), head, scratch,
+                    cl_ulong(0), local_bytes{wg * elem});
+                read_result(context, queue, scratch, 0, elem, dest.host, tuning().small_read);
+                return;
+            }
             scratch_lease lease(queue);
             const bc::buffer scratch = lease.buffer((groups + 1) * elem);
-            launch(queue, kernel, groups * wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size),
-                cl_ulong(std::min(in.size, (p.vec - in.offset % p.vec) % p.vec)), scratch, cl_ulong(0),
+            launch(queue, kernel, groups * wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), head, scratch,
+                cl_ulong(0),
                 dest.device ? dest.device->buffer : scratch, cl_ulong(dest.device ? dest.device->offset : groups),
                 counter_for(context, queue), local_bytes{wg * elem});
             if (dest.host) read_result(context, queue, scratch, groups * elem, elem, dest.host);
@@ -460,6 +456,28 @@ op_desc builtin(reduce_op op)
 }
 
 } // namespace
+
+void* pinned_result_word(const bc::context& context, bc::command_queue& queue)
+{
+    // Per host thread (so no lock), per context; the buffer keeps its context alive, so a key's
+    // handle is never reused by another context.
+    struct word {
+        bc::buffer buffer;
+        void* ptr = nullptr;
+    };
+    // Never destroyed (like the reduction's pool): no releases at exit after the runtime is gone.
+    thread_local std::map<cl_context, word>* words = new std::map<cl_context, word>;
+    word& w = (*words)[context.get()];
+    if (w.ptr == nullptr && w.buffer.get() == nullptr) {
+        try {
+            w.buffer = bc::buffer(context, 64, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR);
+            w.ptr = queue.enqueue_map_buffer(w.buffer, CL_MAP_READ | CL_MAP_WRITE, 0, 64);
+        } catch (const bc::opencl_error&) {
+            w.ptr = nullptr;
+        }
+    }
+    return w.ptr;
+}
 
 void reduce_impl(const buffer_range& in, element_type type, reduce_op op, reduce_variant variant,
                  bc::command_queue& user_queue, void* result)

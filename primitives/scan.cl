@@ -78,6 +78,12 @@ WG_SCAN_DEFINE_OP(op, T, SCAN_OP, SCAN_IDENTITY)
 #ifndef SCAN_REREAD
 #define SCAN_REREAD 1
 #endif
+// SCAN_STREAM=1 (with SCAN_REREAD): the store's scan of a work-item's elements reads, combines
+// and writes back one element at a time, in the source order: fewer values live at once (the
+// host sets it for user operators: scan_policy.hpp).
+#ifndef SCAN_STREAM
+#define SCAN_STREAM 0
+#endif
 
 // Tile slots in local memory: SCAN_TILE_PAD (scan_layout.cl, shared with the host).
 
@@ -119,6 +125,23 @@ inline void scan_tile_store(__global T* out, uint count, T* v, T p, bool inclusi
 {
     const uint lid = (uint)get_local_id(0);
     const uint wg = (uint)get_local_size(0);
+#if SCAN_REREAD && SCAN_STREAM
+    // One element at a time: read, combine, write back (no run of values live at once).
+    if (inclusive) {
+        for (uint j = 0; j < SCAN_ITEMS; ++j) {
+            const uint s = SCAN_TILE_PAD(lid * SCAN_ITEMS + j);
+            p = SCAN_OP(p, tile[s]);
+            tile[s] = p;
+        }
+    } else {
+        for (uint j = 0; j < SCAN_ITEMS; ++j) {
+            const uint s = SCAN_TILE_PAD(lid * SCAN_ITEMS + j);
+            const T x = tile[s];
+            tile[s] = p;
+            p = SCAN_OP(p, x);
+        }
+    }
+#else
 #if SCAN_REREAD
     for (uint j = 0; j < SCAN_ITEMS; ++j) v[j] = tile[SCAN_TILE_PAD(lid * SCAN_ITEMS + j)];
 #endif
@@ -136,6 +159,7 @@ inline void scan_tile_store(__global T* out, uint count, T* v, T p, bool inclusi
     }
     // Each item rewrites only its own slots (which only it read), then all read for the store.
     for (uint j = 0; j < SCAN_ITEMS; ++j) tile[SCAN_TILE_PAD(lid * SCAN_ITEMS + j)] = v[j];
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     if (SCAN_FULL_TILES && count == wg * SCAN_ITEMS) {
         for (uint j = 0; j < SCAN_ITEMS; ++j) out[j * wg + lid] = tile[SCAN_TILE_PAD(j * wg + lid)];

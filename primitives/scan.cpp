@@ -32,8 +32,10 @@ struct scan_kernels {
     bc::kernel scan_tiles, scan_single, reduce_tiles, add_tile_offsets, reduce_chunks, scan_chunks, scan_lookback;
     const device_profile* profile = nullptr; // profile_of(the queue's device)
     std::size_t compute_units = 1;
-    std::size_t wg = 1;         // work-group size
+    std::size_t wg = 1;         // work-group size of the multi-pass kernels
+    std::size_t lookback_wg = 1; // work-group size of scan_lookback (its own limits only)
     std::size_t items = 1;      // elements per work-item
+    std::string lookback_shape; // "256x32": names the look-back launches in kernel profiles
     std::size_t elem = 4;       // bytes per element
     unsigned char identity[8] = {}; // the operator's identity (elem bytes): 0 for the sum
     std::size_t tile() const { return wg * items; }
@@ -72,12 +74,13 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
     std::string options = type_options(type, "T") + " -DSCAN_ITEMS=" + std::to_string(k.items) +
                           " -DSCAN_WG=" + std::to_string(wg_algo) + (nvidia ? " -DLB_NANOSLEEP" : "") +
                           lookback_build_options() +
-                          (op.ordered ? " -DSCAN_ORDERED=1" : "");
-    if (extra.find("maxrregcount") == std::string::npos && scan_register_cap(profile, k.elem) > 0)
-        options += " -cl-nv-maxrregcount=" + std::to_string(scan_register_cap(profile, k.elem));
+                          (op.ordered ? " -DSCAN_ORDERED=1" : "") + (op.file.empty() ? "" : scan_user_op_options());
+    const std::size_t cap = scan_register_cap(profile, k.elem, !op.file.empty());
+    if (extra.find("maxrregcount") == std::string::npos && cap > 0) options += " -cl-nv-maxrregcount=" + std::to_string(cap);
     options += extra;
     const bc::context context = queue.get_context();
-    std::vector<std::string> files{"workgroup_scan.cl", "scan_layout.cl", "scan.cl", "lookback.cl", "scan_lookback.cl"};
+    std::vector<std::string> files{"workgroup_scan.cl", "scan_layout.cl", "scan.cl", "lookback.cl", "scan_window_lookback.cl",
+                                   "scan_lookback.cl"};
     if (!op.file.empty()) files.insert(files.begin(), op.file);
     bc::program program = primitives_program(context, files, options);
     k.scan_tiles = program.create_kernel("scan_tiles");
@@ -104,6 +107,13 @@ scan_kernels make_kernels(const bc::command_queue& queue, element_type type, sca
     k.wg = floor_pow2(std::max<std::size_t>(1, std::min<std::size_t>(256, max_wg)));
     while (k.wg > 1 && (tile_slots(k.tile()) + scratch_elements(k.wg)) * k.elem > lim_scan.local_mem_size)
         k.wg /= 2;
+    // The look-back kernel runs alone: only its own limits bound its work-group (a smaller group
+    // means twice the tiles to chain, which costs the look-back scan a third at 2^26).
+    k.lookback_wg = floor_pow2(std::max<std::size_t>(1, std::min<std::size_t>(256, lim_lookback.max_work_group_size)));
+    while (k.lookback_wg > 1 &&
+           (tile_slots(k.lookback_wg * k.items) + scratch_elements(k.lookback_wg)) * k.elem > lim_lookback.local_mem_size)
+        k.lookback_wg /= 2;
+    k.lookback_shape = std::to_string(k.lookback_wg) + "x" + std::to_string(k.items);
     return k;
 }
 
@@ -172,14 +182,16 @@ void scan_level(scan_kernels& k, bc::command_queue& queue, const bc::buffer& in,
 void scan_single_pass(scan_kernels& k, bc::command_queue& queue, const buffer_range& in, const buffer_range& out,
                       bool inclusive, const void* init)
 {
-    const std::size_t tiles = ceil_div(in.size, k.tile());
+    const std::size_t wg = k.lookback_wg, tile = wg * k.items;
+    const std::size_t tiles = ceil_div(in.size, tile);
     // The counter and the slots, kept for this queue and tagged with this call's epoch: no
     // clearing command before the kernel (clprim/detail/lookback_slots.hpp).
     const lookback_slots status = take_lookback_slots(queue, 1 + tiles * (k.elem == 4 ? 1 : 2));
     bc::kernel& s = k.scan_lookback;
-    launch(queue, s, tiles * k.wg, k.wg, in.buffer, cl_ulong(in.offset), out.buffer, cl_ulong(out.offset),
+    profile_label label(k.lookback_shape.c_str());
+    launch(queue, s, tiles * wg, wg, in.buffer, cl_ulong(in.offset), out.buffer, cl_ulong(out.offset),
         cl_ulong(in.size), cl_uint(inclusive ? 1 : 0), raw_value{k.elem, init}, status.buffer, status.epoch,
-        local_bytes{tile_slots(k.tile()) * k.elem}, local_bytes{scratch_elements(k.wg) * k.elem});
+        local_bytes{tile_slots(tile) * k.elem}, local_bytes{scratch_elements(wg) * k.elem});
 }
 
 // Checks the arguments, then scans with op (the sum, or a generated operator).

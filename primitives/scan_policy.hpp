@@ -46,13 +46,21 @@ inline std::size_t scan_items(const device_profile& profile, std::size_t elem)
 }
 
 // The register cap per work-item of the scan programs (-cl-nv-maxrregcount; 0: none): on NVIDIA
-// 40 for 4-byte and 48 for 8-byte elements. CLPRIM_SCAN_OPTIONS with its own
-// -cl-nv-maxrregcount replaces it.
-inline std::size_t scan_register_cap(const device_profile& profile, std::size_t elem)
+// 40 for 4-byte and 48 for 8-byte elements with the sum; 48 for a user's operator, whose programs
+// also scan a work-item's elements one at a time in the store (scan_user_op_options): the
+// max-scan's kernel spilled under 40 (H100, 2^26 uint, device time: 0.346 ms at 40, 0.311 at 48,
+// 0.257 at 64; streamed and at 48: 0.232, the sum 0.228; docs/RESULTS.md, #27 s2-scan).
+// CLPRIM_SCAN_OPTIONS with its own -cl-nv-maxrregcount replaces it.
+inline std::size_t scan_register_cap(const device_profile& profile, std::size_t elem, bool user_op)
 {
     if (!profile.nvidia) return 0;
+    if (user_op) return 48;
     return elem == 4 ? 40 : 48;
 }
+
+// Build options of a user operator's scan programs: the store's scan one element at a time
+// (scan.cl, SCAN_STREAM; the sum keeps the batched form, 1% quicker for it).
+inline const char* scan_user_op_options() { return " -DSCAN_STREAM=1"; }
 
 } // namespace detail
 } // namespace clprim

@@ -1,5 +1,9 @@
 // clprim::copy_if: keep-none / keep-all / half / alternating / sparse over sizes that cross tiles,
 // every type, sub-ranges, the count, stability (order kept), bad ranges; against std::copy_if.
+// Both paths forced (CLPRIM_COPY_IF_PATH), the single pass with tiny tiles (CLPRIM_COPY_IF_TUNE:
+// thousands of tiles, far more than the device runs at once) and with every tile taking the
+// look-back's decoupled fallback (CLPRIM_LOOKBACK=fallback); the count_result overload; an
+// out-of-order queue; a result too small.
 #define BOOST_TEST_MODULE clprim_copy_if
 #include "clprim_test_fixture.hpp"
 
@@ -90,6 +94,177 @@ BOOST_AUTO_TEST_CASE(sub_range_in_and_out)
     BOOST_TEST(h[4] == 0u);
 }
 
+// The paths the knobs force, with the tile shapes and look-back modes they are tested in.
+struct forced_path {
+    const char* path;
+    const char* tune;     // CLPRIM_COPY_IF_TUNE, or nullptr for the policy's
+    const char* lookback; // CLPRIM_LOOKBACK
+};
+const forced_path forced_paths[] = {
+    {"three_pass", nullptr, "wait"},       {"single_pass", nullptr, "wait"},
+    {"single_pass", "4,3", "wait"},        {"single_pass", "4,3", "fallback"},
+    {"single_pass", "32,5", "fallback"},   {"single_pass", "64,32", "wait"},
+};
+
+// The knobs of one forced path, set while it lives.
+struct forcing {
+    explicit forcing(const forced_path& f)
+        : path("CLPRIM_COPY_IF_PATH", f.path), tune("CLPRIM_COPY_IF_TUNE", f.tune ? f.tune : ""),
+          lookback("CLPRIM_LOOKBACK", f.lookback)
+    {
+    }
+    env_override path, tune, lookback;
+};
+
+std::string label_of(const forced_path& f)
+{
+    return std::string(f.path) + (f.tune ? std::string(" tune ") + f.tune : std::string()) + " lookback " + f.lookback;
+}
+
+// Sizes around the tiny tiles' boundaries (4 x 3 = 12 elements) and the default ones (256 x 16),
+// and one of thousands of tiny tiles.
+BOOST_AUTO_TEST_CASE(every_path_forced)
+{
+    using T = cl_uint;
+    for (const auto& f : forced_paths) {
+        forcing force(f);
+        for (std::size_t n : {std::size_t(1), std::size_t(11), std::size_t(12), std::size_t(13), std::size_t(97),
+                              std::size_t(4095), std::size_t(4096), std::size_t(4097), std::size_t(8193),
+                              std::size_t(50001)}) {
+            auto random = make_data<T>(n, distribution::random, n);
+            std::vector<T> index(n);
+            for (std::size_t i = 0; i < n; ++i) index[i] = T(i);
+            check_copy_if<T>(queue, random, keep_half, [](T x) { return (x & 1u) != 0; }, "half " + label_of(f));
+            check_copy_if<T>(queue, index, keep_half, [](T x) { return (x & 1u) != 0; }, "alternating " + label_of(f));
+            check_copy_if<T>(queue, random, keep_sparse, [](T x) { return (x & 63u) == 5u; }, "sparse " + label_of(f));
+        }
+    }
+}
+
+// The single pass at 2^24 + 3 (2^26 + 1 on GPUs too), waiting and with every tile's fallback: no
+// hang, the same results.
+BOOST_AUTO_TEST_CASE(single_pass_large)
+{
+    using T = cl_uint;
+    std::vector<std::size_t> ns{(std::size_t(1) << 24) + 3};
+    if ((device.type() & CL_DEVICE_TYPE_GPU) != 0) ns.push_back((std::size_t(1) << 26) + 1);
+    for (std::size_t n : ns) {
+        const auto random = make_data<T>(n, distribution::random, 7);
+        for (const char* lookback : {"wait", "fallback"}) {
+            env_override path("CLPRIM_COPY_IF_PATH", "single_pass");
+            env_override lb("CLPRIM_LOOKBACK", lookback);
+            check_copy_if<T>(queue, random, keep_half, [](T x) { return (x & 1u) != 0; },
+                             std::string("half single_pass lookback ") + lookback);
+        }
+    }
+}
+
+// Every type on both paths, the single pass with tiny tiles and every tile's fallback.
+BOOST_AUTO_TEST_CASE_TEMPLATE(every_type_every_path, T, all_types)
+{
+    if (!type_runs_here<T>()) return;
+    using bc::lambda::_1;
+    for (const auto& f : {forced_paths[0], forced_paths[3]}) {
+        forcing force(f);
+        for (std::size_t n : {std::size_t(13), std::size_t(1000)}) {
+            const auto v = make_data<T>(n, distribution::random);
+            check_copy_if<T>(queue, v, _1 > T(0), [](T x) { return x > T(0); }, "x > 0 " + type_label<T>() + " " + label_of(f));
+        }
+    }
+}
+
+// The count_result overload on every path: the count on the device, the kept elements in a
+// guarded sub-range of the result, nothing past the result's room, the input a sub-range too.
+BOOST_AUTO_TEST_CASE(count_result_every_path)
+{
+    using T = cl_uint;
+    for (const auto& f : forced_paths) {
+        forcing force(f);
+        for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(25), std::size_t(4097), std::size_t(30011)}) {
+            const auto v = make_data<T>(n + 10, distribution::random, n + 1);
+            std::vector<T> expected;
+            std::copy_if(v.begin() + 7, v.begin() + 7 + n, std::back_inserter(expected), [](T x) { return (x & 1u) != 0; });
+            bc::vector<T> d = to_device(v, queue);
+            const T guard = T(77);
+            bc::vector<T> out = to_device(std::vector<T>(n + 2, guard), queue);
+            bc::vector<cl_ulong> c = to_device(std::vector<cl_ulong>{5, 5, 5}, queue);
+            clprim::copy_if(d.begin() + 7, d.begin() + 7 + n, out.begin() + 1, c.begin() + 1, queue, keep_half);
+            const auto hc = to_host(c, queue);
+            BOOST_TEST((hc[0] == 5 && hc[1] == expected.size() && hc[2] == 5),
+                       label_of(f) << " n=" << n << " count " << hc[1] << " expected " << expected.size());
+            const auto h = to_host(out, queue);
+            std::vector<T> got(h.begin() + 1, h.begin() + 1 + expected.size());
+            BOOST_TEST(bit_equal(got, expected), label_of(f) << " n=" << n);
+            bool guards = h.front() == guard;
+            for (std::size_t i = 1 + expected.size(); i < h.size(); ++i) guards = guards && h[i] == guard;
+            BOOST_TEST(guards, label_of(f) << " n=" << n << ": wrote outside the result");
+
+            // A result with room for 3 elements only: the count is the full one, 3 are written.
+            if (expected.size() > 3) {
+                bc::vector<T> small = to_device(std::vector<T>(4, guard), queue);
+                clprim::copy_if(d.begin() + 7, d.begin() + 7 + n, small.begin() + 1, c.begin(), queue, keep_half);
+                const auto hs = to_host(small, queue);
+                const auto hc2 = to_host(c, queue);
+                BOOST_TEST(hc2[0] == expected.size(), label_of(f) << " n=" << n << " small result count");
+                BOOST_TEST((hs[0] == guard && hs[1] == expected[0] && hs[2] == expected[1] && hs[3] == expected[2]),
+                           label_of(f) << " n=" << n << " small result");
+            }
+        }
+    }
+}
+
+// Both overloads on an out-of-order queue, on every path: the call still runs after the upload
+// and before the read that follow it on the queue.
+BOOST_AUTO_TEST_CASE(out_of_order_queue_every_path)
+{
+    using T = cl_uint;
+    bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    for (const auto& f : {forced_paths[0], forced_paths[1], forced_paths[3]}) {
+        forcing force(f);
+        const std::size_t n = 20000;
+        const auto v = make_data<T>(n, distribution::random, 99);
+        std::vector<T> expected;
+        std::copy_if(v.begin(), v.end(), std::back_inserter(expected), [](T x) { return (x & 1u) != 0; });
+        bc::vector<T> d(n, context), out(n, context);
+        bc::vector<cl_ulong> c(1, context);
+        bc::copy_async(v.begin(), v.end(), d.begin(), ooo);
+        const std::size_t count = clprim::copy_if(d.begin(), d.end(), out.begin(), ooo, keep_half);
+        BOOST_TEST(count == expected.size(), label_of(f));
+        std::vector<T> h(n);
+        bc::copy(out.begin(), out.end(), h.begin(), ooo);
+        BOOST_TEST(std::equal(expected.begin(), expected.end(), h.begin()), label_of(f));
+        const std::vector<T> zeros(n, 0u);
+        bc::copy(zeros.begin(), zeros.end(), out.begin(), ooo);
+        clprim::copy_if(d.begin(), d.end(), out.begin(), c.begin(), ooo, keep_half);
+        std::vector<cl_ulong> hc(1);
+        bc::copy(c.begin(), c.end(), hc.begin(), ooo);
+        bc::copy(out.begin(), out.end(), h.begin(), ooo);
+        BOOST_TEST(hc[0] == expected.size(), label_of(f) << " count_result");
+        BOOST_TEST(std::equal(expected.begin(), expected.end(), h.begin()), label_of(f) << " count_result");
+    }
+}
+
+// A result too small for what passes: an invalid_argument_error once the count is known, the
+// elements that fit written, nothing past the end of the result's buffer.
+BOOST_AUTO_TEST_CASE(result_too_small_every_path)
+{
+    using T = cl_uint;
+    for (const auto& f : {forced_paths[0], forced_paths[2]}) {
+        forcing force(f);
+        const auto v = make_data<T>(1000, distribution::random, 5);
+        std::vector<T> expected;
+        std::copy_if(v.begin(), v.end(), std::back_inserter(expected), [](T x) { return (x & 1u) != 0; });
+        bc::vector<T> d = to_device(v, queue);
+        bc::vector<T> whole = to_device(std::vector<T>(40, T(77)), queue);
+        // A sub-buffer-free way to limit the room: the result starts 30 elements before the end.
+        BOOST_CHECK_THROW(clprim::copy_if(d.begin(), d.end(), whole.begin() + 30, queue, keep_half),
+                          clprim::invalid_argument_error);
+        const auto h = to_host(whole, queue);
+        BOOST_TEST(std::equal(expected.begin(), expected.begin() + 10, h.begin() + 30), label_of(f));
+        BOOST_TEST(std::all_of(h.begin(), h.begin() + 30, [](T x) { return x == T(77); }), label_of(f));
+    }
+}
+
 BOOST_AUTO_TEST_CASE(bad_ranges)
 {
     using T = cl_uint;
@@ -112,6 +287,13 @@ BOOST_AUTO_TEST_CASE(bad_ranges)
     bc::vector<T> d2 = to_device(v, queue);
     const std::size_t count = clprim::copy_if(d2.begin(), d2.end(), bc::make_buffer_iterator<T>(small, 7), queue, keep_half);
     BOOST_TEST(count == 3u);
+    // count_result overlapping the input (same buffer, reinterpreted) or the result: refused.
+    bc::buffer words(context, 64 * sizeof(cl_ulong));
+    bc::buffer_iterator<T> wt = bc::make_buffer_iterator<T>(words, 0);
+    bc::buffer_iterator<cl_ulong> wc = bc::make_buffer_iterator<cl_ulong>(words, 0);
+    BOOST_CHECK_THROW(clprim::copy_if(wt, wt + 20, d2.begin(), wc + 3, queue, keep_half), clprim::invalid_argument_error);
+    BOOST_CHECK_THROW(clprim::copy_if(d2.begin(), d2.begin() + 20, wt, wc + 3, queue, keep_half),
+                      clprim::invalid_argument_error);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -230,6 +230,44 @@ BOOST_AUTO_TEST_CASE(plus_double_exact)
     check_all_paths<T>(queue, bc::plus<T>(), T(0), wrap_add<T>, T(0.5), small, {1, 4097, 65537}, "plus double");
 }
 
+// The look-back path with every tile taking the decoupled fallback for its predecessor
+// (CLPRIM_LOOKBACK=fallback: the predecessor's aggregate recomputed from its input with the
+// user's operator) and small tiles (CLPRIM_SCAN_ITEMS=2: hundreds of tiles), in place and not:
+// identical results, the non-commutative operators showing any reordering.
+template <class T, class Op, class HostOp, class Make>
+void check_fallback(bc::command_queue& queue, Op op, T identity, HostOp host_op, T init, Make make_data,
+                    const std::string& label)
+{
+    env_override path("CLPRIM_SCAN_PATH", "lookback");
+    env_override fallback("CLPRIM_LOOKBACK", "fallback");
+    env_override items("CLPRIM_SCAN_ITEMS", "2");
+    const std::size_t ns[] = {1, 511, 512, 513, 65537};
+    for (std::size_t k = 0; k < std::size(ns); ++k) {
+        const std::vector<T> data = make_data(ns[k]);
+        for (bool inclusive : {true, false})
+            check_op_scan<T>(queue, data, op, identity, host_op, inclusive, init, (k + inclusive) % 2 == 1,
+                             label + " [lookback, every tile's fallback]");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(lookback_fallback_every_tile)
+{
+    check_fallback<cl_uint>(queue, bc::max<cl_uint>(), 0u, host_max<cl_uint>, 1000u, random_values<cl_uint>, "max");
+    check_fallback<cl_uint>(queue, affine_then, cl_uint(1) << 16, host_affine_then, (cl_uint(12345) << 16) | 678u,
+                            affine_maps, "affine_then");
+    auto maps64 = [](std::size_t n) {
+        std::mt19937_64 rng(n + 5);
+        std::vector<cl_ulong> v(n);
+        for (auto& x : v) x = (cl_ulong((rng() & 0xffffffffu) | 1u) << 32) | cl_ulong(rng() & 0xffffffffu);
+        return v;
+    };
+    check_fallback<cl_ulong>(queue, affine_then64, cl_ulong(1) << 32, host_affine_then64, cl_ulong(42), maps64,
+                             "affine_then64");
+    check_fallback<cl_float>(queue, bc::min<cl_float>(), std::numeric_limits<cl_float>::infinity(),
+                             [](cl_float a, cl_float b) { return std::min(a, b); }, 0.5f, random_values<cl_float>,
+                             "min float");
+}
+
 // A sub-range in and out, on an out-of-order queue between the caller's own commands.
 BOOST_AUTO_TEST_CASE(sub_range_out_of_order)
 {

@@ -209,19 +209,25 @@ int main(int argc, char** argv)
             check(host(counts, q) == expected, "histogram");
         });
 
+        auto copy_if_step = [&] {
+            const auto data = tour_data<cl_uint>(n, 5, 1000);
+            std::vector<cl_uint> expected;
+            std::copy_if(data.begin(), data.end(), std::back_inserter(expected), [](cl_uint x) { return x > 500; });
+            bc::vector<cl_uint> d(data.begin(), data.end(), q), out(n, context);
+            using bc::lambda::_1;
+            const std::size_t count = clprim::copy_if(d.begin(), d.end(), out.begin(), q, _1 > 500u);
+            auto h = host(out, q);
+            h.resize(count);
+            check(h == expected, "copy_if");
+        };
         for (const char* path : {"lookback", "chunks"}) {
-            knob p("CLPRIM_SCAN_PATH", path), items("CLPRIM_SCAN_ITEMS", "2");
-            step(std::string("copy_if (count scan ") + path + ")", [&] {
-                const auto data = tour_data<cl_uint>(n, 5, 1000);
-                std::vector<cl_uint> expected;
-                std::copy_if(data.begin(), data.end(), std::back_inserter(expected), [](cl_uint x) { return x > 500; });
-                bc::vector<cl_uint> d(data.begin(), data.end(), q), out(n, context);
-                using bc::lambda::_1;
-                const std::size_t count = clprim::copy_if(d.begin(), d.end(), out.begin(), q, _1 > 500u);
-                auto h = host(out, q);
-                h.resize(count);
-                check(h == expected, "copy_if");
-            });
+            knob p("CLPRIM_SCAN_PATH", path), items("CLPRIM_SCAN_ITEMS", "2"), three("CLPRIM_COPY_IF_PATH", "three_pass");
+            step(std::string("copy_if (count scan ") + path + ")", copy_if_step);
+        }
+        // The single-pass copy_if (many 96-element tiles), waiting and with every tile's fallback.
+        for (const char* lookback : {"wait", "fallback"}) {
+            knob p("CLPRIM_COPY_IF_PATH", "single_pass"), tune("CLPRIM_COPY_IF_TUNE", "32,3"), lb("CLPRIM_LOOKBACK", lookback);
+            step(std::string("copy_if single_pass ") + lookback, copy_if_step);
         }
 
         using sa = clprim::sort_algorithm;

@@ -1,8 +1,8 @@
 #pragma once
 /** \file clprim/selection.hpp
- *  unique, run_length_encode, partition_copy, stable_partition, and the count_result overload of
- *  copy_if: the segmented scan of clprim/by_key.hpp with flags from the elements (runs of equal
- *  bits) or from a predicate, and a scatter as its epilogue.
+ *  unique, run_length_encode, partition_copy, stable_partition: the segmented scan of
+ *  clprim/by_key.hpp with flags from the elements (runs of equal bits) or from a predicate, and a
+ *  scatter as its epilogue. (copy_if and its count_result overload: clprim/copy_if.hpp.)
  */
 #include <clprim/by_key.hpp>
 #include <clprim/copy_if.hpp>
@@ -156,18 +156,6 @@ void stable_partition(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last,
                       bc::buffer_iterator<cl_ulong> count_result, bc::command_queue& queue, Predicate pred)
 {
     detail::stable_partition_call(first, last, &count_result, queue, pred);
-}
-
-/// \brief copy_if that writes the number of passing elements to *count_result on the device and
-/// does not wait (the segmented scan's partition with no second group).
-///
-/// Elements beyond result's room are not written.
-template <class T, class Predicate>
-void copy_if(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::buffer_iterator<T> result,
-             bc::buffer_iterator<cl_ulong> count_result, bc::command_queue& queue, Predicate pred)
-{
-    detail::partition_call(first, last, result, static_cast<const bc::buffer_iterator<T>*>(nullptr), &count_result,
-                           queue, pred, "clprim::copy_if");
 }
 
 /// @}

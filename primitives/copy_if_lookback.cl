@@ -1,0 +1,154 @@
+// Single-pass copy_if (stream compaction in one launch): every element is read once and every kept
+// one written once. The three-pass copy_if of copy_if.cl reads the input twice (count, then
+// scatter) and launches three times; here a tile learns where its output starts from the tiles
+// before it by the decoupled look-back (lookback.cl) over their counts of kept elements.
+//
+// Per tile (one work-group, CPY_ITEMS elements per work-item, numbered in the order the groups
+// start):
+//   1. load the tile coalesced into local memory; each work-item takes its CPY_ITEMS consecutive
+//      elements from there, evaluates the predicate (a bit mask) and counts them;
+//   2. an exclusive work-group scan of the counts: each work-item's first slot within the tile,
+//      and the tile's total;
+//   3. publish the total, look back over the earlier tiles' counts (with the decoupled fallback:
+//      a stalled predecessor's count is recomputed from its input), publish the inclusive count;
+//   4. the kept elements' positions in the tile, compacted in local memory before the look-back,
+//      gather them for one contiguous store from the tile's output start: coalesced, whatever
+//      was kept;
+//   5. the last tile writes the total count (the host reads it, or it stays on the device).
+//
+// Required: T (type_options), CLPRIM_PRED(x) (a generated predicate, operator_source.hpp),
+// CPY_ITEMS (1..32: one mask bit per element), and workgroup_scan.cl (wg_exclusive_scan_uint),
+// lookback.cl and scan_window_lookback.cl joined before this file.
+#ifndef T
+#error "copy_if_lookback.cl needs T"
+#endif
+#ifndef CLPRIM_PRED
+#error "copy_if_lookback.cl needs CLPRIM_PRED (a generated predicate source joined in front)"
+#endif
+#ifndef CPY_ITEMS
+#error "copy_if_lookback.cl needs CPY_ITEMS"
+#endif
+#if CPY_ITEMS > 32
+#error "copy_if_lookback.cl: CPY_ITEMS is at most 32 (one mask bit per element)"
+#endif
+#ifndef WG_SCAN_SCRATCH
+#error "copy_if_lookback.cl needs workgroup_scan.cl joined before it"
+#endif
+#ifndef LB_WINDOW_LOOK_BACK_DEFINE
+#error "copy_if_lookback.cl needs lookback.cl and scan_window_lookback.cl joined before it"
+#endif
+
+// One pad slot every 32 elements: item-major accesses (stride CPY_ITEMS) spread over the banks.
+#define CPY1_PAD(i) ((i) + ((i) >> 5))
+
+// The count of kept elements of tile `tile`, from its input: the decoupled fallback's work (the
+// same integer its owner publishes). Every work-item calls it; the value in all.
+inline uint cpy_tile_count(__global const T* in, ulong n, uint tile, __local uint* scratch)
+{
+    const uint lid = (uint)get_local_id(0);
+    const uint wg = (uint)get_local_size(0);
+    const ulong base = (ulong)tile * wg * CPY_ITEMS;
+    const uint count = (uint)min((ulong)wg * CPY_ITEMS, n - base);
+    uint c = 0;
+#pragma unroll 1
+    for (uint j = 0; j < CPY_ITEMS; ++j) { // a loop, not unrolled: the cold path takes no registers
+        const uint i = j * wg + lid;
+        if (i < count && CLPRIM_PRED(in[base + i])) ++c;
+    }
+    uint total;
+    (void)wg_exclusive_scan_uint(c, scratch, &total);
+    return total;
+}
+
+// A tile's slot: one 64-bit word (lookback.cl: epoch, flag, a 32-bit count).
+inline uint cpy_read(__global volatile ulong* slots, uint epoch, uint tile, uint* count)
+{
+    return lb64_read(slots + tile, epoch, count);
+}
+inline void cpy_publish(__global volatile ulong* slots, uint epoch, uint tile, uint flag, uint count)
+{
+    lb64_publish(slots + tile, epoch, flag, count);
+}
+#define CPY_ADD(a, b) ((a) + (b))
+
+// The number of elements kept by every tile before tile t (scan_window_lookback.cl: a window of
+// predecessors' slots per round trip; the decoupled fallback counts a stalled tile's kept
+// elements from its input with cpy_tile_count, the same integer its owner publishes).
+LB_WINDOW_LOOK_BACK_DEFINE(cpy_look_back, uint, CPY_ADD, 0u, cpy_read, cpy_publish, cpy_tile_count, T, uint)
+
+// One work-group per tile of CPY_ITEMS * local size elements, numbered in the order the groups
+// start (status[0] counts them; the tile that takes the last index sets it back to zero for the
+// next launch), then one 64-bit slot per tile tagged with this launch's epoch. Kept elements go
+// to out[out_off + k] for k < capacity (writes past the caller's room are dropped: the host
+// reports that), the count to count_out[count_off]. The tile stays in local memory from load to
+// store; the compaction writes only the kept elements' tile positions (idx, tile_n <= 65536), so
+// no work-item holds element values in registers across the look-back (fewer registers, more
+// work-groups per compute unit to hide the look-back's wait).
+__kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, __global T* out, ulong out_off,
+                                  ulong capacity, __global ulong* count_out, ulong count_off,
+                                  __global volatile ulong* status, uint epoch, __local T* tile,
+                                  __local uint* scratch, __local ushort* idx)
+{
+    __local uint tile_id;
+    __local uint lb_flag[LB_WINDOW], lb_val[LB_WINDOW], lb_state[4], lb_acc;
+    const uint lid = (uint)get_local_id(0);
+    const uint wg = (uint)get_local_size(0);
+    const uint tile_n = wg * CPY_ITEMS;
+    const uint t = lb_take_tile_index(status, &tile_id);
+    const ulong base = (ulong)t * tile_n;
+    const uint count = (uint)min((ulong)tile_n, n - base);
+    __global const T* src = in + in_off + base;
+
+    // 1. Coalesced load into local memory; each work-item evaluates the predicate on its
+    // consecutive elements there: a bit mask.
+    const bool full = count == tile_n; // every tile but the last: no bounds checks
+    if (full) {
+        T r[CPY_ITEMS];
+        for (uint j = 0; j < CPY_ITEMS; ++j) r[j] = src[j * wg + lid];
+        for (uint j = 0; j < CPY_ITEMS; ++j) tile[CPY1_PAD(j * wg + lid)] = r[j];
+    } else {
+        for (uint j = 0; j < CPY_ITEMS; ++j) {
+            const uint i = j * wg + lid;
+            if (i < count) tile[CPY1_PAD(i)] = src[i];
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE); // (outside the branches: PoCL mishandles barriers inside them)
+    uint mask = 0;
+    if (full) {
+        for (uint j = 0; j < CPY_ITEMS; ++j) mask |= (CLPRIM_PRED(tile[CPY1_PAD(lid * CPY_ITEMS + j)]) ? 1u : 0u) << j;
+    } else {
+        for (uint j = 0; j < CPY_ITEMS; ++j) {
+            const uint i = lid * CPY_ITEMS + j;
+            if (i < count) mask |= (CLPRIM_PRED(tile[CPY1_PAD(i)]) ? 1u : 0u) << j;
+        }
+    }
+
+    // 2. Where this work-item's kept elements start within the tile, and the tile's count; the
+    // kept elements' tile positions, in order (the look-back below starts with a barrier, so idx
+    // is complete before the store reads it).
+    uint total;
+    uint pos = wg_exclusive_scan_uint(popcount(mask), scratch, &total);
+    for (uint j = 0; j < CPY_ITEMS; ++j) {
+        if (mask & (1u << j)) {
+            idx[pos] = (ushort)(lid * CPY_ITEMS + j);
+            ++pos;
+        }
+    }
+
+    // 3. Publish the count (tile 0: its inclusive count), look back, publish the inclusive count.
+    __global volatile ulong* slots = status + 1;
+    if (lid == 0) lb64_publish(slots + t, epoch, t == 0 ? LB_PREFIX : LB_AGGREGATE, total);
+    const uint before =
+        cpy_look_back(slots, epoch, t, in + in_off, n, false, scratch, lb_flag, lb_val, lb_state, &lb_acc);
+    if (lid == 0 && t > 0) lb64_publish(slots + t, epoch, LB_PREFIX, before + total);
+
+    // 4. One contiguous, coalesced store of the kept elements, gathered from the tile.
+    const ulong first = before;
+    __global T* dst = out + out_off + first;
+    const ulong room = capacity > first ? capacity - first : 0;
+    const uint stored = (uint)min((ulong)total, room);
+    for (uint i = lid; i < stored; i += wg) dst[i] = tile[CPY1_PAD(idx[i])];
+
+    // 5. The count.
+    if (lid == 0 && t == (uint)get_num_groups(0) - 1u) count_out[count_off] = first + total;
+}
