@@ -33,11 +33,7 @@
 // in2 / vin2 are not read.
 
 #define SK K_UNSIGNED
-#if K_BITS == 32
-#define SK_MAX 0xffffffffu
-#else
-#define SK_MAX 0xfffffffffffffffful
-#endif
+#define SK_MAX ((SK)~(SK)0) // keys of 8 to 64 bits
 #define E MERGE_ELEMS
 
 // The comparison every merge below makes. The library's key order: sortable bits compared as
@@ -325,7 +321,9 @@ inline void merge_tile(__global const SK* ka, __global const V* va, __global con
     const uint tile = wg * E;
     __local SK* lk = (__local SK*)lmem;
 #ifdef SORT_HAS_VALUES
-    __local V* lv = (__local V*)(lmem + ((tile + 1) * sizeof(SK) + 7) / 8); // after the keys
+    // after the keys, aligned for V (vector values of 16 or 32 bytes; merge_round_local_bytes)
+    const size_t v_align = sizeof(V) > 8 ? sizeof(V) : 8;
+    __local V* lv = (__local V*)(lmem + ((tile + 1) * sizeof(SK) + v_align - 1) / v_align * v_align / 8);
 #endif
 
     // Our pieces of both runs side by side in local memory, a's first (coalesced loads; the

@@ -47,7 +47,7 @@
 
 // A local-memory element: key and tag. 32-bit keys pack both into one ulong (key high), so a
 // compare-exchange is one 64-bit compare and one array; 64-bit keys keep two arrays.
-#if K_BITS == 32
+#if K_BITS <= 32
 #define SS_PACKED 1
 #else
 #define SS_PACKED 0
@@ -398,7 +398,7 @@ __kernel void segsort_cpu(__global K* keys, ulong koff, __global SS_V_OR_UINT* v
 
 #endif // SS_CPU_PATH
 
-#if K_BITS == 32
+#if K_BITS <= 32
 // Many long segments (32-bit keys): one device-wide radix sort for all of them instead of one
 // call each. segsort_gather packs every element of the long segments (listed in pairs, starting
 // at starts[] in the packed order) as (segment rank << 32 | sortable key), with its packed

@@ -36,8 +36,8 @@ segsort_kernels make_kernels(const bc::command_queue& queue, const sort_request&
                           " -DSS_MIN_SLICE=" + std::to_string(std::size_t(1) << p.min_log);
     if (r.order == sort_order::descending) options += " -DSORT_DESCENDING";
     if (p.cpu) options += " -DSS_CPU_PATH";
-    // Values move as their bytes (4 or 8 here; 8/16/32-byte vector values would be ulong2/4...).
-    if (r.has_values) options += std::string(" -DSS_HAS_VALUES -DSS_V=") + (size_of(r.value_type) == 4 ? "uint" : "ulong");
+    // Values move as their bytes (1 to 32: element_type.hpp's bits_name, vector values too).
+    if (r.has_values) options += std::string(" -DSS_HAS_VALUES -DSS_V=") + bits_name(r.value_type);
     const bc::program program =
         algorithms_program(queue.get_context(), {"sort_key_order.cl", "segmented_sort.cl"}, options);
     segsort_kernels k;
@@ -45,7 +45,7 @@ segsort_kernels make_kernels(const bc::command_queue& queue, const sort_request&
     k.ids = program.create_kernel("segsort_ids");
     if (p.cpu) k.cpu = program.create_kernel("segsort_cpu");
     else k.local = program.create_kernel("segsort_local");
-    if (size_of(r.key_type) == 4) {
+    if (size_of(r.key_type) <= 4) {
         k.gather = program.create_kernel("segsort_gather");
         k.scatter = program.create_kernel("segsort_scatter");
     }
@@ -76,7 +76,7 @@ void sort_long_segments(const sort_request& r, std::vector<cl_ulong>& large, seg
                         bc::command_queue& queue, const char* who)
 {
     const std::size_t count = large.size() / 2;
-    if (count <= batch_threshold || size_of(r.key_type) != 4) {
+    if (count <= batch_threshold || size_of(r.key_type) > 4) {
         std::vector<std::size_t> order(count);
         for (std::size_t i = 0; i < count; ++i) order[i] = i;
         std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {

@@ -43,7 +43,7 @@
 
 inline SK prefix_s(__global const uint* st)
 {
-#if K_BITS == 32
+#if K_BITS <= 32
     return st[ST_KP_LO];
 #else
     return (SK)st[ST_KP_LO] | ((SK)st[ST_KP_HI] << 32);

@@ -78,7 +78,7 @@ void top_k_impl(const top_k_request& r, bc::command_queue& user_queue, const cha
                               " -DTOPK_WG=" + std::to_string(pol.wg);
         if (r.order == sort_order::descending) options += " -DSORT_DESCENDING";
         top_k_kernels& kern = kernels_for(queue, options);
-        const element_type st = kbytes == 4 ? element_type::uint32 : element_type::uint64; // sortable bits
+        const element_type st = bits_type(kbytes); // sortable bits
         const cl_uint with_values = r.has_values ? 1 : 0;
         const bc::buffer& vin = r.has_values ? r.values.buffer : r.keys.buffer;
         const bc::buffer& vout = r.has_values ? r.values_out.buffer : r.keys_out.buffer;

@@ -175,7 +175,7 @@ void scan_single_pass(scan_kernels& k, bc::command_queue& queue, const buffer_ra
     const std::size_t tiles = ceil_div(in.size, k.tile());
     // The counter and the slots, kept for this queue and tagged with this call's epoch: no
     // clearing command before the kernel (clprim/detail/lookback_slots.hpp).
-    const lookback_slots status = take_lookback_slots(queue, 1 + tiles * (k.elem == 4 ? 1 : 2));
+    const lookback_slots status = take_lookback_slots(queue, 1 + tiles * (k.elem <= 4 ? 1 : 2));
     bc::kernel& s = k.scan_lookback;
     launch(queue, s, tiles * k.wg, k.wg, in.buffer, cl_ulong(in.offset), out.buffer, cl_ulong(out.offset),
         cl_ulong(in.size), cl_uint(inclusive ? 1 : 0), raw_value{k.elem, init}, status.buffer, status.epoch,
