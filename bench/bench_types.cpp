@@ -76,7 +76,7 @@ void bench_vector_pairs(clprim_bench::context& ctx, std::size_t n, const char* t
         cl_uint w[sizeof(V) / 4];
         w[0] = cl_uint(i);
         for (std::size_t j = 1; j < sizeof(V) / 4; ++j) w[j] = cl_uint(rng());
-        std::memcpy(&hv[i], w, sizeof(V));
+        std::memcpy(static_cast<void*>(&hv[i]), w, sizeof(V));
     }
     bc::vector<cl_uint> source(n, ctx.ctx), keys(n, ctx.ctx);
     bc::vector<V> vsource(n, ctx.ctx), values(n, ctx.ctx);
