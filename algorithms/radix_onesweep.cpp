@@ -52,7 +52,7 @@ std::size_t pass_local_bytes(std::size_t wg, std::size_t kpt, std::size_t value_
 struct onesweep_kernels {
     bc::kernel histogram, pass;
     std::size_t wg = 0, kpt = 0, histogram_groups = 0, histogram_rounds = 1;
-    bc::kernel counting_fill; // 8-bit keys alone (radix_counting.cl)
+    bc::kernel counting_fill = bc::kernel(); // 8-bit keys alone (radix_counting.cl)
     std::size_t tile() const { return wg * kpt; }
 };
 

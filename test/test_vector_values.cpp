@@ -252,6 +252,45 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(top_k_by_key_values, V, vector_types)
             }
 }
 
+// The OpenCL API's own vector types (cl_float4, cl_long4: unions Boost.Compute has no name for)
+// through buffer iterators of that type, on the clprim sorts and the boost_compute switch.
+BOOST_AUTO_TEST_CASE(opencl_vector_types)
+{
+    const std::size_t n = 5000;
+    const auto keys = make_data<cl_uint>(n, distribution::few_distinct);
+    const auto vals = make_values<bc::long4_>(n, 21);
+    const auto idx = stable_order(keys, order_t::ascending);
+    for (auto alg : {clprim::sort_algorithm::radix, clprim::sort_algorithm::merge, clprim::sort_algorithm::boost_compute}) {
+        auto dk = to_device(keys, queue);
+        auto dv = to_device(vals, queue);
+        clprim::sort_by_key(dk.begin(), dk.end(), bc::buffer_iterator<cl_long4>(dv.get_buffer(), 0), queue, alg);
+        const auto gk = to_host(dk, queue);
+        const auto gv = to_host(dv, queue);
+        BOOST_TEST(first_difference(gk, gather(keys, idx)) == -1, "keys, algorithm " << int(alg));
+        if (alg != clprim::sort_algorithm::boost_compute) {
+            BOOST_TEST(first_difference(gv, gather(vals, idx)) == -1, "values, algorithm " << int(alg));
+        } else { // each value beside its own key (the position is in its low bytes)
+            bool ok = true;
+            for (std::size_t i = 0; i < n && ok; ++i) {
+                std::uint64_t pos = 0;
+                std::memcpy(&pos, &gv[i], 8);
+                pos &= 0xffffffffull; // make_values: the position in the low 4 bytes of an 8-byte word
+                ok = pos < n && gk[i] == keys[pos] && std::memcmp(&gv[i], &vals[pos], sizeof(bc::long4_)) == 0;
+            }
+            BOOST_TEST(ok, "boost_compute: values beside their keys");
+        }
+    }
+    auto dk = to_device(keys, queue);
+    auto dv = to_device(vals, queue);
+    bc::vector<cl_uint> ok(10, context);
+    bc::vector<bc::long4_> ov(10, context);
+    clprim::top_k_by_key(dk.begin(), dk.end(), bc::buffer_iterator<cl_long4>(dv.get_buffer(), 0), 10, ok.begin(),
+                         bc::buffer_iterator<cl_long4>(ov.get_buffer(), 0), queue, order_t::ascending);
+    auto first10 = idx;
+    first10.resize(10);
+    BOOST_TEST(first_difference(to_host(ov, queue), gather(vals, first10)) == -1, "top_k_by_key cl_long4");
+}
+
 BOOST_AUTO_TEST_CASE(out_of_order_queue)
 {
     bc::command_queue ooq(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);

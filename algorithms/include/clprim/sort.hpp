@@ -62,9 +62,11 @@ void sort_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterator<K> keys_
     detail::require_type_support(request.key_type, queue.get_device(), "clprim::sort_by_key");
     detail::require_type_support(request.value_type, queue.get_device(), "clprim::sort_by_key");
     detail::in_order_scope scope(queue); // Boost.Compute's sort in order on out-of-order queues too
+    // Values of a type Boost.Compute does not know (cl_float4, ...) as one it knows of their width.
+    const bc::buffer_iterator<detail::bc_value_carrier_t<V>> values(values_first.get_buffer(), values_first.get_index());
     detail::guarded("clprim::sort_by_key (boost_compute)", [&] {
-        if (order == sort_order::ascending) bc::sort_by_key(keys_first, keys_last, values_first, bc::less<K>(), scope.queue());
-        else bc::sort_by_key(keys_first, keys_last, values_first, bc::greater<K>(), scope.queue());
+        if (order == sort_order::ascending) bc::sort_by_key(keys_first, keys_last, values, bc::less<K>(), scope.queue());
+        else bc::sort_by_key(keys_first, keys_last, values, bc::greater<K>(), scope.queue());
     });
 }
 

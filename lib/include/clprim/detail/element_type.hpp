@@ -85,6 +85,23 @@ constexpr element_type value_type_of()
 
 [[noreturn]] void throw_not_an_element_type(element_type t);
 
+// The type Boost.Compute's own algorithms see for a value of type V: V itself where Boost.Compute
+// knows it (an element type, bc::float4_, ...), else (cl_float4, a struct) a Boost.Compute type of
+// its width, which moves the same bytes.
+template <class V>
+auto bc_value_carrier()
+{
+    if constexpr (is_element_type_v<V> || bc::is_vector_type<V>::value) return type_tag<V>{};
+    else if constexpr (sizeof(V) == 1) return type_tag<cl_uchar>{};
+    else if constexpr (sizeof(V) == 2) return type_tag<cl_ushort>{};
+    else if constexpr (sizeof(V) == 4) return type_tag<cl_uint>{};
+    else if constexpr (sizeof(V) == 8) return type_tag<cl_ulong>{};
+    else if constexpr (sizeof(V) == 16) return type_tag<bc::uint4_>{};
+    else return type_tag<bc::uint8_>{};
+}
+template <class V>
+using bc_value_carrier_t = typename decltype(bc_value_carrier<V>())::type;
+
 // Calls f(type_tag<host type>{}) for scalar element type t (host code that needs the value type:
 // identities, histogram bounds); a value-only type throws invalid_argument_error.
 template <class F>
