@@ -21,6 +21,18 @@ namespace {
 namespace bc = boost::compute;
 using clprim_bench::result;
 
+// One row of group/type/n: run timed after prepare (untimed), then checked.
+template <class Prepare, class Run, class Check>
+void add_row(clprim_bench::context& ctx, result r, const char* name, Prepare& prepare, Run&& run, Check&& check)
+{
+    r.name = name;
+    r.baseline = r.name == "boost_compute";
+    r.ms = clprim_examples::median_ms(ctx.queue, prepare, run, r.baseline ? std::max(1, ctx.repeat / 2) : ctx.repeat);
+    r.gkeys = r.ms > 0 ? double(r.n) / (r.ms * 1e6) : 0;
+    r.correct = check();
+    ctx.add(r);
+}
+
 template <class K>
 void bench_small_keys(clprim_bench::context& ctx, std::size_t n, const char* type)
 {
@@ -46,21 +58,10 @@ void bench_small_keys(clprim_bench::context& ctx, std::size_t n, const char* typ
     };
     result r;
     r.group = "sort";
-    r.name = "radix";
     r.type = type;
     r.n = n;
-    r.ms = clprim_examples::median_ms(q, prepare, [&] { clprim::radix_sort(keys.begin(), keys.end(), q); }, ctx.repeat);
-    r.gkeys = r.ms > 0 ? double(n) / (r.ms * 1e6) : 0;
-    r.correct = check();
-    ctx.add(r);
-
-    result b = r;
-    b.name = "boost_compute";
-    b.baseline = true;
-    b.ms = clprim_examples::median_ms(q, prepare, [&] { bc::sort(keys.begin(), keys.end(), q); }, std::max(1, ctx.repeat / 2));
-    b.gkeys = b.ms > 0 ? double(n) / (b.ms * 1e6) : 0;
-    b.correct = check();
-    ctx.add(b);
+    add_row(ctx, r, "radix", prepare, [&] { clprim::radix_sort(keys.begin(), keys.end(), q); }, check);
+    add_row(ctx, r, "boost_compute", prepare, [&] { bc::sort(keys.begin(), keys.end(), q); }, check);
 }
 
 // uint keys -> V values (16 or 32 bytes): V's first word is the input position.
@@ -106,23 +107,12 @@ void bench_vector_pairs(clprim_bench::context& ctx, std::size_t n, const char* t
     };
     result r;
     r.group = "sort_by_key";
-    r.name = "radix";
     r.type = type;
     r.n = n;
-    r.ms = clprim_examples::median_ms(
-        q, prepare, [&] { clprim::radix_sort_by_key(keys.begin(), keys.end(), values.begin(), q); }, ctx.repeat);
-    r.gkeys = r.ms > 0 ? double(n) / (r.ms * 1e6) : 0;
-    r.correct = check(true);
-    ctx.add(r);
-
-    result b = r;
-    b.name = "boost_compute";
-    b.baseline = true;
-    b.ms = clprim_examples::median_ms(
-        q, prepare, [&] { bc::sort_by_key(keys.begin(), keys.end(), values.begin(), q); }, std::max(1, ctx.repeat / 2));
-    b.gkeys = b.ms > 0 ? double(n) / (b.ms * 1e6) : 0;
-    b.correct = check(false);
-    ctx.add(b);
+    add_row(ctx, r, "radix", prepare, [&] { clprim::radix_sort_by_key(keys.begin(), keys.end(), values.begin(), q); },
+            [&] { return check(true); });
+    add_row(ctx, r, "boost_compute", prepare, [&] { bc::sort_by_key(keys.begin(), keys.end(), values.begin(), q); },
+            [&] { return check(false); });
 }
 
 } // namespace
