@@ -3,8 +3,8 @@
 // cpu, small) and the merge, bitonic and odd-even sorts, keys alone and with values (stable), both
 // orders, extremes (-128, 127, 0, 255, -32768, ...); then reduce, the scans (sums wrap in the type),
 // copy_if, histogram, the by-key family, min/max_element, lower/upper_bound, merge, top_k and the
-// segmented sort and reduce. A matrix, not the full cross product: each case takes the types that
-// exercise it (one and two digit passes, signed and unsigned).
+// segmented sort and reduce. A matrix, not the full cross product: the radix paths take all four
+// types (one and two digit passes, signed and unsigned), the rest cl_char and cl_ushort.
 #define BOOST_TEST_MODULE clprim_small_types
 #include "sort_test_support.hpp"
 
@@ -18,6 +18,9 @@ namespace {
 
 using order_t = clprim::sort_order;
 using small_types = boost::mpl::list<cl_char, cl_uchar, cl_short, cl_ushort>;
+// Where the digit count does not matter (comparison sorts, the primitives): one signed 8-bit and
+// one unsigned 16-bit type, so the suite builds half the programs.
+using two_types = boost::mpl::list<cl_char, cl_ushort>;
 
 const std::vector<std::size_t>& sort_sizes()
 {
@@ -111,10 +114,10 @@ BOOST_AUTO_TEST_CASE(sort_default_extremes)
     BOOST_TEST(bit_equal(to_host(du, queue), want_u));
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(merge_sort_paths, T, small_types)
+BOOST_AUTO_TEST_CASE_TEMPLATE(merge_sort_paths, T, two_types)
 {
     for (const char* path : {"gpu", "cpu"}) {
-        if (std::string(path) == "cpu" && !all_combinations<T>()) continue; // the CPU path: two types
+        if (std::string(path) == "cpu" && !std::is_same_v<T, cl_ushort>) continue; // the CPU path: one type
         env_override p("CLPRIM_MERGE_PATH", path);
         check_sort_path<T>([](auto f, auto l, auto& q, order_t o) { clprim::merge_sort(f, l, q, o); },
                            [](auto f, auto l, auto v, auto& q, order_t o) {
@@ -124,12 +127,12 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(merge_sort_paths, T, small_types)
     }
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(bitonic_and_odd_even, T, small_types)
+BOOST_AUTO_TEST_CASE_TEMPLATE(bitonic_and_odd_even, T, two_types)
 {
     // Every variant for one type, the default (fused) for all.
     for (auto variant : {clprim::bitonic_variant::fused, clprim::bitonic_variant::global, clprim::bitonic_variant::local,
                          clprim::bitonic_variant::transpose}) {
-        if (variant != clprim::bitonic_variant::fused && !std::is_same_v<T, cl_short>) continue;
+        if (variant != clprim::bitonic_variant::fused && !std::is_same_v<T, cl_char>) continue;
         for (std::size_t n : {std::size_t(0), std::size_t(33), std::size_t(4097)})
             check_sorted_keys<T>(n, distribution::random, order_t::descending,
                                  [&](auto f, auto l, auto& q) { clprim::bitonic_sort(f, l, q, order_t::descending, variant); },
@@ -162,7 +165,7 @@ BOOST_AUTO_TEST_CASE(small_values)
                                            [](auto f, auto l, auto v, auto& q) { clprim::radix_sort_by_key(f, l, v, q); }, "uchar values");
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(reduce_and_scans, T, small_types)
+BOOST_AUTO_TEST_CASE_TEMPLATE(reduce_and_scans, T, two_types)
 {
     for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000), std::size_t(65537)}) {
         const auto data = make_data<T>(n, distribution::random);
@@ -193,7 +196,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(reduce_and_scans, T, small_types)
         }
         bc::vector<T> out(n, context);
         for (auto alg : {clprim::scan_algorithm::fast, clprim::scan_algorithm::blelloch}) {
-            if (alg != clprim::scan_algorithm::fast && !all_combinations<T>()) continue;
+            if (alg != clprim::scan_algorithm::fast && !std::is_same_v<T, cl_char>) continue;
             clprim::inclusive_scan(d.begin(), d.end(), out.begin(), queue, alg);
             BOOST_TEST(bit_equal(to_host(out, queue), inc), "inclusive n=" << n);
             clprim::exclusive_scan(d.begin(), d.end(), out.begin(), queue, T(3), alg);
@@ -207,7 +210,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(reduce_and_scans, T, small_types)
     }
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(copy_if_histogram_min_max, T, small_types)
+BOOST_AUTO_TEST_CASE_TEMPLATE(copy_if_histogram_min_max, T, two_types)
 {
     using bc::lambda::_1;
     for (std::size_t n : {std::size_t(1), std::size_t(1000), std::size_t(65537)}) {
@@ -241,7 +244,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(copy_if_histogram_min_max, T, small_types)
     }
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(by_key_family, T, small_types)
+BOOST_AUTO_TEST_CASE_TEMPLATE(by_key_family, T, two_types)
 {
     for (std::size_t n : {std::size_t(1), std::size_t(1000), std::size_t(65537)}) {
         auto keys = make_data<T>(n, distribution::few_distinct);
@@ -285,7 +288,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(by_key_family, T, small_types)
     }
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(search_merge_top_k, T, small_types)
+BOOST_AUTO_TEST_CASE_TEMPLATE(search_merge_top_k, T, two_types)
 {
     const std::size_t n = 5000;
     for (order_t o : {order_t::ascending, order_t::descending}) {
@@ -324,7 +327,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(search_merge_top_k, T, small_types)
     BOOST_TEST(to_host(res, queue) == want, "upper_bound");
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(segments, T, small_types)
+BOOST_AUTO_TEST_CASE_TEMPLATE(segments, T, two_types)
 {
     const std::size_t n = 20000;
     const auto data = make_data<T>(n, distribution::random);
