@@ -48,21 +48,23 @@ bool all_combinations()
 // larger size too).
 template <class T, class Sort, class SortByKey>
 void check_sort_path(Sort&& sort, SortByKey&& sort_by_key, bool stable, const std::string& label,
-                     std::size_t max_n = std::size_t(-1))
+                     std::size_t max_n = std::size_t(-1), bool all = all_combinations<T>())
 {
     auto sizes = sort_sizes();
     if ((device_under_test::get().device.type() & CL_DEVICE_TYPE_CPU) == 0) sizes.push_back((std::size_t(1) << 22) + 3);
     for (std::size_t n : sizes) {
         if (n > max_n) continue;
-        for (distribution d : sort_distributions())
+        for (distribution d : sort_distributions()) {
+            if (n > 5000 && d != distribution::random) continue; // large sizes: random keys only
             for (order_t o : {order_t::ascending, order_t::descending}) {
-                const bool keys = o == order_t::ascending || all_combinations<T>();
-                const bool pairs = o == order_t::descending || all_combinations<T>();
+                const bool keys = o == order_t::ascending || all;
+                const bool pairs = o == order_t::descending || all;
                 if (keys) check_sorted_keys<T>(n, d, o, [&](auto f, auto l, auto& q) { sort(f, l, q, o); }, label);
                 if (pairs)
                     check_sorted_pairs<T, cl_uint>(n, d, o, stable,
                                                    [&](auto f, auto l, auto v, auto& q) { sort_by_key(f, l, v, q, o); }, label);
             }
+        }
     }
 }
 
@@ -84,7 +86,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(radix_onesweep, T, small_types)
     check_radix_path<T>("onesweep");
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(radix_multipass, T, small_types)
+// The textbook and one-launch paths: one type of each digit count (the four types above share
+// their code; only the key transform differs by sign).
+BOOST_AUTO_TEST_CASE_TEMPLATE(radix_multipass, T, two_types)
 {
     check_radix_path<T>("multipass");
 }
@@ -94,7 +98,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(radix_cpu, T, small_types)
     check_radix_path<T>("cpu");
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(radix_small, T, small_types)
+BOOST_AUTO_TEST_CASE_TEMPLATE(radix_small, T, two_types)
 {
     check_radix_path<T>("small", 4096);
 }
@@ -123,7 +127,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(merge_sort_paths, T, two_types)
                            [](auto f, auto l, auto v, auto& q, order_t o) {
                                clprim::sort_by_key(f, l, v, q, clprim::sort_algorithm::merge, o);
                            },
-                           true, std::string("merge ") + path);
+                           true, std::string("merge ") + path, 4097, false); // its programs are slow to build on PoCL
     }
 }
 
@@ -150,7 +154,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(bitonic_and_odd_even, T, two_types)
 // Small keys as values, and small values with wide keys.
 BOOST_AUTO_TEST_CASE(small_values)
 {
-    for (const char* path : {"onesweep", "multipass", "cpu"}) {
+    for (const char* path : {"onesweep", "cpu"}) {
         env_override p("CLPRIM_RADIX_PATH", path);
         check_sorted_pairs<cl_uint, cl_ushort>(4097, distribution::random, order_t::ascending, true,
                                                [](auto f, auto l, auto v, auto& q) { clprim::radix_sort_by_key(f, l, v, q); }, path);
