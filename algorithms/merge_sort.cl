@@ -131,7 +131,7 @@ inline void tile_sort(__global const SK* in, ulong in_off, __global const V* vin
 #ifdef SORT_HAS_VALUES
     vin += vin_off;
     vout += vout_off;
-    __local uint* li = (__local uint*)(lk + tile + 1);
+    __local uint* li = (__local uint*)(lmem + ((tile + 1) * sizeof(SK) + 7) / 8); // 8-aligned (8/16-bit keys)
     __local V* lv = (__local V*)lmem;
 #endif
 
