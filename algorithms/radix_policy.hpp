@@ -90,11 +90,12 @@ inline onesweep_policy select_onesweep_policy(const device_profile& profile, con
         if (v->size() > 2) t.histogram_rounds = std::max<std::size_t>(1, (*v)[2]);
         if (v->size() > 3) t.histogram_groups_per_cu = std::max<std::size_t>(1, (*v)[3]);
     }
-    // Values go through local memory a piece at a time: whole up to 8 bytes, 16- and 32-byte
-    // vector values in 8-byte pieces (one piece per key in local memory: larger tiles fit).
-    // CLPRIM_ONESWEEP_VALUE_PIECE=4|8|16 overrides (never more than the value).
+    // Values go through local memory a piece at a time: whole up to 16 bytes, 32-byte vector
+    // values in two 16-byte pieces. H100, 2^26 uint -> float4: whole values 6.09 ms (the tile cut
+    // to 256 x 6 keys to fit), 8-byte pieces 8.01 ms (256 x 11), 4-byte 10.43 ms (256 x 28):
+    // smaller pieces mean more, narrower global stores. CLPRIM_ONESWEEP_VALUE_PIECE=4|8|16 overrides.
     const std::size_t vbytes = r.has_values ? size_of(r.value_type) : 4;
-    t.value_piece = std::min<std::size_t>(vbytes, 8);
+    t.value_piece = std::min<std::size_t>(vbytes, 16);
     if (const auto piece = knob_number("CLPRIM_ONESWEEP_VALUE_PIECE", 4, 16))
         if (*piece == 4 || *piece == 8 || *piece == 16) t.value_piece = std::min<std::size_t>(vbytes, *piece);
     t.extra_options = knob_options("CLPRIM_ONESWEEP_OPTIONS");
