@@ -229,8 +229,10 @@ inline void tile_sort(__global const SK* in, ulong in_off, __global const V* vin
 
 #define TILE_SORT_PARAMS                                                                              \
     __global const SK* in, ulong in_off, __global const V* vin, ulong vin_off, __global SK* out,          \
-    ulong out_off, __global V* vout, ulong vout_off, ulong n, uint out_convert, __local ulong* lmem
-#define TILE_SORT_ARGS in, in_off, vin, vin_off, out, out_off, vout, vout_off, n, out_convert, lmem
+    ulong out_off, __global V* vout, ulong vout_off, ulong n, uint out_convert, __local ulong4* lmem4
+// (lmem declared as ulong4: a dynamic __local argument is aligned for its pointee type, and vector
+// values of 16 and 32 bytes are staged from its start)
+#define TILE_SORT_ARGS in, in_off, vin, vin_off, out, out_off, vout, vout_off, n, out_convert, (__local ulong*)lmem4
 
 __kernel void merge_tile_sort(TILE_SORT_PARAMS) { tile_sort(TILE_SORT_ARGS); }
 
@@ -383,8 +385,9 @@ inline void merge_tile(__global const SK* ka, __global const V* va, __global con
 __kernel void merge_global(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
                            __global const SK* in2, ulong in2_off, __global const V* vin2, ulong vin2_off,
                            __global SK* out, ulong out_off, __global V* vout, ulong vout_off, ulong n,
-                           ulong L, uint out_convert, __global const ulong* splits, __local ulong* lmem)
+                           ulong L, uint out_convert, __global const ulong* splits, __local ulong4* lmem4)
 {
+    __local ulong* lmem = (__local ulong*)lmem4; // aligned for vector values (see TILE_SORT_PARAMS)
     (void)vin_off; (void)vout_off; (void)vin2; (void)vin2_off;
     in += in_off;
     in2 += in2_off;
