@@ -26,11 +26,7 @@
 // inverted bits), so the network is a correct sort for NaN and -0.0 too.
 
 #define SK K_UNSIGNED
-#if K_BITS == 32
-#define SK_MAX 0xffffffffu
-#else
-#define SK_MAX 0xfffffffffffffffful
-#endif
+#define SK_MAX ((SK)~(SK)0) // keys of 8 to 64 bits
 
 inline SK load_sortable(__global const K* keys, ulong i) { return key_to_sortable(keys[i]); }
 

@@ -86,7 +86,7 @@ struct bitonic_launcher {
     {
         const std::size_t tile_size = 2 * wg;
         set_common(kern);
-        set_kernel_args_from(kern, 5, cl_ulong(k), cl_ulong(j), local_bytes{tile_size * size_of(r.key_type)},
+        set_kernel_args_from(kern, 5, cl_ulong(k), cl_ulong(j), local_bytes{round_up(tile_size * size_of(r.key_type), 32)},
             local_bytes{r.has_values ? tile_size * value_bytes(r) : std::size_t(8)});
         const std::size_t tiles = ceil_div(std::min(N, round_up(n, tile_size)), tile_size);
         launch_1d(queue, kern, tiles * wg, wg);
@@ -96,7 +96,7 @@ struct bitonic_launcher {
               std::size_t k_hi)
     {
         set_common(kern);
-        set_kernel_args_from(kern, 5, cl_ulong(k_lo), cl_ulong(k_hi), local_bytes{tile_size * size_of(r.key_type)},
+        set_kernel_args_from(kern, 5, cl_ulong(k_lo), cl_ulong(k_hi), local_bytes{round_up(tile_size * size_of(r.key_type), 32)},
             local_bytes{r.has_values ? tile_size * value_bytes(r) : std::size_t(8)});
         const std::size_t tiles = ceil_div(std::min(N, round_up(n, tile_size)), tile_size);
         launch_1d(queue, kern, tiles * wg, wg);
@@ -113,7 +113,7 @@ struct bitonic_launcher {
         const std::size_t slots = count + count / 32 + 1; // padded (TPAD in bitonic_sort.cl)
         set_common(kern);
         set_kernel_args_from(kern, 5, sk, sv, cl_uint(s), cl_uint(lo), cl_uint(w), cl_uint(c), cl_uint(a),
-            cl_uint(back ? 1 : 0), local_bytes{slots * size_of(r.key_type)},
+            cl_uint(back ? 1 : 0), local_bytes{round_up(slots * size_of(r.key_type), 32)},
             local_bytes{r.has_values ? slots * value_bytes(r) : std::size_t(8)});
         const std::size_t local = std::min(pow2_group_size(kern, queue.get_device(), 256), count);
         launch_1d(queue, kern, (N / count) * local, local);
@@ -124,7 +124,7 @@ struct bitonic_launcher {
                            const bc::buffer& sv, unsigned s, unsigned lo, unsigned w)
     {
         launch(queue, kern, (N / row) * wg, wg, sk, sv, cl_uint(row), cl_uint(s), cl_uint(lo), cl_uint(w),
-            local_bytes{row * size_of(r.key_type)}, local_bytes{r.has_values ? row * value_bytes(r) : std::size_t(8)});
+            local_bytes{round_up(row * size_of(r.key_type), 32)}, local_bytes{r.has_values ? row * value_bytes(r) : std::size_t(8)});
     }
 };
 

@@ -40,7 +40,7 @@ merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::s
 // Local memory of one merge round's work-group (merge_global): the keys (tile + 1), then the values.
 inline std::size_t merge_round_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes)
 {
-    return round_up((tile + 1) * kbytes, 8) + tile * vbytes;
+    return round_up((tile + 1) * kbytes, std::max<std::size_t>(8, vbytes)) + tile * vbytes; // values aligned for V
 }
 
 // The launch shape of a GPU-path round: merge_global's work-group and tile (outputs per work-group),

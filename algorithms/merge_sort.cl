@@ -33,11 +33,7 @@
 // in2 / vin2 are not read.
 
 #define SK K_UNSIGNED
-#if K_BITS == 32
-#define SK_MAX 0xffffffffu
-#else
-#define SK_MAX 0xfffffffffffffffful
-#endif
+#define SK_MAX ((SK)~(SK)0) // keys of 8 to 64 bits
 #define E MERGE_ELEMS
 
 // The comparison every merge below makes. The library's key order: sortable bits compared as
@@ -135,7 +131,7 @@ inline void tile_sort(__global const SK* in, ulong in_off, __global const V* vin
 #ifdef SORT_HAS_VALUES
     vin += vin_off;
     vout += vout_off;
-    __local uint* li = (__local uint*)(lk + tile + 1);
+    __local uint* li = (__local uint*)(lmem + ((tile + 1) * sizeof(SK) + 7) / 8); // 8-aligned (8/16-bit keys)
     __local V* lv = (__local V*)lmem;
 #endif
 
@@ -233,8 +229,10 @@ inline void tile_sort(__global const SK* in, ulong in_off, __global const V* vin
 
 #define TILE_SORT_PARAMS                                                                              \
     __global const SK* in, ulong in_off, __global const V* vin, ulong vin_off, __global SK* out,          \
-    ulong out_off, __global V* vout, ulong vout_off, ulong n, uint out_convert, __local ulong* lmem
-#define TILE_SORT_ARGS in, in_off, vin, vin_off, out, out_off, vout, vout_off, n, out_convert, lmem
+    ulong out_off, __global V* vout, ulong vout_off, ulong n, uint out_convert, __local ulong4* lmem4
+// (lmem declared as ulong4: a dynamic __local argument is aligned for its pointee type, and vector
+// values of 16 and 32 bytes are staged from its start)
+#define TILE_SORT_ARGS in, in_off, vin, vin_off, out, out_off, vout, vout_off, n, out_convert, (__local ulong*)lmem4
 
 __kernel void merge_tile_sort(TILE_SORT_PARAMS) { tile_sort(TILE_SORT_ARGS); }
 
@@ -325,7 +323,9 @@ inline void merge_tile(__global const SK* ka, __global const V* va, __global con
     const uint tile = wg * E;
     __local SK* lk = (__local SK*)lmem;
 #ifdef SORT_HAS_VALUES
-    __local V* lv = (__local V*)(lmem + ((tile + 1) * sizeof(SK) + 7) / 8); // after the keys
+    // after the keys, aligned for V (vector values of 16 or 32 bytes; merge_round_local_bytes)
+    const size_t v_align = sizeof(V) > 8 ? sizeof(V) : 8;
+    __local V* lv = (__local V*)(lmem + ((tile + 1) * sizeof(SK) + v_align - 1) / v_align * v_align / 8);
 #endif
 
     // Our pieces of both runs side by side in local memory, a's first (coalesced loads; the
@@ -385,8 +385,9 @@ inline void merge_tile(__global const SK* ka, __global const V* va, __global con
 __kernel void merge_global(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
                            __global const SK* in2, ulong in2_off, __global const V* vin2, ulong vin2_off,
                            __global SK* out, ulong out_off, __global V* vout, ulong vout_off, ulong n,
-                           ulong L, uint out_convert, __global const ulong* splits, __local ulong* lmem)
+                           ulong L, uint out_convert, __global const ulong* splits, __local ulong4* lmem4)
 {
+    __local ulong* lmem = (__local ulong*)lmem4; // aligned for vector values (see TILE_SORT_PARAMS)
     (void)vin_off; (void)vout_off; (void)vin2; (void)vin2_off;
     in += in_off;
     in2 += in2_off;

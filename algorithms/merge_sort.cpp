@@ -33,7 +33,7 @@ namespace {
 // values alone. The merge round holds the keys and the values side by side.
 std::size_t tile_sort_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes)
 {
-    const std::size_t merging = (tile + 1) * kbytes + (vbytes ? tile * 4 : 0);
+    const std::size_t merging = round_up((tile + 1) * kbytes, 8) + (vbytes ? tile * 4 : 0); // indices 8-aligned
     return round_up(std::max(merging, tile * vbytes), 8);
 }
 std::size_t merge_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes)

@@ -62,7 +62,7 @@ void odd_even_sort_impl(const sort_request& r, bc::command_queue& user_queue)
         const std::size_t capacity = capped(std::min(wg * 8, lim.local_mem_size / 2 / (kbytes + vbytes)), cap);
         if (n <= capacity) {
             wg = std::min(wg, next_pow2(ceil_div(n, 2)));
-            launch(queue, lk, wg, wg, r.keys.buffer, koff, vbuf, voff, cl_uint(n), local_bytes{n * kbytes},
+            launch(queue, lk, wg, wg, r.keys.buffer, koff, vbuf, voff, cl_uint(n), local_bytes{round_up(n * kbytes, 32)},
                 local_bytes{r.has_values ? n * vbytes : std::size_t(8)});
             return;
         }
@@ -95,7 +95,7 @@ void odd_even_sort_impl(const sort_request& r, bc::command_queue& user_queue)
             keys_at[1] = &kscratch;
             vals_at[1] = r.has_values ? &vscratch : &kscratch;
             set_kernel_args_from(tk, 8, cl_ulong(n));
-            set_kernel_args_from(tk, 10, cl_uint(phases), cl_uint(tile), local_bytes{(tile + 2 * phases) * kbytes},
+            set_kernel_args_from(tk, 10, cl_uint(phases), cl_uint(tile), local_bytes{round_up((tile + 2 * phases) * kbytes, 32)},
                 local_bytes{r.has_values ? (tile + 2 * phases) * vbytes : std::size_t(8)});
         }
         int cur = 0;

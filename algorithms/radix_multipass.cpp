@@ -65,7 +65,7 @@ radix_kernels build_kernels(const bc::command_queue& queue, const sort_request& 
         std::string options = type_options(r.key_type, "K") + " -DWG=" + std::to_string(wg) +
                               " -DKPT=" + std::to_string(kpt) + " -DRADIX_BITS=" + std::to_string(radix_bits);
         if (r.order == sort_order::descending) options += " -DSORT_DESCENDING";
-        if (r.has_values) options += std::string(" -DHAS_VALUES -DV=") + (size_of(r.value_type) == 4 ? "uint" : "ulong");
+        if (r.has_values) options += std::string(" -DHAS_VALUES -DV=") + bits_name(r.value_type);
         if (packed) options += " -DRANK_PACKED";
         if (stage_values) options += " -DSTAGE_VALUES";
         if (blocked_load) options += " -DBLOCKED_LOAD";

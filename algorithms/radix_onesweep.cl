@@ -27,7 +27,9 @@
 //   with work-group barriers between the steps. Slower, but correct on any OpenCL device.
 //
 // Build macros: K... (key type), WG (work-group size, a multiple of 32, >= RADIX), KPT (keys per
-// work-item), RADIX_BITS, PASSES, HAS_VALUES and V (uint or ulong, values only move), MATCH_RANK;
+// work-item), RADIX_BITS, PASSES, HAS_VALUES with V, V_BYTES (values only move, as bits: uchar to
+// ulong, uint4 or uint8 for 16- and 32-byte vector values) and V_PIECE_BYTES (the values go
+// through local memory in pieces of this many bytes, V_BYTES by default), MATCH_RANK;
 // for measurements only: PEERS_MATCH_ANY (NVIDIA ranking by match.any.sync) and LB_TRACE (a
 // per-tile timeline, see below). Needs sort_key_order.cl, workgroup_scan.cl, lookback.cl and
 // radix_onesweep_layout.cl joined before it.
@@ -60,6 +62,23 @@
 #define DIGITS_PER_WORD (32u / RADIX_BITS)
 #endif
 #define OUT_WORDS ((KPT + DIGITS_PER_WORD - 1u) / DIGITS_PER_WORD)
+#ifdef HAS_VALUES
+#ifndef V_PIECE_BYTES
+#define V_PIECE_BYTES V_BYTES
+#endif
+#if V_PIECE_BYTES == V_BYTES
+#define V_PIECE V
+#elif V_PIECE_BYTES == 4
+#define V_PIECE uint
+#elif V_PIECE_BYTES == 8
+#define V_PIECE uint2
+#elif V_PIECE_BYTES == 16
+#define V_PIECE uint4
+#else
+#error "V_PIECE_BYTES: 4, 8, 16 or V_BYTES"
+#endif
+#define V_PIECES (V_BYTES / V_PIECE_BYTES)
+#endif
 
 #if WG % 32 != 0 || WG < RADIX
 #error "onesweep needs a work-group size that is a multiple of 32 and at least RADIX"
@@ -230,8 +249,8 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
                    )
 {
     __local bits_t lkeys[TILE];
-#if defined(HAS_VALUES) && (V_BYTES > K_BITS / 8)
-    __local V lvals_own[TILE];
+#if defined(HAS_VALUES) && (V_PIECE_BYTES > K_BITS / 8)
+    __local V_PIECE lvals_own[TILE]; // one piece of every value (declared with its type: aligned)
 #endif
     __local uint warp_counts[WARPS * RADIX]; // per warp and digit: keys ranked so far, then offsets
     __local uint tile_start[RADIX];          // first position of each digit in the ranked tile
@@ -483,21 +502,27 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
         }
 
 #ifdef HAS_VALUES
-        // 6. Values follow their keys through the same local positions.
-#if V_BYTES > K_BITS / 8
-        __local V* lvals = lvals_own;
+        // 6. Values follow their keys through the same local positions, a piece of V_PIECE_BYTES
+        //    at a time (wide vector values: local memory holds one piece per key, not the value).
+#if V_PIECE_BYTES > K_BITS / 8
+        __local V_PIECE* lvals = lvals_own;
 #else
-        __local V* lvals = (__local V*)lkeys;
-        barrier(CLK_LOCAL_MEM_FENCE); // every key has been read out of lkeys
+        __local V_PIECE* lvals = (__local V_PIECE*)lkeys;
 #endif
 #pragma unroll
-        for (uint k = 0; k < KPT; ++k) lvals[rank[k]] = vals[k];
-        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint w = 0; w < V_PIECES; ++w) {
+#if V_PIECE_BYTES <= K_BITS / 8 || V_PIECES > 1
+            barrier(CLK_LOCAL_MEM_FENCE); // every key (the last piece) has been read out of lvals
+#endif
 #pragma unroll
-        for (uint k = 0; k < KPT; ++k) {
-            const uint j = k * WG + lid;
-            const uint d = (out_digit[k / DIGITS_PER_WORD] >> (RADIX_BITS * (k % DIGITS_PER_WORD))) & DIGIT_MASK;
-            if (j < m) vdst[vdst_off + global_base[d] + j] = lvals[j];
+            for (uint k = 0; k < KPT; ++k) lvals[rank[k]] = ((V_PIECE*)&vals[k])[w];
+            barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+            for (uint k = 0; k < KPT; ++k) {
+                const uint j = k * WG + lid;
+                const uint d = (out_digit[k / DIGITS_PER_WORD] >> (RADIX_BITS * (k % DIGITS_PER_WORD))) & DIGIT_MASK;
+                if (j < m) ((__global V_PIECE*)(vdst + vdst_off + global_base[d] + j))[w] = lvals[j];
+            }
         }
 #endif
 #ifdef LB_TRACE

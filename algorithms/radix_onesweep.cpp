@@ -39,19 +39,20 @@ std::optional<std::string> trace_path() { return onesweep_trace_path(); }
 constexpr std::size_t trace_words = 2 * ONESWEEP_TRACE_WORDS; // uints per tile and pass
 
 // Local memory of onesweep_pass (bytes), as the kernel declares it.
-std::size_t pass_local_bytes(std::size_t wg, std::size_t kpt, const sort_request& r)
+std::size_t pass_local_bytes(std::size_t wg, std::size_t kpt, std::size_t value_piece, const sort_request& r)
 {
     const std::size_t tile = wg * kpt;
     const std::size_t key_size = size_of(r.key_type);
     std::size_t bytes = tile * key_size + (wg / 32) * radix * 4 + 2 * radix * 4 + (2 * wg + (2 * wg) / 32 + 1) * 4 +
                         wg * 4 + 64;
-    if (r.has_values && size_of(r.value_type) > key_size) bytes += tile * size_of(r.value_type);
+    if (r.has_values && value_piece > key_size) bytes += tile * value_piece;
     return bytes;
 }
 
 struct onesweep_kernels {
     bc::kernel histogram, pass;
     std::size_t wg = 0, kpt = 0, histogram_groups = 0, histogram_rounds = 1;
+    bc::kernel counting_fill = bc::kernel(); // 8-bit keys alone (radix_counting.cl)
     std::size_t tile() const { return wg * kpt; }
 };
 
@@ -63,7 +64,7 @@ std::string program_options(const sort_request& r, std::size_t wg, std::size_t k
                     " -DHIST_KEYS=" + std::to_string(histogram_keys);
     if (r.order == sort_order::descending) o += " -DSORT_DESCENDING";
     if (r.has_values)
-        o += std::string(" -DHAS_VALUES -DV=") + (size_of(r.value_type) == 4 ? "uint -DV_BYTES=4" : "ulong -DV_BYTES=8");
+        o += std::string(" -DHAS_VALUES -DV=") + bits_name(r.value_type) + " -DV_BYTES=" + std::to_string(size_of(r.value_type));
     if (ranking == onesweep_ranking::match_any) o += " -DMATCH_RANK -DLB_NANOSLEEP"; // NVIDIA: PTX in both
     return o + extra;
 }
@@ -71,7 +72,7 @@ std::string program_options(const sort_request& r, std::size_t wg, std::size_t k
 const std::vector<std::string>& program_files()
 {
     static const std::vector<std::string> files{"sort_key_order.cl", "workgroup_scan.cl", "lookback.cl",
-                                                "radix_onesweep_layout.cl", "radix_onesweep.cl"};
+                                                "radix_onesweep_layout.cl", "radix_onesweep.cl", "radix_counting.cl"};
     return files;
 }
 
@@ -81,9 +82,10 @@ onesweep_kernels make_kernels(const bc::command_queue& queue, const sort_request
     const onesweep_policy t = select_onesweep_policy(profile_of(device), r);
     const std::size_t passes = size_of(r.key_type) * 8 / radix_bits;
     std::size_t kpt = t.kpt;
-    while (kpt > 1 && pass_local_bytes(t.wg, kpt, r) > device.local_memory_size()) --kpt;
-    const bc::program program =
-        algorithms_program(queue.get_context(), program_files(), program_options(r, t.wg, kpt, passes, ranking, t.extra_options));
+    while (kpt > 1 && pass_local_bytes(t.wg, kpt, t.value_piece, r) > device.local_memory_size()) --kpt;
+    const std::string piece = r.has_values ? " -DV_PIECE_BYTES=" + std::to_string(t.value_piece) : std::string();
+    const bc::program program = algorithms_program(queue.get_context(), program_files(),
+                                                   program_options(r, t.wg, kpt, passes, ranking, t.extra_options + piece));
     onesweep_kernels k{program.create_kernel("onesweep_histogram"), program.create_kernel("onesweep_pass"), t.wg, kpt, 0};
     const auto lh = limits_for(k.histogram, device);
     const auto lp = limits_for(k.pass, device);
@@ -94,6 +96,7 @@ onesweep_kernels make_kernels(const bc::command_queue& queue, const sort_request
                                 std::to_string(lp.max_work_group_size) + ")");
     k.histogram_groups = std::max<std::size_t>(1, lh.compute_units) * t.histogram_groups_per_cu;
     k.histogram_rounds = t.histogram_rounds;
+    if (passes == 1 && !r.has_values) k.counting_fill = program.create_kernel("onesweep_counting_fill");
     return k;
 }
 
@@ -106,7 +109,8 @@ onesweep_kernels& cached_kernels(const bc::command_queue& queue, const sort_requ
     const onesweep_policy t = select_onesweep_policy(profile_of(queue.get_device()), r);
     const key k{queue.get_context().get(), queue.get_device().get(), int(r.key_type),
                 r.has_values ? int(r.value_type) : -1, int(r.order), int(ranking), t.wg, t.kpt,
-                t.extra_options + "/" + std::to_string(t.histogram_rounds) + "/" + std::to_string(t.histogram_groups_per_cu)};
+                t.extra_options + "/" + std::to_string(t.histogram_rounds) + "/" + std::to_string(t.histogram_groups_per_cu) +
+                    "/" + std::to_string(t.value_piece)};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, r, ranking)).first;
     return it->second;
@@ -179,7 +183,7 @@ void radix_sort_onesweep(const sort_request& r, bc::command_queue& queue, oneswe
     const std::size_t n = r.keys.size;
     const std::size_t key_size = size_of(r.key_type);
     const std::size_t value_size = r.has_values ? size_of(r.value_type) : 0;
-    const std::size_t passes = key_size * 8 / radix_bits; // even: 4 or 8
+    const std::size_t passes = key_size * 8 / radix_bits; // 1, 2, 4 or 8
     const std::size_t tiles = ceil_div(n, k.tile());
     const cl_uint n32 = cl_uint(n);
 
@@ -218,6 +222,12 @@ void radix_sort_onesweep(const sort_request& r, bc::command_queue& queue, oneswe
         cl_ulong(half * info_stride), cl_ulong((1 - half) * info_stride), cl_ulong(info_stride), cl_ulong(slots_at),
         cl_ulong(region));
     ++st.counter; // the other half is being cleared: the next call's
+    if (passes == 1 && !r.has_values) {
+        // 8-bit keys alone: the runs of the counted digits are the sorted keys (radix_counting.cl).
+        launch(queue, k.counting_fill, round_up(ceil_div(n, 16), k.wg), k.wg, r.keys.buffer, cl_ulong(r.keys.offset), n32,
+               status, cl_ulong(half * info_stride));
+        return;
+    }
 
     struct place {
         bc::buffer keys, values;
@@ -226,9 +236,16 @@ void radix_sort_onesweep(const sort_request& r, bc::command_queue& queue, oneswe
     const place caller{r.keys.buffer, r.has_values ? r.values.buffer : bc::buffer(), r.keys.offset,
                        r.has_values ? r.values.offset : 0};
     const place a{keys_a, values_a, 0, 0}, b{keys_b, values_b, 0, 0};
+    // An odd number of passes (8-bit keys: one) cannot end where it started: copy caller -> b first,
+    // then b -> a -> ... -> caller.
+    const bool odd = passes % 2 == 1;
+    if (odd) {
+        queue.enqueue_copy_buffer(r.keys.buffer, keys_b, r.keys.offset * key_size, 0, n * key_size);
+        if (r.has_values) queue.enqueue_copy_buffer(r.values.buffer, values_b, r.values.offset * value_size, 0, n * value_size);
+    }
     for (std::size_t p = 0; p < passes; ++p) {
         // caller -> a -> b -> a ... -> caller (an even number of passes ends where it started)
-        const place& from = p == 0 ? caller : (p % 2 == 1 ? a : b);
+        const place& from = p == 0 ? (odd ? b : caller) : (p % 2 == 1 ? a : b);
         const place& to = p + 1 == passes ? caller : (p % 2 == 0 ? a : b);
         bc::kernel& s = k.pass;
         set_kernel_args(s, from.keys, cl_ulong(from.key_off), to.keys, cl_ulong(to.key_off), n32, cl_uint(p),

@@ -76,19 +76,28 @@ struct onesweep_policy {
     std::size_t kpt = 16;
     std::size_t histogram_groups_per_cu = 4;
     std::size_t histogram_rounds = 4; // at least this many rounds of WG*HIST_KEYS keys per group
+    std::size_t value_piece = 4;      // bytes of a value staged through local memory at a time
     std::string extra_options;
 };
 
 inline onesweep_policy select_onesweep_policy(const device_profile& profile, const sort_request& r)
 {
     onesweep_policy t;
-    t.kpt = size_of(r.key_type) == 4 ? (r.has_values ? 28 : 24) : 17;
+    t.kpt = size_of(r.key_type) <= 4 ? (r.has_values ? 28 : 24) : 17;
     if (const auto v = knob_numbers("CLPRIM_ONESWEEP_TUNE", 2, 4)) {
         t.wg = std::max<std::size_t>(std::size_t(1) << onesweep_radix_bits, (*v)[0] / 32 * 32);
         t.kpt = std::max<std::size_t>(1, (*v)[1]);
         if (v->size() > 2) t.histogram_rounds = std::max<std::size_t>(1, (*v)[2]);
         if (v->size() > 3) t.histogram_groups_per_cu = std::max<std::size_t>(1, (*v)[3]);
     }
+    // Values go through local memory a piece at a time: whole up to 16 bytes, 32-byte vector
+    // values in two 16-byte pieces. H100, 2^26 uint -> float4: whole values 6.09 ms (the tile cut
+    // to 256 x 6 keys to fit), 8-byte pieces 8.01 ms (256 x 11), 4-byte 10.43 ms (256 x 28):
+    // smaller pieces mean more, narrower global stores. CLPRIM_ONESWEEP_VALUE_PIECE=4|8|16 overrides.
+    const std::size_t vbytes = r.has_values ? size_of(r.value_type) : 4;
+    t.value_piece = std::min<std::size_t>(vbytes, 16);
+    if (const auto piece = knob_number("CLPRIM_ONESWEEP_VALUE_PIECE", 4, 16))
+        if (*piece == 4 || *piece == 8 || *piece == 16) t.value_piece = std::min<std::size_t>(vbytes, *piece);
     t.extra_options = knob_options("CLPRIM_ONESWEEP_OPTIONS");
     if (onesweep_trace_path()) t.extra_options += " -DLB_TRACE";
     t.extra_options += lookback_build_options(); // CLPRIM_LOOKBACK=fallback: every tile takes it
@@ -150,7 +159,7 @@ inline radix_cpu_policy select_radix_cpu_policy(const device_profile& profile, c
 {
     radix_cpu_policy p;
     const std::size_t n = r.keys.size;
-    p.digit_bits = size_of(r.key_type) == 4 ? 11 : 8;
+    p.digit_bits = size_of(r.key_type) == 4 ? 11 : 8; // 8/16-bit keys: one or two 8-bit digits
     p.chunks = 4 * profile.compute_units;
     p.wc_line = 0;
     if (const auto t = knob_numbers("CLPRIM_RADIX_CPU_TUNE", 1, 3)) {

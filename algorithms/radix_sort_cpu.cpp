@@ -41,7 +41,7 @@ void radix_sort_cpu_impl(const sort_request& r, bc::command_queue& queue)
         std::string options = type_options(r.key_type, "K") + " -DDIGIT_BITS=" + std::to_string(pol.digit_bits) +
                               " -DPASSES=" + std::to_string(num_passes) + " -DWC_LINE=" + std::to_string(pol.wc_line);
         if (r.order == sort_order::descending) options += " -DSORT_DESCENDING";
-        if (r.has_values) options += std::string(" -DHAS_VALUES -DV=") + (value_size == 4 ? "uint" : "ulong");
+        if (r.has_values) options += std::string(" -DHAS_VALUES -DV=") + bits_name(r.value_type);
         const bc::program program =
             algorithms_program(queue.get_context(), {"sort_key_order.cl", "radix_sort_cpu.cl"}, options);
         bc::kernel count = program.create_kernel("radix_cpu_count");
@@ -65,12 +65,13 @@ void radix_sort_cpu_impl(const sort_request& r, bc::command_queue& queue)
         // The first pass's counts and which digits vary (the one read-back of the call).
         count_and_offsets(r.keys.buffer, r.keys.offset, 0, true, true);
         std::vector<std::uint64_t> any_all(2 * chunks);
-        if (key_size == 4) {
-            std::vector<cl_uint> m(2 * chunks);
-            queue.enqueue_read_buffer(masks, 0, m.size() * 4, m.data());
-            std::copy(m.begin(), m.end(), any_all.begin());
-        } else {
-            queue.enqueue_read_buffer(masks, 0, any_all.size() * 8, any_all.data());
+        {   // masks of key_size bytes each (little-endian, as OpenCL devices and hosts here are)
+            std::vector<unsigned char> m(2 * chunks * key_size);
+            queue.enqueue_read_buffer(masks, 0, m.size(), m.data());
+            for (std::size_t i = 0; i < any_all.size(); ++i) {
+                any_all[i] = 0;
+                std::memcpy(&any_all[i], &m[i * key_size], key_size);
+            }
         }
         std::uint64_t any = 0, all = ~std::uint64_t(0);
         for (std::size_t c = 0; c < chunks; ++c) {
@@ -78,7 +79,7 @@ void radix_sort_cpu_impl(const sort_request& r, bc::command_queue& queue)
             all &= any_all[2 * c + 1];
         }
         std::uint64_t varying = any ^ all;
-        if (key_size == 4) varying &= 0xffffffffu;
+        if (key_size < 8) varying &= (std::uint64_t(1) << (8 * key_size)) - 1;
         std::vector<unsigned> passes;
         for (unsigned p = 0; p < num_passes; ++p)
             if ((varying >> (p * pol.digit_bits)) & (radix - 1)) passes.push_back(p);

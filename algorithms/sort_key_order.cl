@@ -6,13 +6,10 @@
 // key_to_sortable ascending yields the descending order and equal keys stay equal (stability).
 // ordered_to_key undoes key_to_ordered. Needs K, K_BITS, K_IS_FLOAT, K_IS_SIGNED, K_UNSIGNED.
 
-#if K_BITS == 32
-#define K_SIGN_BIT 0x80000000u
-#define K_AS_UNSIGNED as_uint
-#else
-#define K_SIGN_BIT 0x8000000000000000ul
-#define K_AS_UNSIGNED as_ulong
-#endif
+// Keys of 8, 16, 32 or 64 bits (8/16-bit keys: K_UNSIGNED is uchar / ushort; their sortable
+// value is of that width too, so a radix sort takes one or two 8-bit digits).
+#define K_SIGN_BIT ((K_UNSIGNED)((K_UNSIGNED)1 << (K_BITS - 1)))
+#define K_AS_UNSIGNED CLPRIM_CAT(as_, K_UNSIGNED)
 #define K_AS_KEY CLPRIM_CAT(as_, K)
 
 inline K_UNSIGNED key_to_ordered(K k)

@@ -54,8 +54,6 @@ void sort_pairs(bc::command_queue& queue, const bc::buffer& keys, element_type k
     radix_sort_impl(r, queue);
 }
 
-// The unsigned type of a key's sortable bits (bits_type(kbytes) once 8/16-bit keys are in the type list).
-element_type sortable_type(std::size_t kbytes) { return kbytes == 8 ? element_type::uint64 : element_type::uint32; }
 
 } // namespace
 
@@ -85,7 +83,7 @@ void top_k_impl(const top_k_request& r, bc::command_queue& user_queue, const cha
                               " -DTOPK_SMALL=" + std::to_string(pol.small);
         if (r.order == sort_order::descending) options += " -DSORT_DESCENDING";
         top_k_kernels& kern = kernels_for(queue, options);
-        const element_type st = sortable_type(kbytes);
+        const element_type st = bits_type(kbytes); // sortable bits
         const cl_uint with_values = r.has_values ? 1 : 0;
         const bc::buffer& vin = r.has_values ? r.values.buffer : r.keys.buffer;
         const bc::buffer& vout = r.has_values ? r.values_out.buffer : r.keys_out.buffer;

@@ -155,13 +155,9 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
                             out1, cl_ulong(call.out1.offset), cl_ulong(call.out1.size), out2, cl_ulong(call.out2.offset),
                             cl_ulong(call.out2.size), count_out.buffer, cl_ulong(count_out.offset), flags, init_value);
         };
-        cl_uint init32 = 0;
-        cl_ulong init64 = 0;
-        if (call.init) std::memcpy(velem == 4 ? static_cast<void*>(&init32) : static_cast<void*>(&init64), call.init, velem);
-        auto set_args = [&](bc::kernel& kern) {
-            if (velem == 4) set_common(kern, init32);
-            else set_common(kern, init64);
-        };
+        unsigned char init_bytes[8] = {}; // V init: velem bytes (1 to 8)
+        if (call.init) std::memcpy(init_bytes, call.init, velem);
+        auto set_args = [&](bc::kernel& kern) { set_common(kern, raw_value{velem, init_bytes}); };
         if (k.policy.path == by_key_policy::path::lookback) {
             const std::size_t tile = k.wg * k.policy.items;
             const std::size_t tiles = ceil_div(n, tile);

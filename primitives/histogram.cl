@@ -60,7 +60,7 @@ inline uint hist_bin(T x, T lower, T upper, T range_t, T unused1, T unused2, uin
 #else
     (void)shift;
     uint q = min(convert_uint_sat_rtz((float)d * est), num_bins - 1u);
-#if T_BITS == 32
+#if T_BITS <= 32
     const ulong m = (ulong)d * num_bins;
     while ((ulong)q * r > m) --q;
     while (q + 1u < num_bins && (ulong)(q + 1u) * r <= m) ++q;

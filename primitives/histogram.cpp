@@ -107,14 +107,11 @@ void histogram_impl_tuned(const buffer_range& in, const buffer_range& counts, st
     if (num_bins > std::numeric_limits<cl_uint>::max() - 1)
         throw invalid_argument_error(std::string(who) + ": num_bins too large");
     bin_params bp;
-    switch (type) {
-    case element_type::int32: check_bounds(load<cl_int>(lower), load<cl_int>(upper)); bp = make_params(load<cl_int>(lower), load<cl_int>(upper), num_bins); break;
-    case element_type::uint32: check_bounds(load<cl_uint>(lower), load<cl_uint>(upper)); bp = make_params(load<cl_uint>(lower), load<cl_uint>(upper), num_bins); break;
-    case element_type::int64: check_bounds(load<cl_long>(lower), load<cl_long>(upper)); bp = make_params(load<cl_long>(lower), load<cl_long>(upper), num_bins); break;
-    case element_type::uint64: check_bounds(load<cl_ulong>(lower), load<cl_ulong>(upper)); bp = make_params(load<cl_ulong>(lower), load<cl_ulong>(upper), num_bins); break;
-    case element_type::float32: check_bounds(load<cl_float>(lower), load<cl_float>(upper)); bp = make_params(load<cl_float>(lower), load<cl_float>(upper), num_bins); break;
-    case element_type::float64: check_bounds(load<cl_double>(lower), load<cl_double>(upper)); bp = make_params(load<cl_double>(lower), load<cl_double>(upper), num_bins); break;
-    }
+    visit_element_type(type, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        check_bounds(load<T>(lower), load<T>(upper));
+        bp = make_params(load<T>(lower), load<T>(upper), num_bins);
+    });
     if (counts.size < num_bins) throw invalid_argument_error(std::string(who) + ": counts range shorter than num_bins");
     const std::size_t esize = size_of(type);
     if (in.size != 0 && in.buffer.get() == counts.buffer.get()) {

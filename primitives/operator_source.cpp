@@ -45,7 +45,11 @@ std::string register_generated_source(const std::string& text)
 std::string exact_literal(element_type type, const void* value)
 {
     char buf[64];
-    if (size_of(type) == 4) {
+    if (size_of(type) < 4) { // 8/16-bit types: as_char((uchar)0x80u)
+        std::uint32_t bits = 0;
+        std::memcpy(&bits, value, size_of(type));
+        std::snprintf(buf, sizeof buf, "as_%s((%s)0x%xu)", cl_name(type), bits_name(type), static_cast<unsigned>(bits));
+    } else if (size_of(type) == 4) {
         std::uint32_t bits;
         std::memcpy(&bits, value, 4);
         std::snprintf(buf, sizeof buf, "as_%s(0x%08xu)", cl_name(type), static_cast<unsigned>(bits));

@@ -79,8 +79,9 @@
 #define R_SG_REDUCE sub_group_reduce_max
 #endif
 
-// 16-byte vectors for the fast variant: uint4/int4/float4 or ulong2/long2/double2.
-#if T_BITS == 32
+// 16-byte vectors for the fast variant: uint4/int4/float4 or ulong2/long2/double2 (8/16-bit
+// types: 4-element vectors too, uchar4 / short4, the host's vec).
+#if T_BITS <= 32
 #define R_VEC 4
 #define R_HREDUCE(v) R_OP(R_OP((v).s0, (v).s1), R_OP((v).s2, (v).s3))
 #else
@@ -379,12 +380,12 @@ __kernel void reduce_fast_chunked(__global const R *in, const ulong in_off, cons
 // for the next launch. Partials are written and read with atomics, which act on the device's
 // coherent level (no stale cache line in the last work-group), and the fence orders the partial
 // before the count. 64-bit types need cl_khr_int64_base_atomics (the host defines RED_ATOM64).
-#if T_BITS == 32
+#if T_BITS == 32 // (8/16-bit types: no one-launch variant, partials are narrower than the atomics)
 #define R_BITS uint
 #define R_PUBLISH(p, x) atomic_xchg((volatile __global uint *)(p), CLPRIM_CAT(as_, R_BITS)(x))
 #define R_FETCH(p) CLPRIM_CAT(as_, R)(atomic_add((volatile __global uint *)(p), 0u))
 #define RED_ONCE 1
-#elif defined(RED_ATOM64)
+#elif defined(RED_ATOM64) && T_BITS == 64
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #define R_BITS ulong
 #define R_PUBLISH(p, x) atom_xchg((volatile __global ulong *)(p), CLPRIM_CAT(as_, R_BITS)(x))

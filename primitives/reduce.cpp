@@ -70,14 +70,7 @@ void write_identity(reduce_op op, void* result)
 
 void identity(element_type type, reduce_op op, void* result)
 {
-    switch (type) {
-    case element_type::int32: return write_identity<cl_int>(op, result);
-    case element_type::uint32: return write_identity<cl_uint>(op, result);
-    case element_type::int64: return write_identity<cl_long>(op, result);
-    case element_type::uint64: return write_identity<cl_ulong>(op, result);
-    case element_type::float32: return write_identity<cl_float>(op, result);
-    case element_type::float64: return write_identity<cl_double>(op, result);
-    }
+    visit_element_type(type, [&](auto tag) { write_identity<typename decltype(tag)::type>(op, result); });
 }
 
 // The fast variant's tuning (reduce_policy.hpp), read once.
@@ -263,7 +256,7 @@ prepared_kernel& prepare(const bc::context& context, const bc::device& device, e
         if (chunked) kname = "reduce_fast_chunked";
         // One launch where the partials can be published with atomics (reduce.cl, RED_ONCE).
         once = variant == reduce_variant::fast && tuning().once &&
-               (elem == 4 || device.supports_extension("cl_khr_int64_base_atomics"));
+               (elem == 4 || (elem == 8 && device.supports_extension("cl_khr_int64_base_atomics")));
         if (once) kname = chunked ? "reduce_fast_chunked_once" : "reduce_fast_once";
     }
     bc::kernel k = program.create_kernel(kname);
@@ -372,7 +365,7 @@ void run_reduce(const buffer_range& in, element_type type, const op_desc& op, re
 
         plan p;
         p.wg = wg;
-        p.vec = 16 / elem;
+        p.vec = elem >= 4 ? 16 / elem : 4; // 8/16-bit types: 4-element vectors (reduce.cl's R_VEC)
         p.max_groups = lim.compute_units * (prepared.gpu ? tuning().gpc : 4);
         switch (variant) {
         case reduce_variant::reduce0: case reduce_variant::reduce1: case reduce_variant::reduce2:

@@ -186,7 +186,7 @@ void scan_single_pass(scan_kernels& k, bc::command_queue& queue, const buffer_ra
     const std::size_t tiles = ceil_div(in.size, tile);
     // The counter and the slots, kept for this queue and tagged with this call's epoch: no
     // clearing command before the kernel (clprim/detail/lookback_slots.hpp).
-    const lookback_slots status = take_lookback_slots(queue, 1 + tiles * (k.elem == 4 ? 1 : 2));
+    const lookback_slots status = take_lookback_slots(queue, 1 + tiles * (k.elem <= 4 ? 1 : 2));
     bc::kernel& s = k.scan_lookback;
     profile_label label(k.lookback_shape.c_str());
     launch(queue, s, tiles * wg, wg, in.buffer, cl_ulong(in.offset), out.buffer, cl_ulong(out.offset),

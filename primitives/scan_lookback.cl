@@ -17,8 +17,8 @@
 #define SCAN_AS_BITS CLPRIM_CAT(as_, T_UNSIGNED)
 #define SCAN_FROM_BITS CLPRIM_CAT(as_, T)
 
-// A tile's status is one 64-bit slot for 32-bit T, two for 64-bit T (each half with the flag).
-#if T_BITS == 32
+// A tile's status is one 64-bit slot for 8- to 32-bit T, two for 64-bit T (each half with the flag).
+#if T_BITS <= 32
 #define SCAN_SLOTS 1u
 inline void scan_publish(__global volatile ulong* slots, uint epoch, uint tile, uint flag, T v)
 {
@@ -28,7 +28,7 @@ inline uint scan_read(__global volatile ulong* slots, uint epoch, uint tile, T* 
 {
     uint bits;
     const uint flag = lb64_read(slots + tile, epoch, &bits);
-    *v = SCAN_FROM_BITS(bits);
+    *v = SCAN_FROM_BITS((T_UNSIGNED)bits);
     return flag;
 }
 #else

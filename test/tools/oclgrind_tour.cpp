@@ -138,6 +138,24 @@ void sort_keys_and_pairs(bc::command_queue& q, std::size_t n, clprim::sort_algor
     check(host(d, q) == sorted && host(v, q) == sorted_values, label + " pairs");
 }
 
+// uint keys with 16-byte values (issue #30): the values' bytes arrive unchanged, stably.
+void sort_vector_values(bc::command_queue& q, std::size_t n, const std::string& label)
+{
+    auto keys = tour_data<cl_uint>(n, 4, 300);
+    std::vector<bc::uint4_> values(n);
+    for (std::size_t i = 0; i < n; ++i) values[i] = bc::uint4_(cl_uint(i), cl_uint(i * 7), 0xdeadbeefu, cl_uint(~i));
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+    bc::vector<cl_uint> d(keys.begin(), keys.end(), q);
+    bc::vector<bc::uint4_> v(values.begin(), values.end(), q);
+    clprim::sort_by_key(d.begin(), d.end(), v.begin(), q);
+    const auto hv = host(v, q);
+    bool ok = true;
+    for (std::size_t i = 0; i < n && ok; ++i) ok = hv[i] == values[order[i]];
+    check(ok, label + " uint4 values");
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -238,6 +256,9 @@ int main(int argc, char** argv)
             const std::string label = std::string("radix ") + path;
             step(label + " uint", [&] { sort_keys_and_pairs<cl_uint>(q, radix_n, sa::radix, label); });
             step(label + " ulong", [&] { sort_keys_and_pairs<cl_ulong>(q, radix_n, sa::radix, label); });
+            step(label + " uchar", [&] { sort_keys_and_pairs<cl_uchar>(q, radix_n, sa::radix, label); });
+            step(label + " short", [&] { sort_keys_and_pairs<cl_short>(q, radix_n, sa::radix, label); });
+            step(label + " uint->uint4", [&] { sort_vector_values(q, radix_n, label); });
         }
         // The look-back's decoupled fallback taken by every tile (scan and one-sweep sort).
         {

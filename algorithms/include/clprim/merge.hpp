@@ -63,7 +63,7 @@ void merge_by_key(bc::buffer_iterator<K> keys_first1, bc::buffer_iterator<K> key
     r.values2 = detail::checked_output(values_first2, r.keys2.size, queue, who);
     r.values_out = detail::checked_output(values_result, n, queue, who);
     r.key_type = detail::element_type_of<K>();
-    r.value_type = detail::element_type_of<V>();
+    r.value_type = detail::value_type_of<V>();
     r.has_values = true;
     r.order = order;
     detail::merge_impl(r, queue, who);

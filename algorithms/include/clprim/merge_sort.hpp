@@ -33,7 +33,8 @@ void merge_sort(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::c
 
 /// \brief The same order for keys with values: values_first[i] travels with keys_first[i].
 /// \param keys_first,keys_last the keys, sorted in place.
-/// \param values_first as many values, of any element type, permuted with their keys.
+/// \param values_first as many values, of any element type or a vector type of up to 32 bytes
+/// (bc::float4_, cl_int2, ...), permuted with their keys, bytes unchanged.
 /// \param queue the command queue the work is enqueued on (the call does not wait).
 /// \param order ascending or descending.
 /// \throws invalid_argument_error when keys and values overlap.

@@ -48,7 +48,8 @@ void sort(bc::buffer_iterator<T> first, bc::buffer_iterator<T> last, bc::command
 /// \brief Sorts keys with their values with the chosen algorithm: values_first[i] travels with
 /// keys_first[i].
 /// \param keys_first,keys_last the keys, sorted in place.
-/// \param values_first as many values, of any element type, permuted with their keys.
+/// \param values_first as many values, of any element type or a vector type of up to 32 bytes
+/// (bc::float4_, cl_int2, ...), permuted with their keys, bytes unchanged.
 /// \param queue the command queue the work is enqueued on (the call does not wait).
 /// \param algorithm radix (the default), merge, bitonic, odd_even or boost_compute.
 /// \param order ascending or descending.
@@ -62,9 +63,11 @@ void sort_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterator<K> keys_
     detail::require_type_support(request.key_type, queue.get_device(), "clprim::sort_by_key");
     detail::require_type_support(request.value_type, queue.get_device(), "clprim::sort_by_key");
     detail::in_order_scope scope(queue); // Boost.Compute's sort in order on out-of-order queues too
+    // Values of a type Boost.Compute does not know (cl_float4, ...) as one it knows of their width.
+    const bc::buffer_iterator<detail::bc_value_carrier_t<V>> values(values_first.get_buffer(), values_first.get_index());
     detail::guarded("clprim::sort_by_key (boost_compute)", [&] {
-        if (order == sort_order::ascending) bc::sort_by_key(keys_first, keys_last, values_first, bc::less<K>(), scope.queue());
-        else bc::sort_by_key(keys_first, keys_last, values_first, bc::greater<K>(), scope.queue());
+        if (order == sort_order::ascending) bc::sort_by_key(keys_first, keys_last, values, bc::less<K>(), scope.queue());
+        else bc::sort_by_key(keys_first, keys_last, values, bc::greater<K>(), scope.queue());
     });
 }
 

@@ -66,7 +66,7 @@ sort_request make_sort_request(bc::buffer_iterator<K> first, bc::buffer_iterator
 {
     sort_request r = make_sort_request(first, last, queue, order, who);
     r.values = checked_output(values, r.keys.size, queue, who);
-    r.value_type = element_type_of<V>();
+    r.value_type = value_type_of<V>(); // vector values travel as bits
     r.has_values = true;
     if (r.keys.size > 0 && r.values.buffer.get() == r.keys.buffer.get() &&
         r.values.offset < r.keys.offset + r.keys.size && r.keys.offset < r.values.offset + r.values.size)

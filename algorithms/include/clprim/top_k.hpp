@@ -67,7 +67,7 @@ void top_k_by_key(bc::buffer_iterator<K> keys_first, bc::buffer_iterator<K> keys
     r.keys_out = detail::checked_output(keys_result, k, queue, who);
     r.values_out = detail::checked_output(values_result, k, queue, who);
     r.key_type = detail::element_type_of<K>();
-    r.value_type = detail::element_type_of<V>();
+    r.value_type = detail::value_type_of<V>();
     r.has_values = true;
     r.k = k;
     r.order = order;

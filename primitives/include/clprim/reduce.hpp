@@ -58,7 +58,8 @@ void reduce_generated_impl(const buffer_range& in, element_type type, const std:
 ///
 /// Empty range: the identity (0 for sum, the type's max for min, lowest for max). Integer sums
 /// wrap like OpenCL arithmetic.
-/// \tparam T cl_int, cl_uint, cl_long, cl_ulong, cl_float, or cl_double on fp64 devices.
+/// \tparam T cl_char, cl_uchar, cl_short, cl_ushort, cl_int, cl_uint, cl_long, cl_ulong, cl_float, or
+/// cl_double on fp64 devices (8/16-bit sums wrap in the type).
 /// \param first,last the range, in the queue's context.
 /// \param queue the command queue the work runs on.
 /// \param op sum, min or max.
