@@ -82,12 +82,7 @@ int main(int argc, char** argv)
         ("device", po::value(&device_sel)->default_value(""), "device: gpu, cpu, an index or a name substring");
     try {
         po::variables_map vm;
-        po::store(po::parse_command_line(argc, argv, desc), vm);
-        po::notify(vm);
-        if (vm.count("help")) {
-            std::cout << desc << "\n";
-            return 0;
-        }
+        if (!clprim_examples::parse_options(desc, argc, argv, vm)) return 0;
         const std::size_t n = clprim_examples::parse_size(n_text);
         if (n > 0xffffffffu) throw std::invalid_argument("--n: at most 2^32 - 1 values (the kernel indexes with uint)");
         if (wg == 0) throw std::invalid_argument("--wg: at least 1");

@@ -3,10 +3,13 @@
 // 67108864, element-type names, device choice and median timing.
 #include <clprim/clprim.hpp>
 
+#include <boost/program_options.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <iostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -14,6 +17,20 @@
 namespace clprim_examples {
 
 namespace bc = boost::compute;
+
+// Parses the command line into vm by desc; false (after printing desc) when --help was asked for.
+inline bool parse_options(const boost::program_options::options_description& desc, int argc, char** argv,
+                          boost::program_options::variables_map& vm)
+{
+    namespace po = boost::program_options;
+    po::store(po::parse_command_line(argc, argv, desc), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+        std::cout << desc << "\n";
+        return false;
+    }
+    return true;
+}
 
 // "67108864", "2^26", "64M", "16k", "1G" (binary multiples). Throws std::invalid_argument.
 inline std::size_t parse_size(const std::string& text)

@@ -145,12 +145,7 @@ int main(int argc, char** argv)
         ("device", po::value(&device)->default_value(""), "gpu, cpu, an index or a name substring (default: CLPRIM_DEVICE)");
     po::variables_map vm;
     try {
-        po::store(po::parse_command_line(argc, argv, desc), vm);
-        po::notify(vm);
-        if (vm.count("help")) {
-            std::cout << desc << "\n";
-            return 0;
-        }
+        if (!clprim_examples::parse_options(desc, argc, argv, vm)) return 0;
         o.n = clprim_examples::parse_size(n_text);
         if (op == "sum") o.op = reduce_op::sum;
         else if (op == "min") o.op = reduce_op::min;

@@ -126,12 +126,7 @@ int main(int argc, char** argv)
         ("device", po::value(&device_sel)->default_value(""), "device: gpu, cpu, an index or a name substring");
     try {
         po::variables_map vm;
-        po::store(po::parse_command_line(argc, argv, desc), vm);
-        po::notify(vm);
-        if (vm.count("help")) {
-            std::cout << desc << "\n";
-            return 0;
-        }
+        if (!clprim_examples::parse_options(desc, argc, argv, vm)) return 0;
         const std::size_t big_n = clprim_examples::parse_size(n_text);
         bc::device device = clprim_examples::pick_device(device_sel);
         bc::context context(device);

@@ -34,12 +34,7 @@ int main(int argc, char** argv)
         ("device", po::value(&device_sel)->default_value(""), "device: gpu, cpu, an index or a name substring");
     try {
         po::variables_map vm;
-        po::store(po::parse_command_line(argc, argv, desc), vm);
-        po::notify(vm);
-        if (vm.count("help")) {
-            std::cout << desc << "\n";
-            return 0;
-        }
+        if (!clprim_examples::parse_options(desc, argc, argv, vm)) return 0;
         const bc::device device = clprim_examples::pick_device(device_sel);
         const bool cpu = (device.type() & CL_DEVICE_TYPE_CPU) != 0;
         const std::size_t n = vm.count("n") ? clprim_examples::parse_size(n_text) : std::size_t(1) << (cpu ? 20 : 24);
