@@ -2,7 +2,8 @@
 // once over two ranges. The program is merge_sort.cl built with -DMERGE_TWO_RANGES: one pair of
 // runs (the first range, then the second, each its own buffer and offset), keys converted to
 // sortable bits as they are read, back to keys as they are stored. GPU path: merge_partition (one
-// co-rank search per output tile) and merge_global (one co-rank search per work-item in local
+// co-rank search per output tile; merge_path.cl's merge_partition_probes with CLPRIM_MERGE_PROBES)
+// and merge_global (one co-rank search per work-item in local
 // memory, serial merges from registers); CPU devices: merge_cpu_round (one long co-rank piece
 // per work-item). The path and the shape come from the merge sort's policy (choose_merge_policy,
 // CLPRIM_MERGE_PATH / CLPRIM_MERGE_GPU_TUNE / CLPRIM_MERGE_CPU_TUNE force them).
@@ -33,17 +34,17 @@ struct merge_kernels {
 };
 
 // Kernels per host thread, by context, device and build options.
-merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& options, bool cpu)
+merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& options, bool cpu, const char* partition)
 {
     thread_local std::map<std::tuple<cl_context, cl_device_id, std::string>, merge_kernels> cache;
     const auto key = std::make_tuple(queue.get_context().get(), queue.get_device().id(), options);
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
-    const bc::program program = algorithms_program(queue.get_context(), {"sort_key_order.cl", "merge_sort.cl"}, options);
+    const bc::program program = algorithms_program(queue.get_context(), {"sort_key_order.cl", "merge_sort.cl", "merge_path.cl"}, options);
     merge_kernels k;
     if (cpu) k.cpu_round = program.create_kernel("merge_cpu_round");
     else {
-        k.partition = program.create_kernel("merge_partition");
+        k.partition = program.create_kernel(partition);
         k.round = program.create_kernel("merge_global");
     }
     return cache.emplace(key, k).first->second;
@@ -81,8 +82,9 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         sr.order = r.order;
         const std::size_t elems = pol.cpu ? 8 : pol.elems;
         const std::string options = sort_build_options(sr) + " -DMERGE_TWO_RANGES -DMERGE_ELEMS=" +
-                                    std::to_string(elems) + (pol.cpu ? std::string() : pol.options);
-        merge_kernels& k = kernels_for(queue, options, pol.cpu);
+                                    std::to_string(elems) +
+                                    (pol.cpu ? std::string() : merge_probe_options(pol) + pol.options);
+        merge_kernels& k = kernels_for(queue, options, pol.cpu, merge_partition_kernel(pol));
         // An empty input stands in with the other one's buffers (never read), so that no kernel
         // argument is a null buffer.
         const sort_place a = place_of(r.keys1, r.values1, r.has_values);

@@ -22,7 +22,7 @@ namespace detail {
 //    memory, which PoCL-like CPU devices run as plain loops.
 // CPU devices take the cpu path; CLPRIM_MERGE_PATH=cpu|gpu forces one (tests, measurements),
 // CLPRIM_MERGE_GPU_TUNE="group,elems", CLPRIM_MERGE_SORT_GROUP and CLPRIM_MERGE_CPU_TUNE="chunks,run"
-// override the shapes.
+// override the shapes, CLPRIM_MERGE_PROBES the rounds' split search.
 struct merge_policy {
     bool cpu = false;
     std::size_t group = 256;  // gpu: work-items per work-group of the merge rounds (a power of two)
@@ -31,11 +31,23 @@ struct merge_policy {
     int wide = 0;               // gpu: take that kernel where it runs (0), always (1), never (-1)
     std::size_t elems = 17;   // gpu: keys per work-item (odd: strided local accesses conflict-free)
     std::string options;      // gpu: extra build options (CLPRIM_MERGE_OPTIONS)
+    std::size_t probes = 0;   // gpu: split search: 0 binary (merge_partition), else probes per round
+                              // (2^s - 1: merge_path.cl's merge_partition_probes)
     std::size_t chunks = 1;   // cpu: work-items (chunks of the first stage, pieces of each round)
     std::size_t run = 16;     // cpu: keys per insertion-sorted run
 };
 
 merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::size_t kbytes, std::size_t vbytes);
+
+// The split search's kernel and its build option (merge_path.cl, joined after merge_sort.cl).
+inline const char* merge_partition_kernel(const merge_policy& p)
+{
+    return p.probes ? "merge_partition_probes" : "merge_partition";
+}
+inline std::string merge_probe_options(const merge_policy& p)
+{
+    return p.probes ? " -DMERGE_PROBES=" + std::to_string(p.probes) : std::string();
+}
 
 // Local memory of one merge round's work-group (merge_global): the keys (tile + 1), then the values.
 inline std::size_t merge_round_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes)

@@ -92,6 +92,12 @@ merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::s
     // rounds (merge_sort.cl) every cap tried was slower on the H100 (2^26 uint -> uint, a round:
     // uncapped 0.359 ms, 48 regs 0.378, 40 0.519, 32 0.806; keys alone at 32: 0.23 -> 0.55 ms).
     p.options = knob_options("CLPRIM_MERGE_OPTIONS");
+    // The rounds' split search: binary (merge_partition) or k-ary with 2^s - 1 probes a round.
+    p.probes = 0;
+    if (const auto probes = knob_number("CLPRIM_MERGE_PROBES", 0, 31)) {
+        p.probes = 0;
+        while (p.probes * 2 + 1 <= *probes) p.probes = p.probes * 2 + 1;
+    }
 
     // Measured on PoCL (2-core AMD EPYC, 2^24 uint keys): see docs/DEVELOPERS.md.
     p.chunks = 4 * std::max<cl_uint>(1, device.compute_units());
@@ -164,8 +170,8 @@ bool wide_tile_sort_runs(bc::command_queue& queue, const bc::program& program, c
 // first and merge_sort.cl built with -DMERGE_COMPARATOR (comparator_options).
 std::vector<std::string> merge_sources(const std::string& comparator)
 {
-    if (comparator.empty()) return {"sort_key_order.cl", "merge_sort.cl"};
-    return {comparator, "sort_key_order.cl", "merge_sort.cl"};
+    if (comparator.empty()) return {"sort_key_order.cl", "merge_sort.cl", "merge_path.cl"};
+    return {comparator, "sort_key_order.cl", "merge_sort.cl", "merge_path.cl"};
 }
 std::string comparator_options(const std::string& comparator)
 {
@@ -238,12 +244,12 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
         const std::size_t elems = trace && trace->merge_elems() ? trace->merge_elems() : pol.elems;
         const bc::context& context = queue.get_context();
         std::string options = sort_build_options(r) + comparator_options(comparator) + " -DMERGE_ELEMS=" +
-                              std::to_string(elems) + pol.options;
+                              std::to_string(elems) + merge_probe_options(pol) + pol.options;
         if (pol.wide_group) options += " -DMERGE_SORT_WG=" + std::to_string(pol.wide_group);
         const bc::program program = algorithms_program(context, merge_sources(comparator), options);
         bc::kernel tk = program.create_kernel("merge_tile_sort");
         bc::kernel gk = program.create_kernel("merge_global");
-        bc::kernel pk = program.create_kernel("merge_partition");
+        bc::kernel pk = program.create_kernel(merge_partition_kernel(pol));
 
         // The policy's work-group, no larger than these kernels allow here (registers).
         std::size_t wg = std::min({pol.group, pow2_group_size(tk, device, pol.group), pow2_group_size(gk, device, pol.group)});

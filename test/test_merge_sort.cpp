@@ -154,6 +154,25 @@ BOOST_AUTO_TEST_CASE(gpu_path_default_shape)
     }
 }
 
+// The rounds' k-ary split search (CLPRIM_MERGE_PROBES, merge_path.cl) on tiny tiles (many
+// rounds, ragged last tiles) and the default shape.
+BOOST_AUTO_TEST_CASE(gpu_path_split_probes)
+{
+    env_override path("CLPRIM_MERGE_PATH", "gpu");
+    for (const char* probes : {"3", "15"}) {
+        env_override p("CLPRIM_MERGE_PROBES", probes);
+        {
+            env_override tune("CLPRIM_MERGE_GPU_TUNE", "4,3");
+            for (std::size_t n : {0, 1, 13, 49, 4097, 10007}) {
+                check_keys<cl_uint>(n, distribution::random, clprim::sort_order::ascending);
+                check_keys<cl_float>(n, distribution::float_specials, clprim::sort_order::descending);
+                check_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, clprim::sort_order::descending);
+            }
+        }
+        check_keys<cl_uint>((std::size_t(1) << 17) + 3, distribution::random, clprim::sort_order::ascending);
+    }
+}
+
 BOOST_AUTO_TEST_CASE(bad_input_throws_before_enqueue)
 {
     auto data = make_data<cl_int>(100, distribution::random);
