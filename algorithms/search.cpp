@@ -103,7 +103,10 @@ void search_tree(bc::command_queue& queue, search_kernels& k, const search_polic
     launch(queue, k.tree_build, std::min(round_up(total, bwg), bwg * 4096), bwg, a.buffer, cl_ulong(a.offset),
            cl_ulong(n), cl_uint(levels), cl_ulong(total), tree);
     const std::size_t wg = floor_pow2(std::min(pol.wg, limits_for(k.tree, device).max_work_group_size));
-    const std::size_t groups = ceil_div(nq, wg * pol.items);
+    // `items` queries per work-item, but at least 8 work-groups per compute unit where the
+    // queries allow (few queries: more work-items in flight, each with fewer).
+    const std::size_t units = std::max<std::size_t>(1, device.compute_units());
+    const std::size_t groups = std::max(ceil_div(nq, wg * pol.items), std::min(ceil_div(nq, wg), 8 * units));
     const cl_uint aligned = (a.offset * kbytes) % 16 == 0 ? 1 : 0;
     launch(queue, k.tree, groups * wg, wg, a.buffer, cl_ulong(a.offset), cl_ulong(n), tree, cl_uint(levels),
            cl_ulong(top_off), cl_uint(top), values.buffer, cl_ulong(values.offset), cl_ulong(nq), result.buffer,
