@@ -121,12 +121,20 @@ BOOST_AUTO_TEST_CASE(sorted_path_forced)
 // The tree path (a B+tree over the range): every key type, both index types, nodes of 16, 32
 // and 64 bytes, top levels of 1, 3 and 4096 keys (many levels, or one), ranges starting off a
 // 16-byte boundary (the leaves read key by key).
+BOOST_AUTO_TEST_CASE_TEMPLATE(tree_path_every_type, T, all_types)
+{
+    if (!type_runs_here<T>()) return;
+    env_override path("CLPRIM_SEARCH_PATH", "tree");
+    matrix<T, cl_uint>();
+}
+
 BOOST_AUTO_TEST_CASE(tree_path_forced)
 {
     env_override path("CLPRIM_SEARCH_PATH", "tree");
-    matrix<cl_int, cl_uint>();
     matrix<cl_double, cl_ulong>();
     matrix<cl_uchar, cl_uint>();
+    matrix<cl_char, cl_ulong>();
+    matrix<cl_ushort, cl_uint>();
     for (const char* tune : {"1,1,1,16", "64,3,3,32", "32,16,4096,64", "16,2,7,16"}) {
         env_override t("CLPRIM_SEARCH_TUNE", tune);
         for (bool upper : {false, true})
