@@ -135,7 +135,8 @@ void search_impl(const buffer_range& sorted, const buffer_range& values, const b
         const search_policy pol = select_search_policy(profile, n, nq, kbytes);
         const std::string options = type_options(type, "K") + (index64 ? " -DINDEX=ulong" : " -DINDEX=uint") +
                                     " -DSEARCH_ITEMS=" + std::to_string(pol.items) +
-                                    " -DSEARCH_NODE_SHIFT=" + std::to_string(log2_pow2(pol.node / kbytes));
+                                    " -DSEARCH_NODE_SHIFT=" + std::to_string(log2_pow2(pol.node / kbytes)) +
+                                    " -DSEARCH_TREE_LANES=" + std::to_string(pol.lanes);
         search_kernels& k = kernels_for(queue, options);
         // An empty range stands in with the values' buffer (never read: every answer is 0).
         const buffer_range& a = n ? sorted : values;

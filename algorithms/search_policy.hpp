@@ -16,9 +16,10 @@
 // are many (the sort then costs less than the scattered levels), else `plain` (their caches hold
 // the top levels anyway).
 // CLPRIM_SEARCH_PATH=plain|cached|sorted|tree forces one (tests run each on PoCL),
-// CLPRIM_SEARCH_TUNE="wg,items,samples,node" the shape (items: queries per work-item of the
+// CLPRIM_SEARCH_TUNE="wg,items,samples,node,lanes" the shape (items: queries per work-item of the
 // cached, sorted and tree paths; samples: the cached path's samples, the tree's top level at
-// most; node: the tree's node in bytes, 16, 32 or 64).
+// most; node: the tree's node in bytes, 16, 32 or 64; lanes: the tree's queries going down
+// together per work-item, 1, 2 or 4).
 #include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/knobs.hpp>
 
@@ -38,6 +39,7 @@ struct search_policy {
     std::size_t samples = 2047; // m: samples in local memory (2^k - 1: whole tree levels)
     std::size_t slice = 4096;   // sorted: most keys of a work-group's slice held in local memory
     std::size_t node = 32;      // tree: bytes per node (16, 32 or 64: a sector or two)
+    std::size_t lanes = 1;      // tree: queries per work-item going down together (1, 2 or 4)
 };
 
 inline search_policy select_search_policy(const device_profile& profile, std::size_t n, std::size_t queries,
@@ -60,12 +62,14 @@ inline search_policy select_search_policy(const device_profile& profile, std::si
         p.items = 16;
         p.samples = 4096; // the top level: at most 4096 keys (16 KiB of 4-byte keys)
     }
-    if (auto t = knob_numbers("CLPRIM_SEARCH_TUNE", 1, 4, 1, 1 << 16)) {
+    if (auto t = knob_numbers("CLPRIM_SEARCH_TUNE", 1, 5, 1, 1 << 16)) {
         p.wg = (*t)[0];
         if (t->size() > 1) p.items = (*t)[1];
         if (t->size() > 2) p.samples = (*t)[2];
         if (t->size() > 3) p.node = (*t)[3];
+        if (t->size() > 4) p.lanes = (*t)[4];
     }
+    p.lanes = p.lanes >= 4 ? 4 : p.lanes >= 2 ? 2 : 1;
     // A node is whole uint4 words: 16, 32 or 64 bytes, at least two keys.
     p.node = p.node <= 16 ? 16 : p.node <= 32 ? 32 : 64;
     while (p.node < 2 * key_bytes) p.node *= 2;

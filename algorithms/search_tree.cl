@@ -2,8 +2,8 @@
 // range, answered in query order (coalesced reads of the queries and writes of the answers)
 // through a small static B+tree built over the range for the call. Joined after
 // sort_key_order.cl and search.cl (goes_before, search_local); needs K (key type macros), INDEX
-// and SEARCH_NODE_SHIFT (log2 of the keys per node; a node is 16, 32 or 64 bytes: 1, 2 or 4 uint4
-// words).
+// SEARCH_NODE_SHIFT (log2 of the keys per node; a node is 16, 32 or 64 bytes: 1, 2 or 4 uint4
+// words) and SEARCH_TREE_LANES (queries per work-item going down together: 1, 2 or 4).
 //
 // Why: a plain binary search reads one scattered 32-byte sector per level, and below the levels
 // that the caches hold every one is a trip to memory (the cached path: about five of them per
@@ -29,6 +29,9 @@
 #endif
 #ifndef SEARCH_NODE_SHIFT
 #error "search_tree.cl needs SEARCH_NODE_SHIFT"
+#endif
+#ifndef SEARCH_TREE_LANES
+#error "search_tree.cl needs SEARCH_TREE_LANES"
 #endif
 
 #define TREE_F (1u << SEARCH_NODE_SHIFT)
@@ -101,7 +104,9 @@ inline uint tree_leaf_count(__global const K* a, ulong n, ulong j, K_UNSIGNED v,
 
 // The queries (grid stride, in order): the top level (`top` entries, level `levels`, from
 // top_off) is loaded into local memory once per work-group; each query searches it there, then
-// descends one node per level to its leaf block.
+// descends one node per level to its leaf block. SEARCH_TREE_LANES queries per work-item go down
+// together (1, 2 or 4: their node reads in flight at once, for more reads per work-item in
+// flight where the device holds few work-items).
 __kernel void search_tree(__global const K* a, ulong a_off, ulong n, __global const K_UNSIGNED* tree, uint levels,
                           ulong top_off, uint top, __global const K* q, ulong q_off, ulong nq, __global INDEX* out,
                           ulong out_off, uint upper, uint aligned, __local K_UNSIGNED* ls)
@@ -111,19 +116,35 @@ __kernel void search_tree(__global const K* a, ulong a_off, ulong n, __global co
     out += out_off;
     for (uint j = get_local_id(0); j < top; j += get_local_size(0)) ls[j] = tree[top_off + j];
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (ulong i = get_global_id(0); i < nq; i += get_global_size(0)) {
-        const K_UNSIGNED v = key_to_ordered(q[i]);
-        ulong j = search_local(ls, top, v, upper);
-        ulong pos = n; // every key goes before v
-        if (j < top) {
-            ulong off = top_off;
-            for (uint k = levels - 1; k >= 1; --k) {
-                off -= tree_level_padded(n, k);
-                j = (j << SEARCH_NODE_SHIFT) + tree_node_count((__global const uint4*)(tree + off + (j << SEARCH_NODE_SHIFT)), v, upper);
-            }
-            pos = (j << SEARCH_NODE_SHIFT) + tree_leaf_count(a, n, j, v, upper, aligned);
+    const ulong stride = get_global_size(0);
+    for (ulong i0 = get_global_id(0); i0 < nq; i0 += SEARCH_TREE_LANES * stride) {
+        K_UNSIGNED v[SEARCH_TREE_LANES];
+        ulong j[SEARCH_TREE_LANES];
+        bool past[SEARCH_TREE_LANES]; // every key goes before v: the answer is n
+#pragma unroll
+        for (uint l = 0; l < SEARCH_TREE_LANES; ++l) {
+            v[l] = key_to_ordered(q[min(i0 + l * stride, nq - 1)]); // lanes past nq: a valid query, not stored
+            const uint t = search_local(ls, top, v[l], upper);
+            past[l] = t == top;
+            // Such a lane still goes down, from the top's last entry by its first child at every
+            // level (count 0, always a real node), and its answer is not taken from there.
+            j[l] = past[l] ? top - 1 : t;
         }
-        out[i] = (INDEX)pos;
+        ulong off = top_off;
+        for (uint k = levels - 1; k >= 1; --k) {
+            off -= tree_level_padded(n, k);
+#pragma unroll
+            for (uint l = 0; l < SEARCH_TREE_LANES; ++l) {
+                const uint c = tree_node_count((__global const uint4*)(tree + off + (j[l] << SEARCH_NODE_SHIFT)), v[l], upper);
+                j[l] = (j[l] << SEARCH_NODE_SHIFT) + (past[l] ? 0 : c);
+            }
+        }
+#pragma unroll
+        for (uint l = 0; l < SEARCH_TREE_LANES; ++l) {
+            const ulong i = i0 + l * stride;
+            const ulong pos = past[l] ? n : (j[l] << SEARCH_NODE_SHIFT) + tree_leaf_count(a, n, j[l], v[l], upper, aligned);
+            if (i < nq) out[i] = (INDEX)pos;
+        }
     }
 }
 

@@ -119,8 +119,8 @@ BOOST_AUTO_TEST_CASE(sorted_path_forced)
 }
 
 // The tree path (a B+tree over the range): every key type, both index types, nodes of 16, 32
-// and 64 bytes, top levels of 1, 3 and 4096 keys (many levels, or one), ranges starting off a
-// 16-byte boundary (the leaves read key by key).
+// and 64 bytes, top levels of 1, 3 and 4096 keys (many levels, or one), 1, 2 and 4 queries going
+// down together per work-item, ranges starting off a 16-byte boundary (the leaves read key by key).
 BOOST_AUTO_TEST_CASE_TEMPLATE(tree_path_every_type, T, all_types)
 {
     if (!type_runs_here<T>()) return;
@@ -135,7 +135,7 @@ BOOST_AUTO_TEST_CASE(tree_path_forced)
     matrix<cl_uchar, cl_uint>();
     matrix<cl_char, cl_ulong>();
     matrix<cl_ushort, cl_uint>();
-    for (const char* tune : {"1,1,1,16", "64,3,3,32", "32,16,4096,64", "16,2,7,16"}) {
+    for (const char* tune : {"1,1,1,16,2", "64,3,3,32,4", "32,16,4096,64", "16,2,7,16,2"}) {
         env_override t("CLPRIM_SEARCH_TUNE", tune);
         for (bool upper : {false, true})
             for (std::size_t n : {1, 2, 5, 17, 1000, 65537}) {
