@@ -2,7 +2,7 @@
 // once over two ranges. The program is merge_sort.cl built with -DMERGE_TWO_RANGES: one pair of
 // runs (the first range, then the second, each its own buffer and offset), keys converted to
 // sortable bits as they are read, back to keys as they are stored. GPU path: merge_partition (one
-// co-rank search per output tile; merge_path.cl's merge_partition_probes with CLPRIM_MERGE_PROBES)
+// co-rank search per output tile, merge_path.cl's merge_split: k-ary with CLPRIM_MERGE_PROBES)
 // and merge_global (one co-rank search per work-item in local
 // memory, serial merges from registers); CPU devices: merge_cpu_round (one long co-rank piece
 // per work-item). The path and the shape come from the merge sort's policy (choose_merge_policy,
@@ -34,7 +34,7 @@ struct merge_kernels {
 };
 
 // Kernels per host thread, by context, device and build options.
-merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& options, bool cpu, const char* partition)
+merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& options, bool cpu)
 {
     thread_local std::map<std::tuple<cl_context, cl_device_id, std::string>, merge_kernels> cache;
     const auto key = std::make_tuple(queue.get_context().get(), queue.get_device().id(), options);
@@ -44,7 +44,7 @@ merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& op
     merge_kernels k;
     if (cpu) k.cpu_round = program.create_kernel("merge_cpu_round");
     else {
-        k.partition = program.create_kernel(partition);
+        k.partition = program.create_kernel("merge_partition");
         k.round = program.create_kernel("merge_global");
     }
     return cache.emplace(key, k).first->second;
@@ -84,7 +84,7 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         const std::string options = sort_build_options(sr) + " -DMERGE_TWO_RANGES -DMERGE_ELEMS=" +
                                     std::to_string(elems) +
                                     (pol.cpu ? std::string() : merge_probe_options(pol) + pol.options);
-        merge_kernels& k = kernels_for(queue, options, pol.cpu, merge_partition_kernel(pol));
+        merge_kernels& k = kernels_for(queue, options, pol.cpu);
         // An empty input stands in with the other one's buffers (never read), so that no kernel
         // argument is a null buffer.
         const sort_place a = place_of(r.keys1, r.values1, r.has_values);

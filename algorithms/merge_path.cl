@@ -1,8 +1,8 @@
-// The merge rounds' split search with fewer rounds of memory latency (issue #30): where each
-// output tile of merge_global starts in its left run, as merge_partition finds it, by a k-ary
-// search instead of a binary one. Joined after sort_key_order.cl and merge_sort.cl (SK, LOAD_SK,
-// SK_LESS, pair_of, RUN_B). MERGE_PROBES (probes per round: 1, 3, 7, 15 or 31) turns it on;
-// without it the file holds nothing (the rounds take merge_partition).
+// The merge rounds' split search (merge_split, which merge_sort.cl's merge_partition calls: where
+// each output tile of merge_global starts in its left run): merge_sort.cl's binary co_rank, or
+// with MERGE_PROBES (probes per round: 1, 3, 7, 15 or 31) a k-ary search with fewer rounds of
+// memory latency (issue #30). Joined after sort_key_order.cl and merge_sort.cl (SK, LOAD_SK,
+// SK_LESS, co_rank) in every program built from merge_sort.cl.
 #ifdef MERGE_PROBES
 #if MERGE_PROBES != 1 && MERGE_PROBES != 3 && MERGE_PROBES != 7 && MERGE_PROBES != 15 && MERGE_PROBES != 31
 #error "merge_path.cl: MERGE_PROBES is 1, 3, 7, 15 or 31"
@@ -44,19 +44,14 @@ inline ulong co_rank_probes(__global const SK* a, ulong la, __global const SK* b
     return lo;
 }
 
-// merge_partition with co_rank_probes: splits[g] for every output tile g, one work-item each.
-__kernel void merge_partition_probes(__global const SK* in, ulong in_off, __global const SK* in2, ulong in2_off,
-                                     ulong n, ulong L, ulong tile, __global ulong* splits, ulong groups)
-{
-    const ulong g = get_global_id(0);
-    if (g >= groups) return;
-    in += in_off;
-    in2 += in2_off;
-    const ulong o0 = g * tile;
-    ulong la, lb;
-    const ulong base = pair_of(o0, n, L, &la, &lb);
-    splits[g] = co_rank_probes(in + base, la, RUN_B(in, in2, base, la), lb, o0 - base);
-}
-
-#undef MERGE_PROBE_SHIFT
 #endif // MERGE_PROBES
+
+// merge_partition's split search (declared in merge_sort.cl).
+ulong merge_split(__global const SK* a, ulong la, __global const SK* b, ulong lb, ulong d)
+{
+#ifdef MERGE_PROBES
+    return co_rank_probes(a, la, b, lb, d);
+#else
+    return co_rank(a, la, b, lb, d);
+#endif
+}

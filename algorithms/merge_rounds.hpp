@@ -31,19 +31,15 @@ struct merge_policy {
     int wide = 0;               // gpu: take that kernel where it runs (0), always (1), never (-1)
     std::size_t elems = 17;   // gpu: keys per work-item (odd: strided local accesses conflict-free)
     std::string options;      // gpu: extra build options (CLPRIM_MERGE_OPTIONS)
-    std::size_t probes = 0;   // gpu: split search: 0 binary (merge_partition), else probes per round
-                              // (2^s - 1: merge_path.cl's merge_partition_probes)
+    std::size_t probes = 0;   // gpu: merge_partition's split search: 0 binary, else probes per
+                              // round (2^s - 1, merge_path.cl)
     std::size_t chunks = 1;   // cpu: work-items (chunks of the first stage, pieces of each round)
     std::size_t run = 16;     // cpu: keys per insertion-sorted run
 };
 
 merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::size_t kbytes, std::size_t vbytes);
 
-// The split search's kernel and its build option (merge_path.cl, joined after merge_sort.cl).
-inline const char* merge_partition_kernel(const merge_policy& p)
-{
-    return p.probes ? "merge_partition_probes" : "merge_partition";
-}
+// The split search's build option (merge_path.cl, joined after merge_sort.cl).
 inline std::string merge_probe_options(const merge_policy& p)
 {
     return p.probes ? " -DMERGE_PROBES=" + std::to_string(p.probes) : std::string();

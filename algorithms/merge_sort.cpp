@@ -249,7 +249,7 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
         const bc::program program = algorithms_program(context, merge_sources(comparator), options);
         bc::kernel tk = program.create_kernel("merge_tile_sort");
         bc::kernel gk = program.create_kernel("merge_global");
-        bc::kernel pk = program.create_kernel(merge_partition_kernel(pol));
+        bc::kernel pk = program.create_kernel("merge_partition");
 
         // The policy's work-group, no larger than these kernels allow here (registers).
         std::size_t wg = std::min({pol.group, pow2_group_size(tk, device, pol.group), pow2_group_size(gk, device, pol.group)});
