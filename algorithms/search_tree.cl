@@ -1,7 +1,7 @@
 // lower_bound / upper_bound's tree path (issue #30): many unsorted queries over a long sorted
 // range, answered in query order (coalesced reads of the queries and writes of the answers)
 // through a small static B+tree built over the range for the call. Joined after
-// sort_key_order.cl and search.cl (goes_before, search_local); needs K (key type macros), INDEX
+// sort_key_order.cl and search.cl (goes_before, search_local); needs K (key type macros), INDEX,
 // SEARCH_NODE_SHIFT (log2 of the keys per node; a node is 16, 32 or 64 bytes: 1, 2 or 4 uint4
 // words) and SEARCH_TREE_LANES (queries per work-item going down together: 1, 2 or 4).
 //
@@ -12,8 +12,9 @@
 // a[min((j + 1) * F^k - 1, n - 1)], so level k is also every F-th entry of level k - 1. A query
 // counts how many entries of the top level (in local memory) go before it, then at each level
 // below how many keys of ONE node (F keys, read with vector loads: a sector or two) go before it.
-// The levels above the leaves are n / (F - 1) keys in all, small enough to stay in the GPU's L2
-// cache, so a query makes about one scattered read of memory (its leaf block) instead of five.
+// The levels above the leaves are n / (F - 1) keys in all (a seventh of the range or less), the
+// upper ones small enough to stay in the GPU's L2 cache, so a query makes one or two scattered
+// reads of memory (its leaf block, its level-1 node) instead of five.
 //
 // Descent: j = how many level-k entries go before v. Entry j is the last of its node at level
 // k - 1 (or the range's last key), so the answer at level k - 1 lies in node j: its F entries
