@@ -12,8 +12,8 @@
 //    every F^2-th, ... up to a top level of at most `samples` keys in local memory); each query,
 //    in query order, descends one node of F keys (`node` bytes, vector loads) per level: about
 //    one scattered read of memory per query (its leaf block), the levels above staying in cache.
-// GPUs take `tree` when the queries are many and the range is long, CPU devices `sorted` when both
-// are many (the sort then costs less than the scattered levels), else `plain` (their caches hold
+// GPUs take `tree` when the queries are many and the range is long (`cached` when the queries are
+// few against the range), CPU devices `sorted` when both are many (the sort then costs less than the scattered levels), else `plain` (their caches hold
 // the top levels anyway).
 // CLPRIM_SEARCH_PATH=plain|cached|sorted|tree forces one (tests run each on PoCL),
 // CLPRIM_SEARCH_TUNE="wg,items,samples,node,lanes" the shape (items: queries per work-item of the
@@ -48,11 +48,14 @@ inline search_policy select_search_policy(const device_profile& profile, std::si
     search_policy p;
     // 2047 samples (11 levels) of 4-byte keys: 8 KiB of local memory, 16 KiB for 8-byte keys.
     p.samples = 2047;
-    // GPUs: the tree when the queries are many enough to pay for its build and the range long
-    // enough for its levels to save reads. CPU devices: sorted from 2^14 queries over 2^14 keys
-    // (PoCL, 2 shared cores: 2^16 queries 10.5 -> 3.6 ms, 2^18 114 -> 43 ms, 2^20 840 -> 241 ms:
-    // each plain search waits on a cache miss per level, one query at a time).
-    if (profile.is_gpu() && queries >= 16 * 1024 && n >= 4 * (p.samples + 1)) p.path = search_path::tree;
+    // GPUs: with many queries over a long range, the cached path; the tree where the queries are
+    // also many enough to pay for its build, which reads the whole range once (about n / 32
+    // queries: each saves some 200 bytes of scattered reads against the cached path's). CPU
+    // devices: sorted from 2^14 queries over 2^14 keys (PoCL, 2 shared cores: 2^16 queries 10.5
+    // -> 3.6 ms, 2^18 114 -> 43 ms, 2^20 840 -> 241 ms: each plain search waits on a cache miss
+    // per level, one query at a time).
+    if (profile.is_gpu() && queries >= 16 * 1024 && n >= 4 * (p.samples + 1))
+        p.path = queries >= n / 32 ? search_path::tree : search_path::cached;
     const std::size_t from = std::size_t(1) << 14;
     if (profile.is_cpu() && queries >= from && n >= from) p.path = search_path::sorted;
     if (auto path = knob_choice("CLPRIM_SEARCH_PATH", {"plain", "cached", "sorted", "tree"})) p.path = search_path(*path);
