@@ -1,57 +1,72 @@
 // The merge rounds' split search (merge_split, which merge_sort.cl's merge_partition calls: where
-// each output tile of merge_global starts in its left run): merge_sort.cl's binary co_rank, or
-// with MERGE_PROBES (probes per round: 1, 3, 7, 15 or 31) a k-ary search with fewer rounds of
-// memory latency (issue #30). Joined after sort_key_order.cl and merge_sort.cl (SK, LOAD_SK,
-// SK_LESS, co_rank) in every program built from merge_sort.cl.
-#ifdef MERGE_PROBES
-#if MERGE_PROBES != 1 && MERGE_PROBES != 3 && MERGE_PROBES != 7 && MERGE_PROBES != 15 && MERGE_PROBES != 31
-#error "merge_path.cl: MERGE_PROBES is 1, 3, 7, 15 or 31"
-#endif
-#define MERGE_PROBE_SHIFT (MERGE_PROBES == 1 ? 1 : MERGE_PROBES == 3 ? 2 : MERGE_PROBES == 7 ? 3 : MERGE_PROBES == 15 ? 4 : 5)
-
-// How many of the first d outputs of the stable merge of a[0, la) and b[0, lb) come from a (as
-// co_rank in merge_sort.cl): the first x in [max(0, d - lb), min(d, la)) where b[d-1-x] goes
-// strictly before a[x], or the end of that interval. The predicate is monotone in x, so a round
-// probes MERGE_PROBES evenly spaced places of the interval left, all reads issued before any is
-// compared (one memory latency per round, not one per probe), and keeps the gap between the last
-// probe where it does not hold and the first where it does: log_(P+1) of the length rounds
-// (7 at 2^25 keys with 15 probes) instead of log_2 (25). The last round probes every place left.
-inline ulong co_rank_probes(__global const SK* a, ulong la, __global const SK* b, ulong lb, ulong d)
+// each output tile of merge_global starts in its left run), issue #30. Joined after
+// sort_key_order.cl and merge_sort.cl (SK, LOAD_SK, SK_LESS, co_rank) in every program built from
+// merge_sort.cl. A sample spacing S = 2^shift > 1 (a launch argument) takes the sampled search
+// below; shift 0 merge_sort.cl's binary co_rank.
+//
+// Why sampled: a binary co-rank search over runs of 2^25 keys makes 25 dependent reads of memory
+// (0.036 ms at 2^26 on the H100, a sixth of the merge), and spreading them over more reads per
+// round (k-ary probes) made it slower: the cost is the scattered reads themselves. With every
+// S-th key of each run copied into small arrays first (merge_samples: 1/S of the keys, which the
+// L2 cache then holds), the search runs over the samples, then over the S keys between two of
+// them: log2(S) reads of memory in one small window instead of 25 spread over the whole run.
+// The samples line up with the search because every split's diagonal d is a multiple of S (S
+// divides the tile): at x = iS the co-rank test compares a[iS] with b[d - 1 - iS] =
+// b[(d/S - i - 1) S + S - 1], so the first run is sampled at iS and the second at kS + S - 1.
+// sa[i] = in[iS] for iS < na, sb[k] = in2[kS + S - 1] for kS + S <= nb (sortable bits). The
+// sort's rounds sample their one buffer both ways (in2 = in, na = nb = n).
+__kernel void merge_samples(__global const SK* in, ulong in_off, ulong na, __global const SK* in2, ulong in2_off,
+                            ulong nb, __global SK* sa, __global SK* sb, uint shift)
 {
-    ulong lo = d > lb ? d - lb : 0, hi = d < la ? d : la;
-    while (lo < hi) {
-        const ulong len = hi - lo;
-        const bool last = len <= MERGE_PROBES;
-        SK av[MERGE_PROBES], bv[MERGE_PROBES];
-#pragma unroll
-        for (uint j = 0; j < MERGE_PROBES; ++j) {
-            // place j: lo + j on the last round (past the end read at hi - 1, not counted), else
-            // lo + (j + 1) * len / (P + 1), inside [lo, hi).
-            const ulong x = last ? min(lo + j, hi - 1) : lo + (((ulong)(j + 1) * len) >> MERGE_PROBE_SHIFT);
-            av[j] = LOAD_SK(a[x]);
-            bv[j] = LOAD_SK(b[d - 1 - x]);
-        }
-        uint taken = 0; // probes where the predicate does not hold: a prefix of them
-#pragma unroll
-        for (uint j = 0; j < MERGE_PROBES; ++j)
-            taken += (!SK_LESS(bv[j], av[j]) && (!last || j < len)) ? 1 : 0;
-        if (last) return lo + taken;
-        const ulong x_below = lo + (((ulong)taken * len) >> MERGE_PROBE_SHIFT); // probe taken - 1 (or lo)
-        const ulong x_at = lo + (((ulong)(taken + 1) * len) >> MERGE_PROBE_SHIFT); // probe taken (or hi)
-        hi = taken == MERGE_PROBES ? hi : x_at;
-        lo = taken == 0 ? lo : x_below + 1;
+    in += in_off;
+    in2 += in2_off;
+    const ulong S = (ulong)1 << shift, ca = (na + S - 1) >> shift, cb = nb >> shift;
+    for (ulong i = get_global_id(0); i < max(ca, cb); i += get_global_size(0)) {
+        if (i < ca) sa[i] = LOAD_SK(in[i << shift]);
+        if (i < cb) sb[i] = LOAD_SK(in2[(i << shift) + S - 1]);
     }
-    return lo;
 }
 
-#endif // MERGE_PROBES
-
-// merge_partition's split search (declared in merge_sort.cl).
-ulong merge_split(__global const SK* a, ulong la, __global const SK* b, ulong lb, ulong d)
+// The first x in [lo, hi) where b[d-1-x] goes strictly before a[x] (hi if none): a binary search
+// with a fixed step count per interval length (the predicate is monotone in x).
+inline ulong co_rank_between(__global const SK* a, __global const SK* b, ulong d, ulong lo, ulong hi)
 {
-#ifdef MERGE_PROBES
-    return co_rank_probes(a, la, b, lb, d);
+    ulong first = lo, len = hi - lo;
+    while (len > 0) {
+        const ulong step = len >> 1, x = first + step;
+        const bool before = SK_LESS(LOAD_SK(b[d - 1 - x]), LOAD_SK(a[x]));
+        first = before ? first : x + 1;
+        len = before ? step : len - step - 1;
+    }
+    return first;
+}
+
+// How many of the first d outputs of the stable merge of a[0, la) and b[0, lb) come from a (the
+// pair of runs at `base`, see pair_of; sa / sb: merge_samples' arrays of the spacing 2^shift,
+// read only when shift > 0).
+ulong merge_split(__global const SK* a, ulong la, __global const SK* b, ulong lb, ulong d, ulong base,
+                  __global const SK* sa, __global const SK* sb, uint shift)
+{
+    if (shift == 0) return co_rank(a, la, b, lb, d);
+#ifdef MERGE_TWO_RANGES
+    (void)base;
 #else
-    return co_rank(a, la, b, lb, d);
+    sa += base >> shift;      // this pair's first run starts at base
+    sb += (base + la) >> shift; // its second at base + la (= base + L when lb > 0)
 #endif
+    const ulong S = (ulong)1 << shift;
+    ulong lo = d > lb ? d - lb : 0, hi = d < la ? d : la;
+    // Over the samples: the first i with iS in [lo, hi) where the test holds (i1 if none).
+    const ulong i0 = (lo + S - 1) >> shift, i1 = (hi + S - 1) >> shift, dk = d >> shift;
+    ulong ib = i0, len = i1 - i0;
+    while (len > 0) {
+        const ulong step = len >> 1, i = ib + step;
+        const bool before = SK_LESS(sb[dk - i - 1], sa[i]);
+        ib = before ? ib : i + 1;
+        len = before ? step : len - step - 1;
+    }
+    // The answer lies after sample ib - 1 (where the test fails) and at or before sample ib.
+    if (ib > i0) lo = ((ib - 1) << shift) + 1;
+    if (ib < i1) hi = ib << shift;
+    return co_rank_between(a, b, d, lo, hi);
 }

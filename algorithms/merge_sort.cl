@@ -287,13 +287,15 @@ inline ulong pair_of(ulong o, ulong n, ulong L, ulong* la, ulong* lb)
 #endif
 
 // The co-rank search merge_partition makes (merge_path.cl, joined after this file: co_rank, or a
-// k-ary search with MERGE_PROBES).
-ulong merge_split(__global const SK* a, ulong la, __global const SK* b, ulong lb, ulong d);
+// search over samples of spacing 2^sample_shift first).
+ulong merge_split(__global const SK* a, ulong la, __global const SK* b, ulong lb, ulong d, ulong base,
+                  __global const SK* sa, __global const SK* sb, uint shift);
 
 // (2a) Where each work-group's tile of the output starts in its left run: one co-rank search per
 // work-group, all in parallel, in a small kernel of its own before the merge kernel.
 __kernel void merge_partition(__global const SK* in, ulong in_off, __global const SK* in2, ulong in2_off,
-                              ulong n, ulong L, ulong tile, __global ulong* splits, ulong groups)
+                              ulong n, ulong L, ulong tile, __global ulong* splits, ulong groups,
+                              __global const SK* sa, __global const SK* sb, uint sample_shift)
 {
     const ulong g = get_global_id(0);
     if (g >= groups) return;
@@ -302,7 +304,7 @@ __kernel void merge_partition(__global const SK* in, ulong in_off, __global cons
     const ulong o0 = g * tile;
     ulong la, lb;
     const ulong base = pair_of(o0, n, L, &la, &lb);
-    splits[g] = merge_split(in + base, la, RUN_B(in, in2, base, la), lb, o0 - base);
+    splits[g] = merge_split(in + base, la, RUN_B(in, in2, base, la), lb, o0 - base, base, sa, sb, sample_shift);
 }
 
 // (2b) One merge round: runs of L pairwise into runs of 2L, one output tile per work-group: the

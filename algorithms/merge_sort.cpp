@@ -92,12 +92,9 @@ merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::s
     // rounds (merge_sort.cl) every cap tried was slower on the H100 (2^26 uint -> uint, a round:
     // uncapped 0.359 ms, 48 regs 0.378, 40 0.519, 32 0.806; keys alone at 32: 0.23 -> 0.55 ms).
     p.options = knob_options("CLPRIM_MERGE_OPTIONS");
-    // The rounds' split search: binary (merge_partition) or k-ary with 2^s - 1 probes a round.
-    p.probes = 0;
-    if (const auto probes = knob_number("CLPRIM_MERGE_PROBES", 0, 31)) {
-        p.probes = 0;
-        while (p.probes * 2 + 1 <= *probes) p.probes = p.probes * 2 + 1;
-    }
+    // The rounds' split search: over every S-th key first (S up to `samples`), or binary (0).
+    p.samples = 0;
+    if (const auto s = knob_number("CLPRIM_MERGE_SAMPLES", 0, 1 << 16)) p.samples = *s;
 
     // Measured on PoCL (2-core AMD EPYC, 2^24 uint keys): see docs/DEVELOPERS.md.
     p.chunks = 4 * std::max<cl_uint>(1, device.compute_units());
@@ -110,13 +107,30 @@ merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::s
     return p;
 }
 
+unsigned merge_sample_shift(const merge_policy& pol, std::size_t tile)
+{
+    unsigned shift = 0;
+    while ((std::size_t(2) << shift) <= pol.samples && tile % (std::size_t(2) << shift) == 0) ++shift;
+    return shift;
+}
+
 void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, const sort_place& a,
                      const sort_place& b, const sort_place& dst, std::size_t n, std::size_t L,
-                     const merge_round_shape& shape, const bc::buffer& splits, bool last)
+                     const merge_round_shape& shape, const bc::buffer& splits, bool last,
+                     const merge_samples_plan& sp)
 {
     const std::size_t groups = ceil_div(n, shape.tile);
+    if (sp.shift) {
+        const std::size_t S = std::size_t(1) << sp.shift, items = std::max(ceil_div(sp.na, S), sp.nb / S);
+        if (items)
+            launch(queue, *sp.kernel, round_up(items, 256), 256, a.k, cl_ulong(a.koff), cl_ulong(sp.na), b.k,
+                   cl_ulong(b.koff), cl_ulong(sp.nb), sp.sa, sp.sb, cl_uint(sp.shift));
+    }
+    const bc::buffer& sa = sp.shift ? sp.sa : splits; // without samples: never read
+    const bc::buffer& sb = sp.shift ? sp.sb : splits;
     launch(queue, pk, round_up(groups, shape.partition_wg), shape.partition_wg, a.k, cl_ulong(a.koff), b.k,
-           cl_ulong(b.koff), cl_ulong(n), cl_ulong(L), cl_ulong(shape.tile), splits, cl_ulong(groups));
+           cl_ulong(b.koff), cl_ulong(n), cl_ulong(L), cl_ulong(shape.tile), splits, cl_ulong(groups), sa, sb,
+           cl_uint(sp.shift));
     launch(queue, gk, groups * shape.wg, shape.wg, a.k, cl_ulong(a.koff), a.v, cl_ulong(a.voff), b.k,
            cl_ulong(b.koff), b.v, cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v, cl_ulong(dst.voff),
            cl_ulong(n), cl_ulong(L), cl_uint(last ? 1 : 0), splits, local_bytes{shape.local});
@@ -244,7 +258,7 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
         const std::size_t elems = trace && trace->merge_elems() ? trace->merge_elems() : pol.elems;
         const bc::context& context = queue.get_context();
         std::string options = sort_build_options(r) + comparator_options(comparator) + " -DMERGE_ELEMS=" +
-                              std::to_string(elems) + merge_probe_options(pol) + pol.options;
+                              std::to_string(elems) + pol.options;
         if (pol.wide_group) options += " -DMERGE_SORT_WG=" + std::to_string(pol.wide_group);
         const bc::program program = algorithms_program(context, merge_sources(comparator), options);
         bc::kernel tk = program.create_kernel("merge_tile_sort");
@@ -270,6 +284,11 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
 
         unsigned rounds = 0;
         for (std::size_t L = sort_tile; L < n; L <<= 1) ++rounds;
+        bc::kernel sk = rounds > 0 ? program.create_kernel("merge_samples") : bc::kernel();
+        merge_samples_plan samples;
+        samples.shift = rounds > 0 ? merge_sample_shift(pol, tile) : 0;
+        samples.kernel = &sk;
+        samples.na = samples.nb = n; // every round samples its whole input, both ways
 
         // The caller's range is one of the two ping-pong buffers (holding sortable bits between
         // rounds); the scratch pair is taken up front, before anything is enqueued.
@@ -280,6 +299,10 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
         scratch_lease lease(queue); // reused from the last call on this queue where they fit
         if (rounds > 0) {
             splits = lease.buffer(groups * sizeof(cl_ulong));
+            if (samples.shift) {
+                samples.sa = lease.buffer(ceil_div(n, std::size_t(1) << samples.shift) * kbytes);
+                samples.sb = lease.buffer(ceil_div(n, std::size_t(1) << samples.shift) * kbytes);
+            }
             scratch.k = lease.buffer(n * kbytes);
             scratch.v = r.has_values ? lease.buffer(n * vbytes) : scratch.k;
             scratch.koff = scratch.voff = 0;
@@ -300,7 +323,7 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
         for (std::size_t L = sort_tile; L < n; L <<= 1) {
             ++round;
             const place dst = src.same_keys(caller) ? scratch : caller;
-            merge_round_gpu(queue, pk, gk, src, src, dst, n, L, shape, splits, round == rounds);
+            merge_round_gpu(queue, pk, gk, src, src, dst, n, L, shape, splits, round == rounds, samples);
             if (trace) trace->merge_round(queue, round, 2 * L, dst.k, dst.koff, n, round == rounds);
             src = dst;
         }
