@@ -2,9 +2,7 @@
 // once over two ranges. The program is merge_sort.cl built with -DMERGE_TWO_RANGES: one pair of
 // runs (the first range, then the second, each its own buffer and offset), keys converted to
 // sortable bits as they are read, back to keys as they are stored. GPU path: merge_partition (one
-// co-rank search per output tile, merge_path.cl's merge_split, over samples first with
-// CLPRIM_MERGE_SAMPLES)
-// and merge_global (one co-rank search per work-item in local
+// co-rank search per output tile) and merge_global (one co-rank search per work-item in local
 // memory, serial merges from registers); CPU devices: merge_cpu_round (one long co-rank piece
 // per work-item). The path and the shape come from the merge sort's policy (choose_merge_policy,
 // CLPRIM_MERGE_PATH / CLPRIM_MERGE_GPU_TUNE / CLPRIM_MERGE_CPU_TUNE force them).
@@ -31,7 +29,7 @@ sort_place place_of(const buffer_range& k, const buffer_range& v, bool has_value
 }
 
 struct merge_kernels {
-    bc::kernel partition, round, cpu_round, samples;
+    bc::kernel partition, round, cpu_round;
     std::size_t round_wg = 0, partition_wg = 0; // the GPU kernels' largest work-groups (queried once)
 };
 
@@ -42,12 +40,11 @@ merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& op
     const auto key = std::make_tuple(queue.get_context().get(), queue.get_device().id(), options);
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
-    const bc::program program = algorithms_program(queue.get_context(), {"sort_key_order.cl", "merge_sort.cl", "merge_path.cl"}, options);
+    const bc::program program = algorithms_program(queue.get_context(), {"sort_key_order.cl", "merge_sort.cl"}, options);
     merge_kernels k;
     if (cpu) k.cpu_round = program.create_kernel("merge_cpu_round");
     else {
         k.partition = program.create_kernel("merge_partition");
-        k.samples = program.create_kernel("merge_samples");
         k.round = program.create_kernel("merge_global");
         k.round_wg = pow2_group_size(k.round, queue.get_device(), 1024);
         k.partition_wg = pow2_group_size(k.partition, queue.get_device(), 128);
@@ -87,8 +84,7 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         sr.order = r.order;
         const std::size_t elems = pol.cpu ? 8 : pol.elems;
         const std::string options = sort_build_options(sr) + " -DMERGE_TWO_RANGES -DMERGE_ELEMS=" +
-                                    std::to_string(elems) +
-                                    (pol.cpu ? std::string() : pol.options);
+                                    std::to_string(elems) + (pol.cpu ? std::string() : pol.options);
         merge_kernels& k = kernels_for(queue, options, pol.cpu);
         // An empty input stands in with the other one's buffers (never read), so that no kernel
         // argument is a null buffer.
@@ -105,17 +101,7 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
                                       merge_round_local_bytes(tile, kbytes, vbytes)};
         scratch_lease lease(queue);
         const bc::buffer splits = lease.buffer(groups * sizeof(cl_ulong));
-        merge_samples_plan samples;
-        samples.kernel = &k.samples;
-        samples.shift = merge_sample_shift(pol, tile);
-        samples.na = n1;
-        samples.nb = n - n1;
-        if (samples.shift) {
-            const std::size_t S = std::size_t(1) << samples.shift;
-            samples.sa = lease.buffer(std::max<std::size_t>(1, ceil_div(samples.na, S)) * kbytes);
-            samples.sb = lease.buffer(std::max<std::size_t>(1, samples.nb / S) * kbytes);
-        }
-        merge_round_gpu(queue, k.partition, k.round, aa, bb, dst, n, n1, shape, splits, true, samples);
+        merge_round_gpu(queue, k.partition, k.round, aa, bb, dst, n, n1, shape, splits, true);
     });
 }
 

@@ -22,7 +22,7 @@ namespace detail {
 //    memory, which PoCL-like CPU devices run as plain loops.
 // CPU devices take the cpu path; CLPRIM_MERGE_PATH=cpu|gpu forces one (tests, measurements),
 // CLPRIM_MERGE_GPU_TUNE="group,elems", CLPRIM_MERGE_SORT_GROUP and CLPRIM_MERGE_CPU_TUNE="chunks,run"
-// override the shapes, CLPRIM_MERGE_SAMPLES the rounds' split search.
+// override the shapes.
 struct merge_policy {
     bool cpu = false;
     std::size_t group = 256;  // gpu: work-items per work-group of the merge rounds (a power of two)
@@ -31,26 +31,11 @@ struct merge_policy {
     int wide = 0;               // gpu: take that kernel where it runs (0), always (1), never (-1)
     std::size_t elems = 17;   // gpu: keys per work-item (odd: strided local accesses conflict-free)
     std::string options;      // gpu: extra build options (CLPRIM_MERGE_OPTIONS)
-    std::size_t samples = 0;  // gpu: merge_partition's split search over every S-th key first, S
-                              // at most this (a power of two dividing the tile; 0: binary search)
     std::size_t chunks = 1;   // cpu: work-items (chunks of the first stage, pieces of each round)
     std::size_t run = 16;     // cpu: keys per insertion-sorted run
 };
 
 merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::size_t kbytes, std::size_t vbytes);
-
-// log2 of S, the split search's sample spacing for tiles of `tile` outputs: S is the largest
-// power of two dividing the tile, at most pol.samples; 0: no samples (S < 2).
-unsigned merge_sample_shift(const merge_policy& pol, std::size_t tile);
-
-// The split search's samples (merge_path.cl's merge_samples) for merge_round_gpu: every S-th key
-// of the first input (na keys from its start) and of the second (nb). shift 0: no samples.
-struct merge_samples_plan {
-    bc::kernel* kernel = nullptr;
-    unsigned shift = 0;
-    std::size_t na = 0, nb = 0;
-    bc::buffer sa, sb; // ceil(na / S) and floor(nb / S) keys
-};
 
 // Local memory of one merge round's work-group (merge_global): the keys (tile + 1), then the values.
 inline std::size_t merge_round_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes)
@@ -64,13 +49,12 @@ struct merge_round_shape {
     std::size_t wg, tile, partition_wg, local;
 };
 
-// One round on the GPU-path kernels (merge_samples where planned, merge_partition, then
-// merge_global) from a and b (the same place for the sort's rounds) into dst; `last` converts
-// keys back to the caller's form. splits: ceil(n / tile) ulongs.
+// One round on the GPU-path kernels (merge_partition, then merge_global) from a and b (the same
+// place for the sort's rounds) into dst; `last` converts keys back to the caller's form.
+// splits: ceil(n / tile) ulongs.
 void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, const sort_place& a,
                      const sort_place& b, const sort_place& dst, std::size_t n, std::size_t L,
-                     const merge_round_shape& shape, const bc::buffer& splits, bool last,
-                     const merge_samples_plan& samples);
+                     const merge_round_shape& shape, const bc::buffer& splits, bool last);
 // One round on the CPU-path kernel (merge_cpu_round): work-items of `piece` outputs each.
 void merge_round_cpu(bc::command_queue& queue, bc::kernel& rk, const sort_place& a, const sort_place& b,
                      const sort_place& dst, std::size_t n, std::size_t L, std::size_t piece, bool last);

@@ -286,16 +286,10 @@ inline ulong pair_of(ulong o, ulong n, ulong L, ulong* la, ulong* lb)
 #define RUN_B(in, in2, base, la) ((in) + (base) + (la))
 #endif
 
-// The co-rank search merge_partition makes (merge_path.cl, joined after this file: co_rank, or a
-// search over samples of spacing 2^sample_shift first).
-ulong merge_split(__global const SK* a, ulong la, __global const SK* b, ulong lb, ulong d, ulong base,
-                  __global const SK* sa, __global const SK* sb, uint shift);
-
 // (2a) Where each work-group's tile of the output starts in its left run: one co-rank search per
 // work-group, all in parallel, in a small kernel of its own before the merge kernel.
 __kernel void merge_partition(__global const SK* in, ulong in_off, __global const SK* in2, ulong in2_off,
-                              ulong n, ulong L, ulong tile, __global ulong* splits, ulong groups,
-                              __global const SK* sa, __global const SK* sb, uint sample_shift)
+                              ulong n, ulong L, ulong tile, __global ulong* splits, ulong groups)
 {
     const ulong g = get_global_id(0);
     if (g >= groups) return;
@@ -304,7 +298,7 @@ __kernel void merge_partition(__global const SK* in, ulong in_off, __global cons
     const ulong o0 = g * tile;
     ulong la, lb;
     const ulong base = pair_of(o0, n, L, &la, &lb);
-    splits[g] = merge_split(in + base, la, RUN_B(in, in2, base, la), lb, o0 - base, base, sa, sb, sample_shift);
+    splits[g] = co_rank(in + base, la, RUN_B(in, in2, base, la), lb, o0 - base);
 }
 
 // (2b) One merge round: runs of L pairwise into runs of 2L, one output tile per work-group: the

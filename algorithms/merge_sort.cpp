@@ -92,9 +92,6 @@ merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::s
     // rounds (merge_sort.cl) every cap tried was slower on the H100 (2^26 uint -> uint, a round:
     // uncapped 0.359 ms, 48 regs 0.378, 40 0.519, 32 0.806; keys alone at 32: 0.23 -> 0.55 ms).
     p.options = knob_options("CLPRIM_MERGE_OPTIONS");
-    // The rounds' split search: over every S-th key first (S up to `samples`), or binary (0).
-    p.samples = 0;
-    if (const auto s = knob_number("CLPRIM_MERGE_SAMPLES", 0, 1 << 16)) p.samples = *s;
 
     // Measured on PoCL (2-core AMD EPYC, 2^24 uint keys): see docs/DEVELOPERS.md.
     p.chunks = 4 * std::max<cl_uint>(1, device.compute_units());
@@ -107,30 +104,13 @@ merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::s
     return p;
 }
 
-unsigned merge_sample_shift(const merge_policy& pol, std::size_t tile)
-{
-    unsigned shift = 0;
-    while ((std::size_t(2) << shift) <= pol.samples && tile % (std::size_t(2) << shift) == 0) ++shift;
-    return shift;
-}
-
 void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, const sort_place& a,
                      const sort_place& b, const sort_place& dst, std::size_t n, std::size_t L,
-                     const merge_round_shape& shape, const bc::buffer& splits, bool last,
-                     const merge_samples_plan& sp)
+                     const merge_round_shape& shape, const bc::buffer& splits, bool last)
 {
     const std::size_t groups = ceil_div(n, shape.tile);
-    if (sp.shift) {
-        const std::size_t S = std::size_t(1) << sp.shift, items = std::max(ceil_div(sp.na, S), sp.nb / S);
-        if (items)
-            launch(queue, *sp.kernel, round_up(items, 256), 256, a.k, cl_ulong(a.koff), cl_ulong(sp.na), b.k,
-                   cl_ulong(b.koff), cl_ulong(sp.nb), sp.sa, sp.sb, cl_uint(sp.shift));
-    }
-    const bc::buffer& sa = sp.shift ? sp.sa : splits; // without samples: never read
-    const bc::buffer& sb = sp.shift ? sp.sb : splits;
     launch(queue, pk, round_up(groups, shape.partition_wg), shape.partition_wg, a.k, cl_ulong(a.koff), b.k,
-           cl_ulong(b.koff), cl_ulong(n), cl_ulong(L), cl_ulong(shape.tile), splits, cl_ulong(groups), sa, sb,
-           cl_uint(sp.shift));
+           cl_ulong(b.koff), cl_ulong(n), cl_ulong(L), cl_ulong(shape.tile), splits, cl_ulong(groups));
     launch(queue, gk, groups * shape.wg, shape.wg, a.k, cl_ulong(a.koff), a.v, cl_ulong(a.voff), b.k,
            cl_ulong(b.koff), b.v, cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v, cl_ulong(dst.voff),
            cl_ulong(n), cl_ulong(L), cl_uint(last ? 1 : 0), splits, local_bytes{shape.local});
@@ -184,8 +164,8 @@ bool wide_tile_sort_runs(bc::command_queue& queue, const bc::program& program, c
 // first and merge_sort.cl built with -DMERGE_COMPARATOR (comparator_options).
 std::vector<std::string> merge_sources(const std::string& comparator)
 {
-    if (comparator.empty()) return {"sort_key_order.cl", "merge_sort.cl", "merge_path.cl"};
-    return {comparator, "sort_key_order.cl", "merge_sort.cl", "merge_path.cl"};
+    if (comparator.empty()) return {"sort_key_order.cl", "merge_sort.cl"};
+    return {comparator, "sort_key_order.cl", "merge_sort.cl"};
 }
 std::string comparator_options(const std::string& comparator)
 {
@@ -284,11 +264,6 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
 
         unsigned rounds = 0;
         for (std::size_t L = sort_tile; L < n; L <<= 1) ++rounds;
-        bc::kernel sk = rounds > 0 ? program.create_kernel("merge_samples") : bc::kernel();
-        merge_samples_plan samples;
-        samples.shift = rounds > 0 ? merge_sample_shift(pol, tile) : 0;
-        samples.kernel = &sk;
-        samples.na = samples.nb = n; // every round samples its whole input, both ways
 
         // The caller's range is one of the two ping-pong buffers (holding sortable bits between
         // rounds); the scratch pair is taken up front, before anything is enqueued.
@@ -299,10 +274,6 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
         scratch_lease lease(queue); // reused from the last call on this queue where they fit
         if (rounds > 0) {
             splits = lease.buffer(groups * sizeof(cl_ulong));
-            if (samples.shift) {
-                samples.sa = lease.buffer(ceil_div(n, std::size_t(1) << samples.shift) * kbytes);
-                samples.sb = lease.buffer(ceil_div(n, std::size_t(1) << samples.shift) * kbytes);
-            }
             scratch.k = lease.buffer(n * kbytes);
             scratch.v = r.has_values ? lease.buffer(n * vbytes) : scratch.k;
             scratch.koff = scratch.voff = 0;
@@ -323,7 +294,7 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
         for (std::size_t L = sort_tile; L < n; L <<= 1) {
             ++round;
             const place dst = src.same_keys(caller) ? scratch : caller;
-            merge_round_gpu(queue, pk, gk, src, src, dst, n, L, shape, splits, round == rounds, samples);
+            merge_round_gpu(queue, pk, gk, src, src, dst, n, L, shape, splits, round == rounds);
             if (trace) trace->merge_round(queue, round, 2 * L, dst.k, dst.koff, n, round == rounds);
             src = dst;
         }

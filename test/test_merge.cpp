@@ -1,8 +1,7 @@
 // merge / merge_by_key against std::merge with the total order (stable: the first range's equal
 // keys first), bit for bit: every key type, both orders, either range empty, ties and float
 // specials; inputs and outputs as sub-ranges of one buffer between guards; both paths forced
-// (CLPRIM_MERGE_PATH=cpu|gpu, tiny GPU tiles so a few thousand keys span many tiles; the split
-// search over samples, CLPRIM_MERGE_SAMPLES); values of
+// (CLPRIM_MERGE_PATH=cpu|gpu, tiny GPU tiles so a few thousand keys span many tiles); values of
 // every width following their keys; overlapping outputs rejected before anything runs; an
 // out-of-order queue.
 #define BOOST_TEST_MODULE clprim_merge
@@ -178,27 +177,6 @@ BOOST_AUTO_TEST_CASE(paths_forced)
         keys_matrix<cl_int>(order_t::descending, queue);
         for (auto s : size_pairs)
             check_pairs<cl_uint, cl_uint>(s.first, s.second, distribution::few_distinct, order_t::ascending, queue);
-    }
-}
-
-// The GPU path's split search over samples first (CLPRIM_MERGE_SAMPLES: every S-th key, S the
-// largest power of two dividing the tile, at most the knob): tiny tiles of 12 (S = 2, 4) and 32
-// outputs (S = 32), and the default shape (S = 256).
-BOOST_AUTO_TEST_CASE(split_samples_forced)
-{
-    env_override path("CLPRIM_MERGE_PATH", "gpu");
-    for (const char* samples : {"2", "256"}) {
-        env_override p("CLPRIM_MERGE_SAMPLES", samples);
-        for (const char* shape : {"4,3", "8,4"}) {
-            env_override tune("CLPRIM_MERGE_GPU_TUNE", shape);
-            keys_matrix<cl_uint>(order_t::ascending, queue);
-            keys_matrix<cl_float>(order_t::descending, queue);
-            for (auto s : size_pairs)
-                check_pairs<cl_long, cl_uint>(s.first, s.second, distribution::few_distinct, order_t::descending, queue);
-        }
-        check_merge<cl_uint>(65537, 30011, distribution::random, order_t::ascending, queue);
-        check_merge<cl_ushort>(40000, 70001, distribution::few_distinct, order_t::descending, queue);
-        check_pairs<cl_int, cl_uint>((1u << 18) + 3, 77777, distribution::few_distinct, order_t::ascending, queue);
     }
 }
 

@@ -154,26 +154,6 @@ BOOST_AUTO_TEST_CASE(gpu_path_default_shape)
     }
 }
 
-// The rounds' split search over samples first (CLPRIM_MERGE_SAMPLES, merge_path.cl) on tiny
-// tiles (many rounds, ragged last tiles; S = 2 and 4) and the default shape (S = 256).
-BOOST_AUTO_TEST_CASE(gpu_path_split_samples)
-{
-    env_override path("CLPRIM_MERGE_PATH", "gpu");
-    for (const char* samples : {"2", "256"}) {
-        env_override p("CLPRIM_MERGE_SAMPLES", samples);
-        {
-            env_override tune("CLPRIM_MERGE_GPU_TUNE", "4,3");
-            for (std::size_t n : {0, 1, 13, 49, 4097, 10007}) {
-                check_keys<cl_uint>(n, distribution::random, clprim::sort_order::ascending);
-                check_keys<cl_float>(n, distribution::float_specials, clprim::sort_order::descending);
-                check_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, clprim::sort_order::descending);
-            }
-        }
-        check_keys<cl_uint>((std::size_t(1) << 17) + 3, distribution::random, clprim::sort_order::ascending);
-        check_pairs<cl_ulong, cl_uint>(100003, distribution::few_distinct, clprim::sort_order::ascending);
-    }
-}
-
 BOOST_AUTO_TEST_CASE(bad_input_throws_before_enqueue)
 {
     auto data = make_data<cl_int>(100, distribution::random);
