@@ -10,11 +10,12 @@
 //    the caches wait on a scattered read per level; sorted ones read each slice about once.
 //  - tree: a static B+tree over the range built for the call (search_tree.cl: every F-th key,
 //    every F^2-th, ... up to a top level of at most `samples` keys in local memory); each query,
-//    in query order, descends one node of F keys (`node` bytes, vector loads) per level: about
-//    one scattered read of memory per query (its leaf block), the levels above staying in cache.
+//    in query order, descends one node of F keys (`node` bytes, vector loads) per level: one or
+//    two scattered reads of memory per query (its leaf block, its level-1 node), the levels above
+//    staying in cache; answers written in order.
 // GPUs take `tree` when the queries are many and the range is long (`cached` when the queries are
-// few against the range), CPU devices `sorted` when both are many (the sort then costs less than the scattered levels), else `plain` (their caches hold
-// the top levels anyway).
+// few against the range), CPU devices `sorted` when both are many (the sort then costs less than
+// the scattered levels), else `plain` (their caches hold the top levels anyway).
 // CLPRIM_SEARCH_PATH=plain|cached|sorted|tree forces one (tests run each on PoCL),
 // CLPRIM_SEARCH_TUNE="wg,items,samples,node,lanes" the shape (items: queries per work-item of the
 // cached, sorted and tree paths; samples: the cached path's samples, the tree's top level at
