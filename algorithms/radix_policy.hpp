@@ -28,7 +28,8 @@ namespace detail {
 //    (onesweep_portable).
 //  - small (sort_small.cpp): the same devices, n up to what one work-group's local memory holds
 //    (4096 4-byte keys): one launch, a bitonic network over (key, index) pairs, where the
-//    one-sweep path's five launches would cost more than the keys.
+//    one-sweep path's five launches would cost more than the keys (its kernel and limit:
+//    sort_small_policy.hpp).
 //  - cpu (radix_sort_cpu.cpp): CPU devices: a contiguous chunk per work-item, no barriers.
 //  - multipass (radix_multipass.cpp): Zagha & Blelloch's count / scan / scatter per digit, the
 //    textbook algorithm: n >= 2^30 on GPUs (the look-back counts hold 30 bits).

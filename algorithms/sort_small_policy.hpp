@@ -1,0 +1,58 @@
+#pragma once
+// The tuning of the radix sort's one-launch path for small ranges (sort_small.cpp, sort_small.cl):
+// which kernel, elements per work-item and the largest range it takes, from the device profile,
+// with the knobs' overrides. Why these values: docs/RESULTS.md, "#27: small sorts in one launch".
+// Private to the algorithms layer.
+#include "sort_support.hpp"
+
+#include <clprim/detail/device_limits.hpp>
+
+#include <clprim/detail/device_profile.hpp>
+#include <clprim/detail/knobs.hpp>
+
+#include <algorithm>
+#include <cstddef>
+
+namespace clprim {
+namespace detail {
+
+// registers (sort_small_registers): elements in registers, local memory only between groups of
+// steps; network (sort_small): every step through local memory, one barrier per step.
+enum class sort_small_kernel { registers, network };
+
+// CLPRIM_SORT_SMALL=registers|network, CLPRIM_SORT_SMALL_ITEMS (elements per work-item of the
+// registers kernel, a power of two, 2..32) and CLPRIM_SORT_SMALL_MAX (the largest range the small
+// path takes, up to 16384, as far as local memory allows) override, for measurements.
+struct sort_small_policy {
+    sort_small_kernel kernel = sort_small_kernel::registers;
+    std::size_t items = 8;       // elements per work-item (registers kernel), more where the group would pass max_wg
+    bool items_forced = false;   // CLPRIM_SORT_SMALL_ITEMS: exactly items (as far as the device's groups allow)
+    std::size_t max_wg = 256;    // widest work-group (both kernels)
+    std::size_t max_keys = 4096; // the largest range, before local memory's limit
+};
+
+inline sort_small_policy select_sort_small_policy(const device_profile& profile)
+{
+    sort_small_policy p;
+    if (const auto k = knob_choice("CLPRIM_SORT_SMALL", {"registers", "network"})) p.kernel = sort_small_kernel(*k);
+    if (const auto e = knob_number("CLPRIM_SORT_SMALL_ITEMS", 2, 32)) {
+        p.items = floor_pow2(*e);
+        p.items_forced = true;
+    }
+    if (const auto m = knob_number("CLPRIM_SORT_SMALL_MAX", 2, 16384)) p.max_keys = floor_pow2(*m);
+    p.max_wg = std::min<std::size_t>(p.max_wg, floor_pow2(std::max<std::size_t>(1, profile.max_work_group_size)));
+    return p;
+}
+
+// The registers kernel's elements per work-item for a padded size P (a power of two >= 2): the
+// policy's items, at most P, at least P / max_wg (and P / the device's widest group when forced).
+inline std::size_t sort_small_items(const sort_small_policy& p, const device_profile& profile, std::size_t padded)
+{
+    const std::size_t device_wg = floor_pow2(std::max<std::size_t>(1, profile.max_work_group_size));
+    std::size_t e = std::min(p.items, padded);
+    e = std::max(e, padded / (p.items_forced ? device_wg : p.max_wg));
+    return std::max<std::size_t>(e, std::min<std::size_t>(2, padded));
+}
+
+} // namespace detail
+} // namespace clprim
