@@ -125,11 +125,10 @@ inline void small_ce(__private small_elem* a, __private small_elem* b, bool up)
 {
     const small_elem x = *a, y = *b;
 #ifdef SE_WIDE
-    const bool swap = (y.x < x.x || (y.x == x.x && y.y < x.y)) == up;
-    if (swap) {
-        *a = y;
-        *b = x;
-    }
+    const uint less = (uint)(y.x < x.x) | ((uint)(y.x == x.x) & (uint)(y.y < x.y)); // y before x
+    const bool swap = less == (uint)up;
+    *a = swap ? y : x;
+    *b = swap ? x : y;
 #else
     const small_elem lo = min(x, y), hi = max(x, y);
     *a = up ? lo : hi;
