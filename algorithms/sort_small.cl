@@ -148,18 +148,35 @@ inline uint small_thread_part(uint t, uint lo)
 // spread over the banks (stays inside [0, SMALL_P)).
 inline uint small_phys(uint i) { return i ^ ((i >> 4) & 15u); }
 
-// One step of merge stage s (blocks of 2^s, alternately ascending and descending) at distance
-// 2^(lo + rb), inside each work-item's elements (rb constant once inlined: x stays in registers).
-inline void small_step(__private small_elem* x, uint rb, uint tp, uint lo, uint s)
+// Stages 1 .. LOG_E of the network, inside each work-item's elements (layout 0): the bitonic
+// sort of its SMALL_E elements, ascending where bit LOG_E of their index is 0 (flip 0), every
+// direction below that known when the loops are unrolled.
+inline void small_sort_own(__private small_elem* x, uint flip)
+{
+#pragma unroll
+    for (uint s = 1; s <= SMALL_LOG_E; ++s)
+#pragma unroll
+        for (uint b = s; b-- > 0u;)
+#pragma unroll
+            for (uint j = 0; j < SMALL_E; ++j)
+                if ((j & (1u << b)) == 0u)
+                    small_ce(&x[j], &x[j | (1u << b)], (((j >> s) & 1u) ^ (s == SMALL_LOG_E ? flip : 0u)) == 0u);
+}
+
+// One step of a later stage at distance 2^(lo + rb), inside each work-item's elements (rb
+// constant once inlined: x stays in registers). The stage's bit lies above the work-item's
+// element bits, so one direction (up) holds for all of them.
+inline void small_step(__private small_elem* x, uint rb, bool up)
 {
 #pragma unroll
     for (uint j = 0; j < SMALL_E; ++j)
-        if ((j & (1u << rb)) == 0u) small_ce(&x[j], &x[j | (1u << rb)], (((tp | (j << lo)) >> s) & 1u) == 0u);
+        if ((j & (1u << rb)) == 0u) small_ce(&x[j], &x[j | (1u << rb)], up);
 }
 
-// Registers variant: a bitonic network over SMALL_P elements, SMALL_E per work-item: per stage s,
-// the steps at bits s-1 .. 0 in groups of LOG_E bits, each group in registers after one remap
-// through local memory. The range [0, n) is sorted in place.
+// Registers variant: a bitonic network over SMALL_P elements, SMALL_E per work-item: the first
+// LOG_E stages in each work-item's registers, then per stage s the steps at bits s-1 .. 0 in groups
+// of LOG_E bits, each group in registers after one remap through local memory. The range [0, n)
+// is sorted in place.
 __kernel __attribute__((reqd_work_group_size(SMALL_WG, 1, 1)))
 void sort_small_registers(__global K* keys, ulong key_off, __global V* values, ulong value_off, uint n)
 {
@@ -174,8 +191,11 @@ void sort_small_registers(__global K* keys, ulong key_off, __global V* values, u
         const uint i = tp | j;
         x[j] = SE_MAKE(i < n ? key_to_sortable(keys[i]) : (K_UNSIGNED) ~(K_UNSIGNED)0, i);
     }
+    small_sort_own(x, (tp >> SMALL_LOG_E) & 1u);
+    // Stages LOG_E + 1 .. LOG_P: the steps at bits s-1 .. 0 in groups of up to LOG_E bits [lo, b],
+    // each group in registers after a remap (lo + LOG_E <= s: bit s is one of the work-item's).
     uint remaps = 0;
-    for (uint s = 1; s <= SMALL_LOG_P; ++s) {
+    for (uint s = SMALL_LOG_E + 1; s <= SMALL_LOG_P; ++s) {
         int b = (int)s - 1;
         while (b >= 0) {
             const uint want = b >= SMALL_LOG_E - 1 ? (uint)b - (SMALL_LOG_E - 1) : 0u;
@@ -194,20 +214,21 @@ void sort_small_registers(__global K* keys, ulong key_off, __global V* values, u
                 for (uint j = 0; j < SMALL_E; ++j) x[j] = lb[small_phys(tp | (j << lo))];
                 ++remaps;
             }
+            const bool up = ((tp >> s) & 1u) == 0u;
             for (; b >= (int)lo; --b) {
                 switch ((uint)b - lo) {
-                case 0: small_step(x, 0, tp, lo, s); break;
+                case 0: small_step(x, 0, up); break;
 #if SMALL_LOG_E > 1
-                case 1: small_step(x, 1, tp, lo, s); break;
+                case 1: small_step(x, 1, up); break;
 #endif
 #if SMALL_LOG_E > 2
-                case 2: small_step(x, 2, tp, lo, s); break;
+                case 2: small_step(x, 2, up); break;
 #endif
 #if SMALL_LOG_E > 3
-                case 3: small_step(x, 3, tp, lo, s); break;
+                case 3: small_step(x, 3, up); break;
 #endif
 #if SMALL_LOG_E > 4
-                case 4: small_step(x, 4, tp, lo, s); break;
+                case 4: small_step(x, 4, up); break;
 #endif
 #if SMALL_LOG_E > 5
 #error "sort_small_registers: SMALL_E up to 32"
