@@ -1,6 +1,7 @@
 // One-launch stable sort of a small range (see sort_small.hpp and sort_small.cl).
 #include "sort_small.hpp"
 #include "sort_small_policy.hpp"
+#include "sort_small_tiles.hpp"
 #include "sort_support.hpp"
 
 #include <clprim/detail/algorithms_kernels.hpp>
@@ -77,10 +78,11 @@ small_kernel& cached_kernel(const bc::command_queue& queue, const sort_request& 
 
 } // namespace
 
-std::size_t sort_small_max_keys(const sort_request& r, const bc::command_queue& queue)
+namespace {
+
+// The largest range one work-group takes.
+std::size_t one_group_max(const sort_request& r, const device_profile& profile, const sort_small_policy& pol)
 {
-    const device_profile& profile = profile_of(queue.get_device());
-    const sort_small_policy pol = select_sort_small_policy(profile);
     // The network kernel keeps its old budget (half the local memory); the registers kernel may
     // take all of it (one work-group runs).
     const std::size_t budget = pol.kernel == sort_small_kernel::network ? profile.local_mem_size / 2 : profile.local_mem_size;
@@ -89,11 +91,25 @@ std::size_t sort_small_max_keys(const sort_request& r, const bc::command_queue& 
     return local_bytes_for(pol, r, p) <= budget ? p : 0;
 }
 
+} // namespace
+
+std::size_t sort_small_max_keys(const sort_request& r, const bc::command_queue& queue)
+{
+    const device_profile& profile = profile_of(queue.get_device());
+    const sort_small_policy pol = select_sort_small_policy(profile);
+    const std::size_t one = one_group_max(r, profile, pol);
+    if (pol.tiles_max <= one) return one;
+    const std::size_t tile = sort_small_tiles_tile(r, queue);
+    return tile == 0 ? one : std::max(one, std::min(pol.tiles_max, tile * sort_small_tiles_max_tiles));
+}
+
 void sort_small(const sort_request& r, bc::command_queue& queue)
 {
     const std::size_t n = r.keys.size;
+    const device_profile& profile = profile_of(queue.get_device());
+    const sort_small_policy pol = select_sort_small_policy(profile);
+    if (n > one_group_max(r, profile, pol)) return sort_small_tiles(r, queue);
     const std::size_t p = std::max<std::size_t>(2, next_pow2(n));
-    const sort_small_policy pol = select_sort_small_policy(profile_of(queue.get_device()));
     small_kernel& k = cached_kernel(queue, r, pol, p);
     launch(queue, k.kernel, k.wg, k.wg, r.keys.buffer, cl_ulong(r.keys.offset), values_buffer_or(r),
            cl_ulong(r.has_values ? r.values.offset : 0), cl_uint(n));

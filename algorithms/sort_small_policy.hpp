@@ -22,13 +22,21 @@ enum class sort_small_kernel { registers, network };
 
 // CLPRIM_SORT_SMALL=registers|network, CLPRIM_SORT_SMALL_ITEMS (elements per work-item of the
 // registers kernel, a power of two, 2..32) and CLPRIM_SORT_SMALL_MAX (the largest range the small
-// path takes, up to 16384, as far as local memory allows) override, for measurements.
+// path takes, up to 16384, as far as local memory allows) override, for measurements;
+// CLPRIM_SORT_SMALL_TILES="max_keys[,kpt[,ballot]]" sets the few-tiles path's largest range (0:
+// off), its keys per work-item and whether NVIDIA devices rank by warp votes (1) or portably (0).
 struct sort_small_policy {
     sort_small_kernel kernel = sort_small_kernel::registers;
     std::size_t items = 8;       // elements per work-item (registers kernel), more where the group would pass max_wg
     bool items_forced = false;   // CLPRIM_SORT_SMALL_ITEMS: exactly items (as far as the device's groups allow)
     std::size_t max_wg = 256;    // widest work-group (both kernels)
     std::size_t max_keys = 4096; // the largest range, before local memory's limit
+    // Few tiles (sort_small_tiles.cl): ranges up to tiles_max keys that one work-group does not
+    // hold take one launch per digit pass (0: that path is off); tiles of tiles_wg x tiles_kpt keys.
+    std::size_t tiles_max = 0;
+    std::size_t tiles_wg = 256;
+    std::size_t tiles_kpt = 8;
+    bool tiles_ballot = true; // NVIDIA: the warp-vote ranking (inline PTX) where the compiler takes it
 };
 
 inline sort_small_policy select_sort_small_policy(const device_profile& profile)
@@ -40,6 +48,11 @@ inline sort_small_policy select_sort_small_policy(const device_profile& profile)
         p.items_forced = true;
     }
     if (const auto m = knob_number("CLPRIM_SORT_SMALL_MAX", 2, 16384)) p.max_keys = floor_pow2(*m);
+    if (const auto t = knob_numbers("CLPRIM_SORT_SMALL_TILES", 1, 3)) {
+        p.tiles_max = (*t)[0];
+        if (t->size() > 1 && (*t)[1] >= 1) p.tiles_kpt = std::min<std::size_t>((*t)[1], 32);
+        if (t->size() > 2) p.tiles_ballot = (*t)[2] != 0;
+    }
     p.max_wg = std::min<std::size_t>(p.max_wg, floor_pow2(std::max<std::size_t>(1, profile.max_work_group_size)));
     return p;
 }
