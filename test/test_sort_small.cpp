@@ -195,12 +195,12 @@ BOOST_AUTO_TEST_CASE(few_tiles)
     env_override path("CLPRIM_RADIX_PATH", "small");
     {
         env_override tiles("CLPRIM_SORT_SMALL_TILES", "65536");
-        keys_sizes<cl_uint>({4097, 6143, 65536}, {distribution::random, distribution::few_distinct}, "tiles");
+        keys_sizes<cl_uint>({4097, 65536}, {distribution::random, distribution::few_distinct}, "tiles");
         keys_sizes<cl_float>({20011}, {distribution::float_specials}, "tiles");
-        keys_sizes<cl_short>({4099, 30011}, key_dists(), "tiles");
-        keys_sizes<cl_ulong>({4097, 9001}, key_dists(), "tiles");
+        keys_sizes<cl_short>({4099, 30011}, {distribution::extremes, distribution::few_distinct}, "tiles");
+        keys_sizes<cl_ulong>({9001}, key_dists(), "tiles");
         keys_sizes<cl_double>({5003}, {distribution::float_specials}, "tiles");
-        pairs_sizes<cl_uint, cl_uint>({4097, 65536}, distribution::few_distinct, "tiles");
+        pairs_sizes<cl_uint, cl_uint>({6143, 30011}, distribution::few_distinct, "tiles");
         pairs_sizes<cl_ushort, cl_ulong>({10007}, distribution::extremes, "tiles");
         pairs_sizes<cl_long, cl_uint>({6007}, distribution::few_distinct, "tiles");
         for (order_t o : {order_t::ascending, order_t::descending}) vector_pairs<cl_uint, bc::uint4_>(8191, o, "tiles");
@@ -212,8 +212,8 @@ BOOST_AUTO_TEST_CASE(few_tiles)
         keys_sizes<cl_uint>({257, 16383, 3001, 16384}, {distribution::random}, "tiles 256 x 1");
         pairs_sizes<cl_int, cl_uint>({12345}, distribution::few_distinct, "tiles 256 x 1");
         env_override fallback("CLPRIM_LOOKBACK", "fallback");
-        keys_sizes<cl_uint>({16381}, {distribution::random}, "tiles 256 x 1, every tile's fallback");
-        pairs_sizes<cl_ulong, cl_uint>({7001}, distribution::few_distinct, "tiles 256 x 1, every tile's fallback");
+        keys_sizes<cl_uint>({5001}, {distribution::random}, "tiles 256 x 1, every tile's fallback");
+        pairs_sizes<cl_ulong, cl_uint>({3001}, distribution::few_distinct, "tiles 256 x 1, every tile's fallback");
     }
 }
 
