@@ -209,6 +209,9 @@ void sort_small_tiles_pass(__global const K_UNSIGNED* src, ulong src_off, __glob
         if (j < m) vals[k] = vsrc[base + j];
     }
 #endif
+    // Passes after the first: the digits' starts from the totals, while the keys arrive.
+    uint all, digit_start = 0;
+    if (pass > 0) digit_start = wg_exclusive_scan_uint(total_in, scratch, &all);
     for (uint i = lid; i < ST_WARPS * ST_RADIX; i += ST_WG) warp_counts[i] = 0u;
 #if ST_PASSES > 1
     if (pass == 0)
@@ -289,18 +292,15 @@ void sort_small_tiles_pass(__global const K_UNSIGNED* src, ulong src_off, __glob
     st_look_back(slots, src, n, pass, convert_in, &j, &before, hist, flags);
     if (t > 0 && lid < ST_RADIX) lb32_publish(&slots[(ulong)t * ST_RADIX + lid], LB_PREFIX, before + count);
     // Pass 0: the digit's total, looking back from past the last tile (the last tile has it).
-    uint total = total_in;
     if (pass == 0) {
-        if (t + 1 == tiles) {
-            total = before + count;
-        } else {
+        uint total = before + count;
+        if (t + 1 < tiles) {
             uint jt = tiles;
             total = 0;
             st_look_back(slots, src, n, pass, convert_in, &jt, &total, hist, flags);
         }
+        digit_start = wg_exclusive_scan_uint(lid < ST_RADIX ? total : 0u, scratch, &all);
     }
-    uint all;
-    const uint digit_start = wg_exclusive_scan_uint(lid < ST_RADIX ? total : 0u, scratch, &all);
     if (lid < ST_RADIX) global_base[lid] = digit_start + before - start_in_tile;
     barrier(CLK_LOCAL_MEM_FENCE);
 

@@ -192,28 +192,43 @@ BOOST_AUTO_TEST_CASE(limits_and_fallback)
 // (the status words stay with the queue); every tile taking the decoupled fallback.
 BOOST_AUTO_TEST_CASE(few_tiles)
 {
+    // Each (type, order, shape) is a program PoCL compiles for seconds: one order per type here.
+    const order_t up = order_t::ascending, down = order_t::descending;
+    auto keys = [](auto key, std::size_t n, distribution d, order_t o, const std::string& label) {
+        using K = decltype(key);
+        if (type_runs_here<K>())
+            check_sorted_keys<K>(n, d, o, [&](auto f, auto l, auto& q) { clprim::radix_sort(f, l, q, o); }, label);
+    };
+    auto pairs = [](auto key, auto value, std::size_t n, distribution d, order_t o, const std::string& label) {
+        using K = decltype(key);
+        using V = decltype(value);
+        check_sorted_pairs<K, V>(n, d, o, true,
+                                 [&](auto f, auto l, auto v, auto& q) { clprim::radix_sort_by_key(f, l, v, q, o); }, label);
+    };
     env_override path("CLPRIM_RADIX_PATH", "small");
     {
         env_override tiles("CLPRIM_SORT_SMALL_TILES", "65536");
-        keys_sizes<cl_uint>({4097, 65536}, {distribution::random, distribution::few_distinct}, "tiles");
-        keys_sizes<cl_float>({20011}, {distribution::float_specials}, "tiles");
-        keys_sizes<cl_short>({4099, 30011}, {distribution::extremes, distribution::few_distinct}, "tiles");
-        keys_sizes<cl_ulong>({9001}, key_dists(), "tiles");
-        keys_sizes<cl_double>({5003}, {distribution::float_specials}, "tiles");
-        pairs_sizes<cl_uint, cl_uint>({6143, 30011}, distribution::few_distinct, "tiles");
-        pairs_sizes<cl_ushort, cl_ulong>({10007}, distribution::extremes, "tiles");
-        pairs_sizes<cl_long, cl_uint>({6007}, distribution::few_distinct, "tiles");
-        for (order_t o : {order_t::ascending, order_t::descending}) vector_pairs<cl_uint, bc::uint4_>(8191, o, "tiles");
-        keys_sizes<cl_uchar>({5000}, {distribution::random}, "tiles: 8-bit keys take another path");
+        for (order_t o : {up, down})
+            for (std::size_t n : {std::size_t(4097), std::size_t(65536)})
+                for (distribution d : {distribution::random, distribution::few_distinct}) keys(cl_uint{}, n, d, o, "tiles");
+        keys(cl_float{}, 20011, distribution::float_specials, up, "tiles");
+        keys(cl_short{}, 30011, distribution::extremes, down, "tiles");
+        keys(cl_ulong{}, 9001, distribution::random, up, "tiles");
+        pairs(cl_uint{}, cl_uint{}, 6143, distribution::few_distinct, down, "tiles");
+        pairs(cl_uint{}, cl_uint{}, 30011, distribution::few_distinct, down, "tiles");
+        pairs(cl_ushort{}, cl_ulong{}, 10007, distribution::extremes, up, "tiles");
+        vector_pairs<cl_uint, bc::uint4_>(8191, up, "tiles");
+        keys(cl_uchar{}, 5000, distribution::random, up, "tiles: 8-bit keys take another path");
     }
     {
         env_override tiles("CLPRIM_SORT_SMALL_TILES", "16384,1");
         env_override max("CLPRIM_SORT_SMALL_MAX", "256");
-        keys_sizes<cl_uint>({257, 16383, 3001, 16384}, {distribution::random}, "tiles 256 x 1");
-        pairs_sizes<cl_int, cl_uint>({12345}, distribution::few_distinct, "tiles 256 x 1");
+        for (std::size_t n : {std::size_t(257), std::size_t(3001), std::size_t(16383), std::size_t(16384)})
+            keys(cl_uint{}, n, distribution::random, up, "tiles 256 x 1");
+        pairs(cl_long{}, cl_uint{}, 12345, distribution::few_distinct, down, "tiles 256 x 1");
         env_override fallback("CLPRIM_LOOKBACK", "fallback");
-        keys_sizes<cl_uint>({5001}, {distribution::random}, "tiles 256 x 1, every tile's fallback");
-        pairs_sizes<cl_ulong, cl_uint>({3001}, distribution::few_distinct, "tiles 256 x 1, every tile's fallback");
+        keys(cl_uint{}, 5001, distribution::random, up, "tiles 256 x 1, every tile's fallback");
+        pairs(cl_long{}, cl_uint{}, 3001, distribution::few_distinct, down, "tiles 256 x 1, every tile's fallback");
     }
 }
 
