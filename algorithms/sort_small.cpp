@@ -1,5 +1,6 @@
 // One-launch stable sort of a small range (see sort_small.hpp and sort_small.cl).
 #include "sort_small.hpp"
+#include "sort_small_host.hpp"
 #include "sort_small_policy.hpp"
 #include "sort_small_tiles.hpp"
 #include "sort_support.hpp"
@@ -42,21 +43,20 @@ std::size_t log2_of(std::size_t pow2)
 struct small_kernel {
     bc::kernel kernel;
     std::size_t wg = 1;
+    kernel_arg_memo args;
 };
 
 // Per host thread (kernel objects carry their arguments), per (context, device, types, order,
 // kernel, P, elements per work-item): found without building the options text.
-small_kernel& cached_kernel(const bc::command_queue& queue, const sort_request& r, const sort_small_policy& pol,
-                            std::size_t p)
+small_kernel& cached_kernel(const bc::command_queue& queue, const small_queue_ids& ids, const device_profile& profile,
+                            const sort_request& r, const sort_small_policy& pol, std::size_t p)
 {
-    const bc::device device = queue.get_device();
-    const device_profile& profile = profile_of(device);
     const bool registers = pol.kernel == sort_small_kernel::registers;
     const std::size_t items = registers ? sort_small_items(pol, profile, p) : 0;
     using key = std::tuple<cl_context, cl_device_id, int, int, int, int, std::size_t, std::size_t>;
     thread_local std::map<key, small_kernel> cache;
-    const key k{queue.get_context().get(), device.get(), int(r.key_type), r.has_values ? int(r.value_type) : -1,
-                int(r.order), int(pol.kernel), p, items};
+    const key k{ids.context, ids.device, int(r.key_type), r.has_values ? int(r.value_type) : -1, int(r.order),
+                int(pol.kernel), p, items};
     auto it = cache.find(k);
     if (it != cache.end()) return it->second;
     std::size_t wg = 0;
@@ -72,7 +72,7 @@ small_kernel& cached_kernel(const bc::command_queue& queue, const sort_request& 
     }
     options += " -DSMALL_WG=" + std::to_string(wg);
     bc::program program = algorithms_program(queue.get_context(), {"sort_key_order.cl", "sort_small.cl"}, options);
-    return cache.emplace(k, small_kernel{program.create_kernel(registers ? "sort_small_registers" : "sort_small"), wg})
+    return cache.emplace(k, small_kernel{program.create_kernel(registers ? "sort_small_registers" : "sort_small"), wg, {}})
         .first->second;
 }
 
@@ -95,24 +95,26 @@ std::size_t one_group_max(const sort_request& r, const device_profile& profile, 
 
 std::size_t sort_small_max_keys(const sort_request& r, const bc::command_queue& queue)
 {
-    const device_profile& profile = profile_of(queue.get_device());
+    const device_profile& profile = small_profile_of(small_ids_of(queue).device);
     const sort_small_policy pol = select_sort_small_policy(profile);
     const std::size_t one = one_group_max(r, profile, pol);
     if (pol.tiles_max <= one) return one;
-    const std::size_t tile = sort_small_tiles_tile(r, queue);
+    const std::size_t tile = sort_small_tiles_tile(r, profile, pol);
     return tile == 0 ? one : std::max(one, std::min(pol.tiles_max, tile * sort_small_tiles_max_tiles));
 }
 
 void sort_small(const sort_request& r, bc::command_queue& queue)
 {
     const std::size_t n = r.keys.size;
-    const device_profile& profile = profile_of(queue.get_device());
+    const small_queue_ids ids = small_ids_of(queue);
+    const device_profile& profile = small_profile_of(ids.device);
     const sort_small_policy pol = select_sort_small_policy(profile);
-    if (n > one_group_max(r, profile, pol)) return sort_small_tiles(r, queue);
+    if (n > one_group_max(r, profile, pol)) return sort_small_tiles(r, queue, ids, profile, pol);
     const std::size_t p = std::max<std::size_t>(2, next_pow2(n));
-    small_kernel& k = cached_kernel(queue, r, pol, p);
-    launch(queue, k.kernel, k.wg, k.wg, r.keys.buffer, cl_ulong(r.keys.offset), values_buffer_or(r),
-           cl_ulong(r.has_values ? r.values.offset : 0), cl_uint(n));
+    small_kernel& k = cached_kernel(queue, ids, profile, r, pol, p);
+    k.args.set(k.kernel, r.keys.buffer, cl_ulong(r.keys.offset), values_buffer_or(r),
+               cl_ulong(r.has_values ? r.values.offset : 0), cl_uint(n));
+    launch_1d(queue, k.kernel, k.wg, k.wg);
 }
 
 } // namespace detail

@@ -13,6 +13,8 @@
 #include <clprim/detail/scratch_pool.hpp>
 
 #include <map>
+#include <string>
+#include <vector>
 #include <tuple>
 
 namespace clprim {
@@ -34,8 +36,10 @@ std::size_t pass_local_bytes(const sort_request& r, std::size_t wg, std::size_t 
     return bytes;
 }
 
+// One kernel object per pass (each keeps its arguments from call to call, kernel_arg_memo).
 struct tiles_kernel {
-    bc::kernel pass;
+    std::vector<bc::kernel> pass;
+    std::vector<kernel_arg_memo> args;
     std::size_t wg = 0, kpt = 0;
     std::size_t tile() const { return wg * kpt; }
 };
@@ -50,21 +54,20 @@ std::size_t fitting_kpt(const sort_request& r, const device_profile& profile, co
 
 // Per host thread, per (context, device, types, order, tile shape). NVIDIA devices whose compiler
 // takes the inline PTX of the warp-vote ranking get it; others (and a refused build) the portable one.
-tiles_kernel& cached_kernel(const bc::command_queue& queue, const sort_request& r)
+tiles_kernel& cached_kernel(const bc::command_queue& queue, const small_queue_ids& ids, const device_profile& profile,
+                            const sort_small_policy& pol, const sort_request& r)
 {
-    const bc::device device = queue.get_device();
-    const device_profile& profile = profile_of(device);
-    const sort_small_policy pol = select_sort_small_policy(profile);
     const std::size_t kpt = fitting_kpt(r, profile, pol);
     const std::string lookback = lookback_build_options(); // CLPRIM_LOOKBACK=fallback: every tile takes it
     using key = std::tuple<cl_context, cl_device_id, int, int, int, std::size_t, std::size_t, bool, std::string>;
     thread_local std::map<key, tiles_kernel> cache;
-    const key k{queue.get_context().get(), device.get(), int(r.key_type), r.has_values ? int(r.value_type) : -1,
-                int(r.order), pol.tiles_wg, kpt, pol.tiles_ballot, lookback};
+    const key k{ids.context, ids.device, int(r.key_type), r.has_values ? int(r.value_type) : -1, int(r.order),
+                pol.tiles_wg, kpt, pol.tiles_ballot, lookback};
     auto it = cache.find(k);
     if (it != cache.end()) return it->second;
+    const std::size_t passes = size_of(r.key_type);
     const std::string options = sort_build_options(r) + " -DST_WG=" + std::to_string(pol.tiles_wg) +
-                                " -DST_KPT=" + std::to_string(kpt) + " -DST_PASSES=" + std::to_string(size_of(r.key_type)) + lookback;
+                                " -DST_KPT=" + std::to_string(kpt) + " -DST_PASSES=" + std::to_string(passes) + lookback;
     const std::vector<std::string> files{"sort_key_order.cl", "workgroup_scan.cl", "lookback.cl", "sort_small_tiles.cl"};
     bc::program program;
     bool built = false;
@@ -76,23 +79,27 @@ tiles_kernel& cached_kernel(const bc::command_queue& queue, const sort_request& 
         }
     }
     if (!built) program = algorithms_program(queue.get_context(), files, options);
-    return cache.emplace(k, tiles_kernel{program.create_kernel("sort_small_tiles_pass"), pol.tiles_wg, kpt}).first->second;
+    tiles_kernel t;
+    for (std::size_t p = 0; p < passes; ++p) t.pass.push_back(program.create_kernel("sort_small_tiles_pass"));
+    t.args.resize(passes);
+    t.wg = pol.tiles_wg;
+    t.kpt = kpt;
+    return cache.emplace(k, std::move(t)).first->second;
 }
 
 } // namespace
 
-std::size_t sort_small_tiles_tile(const sort_request& r, const bc::command_queue& queue)
+std::size_t sort_small_tiles_tile(const sort_request& r, const device_profile& profile, const sort_small_policy& pol)
 {
     if (size_of(r.key_type) < 2) return 0; // one pass: an odd count (see sort_small_tiles.cl)
-    const device_profile& profile = profile_of(queue.get_device());
-    const sort_small_policy pol = select_sort_small_policy(profile);
     if (pol.tiles_wg > profile.max_work_group_size) return 0;
     return pol.tiles_wg * fitting_kpt(r, profile, pol);
 }
 
-void sort_small_tiles(const sort_request& r, bc::command_queue& queue)
+void sort_small_tiles(const sort_request& r, bc::command_queue& queue, const small_queue_ids& ids,
+                      const device_profile& profile, const sort_small_policy& pol)
 {
-    tiles_kernel& k = cached_kernel(queue, r);
+    tiles_kernel& k = cached_kernel(queue, ids, profile, pol, r);
     const std::size_t n = r.keys.size;
     const std::size_t key_size = size_of(r.key_type), value_size = r.has_values ? size_of(r.value_type) : 0;
     const std::size_t passes = key_size; // 8-bit digits: 2, 4 or 8, an even number
@@ -130,11 +137,11 @@ void sort_small_tiles(const sort_request& r, bc::command_queue& queue)
         // next call (the pass that used it has finished: same in-order queue).
         const place& from = p == 0 ? caller : (p % 2 == 1 ? a : b);
         const place& to = p + 1 == passes ? caller : (p % 2 == 0 ? a : b);
-        launch(queue, k.pass, tiles * k.wg, k.wg, from.keys, cl_ulong(from.key_off), to.keys, cl_ulong(to.key_off),
+        k.args[p].set(k.pass[p], from.keys, cl_ulong(from.key_off), to.keys, cl_ulong(to.key_off),
                from.values, cl_ulong(from.value_off), to.values, cl_ulong(to.value_off), cl_uint(n), cl_uint(p), st.buffer,
                cl_ulong(half * counts_words), cl_ulong((1 - half) * counts_words), cl_ulong(slots_at + (p % 2) * region_words),
                cl_ulong(slots_at + ((p + 1) % 2) * region_words)); // the last pass clears region 0
-
+        launch_1d(queue, k.pass[p], tiles * k.wg, k.wg);
     }
 }
 

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <random>
 #include <sstream>
 
@@ -95,6 +96,31 @@ CLPRIM_BENCH(sort_small_probe)
         const double ms = clprim_bench::median_ms(ctx.queue, [&] { ctx.queue.enqueue_1d_range_kernel(empty, 0, 256, 256); },
                                                   std::max(ctx.repeat, 50));
         std::printf("sort_small_probe floor: empty kernel + clFinish %.4f ms\n", ms);
+        // Host time of the pieces of a small call (microseconds each, mean over many): what the
+        // library's host side costs beside the driver's enqueue.
+        const int many = 2000;
+        auto per_call_us = [&](const std::function<void()>& f) {
+            const auto t0 = std::chrono::steady_clock::now();
+            for (int i = 0; i < many; ++i) f();
+            const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / many;
+            ctx.queue.finish();
+            return us;
+        };
+        cl_device_id id = nullptr;
+        const double get_device = per_call_us([&] { (void)ctx.queue.get_device(); });
+        const double queue_info = per_call_us(
+            [&] { clGetCommandQueueInfo(ctx.queue.get(), CL_QUEUE_DEVICE, sizeof id, &id, nullptr); });
+        const double set_arg = per_call_us([&] { empty.set_arg(0, word); });
+        const double enqueue_event = per_call_us([&] { ctx.queue.enqueue_1d_range_kernel(empty, 0, 256, 256); });
+        const std::size_t g = 256;
+        const double enqueue_raw = per_call_us(
+            [&] { clEnqueueNDRangeKernel(ctx.queue.get(), empty.get(), 1, nullptr, &g, &g, 0, nullptr, nullptr); });
+        bc::vector<cl_uint> one(1, ctx.ctx);
+        const double sort_one = per_call_us([&] { clprim::radix_sort(one.begin(), one.end(), ctx.queue); });
+        std::printf("sort_small_probe host us: queue.get_device() %.3f, clGetCommandQueueInfo %.3f, clSetKernelArg "
+                    "(buffer) %.3f, enqueue with event %.3f, enqueue without event %.3f, radix_sort of 1 key (checks, "
+                    "scope, no launch) %.3f\n",
+                    get_device, queue_info, set_arg, enqueue_event, enqueue_raw, sort_one);
     }
     std::string sweep = "registers,8;registers,4;registers,16;network,0";
     if (const auto s = clprim::detail::knob_text("CLPRIM_SORT_SMALL_SWEEP")) sweep = *s;

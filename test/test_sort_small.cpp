@@ -172,23 +172,26 @@ BOOST_AUTO_TEST_CASE(network_kernel)
     pairs_sizes<cl_ushort, cl_uint>({1021}, distribution::few_distinct, "network", up_only);
 }
 
-// The largest range: 4096 by default; past it (or where local memory is short, 64-bit keys with
-// values) the device's own path runs; CLPRIM_SORT_SMALL_MAX moves the limit (8192 keys alone fit
-// 32 KiB of local memory, 16384 pairs do not and fall back).
+// The largest range one work-group takes: 4096 by default; past it (or where local memory is
+// short, 64-bit keys with values) the few-tiles path, or with that off (CLPRIM_SORT_SMALL_TILES=0)
+// the device's own path runs; CLPRIM_SORT_SMALL_MAX moves the limit (8192 keys alone fit 32 KiB of
+// local memory, 16384 pairs do not and fall back). Past 65536 keys the device's own path runs.
 BOOST_AUTO_TEST_CASE(limits_and_fallback)
 {
     env_override path("CLPRIM_RADIX_PATH", "small");
-    keys_sizes<cl_uint>({4097}, {distribution::random}, "past the limit", up_only);
-    pairs_sizes<cl_ulong, cl_uint>({4095}, distribution::few_distinct, "64-bit pairs at 4095", up_only);
     {
+        env_override no_tiles("CLPRIM_SORT_SMALL_TILES", "0");
+        keys_sizes<cl_uint>({4097}, {distribution::random}, "past the limit", up_only);
+        pairs_sizes<cl_ulong, cl_uint>({4095}, distribution::few_distinct, "64-bit pairs at 4095", up_only);
         env_override max("CLPRIM_SORT_SMALL_MAX", "8192");
         keys_sizes<cl_uint>({8191, 8192}, {distribution::random}, "max 8192", up_only);
         pairs_sizes<cl_uint, cl_uint>({16381}, distribution::few_distinct, "max 8192, past it", up_only);
     }
     {
         env_override max("CLPRIM_SORT_SMALL_MAX", "256");
-        keys_sizes<cl_uint>({257}, {distribution::random}, "max 256, past it", up_only);
+        keys_sizes<cl_uint>({257}, {distribution::random}, "max 256, the few-tiles path past it", up_only);
     }
+    keys_sizes<cl_uint>({65537}, {distribution::random}, "past the few-tiles path", up_only);
 }
 
 // The few-tiles path (sort_small_tiles.cl, CLPRIM_SORT_SMALL_TILES): ranges past one work-group,
