@@ -182,7 +182,6 @@ BOOST_AUTO_TEST_CASE(limits_and_fallback)
     {
         env_override no_tiles("CLPRIM_SORT_SMALL_TILES", "0");
         keys_sizes<cl_uint>({4097}, {distribution::random}, "past the limit", up_only);
-        pairs_sizes<cl_ulong, cl_uint>({4095}, distribution::few_distinct, "64-bit pairs at 4095", up_only);
         env_override max("CLPRIM_SORT_SMALL_MAX", "8192");
         keys_sizes<cl_uint>({8191, 8192}, {distribution::random}, "max 8192", up_only);
         pairs_sizes<cl_uint, cl_uint>({16381}, distribution::few_distinct, "max 8192, past it", up_only);
@@ -196,9 +195,10 @@ BOOST_AUTO_TEST_CASE(limits_and_fallback)
 
 // The few-tiles path (sort_small_tiles.cl, CLPRIM_SORT_SMALL_TILES): ranges past one work-group,
 // one launch per digit pass, with digit totals found by look-back in pass 0. Keys of 16, 32 and
-// 64 bits, pairs (stable), one and many tiles, partial last tiles, both orders; small tiles
-// (256 x 1 keys) for many tiles; calls of different tile counts and key widths back to back
-// (the status words stay with the queue); every tile taking the decoupled fallback.
+// 64 bits, pairs (stable, scalar and vector values), one and many tiles, partial last tiles, both
+// orders; small tiles (256 x 1 keys) for many tiles; calls of different tile counts and key widths
+// back to back (the status words stay with the queue); every tile taking the decoupled fallback.
+// (The tiles kernel takes PoCL seconds to build: seven programs here; the H100 run covers more.)
 BOOST_AUTO_TEST_CASE(few_tiles)
 {
     // Each (type, order, shape) is a program PoCL compiles for seconds: one order per type here.
@@ -217,15 +217,12 @@ BOOST_AUTO_TEST_CASE(few_tiles)
     env_override path("CLPRIM_RADIX_PATH", "small");
     {
         env_override tiles("CLPRIM_SORT_SMALL_TILES", "65536");
-        for (order_t o : {up, down})
-            for (std::size_t n : {std::size_t(4097), std::size_t(65536)})
-                for (distribution d : {distribution::random, distribution::few_distinct}) keys(cl_uint{}, n, d, o, "tiles");
-        keys(cl_float{}, 20011, distribution::float_specials, up, "tiles");
+        for (std::size_t n : {std::size_t(4097), std::size_t(65536)})
+            for (distribution d : {distribution::random, distribution::few_distinct}) keys(cl_uint{}, n, d, up, "tiles");
         keys(cl_short{}, 30011, distribution::extremes, down, "tiles");
         keys(cl_ulong{}, 9001, distribution::random, up, "tiles");
         pairs(cl_uint{}, cl_uint{}, 6143, distribution::few_distinct, down, "tiles");
         pairs(cl_uint{}, cl_uint{}, 30011, distribution::few_distinct, down, "tiles");
-        pairs(cl_ushort{}, cl_ulong{}, 10007, distribution::extremes, up, "tiles");
         vector_pairs<cl_uint, bc::uint4_>(8191, up, "tiles");
         keys(cl_uchar{}, 5000, distribution::random, up, "tiles: 8-bit keys take another path");
     }
@@ -234,10 +231,9 @@ BOOST_AUTO_TEST_CASE(few_tiles)
         env_override max("CLPRIM_SORT_SMALL_MAX", "256");
         for (std::size_t n : {std::size_t(257), std::size_t(3001), std::size_t(16383), std::size_t(16384)})
             keys(cl_uint{}, n, distribution::random, up, "tiles 256 x 1");
-        pairs(cl_long{}, cl_uint{}, 12345, distribution::few_distinct, down, "tiles 256 x 1");
         env_override fallback("CLPRIM_LOOKBACK", "fallback");
         keys(cl_uint{}, 5001, distribution::random, up, "tiles 256 x 1, every tile's fallback");
-        pairs(cl_long{}, cl_uint{}, 3001, distribution::few_distinct, down, "tiles 256 x 1, every tile's fallback");
+        keys(cl_uint{}, 16384, distribution::few_distinct, up, "tiles 256 x 1, every tile's fallback");
     }
 }
 
