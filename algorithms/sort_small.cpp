@@ -95,7 +95,7 @@ std::size_t one_group_max(const sort_request& r, const device_profile& profile, 
 
 std::size_t sort_small_max_keys(const sort_request& r, const bc::command_queue& queue)
 {
-    const device_profile& profile = small_profile_of(small_ids_of(queue).device);
+    const device_profile& profile = small_profile_of(small_device_of(queue));
     const sort_small_policy pol = select_sort_small_policy(profile);
     const std::size_t one = one_group_max(r, profile, pol);
     if (pol.tiles_max <= one) return one;

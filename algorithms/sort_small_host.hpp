@@ -21,6 +21,13 @@ struct small_queue_ids {
     cl_context context = nullptr;
 };
 
+inline cl_device_id small_device_of(const bc::command_queue& queue)
+{
+    cl_device_id device = nullptr;
+    clGetCommandQueueInfo(queue.get(), CL_QUEUE_DEVICE, sizeof device, &device, nullptr);
+    return device;
+}
+
 inline small_queue_ids small_ids_of(const bc::command_queue& queue)
 {
     small_queue_ids ids;
