@@ -72,8 +72,9 @@ small_kernel& cached_kernel(const bc::command_queue& queue, const small_queue_id
     }
     options += " -DSMALL_WG=" + std::to_string(wg);
     bc::program program = algorithms_program(queue.get_context(), {"sort_key_order.cl", "sort_small.cl"}, options);
-    return cache.emplace(k, small_kernel{program.create_kernel(registers ? "sort_small_registers" : "sort_small"), wg, {}})
-        .first->second;
+    bc::kernel kernel = program.create_kernel(registers ? "sort_small_registers" : "sort_small");
+    small_require_group(kernel, ids.device, wg, "the small sort's kernel");
+    return cache.emplace(k, small_kernel{kernel, wg, {}}).first->second;
 }
 
 } // namespace

@@ -5,11 +5,14 @@
 // temporary costs several OpenCL queries (get_device(): the queue's device, then whether it is a
 // sub-device, in the constructor and again in the destructor), and every clSetKernelArg is one.
 // Private to the algorithms layer.
+#include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/error.hpp>
 
 #include <cstring>
 #include <map>
+#include <string>
 #include <vector>
 
 namespace clprim {
@@ -36,13 +39,26 @@ inline small_queue_ids small_ids_of(const bc::command_queue& queue)
     return ids;
 }
 
-// profile_of for a device handle, through a device object kept per host thread (made once).
-inline const device_profile& small_profile_of(cl_device_id id)
+// A device object per handle, kept per host thread (made once: no queries per call).
+inline const bc::device& small_device(cl_device_id id)
 {
     thread_local std::map<cl_device_id, bc::device> devices;
     auto it = devices.find(id);
     if (it == devices.end()) it = devices.emplace(id, bc::device(id)).first;
-    return profile_of(it->second);
+    return it->second;
+}
+
+// profile_of for a device handle.
+inline const device_profile& small_profile_of(cl_device_id id) { return profile_of(small_device(id)); }
+
+// Throws clprim::unsupported_error where the device runs fewer than wg work-items per group of
+// this kernel (it needs exactly wg: reqd_work_group_size). Once per kernel built.
+inline void small_require_group(const bc::kernel& k, cl_device_id device, std::size_t wg, const char* what)
+{
+    const std::size_t most = limits_for(k, small_device(device)).max_work_group_size;
+    if (most < wg)
+        throw unsupported_error(std::string("clprim::radix_sort: the device runs ") + std::to_string(most) +
+                                " work-items per group of " + what + ", it needs " + std::to_string(wg));
 }
 
 // A kernel's arguments as last set, so that a call passing the same ones (a loop sorting the

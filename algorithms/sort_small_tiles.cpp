@@ -81,6 +81,7 @@ tiles_kernel& cached_kernel(const bc::command_queue& queue, const small_queue_id
     if (!built) program = algorithms_program(queue.get_context(), files, options);
     tiles_kernel t;
     for (std::size_t p = 0; p < passes; ++p) t.pass.push_back(program.create_kernel("sort_small_tiles_pass"));
+    small_require_group(t.pass[0], ids.device, pol.tiles_wg, "the few-tiles sort's kernel");
     t.args.resize(passes);
     t.wg = pol.tiles_wg;
     t.kpt = kpt;
