@@ -84,7 +84,7 @@ struct onesweep_policy {
 // Small inputs (issue #27): up to 2^18 keys a pass is a few dozen tiles and its time is latency,
 // not memory: smaller tiles (256 x 8 keys) finish sooner and the histogram runs one round per
 // work-group. H100, 2^16 uint keys: 0.0528 ms against 0.0667 at 256 x 24 with 4 rounds; 2^18:
-// 0.0611 against 0.0730; pairs, float and ulong keys alike (docs/RESULTS.md, "#27: small sorts").
+// 0.0611 against 0.0730; pairs, float and ulong keys alike (docs/RESULTS.md, "#27 (s3-small)").
 constexpr std::size_t onesweep_small_input = std::size_t(1) << 18;
 inline void onesweep_small_input_shape(onesweep_policy& t, std::size_t n)
 {

@@ -1,7 +1,7 @@
 #pragma once
 // What the small radix paths (sort_small.cpp, sort_small_tiles.cpp) do per call on the host, kept
 // to a few driver calls: at 1024 keys the H100's wall time per call is mostly host and driver
-// (docs/RESULTS.md, "#27: small sorts in one launch"). Each Boost.Compute device or context
+// (docs/RESULTS.md, "#27 (s3-small)"). Each Boost.Compute device or context
 // temporary costs several OpenCL queries (get_device(): the queue's device, then whether it is a
 // sub-device, in the constructor and again in the destructor), and every clSetKernelArg is one.
 // Private to the algorithms layer.

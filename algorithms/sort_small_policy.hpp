@@ -1,7 +1,7 @@
 #pragma once
 // The tuning of the radix sort's one-launch path for small ranges (sort_small.cpp, sort_small.cl):
 // which kernel, elements per work-item and the largest range it takes, from the device profile,
-// with the knobs' overrides. Why these values: docs/RESULTS.md, "#27: small sorts in one launch".
+// with the knobs' overrides. Why these values: docs/RESULTS.md, "#27 (s3-small)".
 // Private to the algorithms layer.
 #include "sort_support.hpp"
 
