@@ -12,6 +12,7 @@
 #ifdef MERGE_TWO_RANGES
 #error "merge_sort_tile.cl is the sort's: not built with MERGE_TWO_RANGES"
 #endif
+#define E MERGE_ELEMS // as in merge_sort.cl, which leaves it undefined after its rounds
 // (1) Sorts each tile of wg * E keys (values by the final index, see above). lmem holds the keys
 // (tile + 1, the serial merge's look-ahead slot), then the indices (tile, with values); later the
 // values (tile), over both.
@@ -145,3 +146,4 @@ __kernel __attribute__((reqd_work_group_size(MERGE_SORT_WG, 1, 1))) void merge_t
     tile_sort(TILE_SORT_ARGS);
 }
 #endif
+#undef E
