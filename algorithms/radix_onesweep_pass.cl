@@ -12,8 +12,9 @@
 // the build with ONESWEEP_PORTIONS reads these arguments: the build for one portion (every sort
 // below 2^30 keys) is the kernel as it was, argument for argument.
 //
-// Build macros: those of radix_onesweep.cl (which must be joined before this file), and
-// ONESWEEP_PORTIONS.
+// Build macros: those of radix_onesweep.cl (which must be joined before this file),
+// ONESWEEP_PORTIONS, and V_OVER_KEYS (values wider than the keys staged over the keys' local
+// array instead of one of their own: radix_policy.hpp).
 #ifndef TILE
 #error "radix_onesweep_pass.cl needs radix_onesweep.cl joined before it"
 #endif
@@ -49,9 +50,16 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
 #endif
                    )
 {
+#if defined(HAS_VALUES) && (V_PIECE_BYTES > K_BITS / 8) && defined(V_OVER_KEYS)
+    // Pieces wider than the keys staged over the keys' own local array, sized for the pieces (the
+    // keys have been written out by then): a larger tile in the same local memory.
+    __local V_PIECE lstage[TILE];
+    __local bits_t* lkeys = (__local bits_t*)lstage;
+#else
     __local bits_t lkeys[TILE];
 #if defined(HAS_VALUES) && (V_PIECE_BYTES > K_BITS / 8)
     __local V_PIECE lvals_own[TILE]; // one piece of every value (declared with its type: aligned)
+#endif
 #endif
     __local uint warp_counts[WARPS * RADIX]; // per warp and digit: keys ranked so far, then offsets
     __local uint tile_start[RADIX];          // first position of each digit in the ranked tile
@@ -317,14 +325,14 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
 #ifdef HAS_VALUES
         // 6. Values follow their keys through the same local positions, a piece of V_PIECE_BYTES
         //    at a time (wide vector values: local memory holds one piece per key, not the value).
-#if V_PIECE_BYTES > K_BITS / 8
+#if V_PIECE_BYTES > K_BITS / 8 && !defined(V_OVER_KEYS)
         __local V_PIECE* lvals = lvals_own;
 #else
         __local V_PIECE* lvals = (__local V_PIECE*)lkeys;
 #endif
 #pragma unroll
         for (uint w = 0; w < V_PIECES; ++w) {
-#if V_PIECE_BYTES <= K_BITS / 8 || V_PIECES > 1
+#if V_PIECE_BYTES <= K_BITS / 8 || V_PIECES > 1 || defined(V_OVER_KEYS)
             barrier(CLK_LOCAL_MEM_FENCE); // every key (the last piece) has been read out of lvals
 #endif
 #pragma unroll

@@ -110,6 +110,12 @@ inline onesweep_policy select_onesweep_policy(const device_profile& profile, con
     if (const auto piece = knob_number("CLPRIM_ONESWEEP_VALUE_PIECE", 4, 16))
         if (*piece == 4 || *piece == 8 || *piece == 16) t.value_piece = std::min<std::size_t>(vbytes, *piece);
     t.extra_options = knob_options("CLPRIM_ONESWEEP_OPTIONS");
+    // Pieces wider than the keys: staged over the keys' local array (V_OVER_KEYS, sized for the
+    // pieces) rather than beside it, so that more keys per work-item fit the local memory.
+    // CLPRIM_ONESWEEP_VALUE_OVER_KEYS=0|1 chooses (measurements; default 0).
+    const bool wide_pieces = r.has_values && t.value_piece > size_of(r.key_type);
+    if (wide_pieces && knob_number("CLPRIM_ONESWEEP_VALUE_OVER_KEYS", 0, 1).value_or(0) == 1)
+        t.extra_options += " -DV_OVER_KEYS";
     if (onesweep_trace_path()) t.extra_options += " -DLB_TRACE";
     t.extra_options += lookback_build_options(); // CLPRIM_LOOKBACK=fallback: every tile takes it
     // The look-back's fallback costs the one-sweep pass 3% (uint) to 6% (ulong) on the H100 with

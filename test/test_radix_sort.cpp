@@ -552,8 +552,9 @@ BOOST_AUTO_TEST_CASE(onesweep_state_across_calls)
 // tile. Tiles of 1024 keys (CLPRIM_ONESWEEP_TUNE=256,4) and portions of 2048 (CLPRIM_ONESWEEP_PORTION,
 // two tiles), so that sizes around k portions (k*P - 1, k*P, k*P + 1) are small: every key width
 // (1, 2, 4 and 8 bytes; signed, unsigned, float), both orders, pairs (stability: few distinct
-// keys; 8-bit keys take the one pass from a copy; 4-, 8- and 16-byte values), the look-back's
-// fallback taken by every tile, and portions of two default tiles. Guards around every range.
+// keys; 8-bit keys take the one pass from a copy; 4-, 8- and 16-byte values; values wider than
+// the keys staged over the keys' local array), the look-back's fallback taken by every tile, and
+// portions of two default tiles. Guards around every range.
 BOOST_AUTO_TEST_CASE(onesweep_portions)
 {
     constexpr std::size_t P = 2048;
@@ -595,6 +596,18 @@ BOOST_AUTO_TEST_CASE(onesweep_portions)
                 if (n > 3 * P && type_runs_here<cl_ulong>())
                     check_sort_by_key<cl_ulong, cl_uint>(make_data<cl_ulong>(n, distribution::few_distinct), false,
                                                          queue, tag + " ulong->uint ascending");
+            }
+            // Values wider than the keys staged over the keys' local array (V_OVER_KEYS).
+            {
+                env_override over("CLPRIM_ONESWEEP_VALUE_OVER_KEYS", "1");
+                for (std::size_t n : {P + 1, 7 * P + 555}) {
+                    const std::string tag = path + " portions, values over keys, n " + std::to_string(n);
+                    check_sort_by_key_uint4(make_data<cl_uint>(n, distribution::few_distinct), false, queue, tag + " uint->uint4");
+                    check_sort_by_key<cl_ushort, cl_uint>(make_data<cl_ushort>(n, distribution::few_distinct), true, queue,
+                                                          tag + " ushort->uint");
+                    check_sort_by_key<cl_uchar, cl_uint>(make_data<cl_uchar>(n, distribution::random), false, queue,
+                                                         tag + " uchar->uint");
+                }
             }
             // Every tile takes the look-back's fallback (its predecessor's digits counted from the
             // keys of that tile of the portion).
