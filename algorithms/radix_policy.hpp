@@ -66,8 +66,9 @@ inline std::optional<std::string> onesweep_trace_path() { return knob_text("CLPR
 
 // A tile is wg * kpt keys: larger tiles mean fewer look-back slots and tiles to chain, but more
 // registers and local memory per work-group. 256 work-items; keys per work-item: 24 for 32-bit
-// keys alone, 28 for 32-bit keys with values, 17 for 64-bit keys (the most whose tile fits 48 KiB
-// of local memory); the caller takes fewer if local memory is short (pairs with wide values).
+// (and 8-bit) keys alone, 32 for 16-bit keys alone, 28 for keys of up to 32 bits with values, 17
+// for 64-bit keys (the most whose tile fits 48 KiB of local memory); the caller takes fewer where
+// the built kernel's local memory is too much (pairs with wide values).
 // Histogram: at least 4 rounds of WG * HIST_KEYS keys per work-group, 4 groups per compute unit.
 // Portion: the most keys one pass launch takes (radix_onesweep.cpp: a look-back slot counts
 // below 2^30; a sort's portions are evened out). CLPRIM_ONESWEEP_PORTION=<keys> sets it exactly
@@ -90,7 +91,8 @@ struct onesweep_policy {
 inline onesweep_policy select_onesweep_policy(const device_profile& profile, const sort_request& r)
 {
     onesweep_policy t;
-    t.kpt = size_of(r.key_type) <= 4 ? (r.has_values ? 28 : 24) : 17;
+    const std::size_t key_size = size_of(r.key_type);
+    t.kpt = key_size <= 4 ? (r.has_values ? 28 : (key_size == 2 ? 32 : 24)) : 17;
     if (const auto v = knob_numbers("CLPRIM_ONESWEEP_TUNE", 2, 4)) {
         t.wg = std::max<std::size_t>(std::size_t(1) << onesweep_radix_bits, (*v)[0] / 32 * 32);
         t.kpt = std::max<std::size_t>(1, (*v)[1]);
@@ -111,10 +113,11 @@ inline onesweep_policy select_onesweep_policy(const device_profile& profile, con
         if (*piece == 4 || *piece == 8 || *piece == 16) t.value_piece = std::min<std::size_t>(vbytes, *piece);
     t.extra_options = knob_options("CLPRIM_ONESWEEP_OPTIONS");
     // Pieces wider than the keys: staged over the keys' local array (V_OVER_KEYS, sized for the
-    // pieces) rather than beside it, so that more keys per work-item fit the local memory.
-    // CLPRIM_ONESWEEP_VALUE_OVER_KEYS=0|1 chooses (measurements; default 0).
-    const bool wide_pieces = r.has_values && t.value_piece > size_of(r.key_type);
-    if (wide_pieces && knob_number("CLPRIM_ONESWEEP_VALUE_OVER_KEYS", 0, 1).value_or(0) == 1)
+    // pieces) rather than beside it, so that more keys per work-item fit the local memory. On
+    // for 16-byte pieces (where measured: uint -> float4), off for narrower ones (not measured).
+    // CLPRIM_ONESWEEP_VALUE_OVER_KEYS=0|1 overrides.
+    const bool wide_pieces = r.has_values && t.value_piece > key_size;
+    if (wide_pieces && knob_number("CLPRIM_ONESWEEP_VALUE_OVER_KEYS", 0, 1).value_or(t.value_piece >= 16 ? 1 : 0) == 1)
         t.extra_options += " -DV_OVER_KEYS";
     if (onesweep_trace_path()) t.extra_options += " -DLB_TRACE";
     t.extra_options += lookback_build_options(); // CLPRIM_LOOKBACK=fallback: every tile takes it
