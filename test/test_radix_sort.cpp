@@ -615,9 +615,10 @@ BOOST_AUTO_TEST_CASE(onesweep_portions)
 
 // More than 2^30 - 1 keys on GPUs with the memory: the one-sweep sort in portions at the default
 // portion (2^31 + 4099 uint keys: 3 portions a pass; 2^30 + 4099 uint -> uint pairs: 2). Checked in
-// O(n) with cheap host loops: keys alone ascend and hold the input's keys (equal sums of the keys
-// and of their squares, mod 2^64); pairs: values are input positions, a permutation, each beside its
-// own key, equal keys in input order. Keys are i times an odd constant, xor-folded (few repeats).
+// O(n) with cheap streaming host loops: keys alone ascend and hold the input's keys (equal sums of
+// the keys and of their squares, mod 2^64); pairs: values are input positions (equal mixed sums),
+// each beside its own key (recomputed from the position), equal keys in input order. Keys are i
+// times an odd constant, xor-folded.
 BOOST_AUTO_TEST_CASE(beyond_2_30_on_gpus)
 {
     if (!cd::profile_of(device).is_gpu()) return;
@@ -651,28 +652,37 @@ BOOST_AUTO_TEST_CASE(beyond_2_30_on_gpus)
         BOOST_TEST(got_squares == squares, "2^31 + 4099 uint keys");
     }
     {
+        // Values are the input positions; each key is recomputed from its value (no gather), and
+        // the values are a permutation by equal mixed sums (with every value below np).
+        auto pair_key = [&](std::size_t i) { return key_of(i) >> 4; }; // repeats: stability matters
+        auto mix = [](cl_ulong x) {
+            x = (x ^ (x >> 31)) * 0x7fb5d329728ea185ull;
+            return x ^ (x >> 27);
+        };
         std::vector<cl_uint> keys(np), values(np);
+        cl_ulong want_mix = 0;
         for (std::size_t i = 0; i < np; ++i) {
-            keys[i] = key_of(i) >> 4; // repeats: stability matters
+            keys[i] = pair_key(i);
             values[i] = cl_uint(i);
+            want_mix += mix(i);
         }
         bc::buffer dk(context, np * sizeof(cl_uint)), dv(context, np * sizeof(cl_uint));
         queue.enqueue_write_buffer(dk, 0, np * sizeof(cl_uint), keys.data());
         queue.enqueue_write_buffer(dv, 0, np * sizeof(cl_uint), values.data());
         clprim::radix_sort_by_key(bc::buffer_iterator<cl_uint>(dk, 0), bc::buffer_iterator<cl_uint>(dk, np),
                                   bc::buffer_iterator<cl_uint>(dv, 0), queue, clprim::sort_order::descending);
-        std::vector<cl_uint> gk(np);
-        queue.enqueue_read_buffer(dk, 0, np * sizeof(cl_uint), gk.data());
+        queue.enqueue_read_buffer(dk, 0, np * sizeof(cl_uint), keys.data());
         queue.enqueue_read_buffer(dv, 0, np * sizeof(cl_uint), values.data());
-        std::vector<bool> seen(np, false);
         std::size_t bad = 0;
+        cl_ulong got_mix = 0;
         for (std::size_t i = 0; i < np; ++i) {
             const cl_uint v = values[i];
-            const bool ok = v < np && !seen[v] && keys[v] == gk[i] &&
-                            (i == 0 || gk[i] < gk[i - 1] || (gk[i] == gk[i - 1] && v > values[i - 1]));
+            const bool ok = v < np && pair_key(v) == keys[i] &&
+                            (i == 0 || keys[i] < keys[i - 1] || (keys[i] == keys[i - 1] && v > values[i - 1]));
             bad += !ok;
-            if (v < np) seen[v] = true;
+            got_mix += mix(v);
         }
+        BOOST_TEST(got_mix == want_mix, "2^30 + 4099 uint -> uint pairs: the values are not the input positions");
         BOOST_TEST(bad == 0u, "2^30 + 4099 uint -> uint pairs, descending");
     }
 }
