@@ -4,8 +4,9 @@
 //   onesweep_histogram  reads the keys once and counts the digits of EVERY pass at once; the last
 //                       work-group to finish turns each pass's counts into digit starts (the
 //                       position of the first key of each digit in that pass's output).
-//   onesweep_pass       (radix_onesweep_pass.cl) per pass: a tile ranks its keys by digit in local memory (stable), then
-//                       finds, per digit, how many keys of that digit the earlier tiles hold by a
+//   onesweep_pass       (radix_onesweep_pass.cl) per pass: a tile ranks its keys by digit in
+//                       local memory (stable), then finds, per digit, how many keys of that
+//                       digit the earlier tiles hold by a
 //                       decoupled look-back (lookback.cl, one look-back per digit: work-item d
 //                       looks back over digit d's slots), then writes each key to
 //                       digit start + keys of its digit in earlier tiles + its rank in the tile.

@@ -550,9 +550,9 @@ BOOST_AUTO_TEST_CASE(onesweep_state_across_calls)
 // Portions (radix_onesweep.cpp, radix_onesweep_pass.cl): a pass over more keys than a portion is
 // one launch per portion, each portion's digit starts carried from the one before by its last
 // tile. Tiles of 1024 keys (CLPRIM_ONESWEEP_TUNE=256,4) and portions of 2048 (CLPRIM_ONESWEEP_PORTION,
-// two tiles), so that sizes around k portions (k*P - 1, k*P, k*P + 1) are small: keys of 2, 4 and
-// 8 bytes (unsigned, signed, float), pairs with 1-byte keys (one pass, from a copy) and 4-, 8- and
-// 16-byte values (stability: few distinct keys), values wider than the keys staged over the keys'
+// two tiles), so that sizes around k portions (k*P - 1, k*P, k*P + 1) are small: every key type,
+// pairs with 1-byte keys (one pass, from a copy) and 4-, 8- and 16-byte values (stability: few
+// distinct keys), values wider than the keys staged over the keys'
 // local array, the look-back's fallback taken by every tile, and portions of two default tiles;
 // both orders across the cases, guards around every range. Each line is one program to build (on
 // PoCL a cold build is seconds), so each covers what the others do not.
@@ -573,9 +573,14 @@ BOOST_AUTO_TEST_CASE(onesweep_portions)
                                path + " portions " + type_label<K>() + " n " + std::to_string(n) + " " + order_name(descending));
             };
             keys_of(cl_uint{}, false, distribution::random);
+            keys_of(cl_int{}, true, distribution::random);
             keys_of(cl_float{}, true, distribution::float_specials);
             keys_of(cl_short{}, false, distribution::random);
+            keys_of(cl_ushort{}, true, distribution::random);
+            keys_of(cl_uchar{}, false, distribution::random); // the counting sort: no pass kernel
             keys_of(cl_ulong{}, true, distribution::random);
+            keys_of(cl_long{}, false, distribution::random);
+            keys_of(cl_double{}, false, distribution::float_specials);
             for (std::size_t n : around) {
                 const std::string tag = path + " portions n " + std::to_string(n);
                 check_sort_by_key<cl_uint, cl_uint>(make_data<cl_uint>(n, distribution::few_distinct), true, queue,
