@@ -14,6 +14,12 @@
 //    array, each work-item a contiguous range of the lower halves of the compared pairs.
 // Keys are kept as key_to_sortable bits in the caller's range between the first launch
 // (convert_in) and the last (convert_out), so every comparison is one unsigned compare.
+#ifndef K_UNSIGNED
+#error "bitonic_sort_cpu.cl needs K (the key type's macros)"
+#endif
+#ifndef V
+#error "bitonic_sort_cpu.cl needs V (the value type's macros; a dummy without values)"
+#endif
 
 #define SK K_UNSIGNED
 

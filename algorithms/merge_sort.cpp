@@ -161,11 +161,12 @@ bool wide_tile_sort_runs(bc::command_queue& queue, const bc::program& program, c
 // The cpu path: (4) every chunk sorted by its own work-item, ending in buffer x, then (5) rounds
 // of pairwise co-rank merges, the last one into the caller's range.
 // The program's sources: with a comparator (its generated file, sort_comparator.hpp) that file
-// first and merge_sort.cl built with -DMERGE_COMPARATOR (comparator_options).
+// first and merge_sort.cl built with -DMERGE_COMPARATOR (comparator_options); the tile sort
+// (merge_sort_tile.cl) after merge_sort.cl.
 std::vector<std::string> merge_sources(const std::string& comparator)
 {
-    if (comparator.empty()) return {"sort_key_order.cl", "merge_sort.cl"};
-    return {comparator, "sort_key_order.cl", "merge_sort.cl"};
+    if (comparator.empty()) return {"sort_key_order.cl", "merge_sort.cl", "merge_sort_tile.cl"};
+    return {comparator, "sort_key_order.cl", "merge_sort.cl", "merge_sort_tile.cl"};
 }
 std::string comparator_options(const std::string& comparator)
 {

@@ -9,6 +9,12 @@
 // range that fits one work-group's local memory; odd_even_tiles runs a block of phases per launch
 // over tiles of a larger range (halos make the tiles independent); odd_even_global runs one phase
 // over global memory (the few phases left over after the blocks).
+#ifndef K_UNSIGNED
+#error "odd_even_sort.cl needs K (the key type's macros)"
+#endif
+#ifndef V
+#error "odd_even_sort.cl needs V (the value type's macros; a dummy without values)"
+#endif
 
 #define SK K_UNSIGNED
 

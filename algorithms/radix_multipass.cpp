@@ -2,10 +2,11 @@
 // algorithms/radix_sort.cl): per pass, digit counts per tile (work-group histogram), device-wide
 // exclusive scan of the digit-major table (clprim::scan), then rank and scatter. One read-back per
 // call: after the first count kernel, the OR/AND of all keys' sortable bits says which digits
-// vary; passes over a digit that is the same for every key are skipped. radix_sort.cpp chooses
-// it for n >= 2^30 on GPUs (or when CLPRIM_RADIX_PATH=multipass forces it).
+// vary; passes over a digit that is the same for every key are skipped. radix_sort.cpp runs it
+// where CLPRIM_RADIX_PATH=multipass forces it (the one-sweep path takes GPUs at every size).
 #include "radix_multipass.hpp"
 #include "radix_policy.hpp"
+#include "sort_support.hpp"
 
 #include <clprim/detail/algorithms_kernels.hpp>
 #include <clprim/detail/device_limits.hpp>
@@ -36,14 +37,6 @@ struct radix_kernels {
     std::size_t tile() const { return wg * kpt; }
 };
 
-// Local memory radix_scatter needs (bytes), with a margin for the scan scratch.
-std::size_t scatter_local_bytes(std::size_t wg, std::size_t kpt, std::size_t key_size, bool has_values)
-{
-    const std::size_t tile = wg * kpt + wg * kpt / 32 + 1; // padded as in radix_sort.cl
-    const std::size_t table = rank_bins * wg + rank_bins * wg / 32 + 1;
-    return tile * key_size + (has_values ? tile * 2 : 0) + table * 4 + radix * 4 + 2 * wg * 4 + 256;
-}
-
 radix_kernels build_kernels(const bc::command_queue& queue, const sort_request& r)
 {
     const bc::context context = queue.get_context();
@@ -59,9 +52,11 @@ radix_kernels build_kernels(const bc::command_queue& queue, const sort_request& 
     const bool stage_values = (variant & 2u) != 0 && r.has_values && size_of(r.value_type) <= key_size;
     const bool blocked_load = (variant & 4u) != 0;
     if (packed) max_kpt = std::min<std::size_t>(max_kpt, std::max<std::size_t>(1, 32768 / wg)); // tile < 2^16
+    // The local memory radix_scatter takes comes from the built kernel (CL_KERNEL_LOCAL_MEM_SIZE):
+    // too much (or a build the compiler refuses for it, as NVIDIA's does) halves the keys per
+    // work-item; a work-group size the kernels do not allow halves the group.
     for (;;) {
-        std::size_t kpt = max_kpt;
-        while (kpt > 1 && scatter_local_bytes(wg, kpt, key_size, r.has_values) > local_mem) kpt /= 2;
+        const std::size_t kpt = max_kpt;
         std::string options = type_options(r.key_type, "K") + " -DWG=" + std::to_string(wg) +
                               " -DKPT=" + std::to_string(kpt) + " -DRADIX_BITS=" + std::to_string(radix_bits);
         if (r.order == sort_order::descending) options += " -DSORT_DESCENDING";
@@ -69,8 +64,15 @@ radix_kernels build_kernels(const bc::command_queue& queue, const sort_request& 
         if (packed) options += " -DRANK_PACKED";
         if (stage_values) options += " -DSTAGE_VALUES";
         if (blocked_load) options += " -DBLOCKED_LOAD";
-        const bc::program program = algorithms_program(
-            context, {"sort_key_order.cl", "workgroup_scan.cl", "workgroup_histogram.cl", "radix_sort.cl"}, options);
+        bc::program program;
+        try {
+            program = algorithms_program(
+                context, {"sort_key_order.cl", "workgroup_scan.cl", "workgroup_histogram.cl", "radix_sort.cl"}, options);
+        } catch (const build_error&) {
+            if (kpt == 1) throw;
+            max_kpt = kpt / 2;
+            continue;
+        }
         radix_kernels k{program.create_kernel("radix_count"), program.create_kernel("radix_scatter"), wg, kpt};
         const auto lc = limits_for(k.count, device);
         const auto ls = limits_for(k.scatter, device);
@@ -122,17 +124,10 @@ void radix_sort_multipass(const sort_request& r, bc::command_queue& queue)
         const buffer_range table{counts, 0, radix * groups};
         scan_impl(table, table, element_type::uint32, false, &zero, scan_algorithm::fast, queue);
     };
-    struct place {
-        bc::buffer keys, values;
-        std::size_t key_off = 0, value_off = 0;
-    };
-    auto scatter = [&](const place& from, const place& to, bool convert_in, bool convert_out, unsigned shift) {
-        set_kernel_args(k.scatter, from.keys, cl_ulong(from.key_off), to.keys, cl_ulong(to.key_off), n32,
+    auto scatter = [&](const sort_place& from, const sort_place& to, bool convert_in, bool convert_out, unsigned shift) {
+        set_kernel_args(k.scatter, from.k, cl_ulong(from.koff), to.k, cl_ulong(to.koff), n32,
             cl_uint(convert_in), cl_uint(convert_out), cl_uint(shift), counts);
-        if (r.has_values) {
-            set_kernel_args_from(k.scatter, 9, from.values, cl_ulong(from.value_off), to.values,
-                cl_ulong(to.value_off));
-        }
+        if (r.has_values) set_kernel_args_from(k.scatter, 9, from.v, cl_ulong(from.voff), to.v, cl_ulong(to.voff));
         launch_1d(queue, k.scatter, groups * k.wg, k.wg);
     };
 
@@ -146,20 +141,19 @@ void radix_sort_multipass(const sort_request& r, bc::command_queue& queue)
         if ((varying >> (p * radix_bits)) & (radix - 1)) passes.push_back(p);
     if (passes.empty()) return; // every key has the same bits: already in (stable) order
 
-    place caller{r.keys.buffer, r.has_values ? r.values.buffer : bc::buffer(), r.keys.offset,
-                 r.has_values ? r.values.offset : 0};
-    place a{keys_a, values_a, 0, 0};
-    place b = a;
-    place from = caller;
+    const sort_place caller = sort_place::caller(r);
+    const sort_place a{keys_a, values_a, 0, 0};
+    sort_place b = a;
+    sort_place from = caller;
     if (passes.size() == 1) {
         // One pass cannot scatter in place: copy the input aside and sort it back.
-        queue.enqueue_copy_buffer(caller.keys, keys_a, caller.key_off * key_size, 0, n * key_size);
+        queue.enqueue_copy_buffer(caller.k, keys_a, caller.koff * key_size, 0, n * key_size);
         if (r.has_values)
-            queue.enqueue_copy_buffer(caller.values, values_a, caller.value_off * value_size, 0, n * value_size);
+            queue.enqueue_copy_buffer(caller.v, values_a, caller.voff * value_size, 0, n * value_size);
         from = a;
     } else {
-        b.keys = scratch.buffer(n * key_size);
-        if (r.has_values) b.values = scratch.buffer(n * value_size);
+        b.k = scratch.buffer(n * key_size);
+        if (r.has_values) b.v = scratch.buffer(n * value_size);
     }
     sort_observer* const trace = sort_trace(); // examples/sort_steps prints each step
     using step = sort_observer::radix_step;
@@ -167,13 +161,13 @@ void radix_sort_multipass(const sort_request& r, bc::command_queue& queue)
         const unsigned shift = passes[i] * radix_bits;
         const bool first = i == 0, last = i + 1 == passes.size();
         // Pass 0's counts are already there (same keys, same tiles) if pass 0 runs first.
-        if (!(first && passes[i] == 0)) count(from.keys, from.key_off, first, shift, false);
-        if (trace) trace->radix_pass(queue, step::counts, shift, counts, groups, radix, from.keys, from.key_off, n, first);
+        if (!(first && passes[i] == 0)) count(from.k, from.koff, first, shift, false);
+        if (trace) trace->radix_pass(queue, step::counts, shift, counts, groups, radix, from.k, from.koff, n, first);
         scan_counts();
-        if (trace) trace->radix_pass(queue, step::offsets, shift, counts, groups, radix, from.keys, from.key_off, n, first);
-        const place to = last ? caller : (i % 2 == 0 ? a : b);
+        if (trace) trace->radix_pass(queue, step::offsets, shift, counts, groups, radix, from.k, from.koff, n, first);
+        const sort_place to = last ? caller : (i % 2 == 0 ? a : b);
         scatter(from, to, first, last, shift);
-        if (trace) trace->radix_pass(queue, step::scattered, shift, counts, groups, radix, to.keys, to.key_off, n, last);
+        if (trace) trace->radix_pass(queue, step::scattered, shift, counts, groups, radix, to.k, to.koff, n, last);
         from = to;
     }
 }

@@ -16,8 +16,12 @@
 #define ONESWEEP_INFO_TILE_COUNTER(passes, radix, p) (ONESWEEP_INFO_DONE(passes, radix) + 1u + (p))
 #define ONESWEEP_INFO_TRIVIAL(passes, radix, p) (ONESWEEP_INFO_DONE(passes, radix) + 1u + (passes) + (p))
 #define ONESWEEP_INFO_WORDS(passes, radix) (ONESWEEP_INFO_DONE(passes, radix) + 1u + 2u * (passes))
+// Then, for sorts in portions (radix_onesweep_pass.cl), two blocks of carried digit starts: the
+// last tile of portion q writes the next portion's starts into block q % 2.
+#define ONESWEEP_INFO_CARRY(passes, radix, c) (ONESWEEP_INFO_WORDS(passes, radix) + (c) * (radix))
+#define ONESWEEP_INFO_ALL_WORDS(passes, radix) ONESWEEP_INFO_CARRY(passes, radix, 2u)
 // One info half of the host's status buffer: room for ONESWEEP_MAX_PASSES, rounded up to 16 words.
-#define ONESWEEP_INFO_STRIDE(radix) ((ONESWEEP_INFO_WORDS(ONESWEEP_MAX_PASSES, radix) + 15u) / 16u * 16u)
+#define ONESWEEP_INFO_STRIDE(radix) ((ONESWEEP_INFO_ALL_WORDS(ONESWEEP_MAX_PASSES, radix) + 15u) / 16u * 16u)
 
 // Keys per work-item per round of onesweep_histogram (the kernel's HIST_KEYS).
 #define ONESWEEP_HIST_KEYS 8u

@@ -21,10 +21,11 @@ namespace detail {
 // ---- The path ---------------------------------------------------------------------------------
 // Which radix sort runs:
 //  - onesweep (radix_onesweep.cpp): every device that is not a CPU (GPUs and accelerators of any
-//    vendor), n < 2^30. One read and one write of the keys per 8-bit digit, chained across
-//    work-groups by decoupled look-back with its fallback (lookback.cl): a tile whose predecessor
-//    stalls counts that tile's digits itself, so no forward progress between work-groups is
-//    assumed. Ranks with NVIDIA's match.any where the compiler takes inline PTX, else portably
+//    vendor), at every n (from 2^30 keys one launch per pass and portion of below 2^30 keys).
+//    One read and one write of the keys per 8-bit digit, chained across work-groups by
+//    decoupled look-back with its fallback (lookback.cl): a tile whose predecessor stalls counts
+//    that tile's digits itself, so no forward progress between work-groups is assumed. Ranks
+//    with NVIDIA's match.any where the compiler takes inline PTX, else portably
 //    (onesweep_portable).
 //  - small (sort_small.cpp): the same devices, n up to what one work-group's local memory holds
 //    (4096 4-byte keys): one launch, a bitonic network over (key, index) pairs, where the
@@ -32,7 +33,7 @@ namespace detail {
 //    sort_small_policy.hpp).
 //  - cpu (radix_sort_cpu.cpp): CPU devices: a contiguous chunk per work-item, no barriers.
 //  - multipass (radix_multipass.cpp): Zagha & Blelloch's count / scan / scatter per digit, the
-//    textbook algorithm: n >= 2^30 on GPUs (the look-back counts hold 30 bits).
+//    textbook algorithm: only where forced (tests, measurements).
 // CLPRIM_RADIX_PATH=onesweep|onesweep_portable|multipass|cpu|small forces a path (for tests and
 // measurements; onesweep falls back to onesweep_portable where match.any is not available, small
 // to the device's choice where n does not fit).
@@ -66,9 +67,14 @@ inline std::optional<std::string> onesweep_trace_path() { return knob_text("CLPR
 
 // A tile is wg * kpt keys: larger tiles mean fewer look-back slots and tiles to chain, but more
 // registers and local memory per work-group. 256 work-items; keys per work-item: 24 for 32-bit
-// keys alone, 28 for 32-bit keys with values, 17 for 64-bit keys (the most whose tile fits 48 KiB
-// of local memory); the caller takes fewer if local memory is short (pairs with wide values).
+// (and 8-bit) keys alone, 32 for 16-bit keys alone, 28 for keys of up to 32 bits with values, 17
+// for 64-bit keys (the most whose tile fits 48 KiB of local memory); the caller takes fewer where
+// the built kernel's local memory is too much (pairs with wide values).
 // Histogram: at least 4 rounds of WG * HIST_KEYS keys per work-group, 4 groups per compute unit.
+// Portion: the most keys one pass launch takes (radix_onesweep.cpp: a look-back slot counts
+// below 2^30; a sort's portions are evened out). CLPRIM_ONESWEEP_PORTION=<keys> sets it exactly
+// and builds the kernels with portions at any n (tests: many portions at small n; the host
+// rounds it down to whole tiles; measurements: the portions' cost at one portion).
 // CLPRIM_ONESWEEP_TUNE="wg,kpt[,rounds[,groups per compute unit]]" overrides, for measurements;
 // CLPRIM_ONESWEEP_OPTIONS adds build options (e.g. -DLB_BATCH=16, -DLB_SLEEP_NS=0,
 // -cl-nv-maxrregcount=64), for measurements too.
@@ -78,6 +84,8 @@ struct onesweep_policy {
     std::size_t histogram_groups_per_cu = 4;
     std::size_t histogram_rounds = 4; // at least this many rounds of WG*HIST_KEYS keys per group
     std::size_t value_piece = 4;      // bytes of a value staged through local memory at a time
+    std::size_t portion_keys = (std::size_t(1) << 30) - 1; // at most, per pass launch
+    bool exact_portion = false;       // portion_keys exactly (whole tiles), not evened out (tests)
     std::string extra_options;
 };
 
@@ -96,13 +104,18 @@ inline void onesweep_small_input_shape(onesweep_policy& t, std::size_t n)
 inline onesweep_policy select_onesweep_policy(const device_profile& profile, const sort_request& r)
 {
     onesweep_policy t;
-    t.kpt = size_of(r.key_type) <= 4 ? (r.has_values ? 28 : 24) : 17;
+    const std::size_t key_size = size_of(r.key_type);
+    t.kpt = key_size <= 4 ? (r.has_values ? 28 : (key_size == 2 ? 32 : 24)) : 17;
     onesweep_small_input_shape(t, r.keys.size);
     if (const auto v = knob_numbers("CLPRIM_ONESWEEP_TUNE", 2, 4)) {
         t.wg = std::max<std::size_t>(std::size_t(1) << onesweep_radix_bits, (*v)[0] / 32 * 32);
         t.kpt = std::max<std::size_t>(1, (*v)[1]);
         if (v->size() > 2) t.histogram_rounds = std::max<std::size_t>(1, (*v)[2]);
         if (v->size() > 3) t.histogram_groups_per_cu = std::max<std::size_t>(1, (*v)[3]);
+    }
+    if (const auto v = knob_number("CLPRIM_ONESWEEP_PORTION", 1, t.portion_keys)) {
+        t.portion_keys = *v;
+        t.exact_portion = true;
     }
     // Values go through local memory a piece at a time: whole up to 16 bytes, 32-byte vector
     // values in two 16-byte pieces. H100, 2^26 uint -> float4: whole values 6.09 ms (the tile cut
@@ -113,6 +126,13 @@ inline onesweep_policy select_onesweep_policy(const device_profile& profile, con
     if (const auto piece = knob_number("CLPRIM_ONESWEEP_VALUE_PIECE", 4, 16))
         if (*piece == 4 || *piece == 8 || *piece == 16) t.value_piece = std::min<std::size_t>(vbytes, *piece);
     t.extra_options = knob_options("CLPRIM_ONESWEEP_OPTIONS");
+    // Pieces wider than the keys: staged over the keys' local array (V_OVER_KEYS, sized for the
+    // pieces) rather than beside it, so that more keys per work-item fit the local memory. On
+    // for 16-byte pieces (where measured: uint -> float4), off for narrower ones (not measured).
+    // CLPRIM_ONESWEEP_VALUE_OVER_KEYS=0|1 overrides.
+    const bool wide_pieces = r.has_values && t.value_piece > key_size;
+    if (wide_pieces && knob_number("CLPRIM_ONESWEEP_VALUE_OVER_KEYS", 0, 1).value_or(t.value_piece >= 16 ? 1 : 0) == 1)
+        t.extra_options += " -DV_OVER_KEYS";
     if (onesweep_trace_path()) t.extra_options += " -DLB_TRACE";
     t.extra_options += lookback_build_options(); // CLPRIM_LOOKBACK=fallback: every tile takes it
     // The look-back's fallback costs the one-sweep pass 3% (uint) to 6% (ulong) on the H100 with

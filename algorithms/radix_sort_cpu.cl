@@ -22,6 +22,21 @@
 //      output places a line at a time instead of touching a different line on every key.
 // Keys are sorted as key_to_sortable bits: the first pass converts on load, the last converts
 // back on store, in between the scratch buffers hold sortable bits.
+#ifndef K_UNSIGNED
+#error "radix_sort_cpu.cl needs K (the key type's macros)"
+#endif
+#ifndef DIGIT_BITS
+#error "radix_sort_cpu.cl needs DIGIT_BITS"
+#endif
+#ifndef PASSES
+#error "radix_sort_cpu.cl needs PASSES"
+#endif
+#ifndef WC_LINE
+#error "radix_sort_cpu.cl needs WC_LINE (0: no write-combining lines)"
+#endif
+#if defined(HAS_VALUES) && !defined(V)
+#error "radix_sort_cpu.cl needs V with HAS_VALUES"
+#endif
 
 #define SK K_UNSIGNED
 #define RADIX (1u << DIGIT_BITS)

@@ -3,6 +3,7 @@
 // one contiguous chunk. One read-back per call (which digits vary, after the first count).
 #include "radix_policy.hpp"
 #include "radix_sort_cpu.hpp"
+#include "sort_support.hpp"
 
 #include <clprim/detail/algorithms_kernels.hpp>
 #include <clprim/detail/device_limits.hpp>
@@ -87,32 +88,27 @@ void radix_sort_cpu_impl(const sort_request& r, bc::command_queue& queue)
 
         // (3) One scatter per varying digit, ping-ponging through scratch; the last lands in the
         // caller's range. A single pass cannot scatter in place: the input is copied aside first.
-        struct place {
-            bc::buffer keys, values;
-            std::size_t key_off = 0, value_off = 0;
-        };
-        const place caller{r.keys.buffer, r.has_values ? r.values.buffer : r.keys.buffer, r.keys.offset,
-                           r.has_values ? r.values.offset : 0};
-        const place a{keys_a, values_a, 0, 0};
-        place b = a;
-        place from = caller;
+        const sort_place caller = sort_place::caller(r);
+        const sort_place a{keys_a, values_a, 0, 0};
+        sort_place b = a;
+        sort_place from = caller;
         if (passes.size() == 1) {
-            queue.enqueue_copy_buffer(caller.keys, keys_a, caller.key_off * key_size, 0, n * key_size);
+            queue.enqueue_copy_buffer(caller.k, keys_a, caller.koff * key_size, 0, n * key_size);
             if (r.has_values)
-                queue.enqueue_copy_buffer(caller.values, values_a, caller.value_off * value_size, 0, n * value_size);
+                queue.enqueue_copy_buffer(caller.v, values_a, caller.voff * value_size, 0, n * value_size);
             from = a;
         } else {
-            b.keys = scratch.buffer(n * key_size);
-            b.values = r.has_values ? scratch.buffer(n * value_size) : b.keys;
+            b.k = scratch.buffer(n * key_size);
+            b.v = r.has_values ? scratch.buffer(n * value_size) : b.k;
         }
         const std::size_t wc_elems = pol.wc_line ? radix * pol.wc_line : 1;
         for (std::size_t i = 0; i < passes.size(); ++i) {
             const bool first = i == 0, last = i + 1 == passes.size();
-            const place to = last ? caller : (i % 2 == 0 ? a : b);
+            const sort_place to = last ? caller : (i % 2 == 0 ? a : b);
             // Pass 0's slots are there already (same keys, same chunks) if pass 0 runs first.
-            if (!(first && passes[i] == 0)) count_and_offsets(from.keys, from.key_off, passes[i], first, false);
-            set_kernel_args(scatter, from.keys, cl_ulong(from.key_off), to.keys, cl_ulong(to.key_off), from.values,
-                cl_ulong(from.value_off), to.values, cl_ulong(to.value_off), cl_ulong(n), cl_ulong(chunk),
+            if (!(first && passes[i] == 0)) count_and_offsets(from.k, from.koff, passes[i], first, false);
+            set_kernel_args(scatter, from.k, cl_ulong(from.koff), to.k, cl_ulong(to.koff), from.v,
+                cl_ulong(from.voff), to.v, cl_ulong(to.voff), cl_ulong(n), cl_ulong(chunk),
                 cl_uint(passes[i]));
             // The caller's keys are converted on the first read; a one-pass sort reads a copy of them.
             set_kernel_args_from(scatter, 11, cl_uint(first), cl_uint(last), counts, local_bytes{wc_elems * key_size},

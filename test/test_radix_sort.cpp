@@ -6,9 +6,11 @@
 #include "clprim_test_fixture.hpp"
 
 #include <clprim/detail/algorithms_kernels.hpp>
+#include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/element_type.hpp>
 
 #include <cstdlib>
+#include <cstring>
 #include <numeric>
 
 using namespace clprim_test;
@@ -136,6 +138,44 @@ void run_count(bc::kernel& k, const bc::vector<cl_uint>& keys, std::size_t offse
     k.set_arg(6, mask.get_buffer());
     k.set_arg(7, cl_uint(1));
     queue.enqueue_1d_range_kernel(k, 0, groups * stage_wg, stage_wg);
+}
+
+// sort_by_key with 16-byte vector values (uint4: the input index and three words made from it),
+// between guards: keys as the stable reference, every value beside its key in stable order.
+void check_sort_by_key_uint4(const std::vector<cl_uint>& keys, bool descending, bc::command_queue& queue,
+                             const std::string& what)
+{
+    const auto perm = reference_permutation(keys, descending);
+    auto value_of = [](std::size_t i) { return bc::uint4_(cl_uint(i), ~cl_uint(i), cl_uint(i * 3u), 0xC0FFEEu); };
+    std::vector<bc::uint4_> values(keys.size() + 2 * guard, bc::uint4_(7u, 7u, 7u, 7u));
+    for (std::size_t i = 0; i < keys.size(); ++i) values[guard + i] = value_of(i);
+    auto dk = to_device(with_guards(keys), queue);
+    auto dv = to_device(values, queue);
+    clprim::radix_sort_by_key(dk.begin() + guard, dk.end() - guard, dv.begin() + guard, queue,
+                              descending ? clprim::sort_order::descending : clprim::sort_order::ascending);
+    const auto gk = to_host(dk, queue);
+    const auto gv = to_host(dv, queue);
+    std::vector<cl_uint> expect_keys(keys.size());
+    long bad_value = -1;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        expect_keys[i] = keys[perm[i]];
+        const bc::uint4_ want = value_of(perm[i]);
+        if (bad_value < 0 && std::memcmp(&gv[guard + i], &want, sizeof want) != 0) bad_value = long(i);
+    }
+    bool guards_ok = true;
+    for (std::size_t i = 0; i < guard; ++i)
+        for (const bc::uint4_& g : {gv[i], gv[gv.size() - 1 - i]}) guards_ok = guards_ok && g == bc::uint4_(7u, 7u, 7u, 7u);
+    BOOST_TEST(first_difference(std::vector<cl_uint>(gk.begin() + guard, gk.end() - guard), expect_keys) == -1, what);
+    BOOST_TEST(bad_value == -1, what << ": values (stability), first difference at " << bad_value);
+    BOOST_TEST(guards_ok, what << ": values outside the range changed");
+}
+
+// The one-sweep rankings this device has: the portable one, and NVIDIA's where it runs.
+std::vector<std::string> onesweep_rankings()
+{
+    std::vector<std::string> paths{"onesweep_portable"};
+    if (cd::profile_of(device_under_test::get().device).nvidia) paths.push_back("onesweep");
+    return paths;
 }
 
 } // namespace
@@ -504,6 +544,151 @@ BOOST_AUTO_TEST_CASE(onesweep_state_across_calls)
                 BOOST_TEST(failure[who].empty(),
                            path << (shared_queue ? ", one queue" : ", own queues") << ", thread " << who << ": " << failure[who]);
         }
+    }
+}
+
+// Portions (radix_onesweep.cpp, radix_onesweep_pass.cl): a pass over more keys than a portion is
+// one launch per portion, each portion's digit starts carried from the one before by its last
+// tile. Tiles of 1024 keys (CLPRIM_ONESWEEP_TUNE=256,4) and portions of 2048 (CLPRIM_ONESWEEP_PORTION,
+// two tiles), so that sizes around k portions (k*P - 1, k*P, k*P + 1) are small: every key type,
+// pairs with 1-byte keys (one pass, from a copy) and 4-, 8- and 16-byte values (stability: few
+// distinct keys), values wider than the keys staged over the keys'
+// local array, the look-back's fallback taken by every tile, and portions of two default tiles;
+// both orders across the cases, guards around every range. Each line is one program to build (on
+// PoCL a cold build is seconds), so each covers what the others do not.
+BOOST_AUTO_TEST_CASE(onesweep_portions)
+{
+    constexpr std::size_t P = 2048;
+    const std::vector<std::size_t> around{P - 1, P, P + 1, 3 * P - 1, 3 * P, 3 * P + 1, 7 * P + 555};
+    for (const std::string& path : onesweep_rankings()) {
+        env_override force("CLPRIM_RADIX_PATH", path);
+        {
+            env_override tune("CLPRIM_ONESWEEP_TUNE", "256,4");
+            env_override portion("CLPRIM_ONESWEEP_PORTION", std::to_string(P));
+            auto keys_of = [&](auto key, bool descending, distribution dist) {
+                using K = decltype(key);
+                if (!type_runs_here<K>()) return;
+                for (std::size_t n : around)
+                    check_sort(make_data<K>(n, dist), descending, queue,
+                               path + " portions " + type_label<K>() + " n " + std::to_string(n) + " " + order_name(descending));
+            };
+            keys_of(cl_uint{}, false, distribution::random);
+            keys_of(cl_int{}, true, distribution::random);
+            keys_of(cl_float{}, true, distribution::float_specials);
+            keys_of(cl_short{}, false, distribution::random);
+            keys_of(cl_ushort{}, true, distribution::random);
+            keys_of(cl_uchar{}, false, distribution::random); // the counting sort: no pass kernel
+            keys_of(cl_ulong{}, true, distribution::random);
+            keys_of(cl_long{}, false, distribution::random);
+            keys_of(cl_double{}, false, distribution::float_specials);
+            for (std::size_t n : around) {
+                const std::string tag = path + " portions n " + std::to_string(n);
+                check_sort_by_key<cl_uint, cl_uint>(make_data<cl_uint>(n, distribution::few_distinct), true, queue,
+                                                    tag + " uint->uint descending");
+                check_sort_by_key<cl_char, cl_uint>(make_data<cl_char>(n, distribution::random), false, queue,
+                                                    tag + " char->uint ascending");
+                check_sort_by_key_uint4(make_data<cl_uint>(n, distribution::few_distinct), false, queue,
+                                        tag + " uint->uint4 ascending");
+                if (type_runs_here<cl_double>())
+                    check_sort_by_key<cl_float, cl_double>(make_data<cl_float>(n, distribution::few_distinct), true,
+                                                           queue, tag + " float->double descending");
+            }
+            // Values wider than the keys staged over the keys' local array (V_OVER_KEYS).
+            {
+                env_override over("CLPRIM_ONESWEEP_VALUE_OVER_KEYS", "1");
+                for (std::size_t n : {P + 1, 7 * P + 555}) {
+                    const std::string tag = path + " portions, values over keys, n " + std::to_string(n);
+                    check_sort_by_key_uint4(make_data<cl_uint>(n, distribution::few_distinct), true, queue,
+                                            tag + " uint->uint4 descending");
+                    check_sort_by_key<cl_ushort, cl_uint>(make_data<cl_ushort>(n, distribution::few_distinct), false, queue,
+                                                          tag + " ushort->uint ascending");
+                }
+            }
+            // Every tile takes the look-back's fallback (its predecessor's digits counted from the
+            // keys of that tile of the portion).
+            env_override fallback("CLPRIM_LOOKBACK", "fallback");
+            for (std::size_t n : {3 * P + 1, 7 * P + 555})
+                check_sort_by_key<cl_uint, cl_uint>(make_data<cl_uint>(n, distribution::few_distinct), true, queue,
+                                                    path + " portions, fallback, n " + std::to_string(n) + " uint->uint");
+        }
+        // The default tile, two tiles a portion.
+        env_override portion("CLPRIM_ONESWEEP_PORTION", "12288");
+        check_sort_by_key<cl_uint, cl_uint>(make_data<cl_uint>(100003, distribution::random), true, queue,
+                                            path + " portions of two default tiles uint->uint");
+    }
+}
+
+// More than 2^30 - 1 keys on GPUs with the memory: the one-sweep sort in portions at the default
+// portion (2^31 + 4099 uint keys: 3 portions a pass; 2^30 + 4099 uint -> uint pairs: 2). Checked in
+// O(n) with cheap streaming host loops: keys alone ascend and hold the input's keys (equal sums of
+// the keys and of their squares, mod 2^64); pairs: values are input positions (equal mixed sums),
+// each beside its own key (recomputed from the position), equal keys in input order. Keys are i
+// times an odd constant, xor-folded.
+BOOST_AUTO_TEST_CASE(beyond_2_30_on_gpus)
+{
+    if (!cd::profile_of(device).is_gpu()) return;
+    const std::size_t n = (std::size_t(1) << 31) + 4099, np = (std::size_t(1) << 30) + 4099;
+    if (device.global_memory_size() < 3 * n * sizeof(cl_uint) || device.max_memory_alloc_size() < n * sizeof(cl_uint)) {
+        BOOST_TEST_MESSAGE("beyond_2_30_on_gpus: skipped, the device has too little memory");
+        return;
+    }
+    auto key_of = [](std::size_t i) { return cl_uint(i * 0x9E3779B1u) ^ cl_uint(i >> 27); };
+    {
+        std::vector<cl_uint> host(n);
+        cl_ulong sum = 0, squares = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            host[i] = key_of(i);
+            sum += host[i];
+            squares += cl_ulong(host[i]) * host[i];
+        }
+        bc::buffer d(context, n * sizeof(cl_uint));
+        queue.enqueue_write_buffer(d, 0, n * sizeof(cl_uint), host.data());
+        clprim::radix_sort(bc::buffer_iterator<cl_uint>(d, 0), bc::buffer_iterator<cl_uint>(d, n), queue);
+        queue.enqueue_read_buffer(d, 0, n * sizeof(cl_uint), host.data());
+        std::size_t descents = 0;
+        cl_ulong got_sum = 0, got_squares = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            descents += i > 0 && host[i] < host[i - 1];
+            got_sum += host[i];
+            got_squares += cl_ulong(host[i]) * host[i];
+        }
+        BOOST_TEST(descents == 0u, "2^31 + 4099 uint keys");
+        BOOST_TEST(got_sum == sum, "2^31 + 4099 uint keys");
+        BOOST_TEST(got_squares == squares, "2^31 + 4099 uint keys");
+    }
+    {
+        // Values are the input positions; each key is recomputed from its value (no gather), and
+        // the values are a permutation by equal mixed sums (with every value below np).
+        auto pair_key = [&](std::size_t i) { return key_of(i) >> 4; }; // repeats: stability matters
+        auto mix = [](cl_ulong x) {
+            x = (x ^ (x >> 31)) * 0x7fb5d329728ea185ull;
+            return x ^ (x >> 27);
+        };
+        std::vector<cl_uint> keys(np), values(np);
+        cl_ulong want_mix = 0;
+        for (std::size_t i = 0; i < np; ++i) {
+            keys[i] = pair_key(i);
+            values[i] = cl_uint(i);
+            want_mix += mix(i);
+        }
+        bc::buffer dk(context, np * sizeof(cl_uint)), dv(context, np * sizeof(cl_uint));
+        queue.enqueue_write_buffer(dk, 0, np * sizeof(cl_uint), keys.data());
+        queue.enqueue_write_buffer(dv, 0, np * sizeof(cl_uint), values.data());
+        clprim::radix_sort_by_key(bc::buffer_iterator<cl_uint>(dk, 0), bc::buffer_iterator<cl_uint>(dk, np),
+                                  bc::buffer_iterator<cl_uint>(dv, 0), queue, clprim::sort_order::descending);
+        queue.enqueue_read_buffer(dk, 0, np * sizeof(cl_uint), keys.data());
+        queue.enqueue_read_buffer(dv, 0, np * sizeof(cl_uint), values.data());
+        std::size_t bad = 0;
+        cl_ulong got_mix = 0;
+        for (std::size_t i = 0; i < np; ++i) {
+            const cl_uint v = values[i];
+            const bool ok = v < np && pair_key(v) == keys[i] &&
+                            (i == 0 || keys[i] < keys[i - 1] || (keys[i] == keys[i - 1] && v > values[i - 1]));
+            bad += !ok;
+            got_mix += mix(v);
+        }
+        BOOST_TEST(got_mix == want_mix, "2^30 + 4099 uint -> uint pairs: the values are not the input positions");
+        BOOST_TEST(bad == 0u, "2^30 + 4099 uint -> uint pairs, descending");
     }
 }
 
