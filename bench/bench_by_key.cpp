@@ -7,6 +7,8 @@
 //   partition_copy         clprim / boost_compute (bc::partition_copy), keeping the odd values (half)
 //   stable_partition       clprim / boost_compute (bc::stable_partition), the same predicate
 //   min_element            clprim / boost_compute (bc::min_element), random uint
+// and clprim_device_count rows for reduce_by_key and unique: the count_result overloads (the
+// count stays on the device, no read back; the bench waits for the queue).
 // Effective bandwidth: the bytes the operation must read and write / time. Every result is
 // checked on the host (the `correct` column).
 #include "bench_framework.hpp"
@@ -62,6 +64,7 @@ CLPRIM_BENCH(by_key)
         }
         bc::vector<cl_uint> dk(n, ctx.ctx), dv(n, ctx.ctx), ok(std::max<std::size_t>(n, 1), ctx.ctx),
             ov(std::max<std::size_t>(n, 1), ctx.ctx), oc(std::max<std::size_t>(n, 1), ctx.ctx);
+        bc::vector<cl_ulong> dcount(1, ctx.ctx);
         if (n) {
             bc::copy(keys.begin(), keys.end(), dk.begin(), ctx.queue);
             bc::copy(vals.begin(), vals.end(), dv.begin(), ctx.queue);
@@ -79,8 +82,8 @@ CLPRIM_BENCH(by_key)
             r.correct = correct;
             ctx.add(r);
         };
-        auto prefix = [&](const bc::vector<cl_uint>& d, std::size_t count) {
-            std::vector<cl_uint> h(count);
+        auto prefix = [&](const auto& d, std::size_t count) {
+            std::vector<typename std::decay_t<decltype(d)>::value_type> h(count);
             if (count) bc::copy(d.begin(), d.begin() + count, h.begin(), ctx.queue);
             return h;
         };
@@ -100,6 +103,10 @@ CLPRIM_BENCH(by_key)
                 count = clprim::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin(), ov.begin(), ctx.queue);
             }, ctx.repeat);
             add("reduce_by_key", "clprim", ms, bytes, count == rk.size() && prefix(ok, count) == rk && prefix(ov, count) == rv);
+            const double dc_ms = clprim_bench::median_ms(ctx.queue, [&] {
+                clprim::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin(), ov.begin(), dcount.begin(), ctx.queue);
+            }, ctx.repeat);
+            add("reduce_by_key", "clprim_device_count", dc_ms, bytes, prefix(dcount, 1)[0] == cl_ulong(rk.size()));
         }
         // exclusive_scan_by_key: read keys and values, write n values.
         {
@@ -120,6 +127,10 @@ CLPRIM_BENCH(by_key)
                 count = clprim::unique(dk.begin(), dk.end(), ok.begin(), ctx.queue);
             }, ctx.repeat);
             add("unique", "clprim", ms, bytes, count == rk.size() && prefix(ok, count) == rk);
+            const double dc_ms = clprim_bench::median_ms(ctx.queue, [&] {
+                clprim::unique(dk.begin(), dk.end(), ok.begin(), dcount.begin(), ctx.queue);
+            }, ctx.repeat);
+            add("unique", "clprim_device_count", dc_ms, bytes, prefix(dcount, 1)[0] == cl_ulong(rk.size()));
         }
         // run_length_encode: read n keys, write a key and a length per run.
         {

@@ -2,6 +2,7 @@
 // partition_copy, stable_partition, copy_if's count overload): one segmented scan with a fused
 // prologue and epilogue per mode (primitives/by_key.cl), on the path by_key_policy.hpp picks.
 #include "by_key_policy.hpp"
+#include "reduce_pinned.hpp"
 
 #include <clprim/detail/by_key_impl.hpp>
 #include <clprim/detail/device_limits.hpp>
@@ -43,13 +44,16 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     const bc::device device = queue.get_device();
     const device_profile& profile = profile_of(device);
     k.nvidia = profile.nvidia;
+    const std::string extra = knob_options("CLPRIM_BY_KEY_OPTIONS");
     std::string options = type_options(call.key_type, "K") + " " + type_options(call.value_type, "V") +
                           " -DBK_MODE=" + std::to_string(int(call.mode)) + " -DBK_ITEMS=" + std::to_string(policy.items) +
-                          (profile.nvidia ? " -DLB_NANOSLEEP" : "") + lookback_build_options() + knob_options("CLPRIM_BY_KEY_OPTIONS");
-    std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl", "by_key_lookback.cl"};
+                          (profile.nvidia ? " -DLB_NANOSLEEP" : "") + lookback_build_options() + extra;
+    if (policy.register_cap > 0 && extra.find("maxrregcount") == std::string::npos)
+        options += " -cl-nv-maxrregcount=" + std::to_string(policy.register_cap);
+    std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl", "by_key_lookback.cl", "by_key_gather.cl"};
     if (!call.op_file.empty()) files.insert(files.begin(), call.op_file);
     bc::program program = primitives_program(queue.get_context(), files, options);
-    k.lookback = program.create_kernel("by_key_lookback");
+    k.lookback = program.create_kernel(policy.kernel == by_key_policy::kernel::gather ? "by_key_gather" : "by_key_lookback");
     k.chunk_reduce = program.create_kernel("by_key_chunk_reduce");
     k.chunk_scan = program.create_kernel("by_key_chunk_scan");
     if (call.mode == by_key_mode::partition) k.partition_back = program.create_kernel("by_key_partition_back");
@@ -62,7 +66,8 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     const std::size_t kelem = size_of(call.key_type), telem = kelem + (has_values(call.mode) ? elem : 0);
     auto local_need = [&](std::size_t wg) {
         const std::size_t tile = wg * policy.items;
-        return (tile + tile / 32 + 1) * telem + 2 * wg * (4 + elem) + 32 * (8 + elem) + 64; // BK_TILE_PAD(tile) + 1
+        return (tile + tile / 32 + 1) * telem + 2 * wg * (4 + elem) + 32 * (8 + elem) + 64 + // BK_TILE_PAD(tile) + 1
+               (policy.kernel == by_key_policy::kernel::gather ? 2 * wg * 4 : 0); // woff, wmask
     };
     while (k.wg > 1 && local_need(k.wg) > lim.local_mem_size) k.wg /= 2;
     return k;
@@ -74,15 +79,29 @@ by_key_kernels& cached_kernels(const bc::command_queue& queue, const by_key_call
 {
     const std::size_t staged = size_of(call.key_type) + (has_values(call.mode) ? size_of(call.value_type) : 0);
     const by_key_policy policy = select_by_key_policy(profile_of(queue.get_device()), staged);
-    using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, std::size_t, std::size_t, std::string>;
+    using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, std::size_t, std::size_t, int, std::string>;
     thread_local std::map<key, by_key_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(call.mode), int(call.key_type),
-                int(call.value_type), call.op_file, policy.wg, policy.items,
+                int(call.value_type), call.op_file, policy.wg, policy.items, int(policy.kernel),
                 knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, call, policy)).first;
     it->second.policy.path = policy.path; // the path knob is read per call
     return it->second;
+}
+
+// The count, word 0 of `from`, to the host: through this thread's pinned word where there is one
+// (no staging copy on discrete GPUs; reduce_pinned.hpp), a non-blocking read then clFinish.
+void read_count(bc::command_queue& queue, const bc::buffer& from, cl_ulong* count)
+{
+    void* pinned = pinned_result_word(queue.get_context(), queue);
+    if (pinned == nullptr) {
+        queue.enqueue_read_buffer(from, 0, sizeof *count, count);
+        return;
+    }
+    queue.enqueue_read_buffer_async(from, 0, sizeof *count, pinned);
+    queue.finish();
+    std::memcpy(count, pinned, sizeof *count);
 }
 
 bool overlap(const buffer_range& a, const buffer_range& b)
@@ -168,6 +187,8 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
             set_kernel_args_from(k.lookback, 15, status.buffer, status.epoch, local_bytes{2 * k.wg * 4},
                                  local_bytes{2 * k.wg * velem}, local_bytes{slots_per_tile * size_of(call.key_type)},
                                  local_bytes{has_values(mode) ? slots_per_tile * velem : 1});
+            if (k.policy.kernel == by_key_policy::kernel::gather) // woff, wmask
+                set_kernel_args_from(k.lookback, 21, local_bytes{k.wg * 4}, local_bytes{k.wg * 4});
             launch_1d(queue, k.lookback, tiles * k.wg, k.wg);
         } else {
             const std::size_t chunks = std::max<std::size_t>(
@@ -182,8 +203,7 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
             set_kernel_args_from(k.chunk_scan, 15, cl_ulong(chunk), agg_c, agg_v);
             launch_1d(queue, k.chunk_scan, chunks, 1);
         }
-        if (!call.count_result && wants_count)
-            queue.enqueue_read_buffer(count_out.buffer, 0, sizeof count, &count); // the one round trip
+        if (!call.count_result && wants_count) read_count(queue, count_out.buffer, &count); // the one round trip
     });
     if (call.count_result || !wants_count) return 0;
     // Results found too small once the count is known (what fits was written).
@@ -228,7 +248,7 @@ std::size_t stable_partition_impl(const buffer_range& range, element_type type, 
             launch(queue, k.partition_back, round_up(n, 64), 64, range.buffer, cl_ulong(range.offset), cl_ulong(n), tmp,
                    count_out.buffer, cl_ulong(count_out.offset));
         }
-        if (!count_result) queue.enqueue_read_buffer(count_out.buffer, 0, sizeof count, &count);
+        if (!count_result) read_count(queue, count_out.buffer, &count);
     });
     return std::size_t(count);
 }

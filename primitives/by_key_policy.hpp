@@ -15,6 +15,11 @@ struct by_key_policy {
     //           (primitives/lookback.cl, by_key.cl): no forward progress between work-groups needed.
     // chunks:   CPU devices: one work-item per long contiguous chunk, a fold pass and a scatter pass.
     enum class path { lookback, chunks } path = path::chunks;
+    // The look-back kernel: gather (by_key_gather.cl: the tile stays in local memory, few
+    // registers, results gathered by search) or registers (by_key_lookback.cl: each work-item's
+    // elements in registers from load to store, results compacted in local memory).
+    enum class kernel { gather, registers } kernel = kernel::gather;
+    std::size_t register_cap = 0; // NVIDIA: -cl-nv-maxrregcount of the programs (0: none)
     std::size_t wg = 256;        // look-back: work-items per tile (at most; the kernel's limit decides)
     std::size_t items = 16;      // look-back: consecutive elements per work-item
     std::size_t min_chunk = 4096; // chunks: at least this many elements per chunk
@@ -24,7 +29,8 @@ struct by_key_policy {
 // Every device that is not a CPU takes the look-back path (as the scan does: with the fallback it
 // is safe under any scheduling), CPU devices the chunks. CLPRIM_BY_KEY_PATH=lookback|chunks
 // forces one (tests run both on PoCL); CLPRIM_LOOKBACK=fallback makes every tile take the fallback;
-// CLPRIM_BY_KEY_TUNE="wg,items" sets the look-back tile (measurements, tests).
+// CLPRIM_BY_KEY_TUNE="wg,items" sets the look-back tile (measurements, tests);
+// CLPRIM_BY_KEY_KERNEL=gather|registers the look-back kernel (measurements, tests).
 // element_bytes: the bytes a look-back tile stages per element (key, plus value where the mode has
 // values).
 inline by_key_policy select_by_key_policy(const device_profile& profile, std::size_t element_bytes)
@@ -33,14 +39,22 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     p.path = profile.is_cpu() ? by_key_policy::path::chunks : by_key_policy::path::lookback;
     if (const auto forced = knob_choice("CLPRIM_BY_KEY_PATH", {"lookback", "chunks"}))
         p.path = *forced == 0 ? by_key_policy::path::lookback : by_key_policy::path::chunks;
+    if (const auto forced = knob_choice("CLPRIM_BY_KEY_KERNEL", {"gather", "registers"}))
+        p.kernel = *forced == 0 ? by_key_policy::kernel::gather : by_key_policy::kernel::registers;
     // Elements per work-item, at most 32 (a work-item keeps its head flags as the bits of one
-    // uint). GPUs: 256 x 32 for 4 bytes (unique, partition of uint: the tile stages 33 KiB, as
-    // the scan's), 128 x 32 up to 8 bytes (uint -> uint pairs: 128 x 32 beat 256 x 16 on the
-    // H100, the same tile with fewer, longer work-items: RESULTS.md), 128 x 16 beyond.
-    // Elsewhere 64 work-items, 32 / 16 / 8 elements.
+    // uint). Elsewhere than GPUs 64 work-items, 32 / 16 / 8 elements.
+    // GPUs, gather: 256 work-items, the tile about 32 KiB staged (32 elements of 4 bytes, 16 of
+    // 8 (key and value), 8 of 16), registers capped on NVIDIA (40, 48 with values: ptxas spills
+    // nothing there) so that five or six work-groups fit an SM.
+    // GPUs, registers: 256 x 32 for 4 bytes (unique, partition of uint), 128 x 32 up to 8 bytes
+    // (uint -> uint pairs: 128 x 32 beat 256 x 16 on the H100, RESULTS.md), 128 x 16 beyond.
     if (profile.is_cpu()) {
         p.wg = 64;
         p.items = element_bytes <= 4 ? 32 : element_bytes <= 8 ? 16 : 8;
+    } else if (p.kernel == by_key_policy::kernel::gather) {
+        p.wg = 256;
+        p.items = std::max<std::size_t>(1, std::min<std::size_t>(32, 128 / std::max<std::size_t>(1, element_bytes)));
+        if (profile.nvidia) p.register_cap = element_bytes <= 4 ? 40 : 48;
     } else {
         p.wg = element_bytes <= 4 ? 256 : 128;
         p.items = element_bytes <= 8 ? 32 : 16;

@@ -1,0 +1,233 @@
+// The by-key family's single pass, shaped for few registers (by_key_lookback.cl keeps each
+// work-item's BK_ITEMS elements in registers from the load to the store; on the H100 that took
+// 94 registers a work-item for unique and 138 for reduce_by_key, two or three work-groups per
+// SM: too few loads in flight to stream at memory speed). Here the tile stays in local memory
+// from the load to the store and nothing is held through the work-group scan and the look-back
+// but the work-item's pair and its head flags (the bits of one uint):
+//   load     keys, then values: coalesced reads into local memory (one pad slot every 32);
+//   fold     each work-item folds its BK_ITEMS consecutive elements, read from local memory, to
+//            one pair (the same operations in the same order as bk_tile_pair, the fallback's);
+//   scan     the work-group scans the pairs; each work-item leaves its exclusive count of heads
+//            in the tile and its head flags in local memory (woff, wmask); the tile publishes,
+//            looks back, publishes its prefix (by_key_lookback.cl: bk_look_back);
+//   stream   (modes with values) each work-item walks its elements once more and writes what the
+//            epilogue needs at the places of its own elements: scans by key their results;
+//            reduce_by_key / run-length the value of the run that closes at a head (at the
+//            head's slot, the last run's one past the tile's last element);
+//   gather   the tile's results go out as one contiguous run, consecutive work-items to
+//            consecutive addresses: result s of the tile (the s-th head; partition: its s-th
+//            kept or dropped element) is found by a binary search over woff (the work-item
+//            holding it) and a select over that work-item's head flags (which element), and is
+//            read from local memory where the load left it. No element moves inside local
+//            memory, so no work-item waits for another to have read its elements first.
+//
+// Joined after by_key_lookback.cl (same macros; BK_TILE_PAD, bk_look_back, bk_publish).
+
+#ifndef BK_TILE_PAD
+#error "by_key_gather.cl needs by_key_lookback.cl first"
+#endif
+
+// The position of the r-th (from 0) set bit of m; r < popcount(m).
+inline uint bk_select_bit(uint m, uint r)
+{
+    uint p = 0;
+    for (uint w = 16; w > 0; w >>= 1) {
+        const uint c = popcount(m & ((1u << w) - 1u));
+        if (r >= c) {
+            r -= c;
+            m >>= w;
+            p += w;
+        }
+    }
+    return p;
+}
+
+// The last work-item w with before(w) <= s, where before(w) counts the tile's heads (dropped:
+// the tile's non-heads) in the work-items before w: nondecreasing in w, 0 for w = 0.
+inline uint bk_owner(__local const uint* woff, uint wg, uint count, uint s, bool dropped)
+{
+    uint lo = 0, hi = wg;
+    while (hi - lo > 1) {
+        const uint mid = (lo + hi) >> 1;
+        const uint before = dropped ? min(mid * (uint)BK_ITEMS, count) - woff[mid] : woff[mid];
+        if (before <= s) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+// One work-group per tile, tiles numbered in the order their work-groups start (as
+// by_key_lookback). tk, tv: BK_TILE_PAD(tile) + 1 elements each (tv unused without values);
+// woff, wmask: one word per work-item.
+__kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch, __local uint* sc, __local V* sv,
+                            __local K* tk, __local V* tv, __local uint* woff, __local uint* wmask)
+{
+    __local uint tile_id;
+    __local uint lb_flag[BK_WINDOW], lb_c[BK_WINDOW], lb_state[5];
+    __local V lb_v[BK_WINDOW], lb_acc;
+    const uint lid = (uint)get_local_id(0);
+    const uint wg = (uint)get_local_size(0);
+    if (lid == 0) {
+        tile_id = atomic_inc((__global volatile uint*)status);
+        if (tile_id == (uint)get_num_groups(0) - 1u) atomic_xchg((__global volatile uint*)status, 0u);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint t = tile_id;
+    __global volatile ulong* slots = status + 1;
+    const uint tile_n = wg * BK_ITEMS;
+    const ulong base = (ulong)t * tile_n;
+    const uint count = (uint)min((ulong)tile_n, n - base);
+    keys += keys_off;
+    vals += vals_off;
+    if (count == tile_n) { // every load of a row issued before its stores
+        K lk[BK_ITEMS];
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS; ++j) lk[j] = keys[base + j * wg + lid];
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS; ++j) tk[BK_TILE_PAD(j * wg + lid)] = lk[j];
+#if BK_LOADS_VALUES
+        V lv[BK_ITEMS];
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS; ++j) lv[j] = vals[base + j * wg + lid];
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS; ++j) tv[BK_TILE_PAD(j * wg + lid)] = lv[j];
+#endif
+    } else {
+        for (uint j = lid; j < count; j += wg) {
+            tk[BK_TILE_PAD(j)] = keys[base + j];
+#if BK_LOADS_VALUES
+            tv[BK_TILE_PAD(j)] = vals[base + j];
+#endif
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint first = lid * BK_ITEMS; // this work-item's first element, in the tile
+    const ulong from = base + first;
+    const uint mine = first < count ? min((uint)BK_ITEMS, count - first) : 0u;
+    // The key before this work-item's first element (the tile's predecessor for work-item 0).
+    K prev = tk[BK_TILE_PAD(first < count ? first : 0u)];
+    if (mine > 0 && from > 0) prev = lid > 0 ? tk[BK_TILE_PAD(first - 1)] : keys[base - 1];
+
+    // Fold, in the order bk_tile_pair repeats for the fallback.
+    uint c = 0, heads = 0;
+    V v = BK_ID;
+    {
+        K p = prev;
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS; ++j) {
+            if (j < mine) {
+                const K k = tk[BK_TILE_PAD(first + j)];
+                uint hc = bk_head(from + j, k, p);
+                heads |= hc << j;
+#if BK_MODE == 4
+                V hv = (V)1;
+#elif BK_HAS_VALUES
+                V hv = tv[BK_TILE_PAD(first + j)];
+#else
+                V hv = BK_ID;
+#endif
+                bk_combine(c, v, &hc, &hv);
+                c = hc;
+                v = hv;
+                p = k;
+            }
+        }
+    }
+    uint ec, tc;
+    V ev, tvv;
+    wg_segmented_exclusive_scan_pp_bk(c, v, sc, sv, &ec, &ev, &tc, &tvv);
+    woff[lid] = ec; // read after the look-back's barriers
+    wmask[lid] = heads;
+
+    if (lid == 0) bk_publish(slots, epoch, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, tc, tvv);
+    // The pair is visible before any output of this tile (a fallback reading this tile's values
+    // in place relies on it; bk_look_back): only a scan by key writes over its input.
+#if BK_MODE == 2
+    barrier(CLK_GLOBAL_MEM_FENCE);
+#endif
+    const bool in_place = BK_MODE == 2 && (__global const V*)(out2 + out2_off) == vals;
+    uint pc;
+    V pv;
+    bk_look_back(slots, epoch, t, keys, vals, n, in_place, sc, sv, lb_flag, lb_c, lb_v, lb_state, &lb_acc, &pc, &pv);
+    if (lid == 0 && t > 0) {
+        uint ic = tc;
+        V iv = tvv;
+        bk_combine(pc, pv, &ic, &iv);
+        bk_publish(slots, epoch, t, LB_PREFIX, ic, iv);
+    }
+    const bool last_tile = base + count == n;
+    if (lid == 0 && last_tile && (flags & BK_WRITE_COUNT)) count_out[count_off] = pc + tc;
+    out1 += out1_off;
+    out2 += out2_off;
+
+#if BK_HAS_VALUES
+    // Stream: each work-item writes only at its own elements' slots, after reading them (and
+    // the last run's value one past the range's last element, a slot no one reads before).
+    bk_combine(pc, pv, &ec, &ev); // this work-item's exclusive pair over the whole range
+    V vv = ev;
+#pragma unroll
+    for (uint j = 0; j < BK_ITEMS; ++j) {
+        if (j < mine) {
+            const uint q = BK_TILE_PAD(first + j);
+            const ulong i = from + j;
+            const uint h = (heads >> j) & 1u;
+#if BK_MODE == 4
+            const V x = (V)1;
+#else
+            const V x = tv[q];
+#endif
+#if BK_MODE == 2
+            if (!(flags & BK_INCLUSIVE)) tv[q] = h ? init : BK_OP(init, vv);
+            vv = h ? x : BK_OP(vv, x);
+            if (flags & BK_INCLUSIVE) tv[q] = vv;
+#else // 1, 4: the value of the run that closes here, at the head's slot
+            if (h && i > 0) tv[q] = vv;
+            vv = h ? x : BK_OP(vv, x);
+            if (i == n - 1) tv[BK_TILE_PAD(first + j + 1)] = vv;
+#endif
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+
+#if BK_MODE == 1 || BK_MODE == 4
+    // Result s closes run pc + s - 1: the key before the tile's s-th head, the value streamed to
+    // the head's slot (s = tc: the range's last run; tile 0 has no run before its first head).
+    const uint m = tc + (last_tile ? 1u : 0u);
+    for (uint s = lid + (t == 0 ? 1u : 0u); s < m; s += wg) {
+        const ulong o = (ulong)pc + s - 1;
+        K key;
+        V val;
+        if (s < tc) {
+            const uint w = bk_owner(woff, wg, count, s, false);
+            const uint q = w * BK_ITEMS + bk_select_bit(wmask[w], s - woff[w]);
+            key = q > 0 ? tk[BK_TILE_PAD(q - 1)] : keys[base - 1];
+            val = tv[BK_TILE_PAD(q)];
+        } else {
+            key = tk[BK_TILE_PAD(count - 1)];
+            val = tv[BK_TILE_PAD(count)];
+        }
+        if (o < cap1) out1[o] = key;
+        if (o < cap2) out2[o] = val;
+    }
+#elif BK_MODE == 2
+    for (uint j = lid; j < count; j += wg) out2[base + j] = tv[BK_TILE_PAD(j)];
+#elif BK_MODE == 3
+    for (uint s = lid; s < tc; s += wg) {
+        const uint w = bk_owner(woff, wg, count, s, false);
+        const ulong o = (ulong)pc + s;
+        if (o < cap1) out1[o] = tk[BK_TILE_PAD(w * BK_ITEMS + bk_select_bit(wmask[w], s - woff[w]))];
+    }
+#else // 5: kept elements first (out1), then the dropped ones (out2), each in order
+    for (uint s = lid; s < count; s += wg) {
+        const bool kept = s < tc;
+        const uint r = kept ? s : s - tc;
+        const uint w = bk_owner(woff, wg, count, r, !kept);
+        const uint before = kept ? woff[w] : min(w * (uint)BK_ITEMS, count) - woff[w];
+        const K x = tk[BK_TILE_PAD(w * BK_ITEMS + bk_select_bit(kept ? wmask[w] : ~wmask[w], r - before))];
+        const ulong o = kept ? (ulong)pc + r : base - pc + r;
+        if (kept && o < cap1) out1[o] = x;
+        if (!kept && o < cap2) out2[o] = x;
+    }
+#endif
+}
