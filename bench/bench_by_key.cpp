@@ -40,7 +40,10 @@ std::vector<cl_uint> keys_in_runs(std::size_t n, std::mt19937& rng)
 }
 } // namespace
 
-CLPRIM_BENCH(by_key)
+namespace {
+// baselines: the Boost.Compute rows too (case by_key); without them (case by_key_clprim) a run
+// comparing clprim's variants (CLPRIM_BY_KEY_KERNEL, _TUNE, _OPTIONS) takes a fraction of the time.
+void by_key_rows(clprim_bench::context& ctx, bool baselines)
 {
     for (const std::size_t n : ctx.sizes) {
         std::mt19937 rng(static_cast<unsigned>(n) ^ 0x5eedu);
@@ -94,11 +97,13 @@ CLPRIM_BENCH(by_key)
         {
             std::size_t count = 0;
             const double bytes = 2 * n * word + 2 * runs * word;
-            const double bc_ms = clprim_bench::median_ms(ctx.queue, [&] {
-                count = std::size_t(bc::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin(), ov.begin(), ctx.queue)
-                                        .first - ok.begin());
-            }, ctx.repeat);
-            add("reduce_by_key", "boost_compute", bc_ms, bytes, count == rk.size() && prefix(ov, count) == rv);
+            if (baselines) {
+                const double bc_ms = clprim_bench::median_ms(ctx.queue, [&] {
+                    count = std::size_t(bc::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin(), ov.begin(), ctx.queue)
+                                            .first - ok.begin());
+                }, ctx.repeat);
+                add("reduce_by_key", "boost_compute", bc_ms, bytes, count == rk.size() && prefix(ov, count) == rv);
+            }
             const double ms = clprim_bench::median_ms(ctx.queue, [&] {
                 count = clprim::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin(), ov.begin(), ctx.queue);
             }, ctx.repeat);
@@ -119,10 +124,12 @@ CLPRIM_BENCH(by_key)
         {
             std::size_t count = 0;
             const double bytes = n * word + runs * word;
-            const double bc_ms = clprim_bench::median_ms(ctx.queue, [&] {
-                count = std::size_t(bc::unique_copy(dk.begin(), dk.end(), ok.begin(), ctx.queue) - ok.begin());
-            }, ctx.repeat);
-            add("unique", "boost_compute", bc_ms, bytes, count == rk.size() && prefix(ok, count) == rk);
+            if (baselines) {
+                const double bc_ms = clprim_bench::median_ms(ctx.queue, [&] {
+                    count = std::size_t(bc::unique_copy(dk.begin(), dk.end(), ok.begin(), ctx.queue) - ok.begin());
+                }, ctx.repeat);
+                add("unique", "boost_compute", bc_ms, bytes, count == rk.size() && prefix(ok, count) == rk);
+            }
             const double ms = clprim_bench::median_ms(ctx.queue, [&] {
                 count = clprim::unique(dk.begin(), dk.end(), ok.begin(), ctx.queue);
             }, ctx.repeat);
@@ -145,11 +152,13 @@ CLPRIM_BENCH(by_key)
         {
             std::size_t count = 0;
             const double bytes = 2 * n * word;
-            const double bc_ms = clprim_bench::median_ms(ctx.queue, [&] {
-                count = std::size_t(bc::partition_copy(dv.begin(), dv.end(), ok.begin(), ov.begin(), by_key_bench_odd, ctx.queue)
-                                        .first - ok.begin());
-            }, ctx.repeat);
-            add("partition_copy", "boost_compute", bc_ms, bytes, count == odd.size() && prefix(ok, count) == odd);
+            if (baselines) {
+                const double bc_ms = clprim_bench::median_ms(ctx.queue, [&] {
+                    count = std::size_t(bc::partition_copy(dv.begin(), dv.end(), ok.begin(), ov.begin(), by_key_bench_odd, ctx.queue)
+                                            .first - ok.begin());
+                }, ctx.repeat);
+                add("partition_copy", "boost_compute", bc_ms, bytes, count == odd.size() && prefix(ok, count) == odd);
+            }
             const double ms = clprim_bench::median_ms(ctx.queue, [&] {
                 count = clprim::partition_copy(dv.begin(), dv.end(), ok.begin(), ov.begin(), ctx.queue, by_key_bench_odd);
             }, ctx.repeat);
@@ -164,10 +173,12 @@ CLPRIM_BENCH(by_key)
                 if (n) bc::copy(dv.begin(), dv.end(), ov.begin(), ctx.queue);
             };
             const double bytes = 2 * n * word;
-            const double bc_ms = clprim_bench::median_ms(ctx.queue, restore, [&] {
-                bc::stable_partition(ov.begin(), ov.begin() + n, by_key_bench_odd, ctx.queue);
-            }, ctx.repeat);
-            add("stable_partition", "boost_compute", bc_ms, bytes, prefix(ov, n) == expected);
+            if (baselines) {
+                const double bc_ms = clprim_bench::median_ms(ctx.queue, restore, [&] {
+                    bc::stable_partition(ov.begin(), ov.begin() + n, by_key_bench_odd, ctx.queue);
+                }, ctx.repeat);
+                add("stable_partition", "boost_compute", bc_ms, bytes, prefix(ov, n) == expected);
+            }
             const double ms = clprim_bench::median_ms(ctx.queue, restore, [&] {
                 clprim::stable_partition(ov.begin(), ov.begin() + n, ctx.queue, by_key_bench_odd);
             }, ctx.repeat);
@@ -180,10 +191,12 @@ CLPRIM_BENCH(by_key)
             const std::size_t expected = std::size_t(std::min_element(r.begin(), r.end()) - r.begin());
             bc::copy(r.begin(), r.end(), ov.begin(), ctx.queue);
             std::size_t at = 0;
-            const double bc_ms = clprim_bench::median_ms(ctx.queue, [&] {
-                at = std::size_t(bc::min_element(ov.begin(), ov.begin() + n, ctx.queue) - ov.begin());
-            }, ctx.repeat);
-            add("min_element", "boost_compute", bc_ms, n * word, at == expected);
+            if (baselines) {
+                const double bc_ms = clprim_bench::median_ms(ctx.queue, [&] {
+                    at = std::size_t(bc::min_element(ov.begin(), ov.begin() + n, ctx.queue) - ov.begin());
+                }, ctx.repeat);
+                add("min_element", "boost_compute", bc_ms, n * word, at == expected);
+            }
             const double ms = clprim_bench::median_ms(ctx.queue, [&] {
                 at = clprim::min_element(ov.begin(), ov.begin() + n, ctx.queue);
             }, ctx.repeat);
@@ -191,3 +204,7 @@ CLPRIM_BENCH(by_key)
         }
     }
 }
+} // namespace
+
+CLPRIM_BENCH(by_key) { by_key_rows(ctx, true); }
+CLPRIM_BENCH(by_key_clprim) { by_key_rows(ctx, false); }
