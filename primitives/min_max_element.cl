@@ -84,6 +84,11 @@ inline void mm_take_later(T_UNSIGNED* ka, ulong* ia, T_UNSIGNED kb, ulong ib)
 #ifndef MM_UNROLL
 #define MM_UNROLL 8 // independent loads in flight per work-item and round (grid stride)
 #endif
+// 16-byte loads in flight per work-item and round for 4-byte elements at an aligned start (grid
+// stride); 0: none, every type loads one element at a time (CLPRIM_MIN_MAX_OPTIONS).
+#ifndef MM_VECTOR
+#define MM_VECTOR 4
+#endif
 
 // chunk == 0: work-items stride over the range (coalesced on GPUs), MM_UNROLL loads issued
 // together before any is compared (a memory-bound reduction needs many reads in flight, not one
@@ -103,7 +108,44 @@ __kernel void mm_partial(__global const T* in, ulong off, ulong n, ulong chunk, 
     const ulong g = get_global_id(0);
     const uint lid = (uint)get_local_id(0);
     in += off;
-    if (chunk == 0) {
+    bool done = false;
+#if T_BITS == 32 && MM_VECTOR
+    // 4-byte elements at a 16-byte aligned start (uniform: the same in every work-item): 16-byte
+    // loads, four elements each, MM_VECTOR of them in flight; each work-item still visits its
+    // elements in increasing index order (vector after vector, component after component),
+    // then one of the at most three elements past the last whole vector.
+    if (chunk == 0 && (((ulong)in) & 15) == 0) {
+        typedef CLPRIM_CAT(T, 4) T4;
+        __global const T4* in4 = (__global const T4*)in;
+        const ulong stride = get_global_size(0);
+        const ulong n4 = n / 4;
+        ulong i = g;
+        for (; i + (MM_VECTOR - 1) * stride < n4; i += MM_VECTOR * stride) {
+            T4 x[MM_VECTOR];
+#pragma unroll
+            for (uint u = 0; u < MM_VECTOR; ++u) x[u] = in4[i + u * stride];
+#pragma unroll
+            for (uint u = 0; u < MM_VECTOR; ++u) {
+                const ulong at = 4 * (i + u * stride);
+                mm_take_later(&k, &idx, mm_sortable(x[u].s0), at);
+                mm_take_later(&k, &idx, mm_sortable(x[u].s1), at + 1);
+                mm_take_later(&k, &idx, mm_sortable(x[u].s2), at + 2);
+                mm_take_later(&k, &idx, mm_sortable(x[u].s3), at + 3);
+            }
+        }
+        for (; i < n4; i += stride) {
+            const T4 x = in4[i];
+            mm_take_later(&k, &idx, mm_sortable(x.s0), 4 * i);
+            mm_take_later(&k, &idx, mm_sortable(x.s1), 4 * i + 1);
+            mm_take_later(&k, &idx, mm_sortable(x.s2), 4 * i + 2);
+            mm_take_later(&k, &idx, mm_sortable(x.s3), 4 * i + 3);
+        }
+        if (4 * n4 + g < n) mm_take_later(&k, &idx, mm_sortable(in[4 * n4 + g]), 4 * n4 + g);
+        done = true;
+    }
+#endif
+    if (done) {
+    } else if (chunk == 0) {
         const ulong stride = get_global_size(0);
         ulong i = g;
         for (; i + (MM_UNROLL - 1) * stride < n; i += MM_UNROLL * stride) {

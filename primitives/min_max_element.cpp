@@ -59,7 +59,8 @@ min_max_kernels make_kernels(const bc::command_queue& queue, element_type type, 
     const device_profile& profile = profile_of(device);
     const min_max_policy policy = select_min_max_policy(profile);
     bc::program program = primitives_program(queue.get_context(), {"min_max_element.cl"},
-                                             type_options(type, "T") + " -DMM_MAX=" + (largest ? "1" : "0"));
+                                             type_options(type, "T") + " -DMM_MAX=" + (largest ? "1" : "0") +
+                                                 knob_options("CLPRIM_MIN_MAX_OPTIONS"));
     k.partial = program.create_kernel("mm_partial");
     const auto lp = limits_for(k.partial, device);
     k.wg = floor_pow2(std::max<std::size_t>(1, std::min(policy.wg, lp.max_work_group_size)));
@@ -70,10 +71,11 @@ min_max_kernels make_kernels(const bc::command_queue& queue, element_type type, 
 
 min_max_kernels& cached_kernels(const bc::command_queue& queue, element_type type, bool largest)
 {
-    using key = std::tuple<cl_context, cl_device_id, int, bool, int>;
+    using key = std::tuple<cl_context, cl_device_id, int, bool, int, std::string>;
     thread_local std::map<key, min_max_kernels> cache;
     const auto forced = knob_choice("CLPRIM_MIN_MAX_PATH", {"stride", "chunks"});
-    const key k{queue.get_context().get(), queue.get_device().get(), int(type), largest, forced ? int(*forced) : -1};
+    const key k{queue.get_context().get(), queue.get_device().get(), int(type), largest, forced ? int(*forced) : -1,
+                knob_options("CLPRIM_MIN_MAX_OPTIONS")};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, type, largest)).first;
     return it->second;
