@@ -78,7 +78,7 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
 by_key_kernels& cached_kernels(const bc::command_queue& queue, const by_key_call& call)
 {
     const std::size_t staged = size_of(call.key_type) + (has_values(call.mode) ? size_of(call.value_type) : 0);
-    const by_key_policy policy = select_by_key_policy(profile_of(queue.get_device()), staged);
+    const by_key_policy policy = select_by_key_policy(profile_of(queue.get_device()), staged, call.keys.size);
     using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, std::size_t, std::size_t, int, std::string>;
     thread_local std::map<key, by_key_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(call.mode), int(call.key_type),

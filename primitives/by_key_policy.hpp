@@ -32,8 +32,8 @@ struct by_key_policy {
 // CLPRIM_BY_KEY_TUNE="wg,items" sets the look-back tile (measurements, tests);
 // CLPRIM_BY_KEY_KERNEL=gather|registers the look-back kernel (measurements, tests).
 // element_bytes: the bytes a look-back tile stages per element (key, plus value where the mode has
-// values).
-inline by_key_policy select_by_key_policy(const device_profile& profile, std::size_t element_bytes)
+// values); n: the elements of the call.
+inline by_key_policy select_by_key_policy(const device_profile& profile, std::size_t element_bytes, std::size_t n)
 {
     by_key_policy p;
     p.path = profile.is_cpu() ? by_key_policy::path::chunks : by_key_policy::path::lookback;
@@ -55,6 +55,9 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
         p.wg = 256;
         p.items = std::max<std::size_t>(1, std::min<std::size_t>(32, 128 / std::max<std::size_t>(1, element_bytes)));
         if (profile.nvidia) p.register_cap = element_bytes <= 4 ? 40 : 48;
+        // A range of one tile of 4 elements a work-item (2^10 with 256): every work-item folds
+        // 4 elements instead of a few work-items 32 each (a single tile is all latency).
+        if (n <= p.wg * 4) p.items = 4;
     } else {
         p.wg = element_bytes <= 4 ? 256 : 128;
         p.items = element_bytes <= 8 ? 32 : 16;
