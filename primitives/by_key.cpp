@@ -67,7 +67,7 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     auto local_need = [&](std::size_t wg) {
         const std::size_t tile = wg * policy.items;
         return (tile + tile / 32 + 1) * telem + 2 * wg * (4 + elem) + 32 * (8 + elem) + 64 + // BK_TILE_PAD(tile) + 1
-               (policy.kernel == by_key_policy::kernel::gather ? 2 * wg * 4 : 0); // woff, wmask
+               (policy.kernel == by_key_policy::kernel::gather ? 2 * wg * 4 + 2 * (tile / 32 + 1) * 4 : 0); // woff, wmask, own
     };
     while (k.wg > 1 && local_need(k.wg) > lim.local_mem_size) k.wg /= 2;
     return k;
@@ -187,8 +187,9 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
             set_kernel_args_from(k.lookback, 15, status.buffer, status.epoch, local_bytes{2 * k.wg * 4},
                                  local_bytes{2 * k.wg * velem}, local_bytes{slots_per_tile * size_of(call.key_type)},
                                  local_bytes{has_values(mode) ? slots_per_tile * velem : 1});
-            if (k.policy.kernel == by_key_policy::kernel::gather) // woff, wmask
-                set_kernel_args_from(k.lookback, 21, local_bytes{k.wg * 4}, local_bytes{k.wg * 4});
+            if (k.policy.kernel == by_key_policy::kernel::gather) // woff, wmask, own (BK_OWN_STEP 32)
+                set_kernel_args_from(k.lookback, 21, local_bytes{k.wg * 4}, local_bytes{k.wg * 4},
+                                     local_bytes{2 * (tile / 32 + 1) * 4});
             launch_1d(queue, k.lookback, tiles * k.wg, k.wg);
         } else {
             const std::size_t chunks = std::max<std::size_t>(

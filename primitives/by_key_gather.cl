@@ -16,8 +16,9 @@
 //            head's slot, the last run's one past the tile's last element);
 //   gather   the tile's results go out as one contiguous run, consecutive work-items to
 //            consecutive addresses: result s of the tile (the s-th head; partition: its s-th
-//            kept or dropped element) is found by a binary search over woff (the work-item
-//            holding it) and a select over that work-item's head flags (which element), and is
+//            kept or dropped element) is found by a search over woff (the work-item holding
+//            it: between two entries of an owner map, own, of every 32nd result's work-item,
+//            written beside woff) and a select over that work-item's head flags, and is
 //            read from local memory where the load left it. No element moves inside local
 //            memory, so no work-item waits for another to have read its elements first.
 //
@@ -42,11 +43,19 @@ inline uint bk_select_bit(uint m, uint r)
     return p;
 }
 
+// Results per owner-map entry: own[c] is the work-item holding the tile's result c * BK_OWN_STEP.
+#define BK_OWN_STEP 32u
+
 // The last work-item w with before(w) <= s, where before(w) counts the tile's heads (dropped:
-// the tile's non-heads) in the work-items before w: nondecreasing in w, 0 for w = 0.
-inline uint bk_owner(__local const uint* woff, uint wg, uint count, uint s, bool dropped)
+// the tile's non-heads) in the work-items before w: nondecreasing in w, 0 for w = 0; s < total,
+// the tile's results of that kind. own: the owner map (own[c]: that work-item for s = c *
+// BK_OWN_STEP, for every such s < total). The answer lies between own[c] and own[c + 1] (the
+// last work-item where the map ends): a search over a few.
+inline uint bk_owner(__local const uint* woff, __local const uint* own, uint total, uint wg, uint count, uint s,
+                     bool dropped)
 {
-    uint lo = 0, hi = wg;
+    const uint c = s / BK_OWN_STEP;
+    uint lo = own[c], hi = (c + 1) * BK_OWN_STEP < total ? own[c + 1] + 1 : wg; // answer in [lo, hi)
     while (hi - lo > 1) {
         const uint mid = (lo + hi) >> 1;
         const uint before = dropped ? min(mid * (uint)BK_ITEMS, count) - woff[mid] : woff[mid];
@@ -56,11 +65,19 @@ inline uint bk_owner(__local const uint* woff, uint wg, uint count, uint s, bool
     return lo;
 }
 
+// Work-item lid, holding results [r, r + k) of a kind, enters itself in that kind's owner map
+// at every multiple of BK_OWN_STEP in its range.
+inline void bk_own(__local uint* own, uint lid, uint r, uint k)
+{
+    for (uint c = (r + BK_OWN_STEP - 1) / BK_OWN_STEP; c * BK_OWN_STEP < r + k; ++c) own[c] = lid;
+}
+
 // One work-group per tile, tiles numbered in the order their work-groups start (as
 // by_key_lookback). tk, tv: BK_TILE_PAD(tile) + 1 elements each (tv unused without values);
-// woff, wmask: one word per work-item.
+// woff, wmask: one word per work-item; own: 2 * (tile / BK_OWN_STEP + 1) words (the owner maps
+// of the heads, then of the non-heads).
 __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch, __local uint* sc, __local V* sv,
-                            __local K* tk, __local V* tv, __local uint* woff, __local uint* wmask)
+                            __local K* tk, __local V* tv, __local uint* woff, __local uint* wmask, __local uint* own)
 {
     __local uint tile_id;
     __local uint lb_flag[BK_WINDOW], lb_c[BK_WINDOW], lb_state[5];
@@ -136,8 +153,14 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
     uint ec, tc;
     V ev, tvv;
     wg_segmented_exclusive_scan_pp_bk(c, v, sc, sv, &ec, &ev, &tc, &tvv);
-    woff[lid] = ec; // read after the look-back's barriers
+    // Read after the look-back's barriers: this work-item's place among the tile's results.
+    woff[lid] = ec;
     wmask[lid] = heads;
+    bk_own(own, lid, ec, popcount(heads));
+#if BK_MODE == 5
+    __local uint* own_d = own + tile_n / BK_OWN_STEP + 1;
+    bk_own(own_d, lid, min(first, count) - ec, mine - popcount(heads));
+#endif
 
     if (lid == 0) bk_publish(slots, epoch, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, tc, tvv);
     // The pair is visible before any output of this tile (a fallback reading this tile's values
@@ -199,7 +222,7 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
         K key;
         V val;
         if (s < tc) {
-            const uint w = bk_owner(woff, wg, count, s, false);
+            const uint w = bk_owner(woff, own, tc, wg, count, s, false);
             const uint q = w * BK_ITEMS + bk_select_bit(wmask[w], s - woff[w]);
             key = q > 0 ? tk[BK_TILE_PAD(q - 1)] : keys[base - 1];
             val = tv[BK_TILE_PAD(q)];
@@ -214,7 +237,7 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
     for (uint j = lid; j < count; j += wg) out2[base + j] = tv[BK_TILE_PAD(j)];
 #elif BK_MODE == 3
     for (uint s = lid; s < tc; s += wg) {
-        const uint w = bk_owner(woff, wg, count, s, false);
+        const uint w = bk_owner(woff, own, tc, wg, count, s, false);
         const ulong o = (ulong)pc + s;
         if (o < cap1) out1[o] = tk[BK_TILE_PAD(w * BK_ITEMS + bk_select_bit(wmask[w], s - woff[w]))];
     }
@@ -222,7 +245,7 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
     for (uint s = lid; s < count; s += wg) {
         const bool kept = s < tc;
         const uint r = kept ? s : s - tc;
-        const uint w = bk_owner(woff, wg, count, r, !kept);
+        const uint w = bk_owner(woff, kept ? own : own_d, kept ? tc : count - tc, wg, count, r, !kept);
         const uint before = kept ? woff[w] : min(w * (uint)BK_ITEMS, count) - woff[w];
         const K x = tk[BK_TILE_PAD(w * BK_ITEMS + bk_select_bit(kept ? wmask[w] : ~wmask[w], r - before))];
         const ulong o = kept ? (ulong)pc + r : base - pc + r;
