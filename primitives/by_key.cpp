@@ -47,7 +47,7 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     const std::string extra = knob_options("CLPRIM_BY_KEY_OPTIONS");
     std::string options = type_options(call.key_type, "K") + " " + type_options(call.value_type, "V") +
                           " -DBK_MODE=" + std::to_string(int(call.mode)) + " -DBK_ITEMS=" + std::to_string(policy.items) +
-                          (profile.nvidia ? " -DLB_NANOSLEEP" : "") + lookback_build_options() + extra;
+                          (profile.nvidia ? " -DLB_NANOSLEEP -DBK_PTX" : "") + lookback_build_options() + extra;
     if (policy.register_cap > 0 && extra.find("maxrregcount") == std::string::npos)
         options += " -cl-nv-maxrregcount=" + std::to_string(policy.register_cap);
     std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl", "by_key_lookback.cl", "by_key_gather.cl"};

@@ -28,9 +28,16 @@
 #error "by_key_gather.cl needs by_key_lookback.cl first"
 #endif
 
-// The position of the r-th (from 0) set bit of m; r < popcount(m).
+// The position of the r-th (from 0) set bit of m; r < popcount(m): five halvings, or with
+// -DBK_FNS on NVIDIA builds (BK_PTX, set by the host) PTX's fns ("find n-th set bit";
+// measurements: CLPRIM_BY_KEY_OPTIONS).
 inline uint bk_select_bit(uint m, uint r)
 {
+#if defined(BK_PTX) && defined(BK_FNS)
+    uint d;
+    asm("fns.b32 %0, %1, 0, %2;" : "=r"(d) : "r"(m), "r"(r + 1));
+    return d;
+#endif
     uint p = 0;
     for (uint w = 16; w > 0; w >>= 1) {
         const uint c = popcount(m & ((1u << w) - 1u));
