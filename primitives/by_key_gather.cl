@@ -86,77 +86,16 @@ inline void bk_own(__local uint* own, uint lid, uint r, uint k)
 __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch, __local uint* sc, __local V* sv,
                             __local K* tk, __local V* tv, __local uint* woff, __local uint* wmask, __local uint* own)
 {
-    __local uint tile_id;
-    __local uint lb_flag[BK_WINDOW], lb_c[BK_WINDOW], lb_state[5];
-    __local V lb_v[BK_WINDOW], lb_acc;
-    const uint lid = (uint)get_local_id(0);
-    const uint wg = (uint)get_local_size(0);
-    if (lid == 0) {
-        tile_id = atomic_inc((__global volatile uint*)status);
-        if (tile_id == (uint)get_num_groups(0) - 1u) atomic_xchg((__global volatile uint*)status, 0u);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const uint t = tile_id;
-    __global volatile ulong* slots = status + 1;
-    const uint tile_n = wg * BK_ITEMS;
-    const ulong base = (ulong)t * tile_n;
-    const uint count = (uint)min((ulong)tile_n, n - base);
-    keys += keys_off;
-    vals += vals_off;
-    if (count == tile_n) { // every load of a row issued before its stores
-        K lk[BK_ITEMS];
-#pragma unroll
-        for (uint j = 0; j < BK_ITEMS; ++j) lk[j] = keys[base + j * wg + lid];
-#pragma unroll
-        for (uint j = 0; j < BK_ITEMS; ++j) tk[BK_TILE_PAD(j * wg + lid)] = lk[j];
-#if BK_LOADS_VALUES
-        V lv[BK_ITEMS];
-#pragma unroll
-        for (uint j = 0; j < BK_ITEMS; ++j) lv[j] = vals[base + j * wg + lid];
-#pragma unroll
-        for (uint j = 0; j < BK_ITEMS; ++j) tv[BK_TILE_PAD(j * wg + lid)] = lv[j];
-#endif
-    } else {
-        for (uint j = lid; j < count; j += wg) {
-            tk[BK_TILE_PAD(j)] = keys[base + j];
-#if BK_LOADS_VALUES
-            tv[BK_TILE_PAD(j)] = vals[base + j];
-#endif
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const uint first = lid * BK_ITEMS; // this work-item's first element, in the tile
-    const ulong from = base + first;
-    const uint mine = first < count ? min((uint)BK_ITEMS, count - first) : 0u;
-    // The key before this work-item's first element (the tile's predecessor for work-item 0).
-    K prev = tk[BK_TILE_PAD(first < count ? first : 0u)];
-    if (mine > 0 && from > 0) prev = lid > 0 ? tk[BK_TILE_PAD(first - 1)] : keys[base - 1];
-
+    BK_TILE_PROLOGUE();
     // Fold, in the order bk_tile_pair repeats for the fallback.
-    uint c = 0, heads = 0;
-    V v = BK_ID;
-    {
-        K p = prev;
-#pragma unroll
-        for (uint j = 0; j < BK_ITEMS; ++j) {
-            if (j < mine) {
-                const K k = tk[BK_TILE_PAD(first + j)];
-                uint hc = bk_head(from + j, k, p);
-                heads |= hc << j;
 #if BK_MODE == 4
-                V hv = (V)1;
+#define BK_GATHER_VALUE(j) ((V)1)
 #elif BK_HAS_VALUES
-                V hv = tv[BK_TILE_PAD(first + j)];
+#define BK_GATHER_VALUE(j) (tv[BK_TILE_PAD(first + (j))])
 #else
-                V hv = BK_ID;
+#define BK_GATHER_VALUE(j) (BK_ID)
 #endif
-                bk_combine(c, v, &hc, &hv);
-                c = hc;
-                v = hv;
-                p = k;
-            }
-        }
-    }
+    BK_FOLD_SHARE(tk[BK_TILE_PAD(first + j)], BK_GATHER_VALUE(j));
     uint ec, tc;
     V ev, tvv;
     wg_segmented_exclusive_scan_pp_bk(c, v, sc, sv, &ec, &ev, &tc, &tvv);
@@ -169,22 +108,11 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
     bk_own(own_d, lid, min(first, count) - ec, mine - popcount(heads));
 #endif
 
-    if (lid == 0) bk_publish(slots, epoch, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, tc, tvv);
-    // The pair is visible before any output of this tile (a fallback reading this tile's values
-    // in place relies on it; bk_look_back): only a scan by key writes over its input.
-#if BK_MODE == 2
-    barrier(CLK_GLOBAL_MEM_FENCE);
-#endif
     const bool in_place = BK_MODE == 2 && (__global const V*)(out2 + out2_off) == vals;
     uint pc;
     V pv;
-    bk_look_back(slots, epoch, t, keys, vals, n, in_place, sc, sv, lb_flag, lb_c, lb_v, lb_state, &lb_acc, &pc, &pv);
-    if (lid == 0 && t > 0) {
-        uint ic = tc;
-        V iv = tvv;
-        bk_combine(pc, pv, &ic, &iv);
-        bk_publish(slots, epoch, t, LB_PREFIX, ic, iv);
-    }
+    bk_tile_chain(slots, epoch, t, tc, tvv, keys, vals, n, in_place, sc, sv, lb_flag, lb_c, lb_v, lb_state, &lb_acc,
+                  &pc, &pv);
     const bool last_tile = base + count == n;
     if (lid == 0 && last_tile && (flags & BK_WRITE_COUNT)) count_out[count_off] = pc + tc;
     out1 += out1_off;

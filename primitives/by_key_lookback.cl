@@ -207,6 +207,54 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __g
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+// The start both look-back kernels share (it declares these names): the look-back's local state
+// (lb_*), the tile t (tiles numbered as their work-groups start: bk_tile_index), its first
+// element base and its count elements, staged into local memory (tk, tv), and this work-item's
+// share of it: elements [first, first + mine) of the tile, [from, from + mine) of the range.
+#define BK_TILE_PROLOGUE()                                                                        \
+    __local uint tile_id;                                                                         \
+    __local uint lb_flag[BK_WINDOW], lb_c[BK_WINDOW], lb_state[5];                                \
+    __local V lb_v[BK_WINDOW], lb_acc;                                                            \
+    const uint lid = (uint)get_local_id(0);                                                       \
+    const uint wg = (uint)get_local_size(0);                                                      \
+    const uint t = bk_tile_index(status, &tile_id);                                               \
+    __global volatile ulong* slots = status + 1;                                                  \
+    const uint tile_n = wg * BK_ITEMS;                                                            \
+    const ulong base = (ulong)t * tile_n;                                                         \
+    const uint count = (uint)min((ulong)tile_n, n - base);                                        \
+    keys += keys_off;                                                                             \
+    vals += vals_off;                                                                             \
+    bk_stage_tile(keys, vals, base, count, tk, tv);                                               \
+    const uint first = lid * BK_ITEMS;                                                            \
+    const ulong from = base + first;                                                              \
+    const uint mine = first < count ? min((uint)BK_ITEMS, count - first) : 0u;
+
+// The fold both look-back kernels share (it declares prev, c, v and heads): prev, the key before
+// this work-item's first element (the tile's predecessor for work-item 0); (c, v), the pair of
+// the work-item's elements folded in order (bk_tile_pair repeats it for the fallback), their head
+// flags as the bits of heads. KEY_J, VALUE_J: element j's key and value (j: the loop's index).
+#define BK_FOLD_SHARE(KEY_J, VALUE_J)                                                             \
+    K prev = tk[BK_TILE_PAD(first < count ? first : 0u)];                                         \
+    if (mine > 0 && from > 0) prev = lid > 0 ? tk[BK_TILE_PAD(first - 1)] : keys[base - 1];      \
+    uint c = 0, heads = 0;                                                                        \
+    V v = BK_ID;                                                                                  \
+    {                                                                                             \
+        K p = prev;                                                                               \
+        _Pragma("unroll") for (uint j = 0; j < BK_ITEMS; ++j)                                     \
+        {                                                                                         \
+            if (j < mine) {                                                                       \
+                const K k = (KEY_J);                                                              \
+                uint hc = bk_head(from + j, k, p);                                                \
+                heads |= hc << j;                                                                 \
+                V hv = (VALUE_J);                                                                 \
+                bk_combine(c, v, &hc, &hv);                                                       \
+                c = hc;                                                                           \
+                v = hv;                                                                           \
+                p = k;                                                                            \
+            }                                                                                     \
+        }                                                                                         \
+    }
+
 // The value of a work-item's element j (registers), as bk_value gives it from memory.
 #if BK_MODE == 4
 #define BK_REG_VALUE(j) ((V)1)
@@ -216,6 +264,75 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __g
 #define BK_REG_VALUE(j) (BK_ID)
 #endif
 #define BK_LOADS_VALUES (BK_HAS_VALUES && BK_MODE != 4)
+
+// A tile's index in the order the work-groups start (status[0] counts them; the tile taking the
+// last index sets it back to zero for the next launch), so a tile only ever waits on tiles that
+// have started. Every work-item calls it (a barrier); *id is local scratch.
+inline uint bk_tile_index(__global volatile ulong* status, __local uint* id)
+{
+    if (get_local_id(0) == 0) {
+        *id = atomic_inc((__global volatile uint*)status);
+        if (*id == (uint)get_num_groups(0) - 1u) atomic_xchg((__global volatile uint*)status, 0u);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return *id;
+}
+
+// Stages the tile's count elements at base (keys, and values where the mode loads them) into
+// local memory, one pad slot every 32, coalesced; a full tile issues every load of a row before
+// its stores (many reads in flight per work-item). Ends with a barrier.
+inline void bk_stage_tile(__global const K* keys, __global const V* vals, ulong base, uint count, __local K* tk,
+                          __local V* tv)
+{
+    const uint lid = (uint)get_local_id(0);
+    const uint wg = (uint)get_local_size(0);
+    if (count == wg * BK_ITEMS) {
+        K lk[BK_ITEMS];
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS; ++j) lk[j] = keys[base + j * wg + lid];
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS; ++j) tk[BK_TILE_PAD(j * wg + lid)] = lk[j];
+#if BK_LOADS_VALUES
+        V lv[BK_ITEMS];
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS; ++j) lv[j] = vals[base + j * wg + lid];
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS; ++j) tv[BK_TILE_PAD(j * wg + lid)] = lv[j];
+#endif
+    } else {
+        for (uint j = lid; j < count; j += wg) {
+            tk[BK_TILE_PAD(j)] = keys[base + j];
+#if BK_LOADS_VALUES
+            tv[BK_TILE_PAD(j)] = vals[base + j];
+#endif
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// The tile's part of the chain: publishes its pair (tc, tv) (tile 0: as its inclusive prefix),
+// looks back (bk_look_back) and publishes its inclusive prefix; returns in (*pc, *pv) the pair of
+// every tile before it, in every work-item. in_place: a scan by key writing over its values.
+inline void bk_tile_chain(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __global const K* keys,
+                          __global const V* vals, ulong n, bool in_place, __local uint* sc, __local V* sv,
+                          __local uint* wflag, __local uint* wc, __local V* wv, __local uint* wstate, __local V* wacc,
+                          uint* pc, V* pv)
+{
+    if (get_local_id(0) == 0) bk_publish(slots, epoch, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, tc, tv);
+    // The pair is visible before any output of this tile (a fallback reading this tile's values
+    // in place relies on it; bk_look_back): only a scan by key writes over its input.
+#if BK_MODE == 2
+    barrier(CLK_GLOBAL_MEM_FENCE);
+#endif
+    bk_look_back(slots, epoch, t, keys, vals, n, in_place, sc, sv, wflag, wc, wv, wstate, wacc, pc, pv);
+    if (get_local_id(0) == 0 && t > 0) {
+        uint ic = tc;
+        V iv = tv;
+        bk_combine(*pc, *pv, &ic, &iv);
+        bk_publish(slots, epoch, t, LB_PREFIX, ic, iv);
+    }
+}
+
 
 // One work-group per tile; tiles are numbered in the order their work-groups start (status[0]
 // counts them; the last one resets it for the next launch), so a tile only ever waits on tiles
@@ -234,51 +351,7 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __g
 __kernel void by_key_lookback(BK_ARGS, __global volatile ulong* status, uint epoch, __local uint* sc, __local V* sv,
                               __local K* tk, __local V* tv)
 {
-    __local uint tile_id;
-    __local uint lb_flag[BK_WINDOW], lb_c[BK_WINDOW], lb_state[5];
-    __local V lb_v[BK_WINDOW], lb_acc;
-    const uint lid = (uint)get_local_id(0);
-    const uint wg = (uint)get_local_size(0);
-    if (lid == 0) {
-        tile_id = atomic_inc((__global volatile uint*)status);
-        if (tile_id == (uint)get_num_groups(0) - 1u) atomic_xchg((__global volatile uint*)status, 0u);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const uint t = tile_id;
-    __global volatile ulong* slots = status + 1;
-    const uint tile_n = wg * BK_ITEMS;
-    const ulong base = (ulong)t * tile_n;
-    const uint count = (uint)min((ulong)tile_n, n - base);
-    keys += keys_off;
-    vals += vals_off;
-    if (count == tile_n) {
-        K lk[BK_ITEMS];
-#pragma unroll
-        for (uint j = 0; j < BK_ITEMS; ++j) lk[j] = keys[base + j * wg + lid];
-#if BK_LOADS_VALUES
-        V lv[BK_ITEMS];
-#pragma unroll
-        for (uint j = 0; j < BK_ITEMS; ++j) lv[j] = vals[base + j * wg + lid];
-#endif
-#pragma unroll
-        for (uint j = 0; j < BK_ITEMS; ++j) {
-            tk[BK_TILE_PAD(j * wg + lid)] = lk[j];
-#if BK_LOADS_VALUES
-            tv[BK_TILE_PAD(j * wg + lid)] = lv[j];
-#endif
-        }
-    } else {
-        for (uint j = lid; j < count; j += wg) {
-            tk[BK_TILE_PAD(j)] = keys[base + j];
-#if BK_LOADS_VALUES
-            tv[BK_TILE_PAD(j)] = vals[base + j];
-#endif
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const uint first = lid * BK_ITEMS; // this work-item's first element, in the tile
-    const ulong from = base + first;
-    const uint mine = first < count ? min((uint)BK_ITEMS, count - first) : 0u;
+    BK_TILE_PROLOGUE();
     K kr[BK_ITEMS];
 #if BK_LOADS_VALUES
     V vr[BK_ITEMS];
@@ -292,48 +365,17 @@ __kernel void by_key_lookback(BK_ARGS, __global volatile ulong* status, uint epo
 #endif
         }
     }
-    // The key before this work-item's first element (the tile's predecessor for work-item 0).
-    K prev = kr[0];
-    if (mine > 0 && from > 0) prev = lid > 0 ? tk[BK_TILE_PAD(first - 1)] : keys[base - 1];
-
     // Fold, in the order bk_tile_pair repeats for the fallback.
-    uint c = 0, heads = 0;
-    V v = BK_ID;
-    {
-        K p = prev;
-#pragma unroll
-        for (uint j = 0; j < BK_ITEMS; ++j) {
-            if (j < mine) {
-                uint hc = bk_head(from + j, kr[j], p);
-                heads |= hc << j;
-                V hv = BK_REG_VALUE(j);
-                bk_combine(c, v, &hc, &hv);
-                c = hc;
-                v = hv;
-                p = kr[j];
-            }
-        }
-    }
+    BK_FOLD_SHARE(kr[j], BK_REG_VALUE(j));
     uint ec, tc;
     V ev, tvv;
     wg_segmented_exclusive_scan_pp_bk(c, v, sc, sv, &ec, &ev, &tc, &tvv);
 
-    if (lid == 0) bk_publish(slots, epoch, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, tc, tvv);
-    // The pair is visible before any output of this tile (a fallback reading this tile's values
-    // in place relies on it; bk_look_back): only a scan by key writes over its input.
-#if BK_MODE == 2
-    barrier(CLK_GLOBAL_MEM_FENCE);
-#endif
     const bool in_place = BK_MODE == 2 && (__global const V*)(out2 + out2_off) == vals;
     uint pc;
     V pv;
-    bk_look_back(slots, epoch, t, keys, vals, n, in_place, sc, sv, lb_flag, lb_c, lb_v, lb_state, &lb_acc, &pc, &pv);
-    if (lid == 0 && t > 0) {
-        uint ic = tc;
-        V iv = tvv;
-        bk_combine(pc, pv, &ic, &iv);
-        bk_publish(slots, epoch, t, LB_PREFIX, ic, iv);
-    }
+    bk_tile_chain(slots, epoch, t, tc, tvv, keys, vals, n, in_place, sc, sv, lb_flag, lb_c, lb_v, lb_state, &lb_acc,
+                  &pc, &pv);
     bk_combine(pc, pv, &ec, &ev); // this work-item's exclusive pair over the whole range
     out1 += out1_off;
     out2 += out2_off;
