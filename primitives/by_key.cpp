@@ -47,6 +47,7 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     const std::string extra = knob_options("CLPRIM_BY_KEY_OPTIONS");
     std::string options = type_options(call.key_type, "K") + " " + type_options(call.value_type, "V") +
                           " -DBK_MODE=" + std::to_string(int(call.mode)) + " -DBK_ITEMS=" + std::to_string(policy.items) +
+                          " -DBK_INDEX=" + (policy.index_epilogue ? "1" : "0") +
                           (profile.nvidia ? " -DLB_NANOSLEEP -DBK_PTX" : "") + lookback_build_options() + extra;
     if (policy.register_cap > 0 && extra.find("maxrregcount") == std::string::npos)
         options += " -cl-nv-maxrregcount=" + std::to_string(policy.register_cap);
@@ -67,7 +68,9 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     auto local_need = [&](std::size_t wg) {
         const std::size_t tile = wg * policy.items;
         return (tile + tile / 32 + 1) * telem + 2 * wg * (4 + elem) + 32 * (8 + elem) + 64 + // BK_TILE_PAD(tile) + 1
-               (policy.kernel == by_key_policy::kernel::gather ? 2 * wg * 4 + 2 * (tile / 32 + 1) * 4 : 0); // woff, wmask, own
+               (policy.kernel != by_key_policy::kernel::gather ? 0 // woff, wmask, own or idx:
+                : policy.index_epilogue                             ? 12 + tile * 2
+                                                                    : 2 * wg * 4 + 2 * (tile / 32 + 1) * 4 + 2);
     };
     while (k.wg > 1 && local_need(k.wg) > lim.local_mem_size) k.wg /= 2;
     return k;
@@ -78,11 +81,13 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
 by_key_kernels& cached_kernels(const bc::command_queue& queue, const by_key_call& call)
 {
     const std::size_t staged = size_of(call.key_type) + (has_values(call.mode) ? size_of(call.value_type) : 0);
-    const by_key_policy policy = select_by_key_policy(profile_of(queue.get_device()), staged, call.keys.size);
-    using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, std::size_t, std::size_t, int, std::string>;
+    const by_key_policy policy =
+        select_by_key_policy(profile_of(queue.get_device()), staged, call.keys.size, call.mode == by_key_mode::partition);
+    using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, std::size_t, std::size_t, int, bool,
+                           std::string>;
     thread_local std::map<key, by_key_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(call.mode), int(call.key_type),
-                int(call.value_type), call.op_file, policy.wg, policy.items, int(policy.kernel),
+                int(call.value_type), call.op_file, policy.wg, policy.items, int(policy.kernel), policy.index_epilogue,
                 knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, call, policy)).first;
@@ -187,9 +192,11 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
             set_kernel_args_from(k.lookback, 15, status.buffer, status.epoch, local_bytes{2 * k.wg * 4},
                                  local_bytes{2 * k.wg * velem}, local_bytes{slots_per_tile * size_of(call.key_type)},
                                  local_bytes{has_values(mode) ? slots_per_tile * velem : 1});
-            if (k.policy.kernel == by_key_policy::kernel::gather) // woff, wmask, own (BK_OWN_STEP 32)
-                set_kernel_args_from(k.lookback, 21, local_bytes{k.wg * 4}, local_bytes{k.wg * 4},
-                                     local_bytes{2 * (tile / 32 + 1) * 4});
+            if (k.policy.kernel == by_key_policy::kernel::gather) { // woff, wmask, own (BK_OWN_STEP 32), idx
+                const bool search = !k.policy.index_epilogue;
+                set_kernel_args_from(k.lookback, 21, local_bytes{search ? k.wg * 4 : 4}, local_bytes{search ? k.wg * 4 : 4},
+                                     local_bytes{search ? 2 * (tile / 32 + 1) * 4 : 4}, local_bytes{search ? 2 : tile * 2});
+            }
             launch_1d(queue, k.lookback, tiles * k.wg, k.wg);
         } else {
             const std::size_t chunks = std::max<std::size_t>(

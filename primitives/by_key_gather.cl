@@ -50,6 +50,14 @@ inline uint bk_select_bit(uint m, uint r)
     return p;
 }
 
+// BK_INDEX=1: instead of searching (owner maps, a select), each work-item writes, right after
+// the scan, the tile element of each of its results at that result's place in idx (one ushort
+// per element: more local memory, far fewer instructions per result where every element is one,
+// as in a partition). The host picks it (by_key_policy.hpp).
+#ifndef BK_INDEX
+#define BK_INDEX 0
+#endif
+
 // Results per owner-map entry: own[c] is the work-item holding the tile's result c * BK_OWN_STEP.
 #define BK_OWN_STEP 32u
 
@@ -79,12 +87,28 @@ inline void bk_own(__local uint* own, uint lid, uint r, uint k)
     for (uint c = (r + BK_OWN_STEP - 1) / BK_OWN_STEP; c * BK_OWN_STEP < r + k; ++c) own[c] = lid;
 }
 
+// The tile element of the tile's result s, results ordered heads first, then (partition) the
+// non-heads, each in order (tc heads in the tile): the work-item holding it by bk_owner, the
+// element by a select over that work-item's head flags.
+inline uint bk_result_at(__local const uint* woff, __local const uint* wmask, __local const uint* own, uint tile_n,
+                         uint wg, uint count, uint tc, uint s)
+{
+    const bool kept = s < tc;
+    const uint r = kept ? s : s - tc;
+    __local const uint* map = kept ? own : own + tile_n / BK_OWN_STEP + 1;
+    const uint w = bk_owner(woff, map, kept ? tc : count - tc, wg, count, r, !kept);
+    const uint before = kept ? woff[w] : min(w * (uint)BK_ITEMS, count) - woff[w];
+    return w * BK_ITEMS + bk_select_bit(kept ? wmask[w] : ~wmask[w], r - before);
+}
+
 // One work-group per tile, tiles numbered in the order their work-groups start (as
 // by_key_lookback). tk, tv: BK_TILE_PAD(tile) + 1 elements each (tv unused without values);
 // woff, wmask: one word per work-item; own: 2 * (tile / BK_OWN_STEP + 1) words (the owner maps
-// of the heads, then of the non-heads).
+// of the heads, then of the non-heads); idx (BK_INDEX): one ushort per tile element. (Arrays an
+// epilogue does not use may be a word long.)
 __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch, __local uint* sc, __local V* sv,
-                            __local K* tk, __local V* tv, __local uint* woff, __local uint* wmask, __local uint* own)
+                            __local K* tk, __local V* tv, __local uint* woff, __local uint* wmask, __local uint* own,
+                            __local ushort* idx)
 {
     BK_TILE_PROLOGUE();
     // Fold, in the order bk_tile_pair repeats for the fallback.
@@ -99,13 +123,32 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
     uint ec, tc;
     V ev, tvv;
     wg_segmented_exclusive_scan_pp_bk(c, v, sc, sv, &ec, &ev, &tc, &tvv);
-    // Read after the look-back's barriers: this work-item's place among the tile's results.
+    // Read after the look-back's barriers: where this work-item's results are among the tile's.
+#if BK_INDEX
+    // Each result's element, in the order of the results (heads, then partition's non-heads).
+    // (A rolled loop: PoCL 3.1 skipped the first iteration of this loop unrolled, in a
+    // partition whose predicate holds for every element; -cl-opt-disable or a rolled loop were
+    // right. Places from popcounts: no counter carried from one element to the next.)
+    if (BK_MODE != 2) {
+#pragma unroll 1
+        for (uint j = 0; j < BK_ITEMS; ++j) {
+            if (j < mine) {
+                const uint before = popcount(heads & ((1u << j) - 1u)); // heads before element j
+                if ((heads >> j) & 1u) idx[ec + before] = (ushort)(first + j);
+                else if (BK_MODE == 5) idx[tc + first - ec + j - before] = (ushort)(first + j);
+            }
+        }
+    }
+#define BK_RESULT_AT(s) ((uint)idx[s])
+#else
     woff[lid] = ec;
     wmask[lid] = heads;
     bk_own(own, lid, ec, popcount(heads));
 #if BK_MODE == 5
     __local uint* own_d = own + tile_n / BK_OWN_STEP + 1;
     bk_own(own_d, lid, min(first, count) - ec, mine - popcount(heads));
+#endif
+#define BK_RESULT_AT(s) bk_result_at(woff, wmask, own, tile_n, wg, count, tc, s)
 #endif
 
     const bool in_place = BK_MODE == 2 && (__global const V*)(out2 + out2_off) == vals;
@@ -157,8 +200,7 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
         K key;
         V val;
         if (s < tc) {
-            const uint w = bk_owner(woff, own, tc, wg, count, s, false);
-            const uint q = w * BK_ITEMS + bk_select_bit(wmask[w], s - woff[w]);
+            const uint q = BK_RESULT_AT(s);
             key = q > 0 ? tk[BK_TILE_PAD(q - 1)] : keys[base - 1];
             val = tv[BK_TILE_PAD(q)];
         } else {
@@ -172,20 +214,15 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
     for (uint j = lid; j < count; j += wg) out2[base + j] = tv[BK_TILE_PAD(j)];
 #elif BK_MODE == 3
     for (uint s = lid; s < tc; s += wg) {
-        const uint w = bk_owner(woff, own, tc, wg, count, s, false);
         const ulong o = (ulong)pc + s;
-        if (o < cap1) out1[o] = tk[BK_TILE_PAD(w * BK_ITEMS + bk_select_bit(wmask[w], s - woff[w]))];
+        if (o < cap1) out1[o] = tk[BK_TILE_PAD(BK_RESULT_AT(s))];
     }
 #else // 5: kept elements first (out1), then the dropped ones (out2), each in order
     for (uint s = lid; s < count; s += wg) {
-        const bool kept = s < tc;
-        const uint r = kept ? s : s - tc;
-        const uint w = bk_owner(woff, kept ? own : own_d, kept ? tc : count - tc, wg, count, r, !kept);
-        const uint before = kept ? woff[w] : min(w * (uint)BK_ITEMS, count) - woff[w];
-        const K x = tk[BK_TILE_PAD(w * BK_ITEMS + bk_select_bit(kept ? wmask[w] : ~wmask[w], r - before))];
-        const ulong o = kept ? (ulong)pc + r : base - pc + r;
-        if (kept && o < cap1) out1[o] = x;
-        if (!kept && o < cap2) out2[o] = x;
+        const K x = tk[BK_TILE_PAD(BK_RESULT_AT(s))];
+        const ulong o = s < tc ? (ulong)pc + s : base - pc + (s - tc);
+        if (s < tc && o < cap1) out1[o] = x;
+        if (s >= tc && o < cap2) out2[o] = x;
     }
 #endif
 }

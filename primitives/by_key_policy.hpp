@@ -20,6 +20,9 @@ struct by_key_policy {
     // elements in registers from load to store, results compacted in local memory).
     enum class kernel { gather, registers } kernel = kernel::gather;
     std::size_t register_cap = 0; // NVIDIA: -cl-nv-maxrregcount of the programs (0: none)
+    // gather: how a result finds its element: a search (owner maps and a select, little local
+    // memory) or an index written beside the tile (a ushort per element; few instructions).
+    bool index_epilogue = false;
     std::size_t wg = 256;        // look-back: work-items per tile (at most; the kernel's limit decides)
     std::size_t items = 16;      // look-back: consecutive elements per work-item
     std::size_t min_chunk = 4096; // chunks: at least this many elements per chunk
@@ -32,8 +35,10 @@ struct by_key_policy {
 // CLPRIM_BY_KEY_TUNE="wg,items" sets the look-back tile (measurements, tests);
 // CLPRIM_BY_KEY_KERNEL=gather|registers the look-back kernel (measurements, tests).
 // element_bytes: the bytes a look-back tile stages per element (key, plus value where the mode has
-// values); n: the elements of the call.
-inline by_key_policy select_by_key_policy(const device_profile& profile, std::size_t element_bytes, std::size_t n)
+// values); n: the elements of the call; partition: every element is a result (partition_copy,
+// stable_partition).
+inline by_key_policy select_by_key_policy(const device_profile& profile, std::size_t element_bytes, std::size_t n,
+                                          bool partition)
 {
     by_key_policy p;
     p.path = profile.is_cpu() ? by_key_policy::path::chunks : by_key_policy::path::lookback;
@@ -62,6 +67,10 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
         p.wg = element_bytes <= 4 ? 256 : 128;
         p.items = element_bytes <= 8 ? 32 : 16;
     }
+    // The index where every element is a result (a search per element costs more than the
+    // memory it saves); CLPRIM_BY_KEY_EPILOGUE=search|index forces one (measurements, tests).
+    p.index_epilogue = partition;
+    if (const auto forced = knob_choice("CLPRIM_BY_KEY_EPILOGUE", {"search", "index"})) p.index_epilogue = *forced == 1;
     if (const auto tune = knob_numbers("CLPRIM_BY_KEY_TUNE", 2, 2, 1, 1024)) {
         p.wg = (*tune)[0];
         p.items = std::min<std::size_t>(32, (*tune)[1]);

@@ -199,8 +199,9 @@ BOOST_AUTO_TEST_CASE(tiny_lookback_tiles)
 {
     env_override force("CLPRIM_BY_KEY_PATH", "lookback");
     env_override tune("CLPRIM_BY_KEY_TUNE", "4,3");
-    for (const char* kernel : {"gather", "registers"}) {
-    env_override kern("CLPRIM_BY_KEY_KERNEL", kernel);
+    for (const char* kernel : {"gather", "gather_index", "registers"}) {
+    env_override kern("CLPRIM_BY_KEY_KERNEL", std::string(kernel) == "registers" ? "registers" : "gather");
+    env_override epilogue("CLPRIM_BY_KEY_EPILOGUE", std::string(kernel) == "gather_index" ? "index" : "search");
     for (std::size_t n : {std::size_t(13), std::size_t(4099), std::size_t(65537)}) {
         for (const auto& s : run_shapes()) {
             const std::size_t lo = std::min(s.min_run, n), hi = std::min(s.max_run, n);
@@ -222,8 +223,9 @@ BOOST_AUTO_TEST_CASE(lookback_fallback_every_tile)
     env_override force("CLPRIM_BY_KEY_PATH", "lookback");
     env_override fallback("CLPRIM_LOOKBACK", "fallback");
     env_override tune("CLPRIM_BY_KEY_TUNE", "8,3");
-    for (const char* kernel : {"gather", "registers"}) {
-    env_override kern("CLPRIM_BY_KEY_KERNEL", kernel);
+    for (const char* kernel : {"gather", "gather_index", "registers"}) {
+    env_override kern("CLPRIM_BY_KEY_KERNEL", std::string(kernel) == "registers" ? "registers" : "gather");
+    env_override epilogue("CLPRIM_BY_KEY_EPILOGUE", std::string(kernel) == "gather_index" ? "index" : "search");
     for (std::size_t n : {std::size_t(1), std::size_t(25), std::size_t(4099), std::size_t(65537)}) {
         for (const auto& s : run_shapes()) {
             const std::size_t lo = std::min(s.min_run, n), hi = std::min(s.max_run, n);

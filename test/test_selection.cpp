@@ -237,8 +237,9 @@ BOOST_AUTO_TEST_CASE(lookback_fallback_tiny_tiles)
 {
     env_override force("CLPRIM_BY_KEY_PATH", "lookback");
     env_override tune("CLPRIM_BY_KEY_TUNE", "8,3");
-    for (const char* kernel : {"gather", "registers"}) {
-    env_override kern("CLPRIM_BY_KEY_KERNEL", kernel);
+    for (const char* kernel : {"gather", "gather_index", "registers"}) {
+    env_override kern("CLPRIM_BY_KEY_KERNEL", std::string(kernel) == "registers" ? "registers" : "gather");
+    env_override epilogue("CLPRIM_BY_KEY_EPILOGUE", std::string(kernel) == "gather_index" ? "index" : "search");
     for (const char* mode : {"wait", "fallback"}) {
         env_override lookback("CLPRIM_LOOKBACK", mode);
         for (std::size_t n : {std::size_t(23), std::size_t(24), std::size_t(25), std::size_t(48), std::size_t(4099),
