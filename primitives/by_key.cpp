@@ -2,7 +2,7 @@
 // partition_copy, stable_partition, copy_if's count overload): one segmented scan with a fused
 // prologue and epilogue per mode (primitives/by_key.cl), on the path by_key_policy.hpp picks.
 #include "by_key_policy.hpp"
-#include "reduce_pinned.hpp"
+#include "count_read.hpp"
 
 #include <clprim/detail/by_key_impl.hpp>
 #include <clprim/detail/device_limits.hpp>
@@ -93,20 +93,6 @@ by_key_kernels& cached_kernels(const bc::command_queue& queue, const by_key_call
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, call, policy)).first;
     it->second.policy.path = policy.path; // the path knob is read per call
     return it->second;
-}
-
-// The count, word 0 of `from`, to the host: through this thread's pinned word where there is one
-// (no staging copy on discrete GPUs; reduce_pinned.hpp), a non-blocking read then clFinish.
-void read_count(bc::command_queue& queue, const bc::buffer& from, cl_ulong* count)
-{
-    void* pinned = pinned_result_word(queue.get_context(), queue);
-    if (pinned == nullptr) {
-        queue.enqueue_read_buffer(from, 0, sizeof *count, count);
-        return;
-    }
-    queue.enqueue_read_buffer_async(from, 0, sizeof *count, pinned);
-    queue.finish();
-    std::memcpy(count, pinned, sizeof *count);
 }
 
 bool overlap(const buffer_range& a, const buffer_range& b)
@@ -211,7 +197,8 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
             set_kernel_args_from(k.chunk_scan, 15, cl_ulong(chunk), agg_c, agg_v);
             launch_1d(queue, k.chunk_scan, chunks, 1);
         }
-        if (!call.count_result && wants_count) read_count(queue, count_out.buffer, &count); // the one round trip
+        if (!call.count_result && wants_count) // the one round trip
+            read_result_word(queue, count_out.buffer, sizeof count, &count);
     });
     if (call.count_result || !wants_count) return 0;
     // Results found too small once the count is known (what fits was written).
@@ -256,7 +243,7 @@ std::size_t stable_partition_impl(const buffer_range& range, element_type type, 
             launch(queue, k.partition_back, round_up(n, 64), 64, range.buffer, cl_ulong(range.offset), cl_ulong(n), tmp,
                    count_out.buffer, cl_ulong(count_out.offset));
         }
-        if (!count_result) read_count(queue, count_out.buffer, &count);
+        if (!count_result) read_result_word(queue, count_out.buffer, sizeof count, &count);
     });
     return std::size_t(count);
 }

@@ -201,7 +201,7 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
         V val;
         if (s < tc) {
             const uint q = BK_RESULT_AT(s);
-            key = q > 0 ? tk[BK_TILE_PAD(q - 1)] : keys[base - 1];
+            key = q > 0 ? tk[BK_TILE_PAD(q - 1)] : key_before;
             val = tv[BK_TILE_PAD(q)];
         } else {
             key = tk[BK_TILE_PAD(count - 1)];

@@ -213,6 +213,7 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __g
 // share of it: elements [first, first + mine) of the tile, [from, from + mine) of the range.
 #define BK_TILE_PROLOGUE()                                                                        \
     __local uint tile_id;                                                                         \
+    __local K key_before;                                                                         \
     __local uint lb_flag[BK_WINDOW], lb_c[BK_WINDOW], lb_state[5];                                \
     __local V lb_v[BK_WINDOW], lb_acc;                                                            \
     const uint lid = (uint)get_local_id(0);                                                       \
@@ -224,7 +225,7 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __g
     const uint count = (uint)min((ulong)tile_n, n - base);                                        \
     keys += keys_off;                                                                             \
     vals += vals_off;                                                                             \
-    bk_stage_tile(keys, vals, base, count, tk, tv);                                               \
+    bk_stage_tile(keys, vals, base, count, tk, tv, &key_before);                                  \
     const uint first = lid * BK_ITEMS;                                                            \
     const ulong from = base + first;                                                              \
     const uint mine = first < count ? min((uint)BK_ITEMS, count - first) : 0u;
@@ -235,7 +236,7 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __g
 // flags as the bits of heads. KEY_J, VALUE_J: element j's key and value (j: the loop's index).
 #define BK_FOLD_SHARE(KEY_J, VALUE_J)                                                             \
     K prev = tk[BK_TILE_PAD(first < count ? first : 0u)];                                         \
-    if (mine > 0 && from > 0) prev = lid > 0 ? tk[BK_TILE_PAD(first - 1)] : keys[base - 1];      \
+    if (mine > 0 && from > 0) prev = lid > 0 ? tk[BK_TILE_PAD(first - 1)] : key_before;          \
     uint c = 0, heads = 0;                                                                        \
     V v = BK_ID;                                                                                  \
     {                                                                                             \
@@ -280,12 +281,16 @@ inline uint bk_tile_index(__global volatile ulong* status, __local uint* id)
 
 // Stages the tile's count elements at base (keys, and values where the mode loads them) into
 // local memory, one pad slot every 32, coalesced; a full tile issues every load of a row before
-// its stores (many reads in flight per work-item). Ends with a barrier.
+// its stores (many reads in flight per work-item); *before: the key before the tile (base > 0).
+// Ends with a barrier.
 inline void bk_stage_tile(__global const K* keys, __global const V* vals, ulong base, uint count, __local K* tk,
-                          __local V* tv)
+                          __local V* tv, __local K* before)
 {
     const uint lid = (uint)get_local_id(0);
     const uint wg = (uint)get_local_size(0);
+    // The key before the tile, to *before, read with the tile's loads (read after the fold's
+    // barrier it held up the whole work-group for one more round trip to memory).
+    if (lid == 0 && base > 0) *before = keys[base - 1];
     if (count == wg * BK_ITEMS) {
         K lk[BK_ITEMS];
 #pragma unroll

@@ -1,7 +1,7 @@
 // clprim::min_element / max_element: a one-launch reduce over (key, index) pairs
 // (primitives/min_max_element.cl: the last work-group folds the partial pairs), then one read of
-// the index (through the pinned word of reduce_pinned.hpp).
-#include "reduce_pinned.hpp"
+// the index (count_read.hpp).
+#include "count_read.hpp"
 
 #include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/device_profile.hpp>
@@ -13,7 +13,6 @@
 #include <clprim/min_max_element.hpp>
 
 #include <algorithm>
-#include <cstring>
 #include <map>
 #include <tuple>
 
@@ -105,13 +104,7 @@ std::size_t min_max_element_impl(const buffer_range& in, element_type type, bool
         const lookback_slots counter = take_lookback_slots(queue, 1);
         launch(queue, k.partial, groups * k.wg, k.wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), chunk, pk, pi,
                result, counter.buffer, local_bytes{k.wg * elem}, local_bytes{k.wg * sizeof(cl_ulong)});
-        if (void* pinned = pinned_result_word(queue.get_context(), queue)) {
-            queue.enqueue_read_buffer_async(result, 0, sizeof index, pinned);
-            queue.finish();
-            std::memcpy(&index, pinned, sizeof index);
-        } else {
-            queue.enqueue_read_buffer(result, 0, sizeof index, &index);
-        }
+        read_result_word(queue, result, sizeof index, &index);
     });
     return std::size_t(index);
 }
