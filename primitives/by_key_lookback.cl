@@ -94,6 +94,7 @@ inline void bk_tile_pair(__global const K* keys, __global const V* vals, ulong n
     }
     uint ec;
     V ev;
+    mem_fence(CLK_GLOBAL_MEM_FENCE); // (bk_look_back: this work-item's reads of the input done)
     wg_segmented_exclusive_scan_pp_bk(c, v, sc, sv, &ec, &ev, tc, tv);
 }
 
@@ -151,7 +152,9 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __g
             wc[lid] = rc;
             wv[lid] = rv;
         }
-        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); // (fallback: every read of the input before the slot is read again)
+        // (Fallback: every read of the input done before the slot is read again: bk_tile_pair's
+        // fence, then its scan's barriers. A global fence here, in every round, is not needed.)
+        barrier(CLK_LOCAL_MEM_FENCE);
         if (lid == 0 && fallback) {
             // In place (a scan by key), the owner overwrites its values only after publishing
             // its pair (with a global fence between): a slot still empty now means the values
@@ -323,6 +326,11 @@ inline void bk_tile_chain(__global volatile ulong* slots, uint epoch, uint t, ui
                           __local uint* wflag, __local uint* wc, __local V* wv, __local uint* wstate, __local V* wacc,
                           uint* pc, V* pv)
 {
+#ifdef BK_DIAG_SKIP_LOOKBACK // measurement only (WRONG results): what a tile costs without the chain
+    *pc = 0;
+    *pv = BK_ID;
+    return;
+#endif
     if (get_local_id(0) == 0) bk_publish(slots, epoch, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, tc, tv);
     // The pair is visible before any output of this tile (a fallback reading this tile's values
     // in place relies on it; bk_look_back): only a scan by key writes over its input.
