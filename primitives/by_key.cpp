@@ -51,7 +51,8 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
                           (profile.nvidia ? " -DLB_NANOSLEEP -DBK_PTX" : "") + lookback_build_options() + extra;
     if (policy.register_cap > 0 && extra.find("maxrregcount") == std::string::npos)
         options += " -cl-nv-maxrregcount=" + std::to_string(policy.register_cap);
-    std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl", "by_key_lookback.cl", "by_key_gather.cl"};
+    std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl", "by_key_lookback.cl",
+                                   "by_key_tile.cl", "by_key_registers.cl", "by_key_gather.cl"};
     if (!call.op_file.empty()) files.insert(files.begin(), call.op_file);
     bc::program program = primitives_program(queue.get_context(), files, options);
     k.lookback = program.create_kernel(policy.kernel == by_key_policy::kernel::gather ? "by_key_gather" : "by_key_lookback");

@@ -22,7 +22,7 @@
 //            read from local memory where the load left it. No element moves inside local
 //            memory, so no work-item waits for another to have read its elements first.
 //
-// Joined after by_key_lookback.cl (same macros; BK_TILE_PAD, bk_look_back, bk_publish).
+// Joined after by_key_tile.cl (same macros; BK_TILE_PROLOGUE, BK_FOLD_SHARE, bk_tile_chain).
 
 #ifndef BK_TILE_PAD
 #error "by_key_gather.cl needs by_key_lookback.cl first"
