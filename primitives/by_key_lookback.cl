@@ -112,31 +112,19 @@ inline void bk_tile_pair(__global const K* keys, __global const V* vals, ulong n
 #ifndef BK_WINDOW
 #define BK_WINDOW 32
 #endif
-// BK_WIDE=1 (default): each round reads as many predecessors as the work-group has work-items
-// and combines them with a work-group scan, instead of BK_WINDOW of them combined by work-item 0
-// one after another. Tiles start every few tens of nanoseconds on a large GPU, so a look-back
-// whose round takes longer than the window's tiles take to start falls further behind each
-// round, until it walks back over every tile in flight (H100: unique and reduce_by_key took the
-// same time per tile with three times the work-items per SM; RESULTS.md, #28 s3-bykey).
-#ifndef BK_WIDE
-#define BK_WIDE 1
-#endif
 inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __global const K* keys,
                          __global const V* vals, ulong n, bool in_place, __local uint* sc, __local V* sv,
                          __local uint* wflag, __local uint* wc, __local V* wv, __local uint* wstate, __local V* wacc,
                          uint* c, V* v)
 {
     const uint lid = (uint)get_local_id(0);
-    const uint wg = (uint)get_local_size(0);
-    const uint window = min((uint)BK_WINDOW, wg);
+    const uint window = min((uint)BK_WINDOW, (uint)get_local_size(0));
     if (lid == 0) {
         wstate[0] = t;      // tiles t-1, t-2, ... are still to be combined
         wstate[1] = t == 0; // done
         wstate[2] = 0;      // the count so far
         wstate[3] = 0;      // empty rounds in a row
         wstate[4] = 0;      // 1: this round, compute tile wstate[0] - 1 from its input
-        wstate[5] = 0;      // BK_WIDE: the nearest empty slot this round (work-item + 1)
-        wstate[6] = 0;      // BK_WIDE: the nearest inclusive prefix this round (work-item + 1)
 #ifdef LB_FALLBACK_FIRST
         wstate[4] = t > 0;  // tests: every tile takes the fallback for its predecessor first
 #endif
@@ -156,25 +144,6 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __g
         uint fc = 0;
         V fv = BK_ID;
         if (fallback) bk_tile_pair(keys, vals, n, j - 1, sc, sv, &fc, &fv);
-#if BK_WIDE
-        // Every work-item reads one predecessor, work-item lid tile j - wg + lid (tile order);
-        // the nearest empty slot and the nearest inclusive prefix found by atomic maxima (as
-        // lid + 1; 0: none); the tiles from the later of the two on (from the prefix: done) are
-        // combined by a work-group scan of their pairs, in order.
-        uint rc = 0;
-        V rv = BK_ID;
-        if (!fallback && lid + j >= wg) {
-            const uint f = bk_read(slots, epoch, j - wg + lid, &rc, &rv);
-            if (f == LB_EMPTY) atomic_max(&wstate[5], lid + 1);
-            if (f == LB_PREFIX) atomic_max(&wstate[6], lid + 1);
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        const uint near_empty = wstate[5], near_prefix = wstate[6];
-        const uint start = near_prefix > near_empty ? near_prefix - 1 : near_empty;
-        uint xc, xtc;
-        V xv, xtv;
-        wg_segmented_exclusive_scan_pp_bk(lid >= start ? rc : 0u, lid >= start ? rv : BK_ID, sc, sv, &xc, &xv, &xtc, &xtv);
-#else
         if (!fallback && lid < window) {
             uint rc = 0;
             V rv = BK_ID;
@@ -185,7 +154,6 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __g
         // (Fallback: every read of the input done before the slot is read again: bk_tile_pair's
         // fence, then its scan's barriers. A global fence here, in every round, is not needed.)
         barrier(CLK_LOCAL_MEM_FENCE);
-#endif
         if (lid == 0 && fallback) {
             // In place (a scan by key), the owner overwrites its values only after publishing
             // its pair (with a global fence between): a slot still empty now means the values
@@ -216,13 +184,6 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __g
         if (lid == 0 && !fallback) {
             uint ac = wstate[2];
             V av = *wacc;
-#if BK_WIDE
-            const uint used = wg - start;
-            const bool fin = near_prefix > near_empty;
-            if (used > 0) bk_combine(xtc, xtv, &ac, &av); // tiles j - used .. j - 1, earlier than (ac, av)
-            wstate[5] = 0;
-            wstate[6] = 0;
-#else
             uint used = 0;
             bool fin = false;
             for (uint b = 0; b < window && !fin; ++b) {
@@ -231,7 +192,6 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __g
                 ++used;
                 fin = wflag[b] == LB_PREFIX;
             }
-#endif
             if (used == 0) {
                 if (LB_FALLBACK && ++wstate[3] > LB_FALLBACK_POLLS) wstate[4] = 1;
                 else LB_BACKOFF();

@@ -15,7 +15,7 @@
 #define BK_TILE_PROLOGUE()                                                                        \
     __local uint tile_id;                                                                         \
     __local K key_before;                                                                         \
-    __local uint lb_flag[BK_WINDOW], lb_c[BK_WINDOW], lb_state[7];                                \
+    __local uint lb_flag[BK_WINDOW], lb_c[BK_WINDOW], lb_state[5];                                \
     __local V lb_v[BK_WINDOW], lb_acc;                                                            \
     const uint lid = (uint)get_local_id(0);                                                       \
     const uint wg = (uint)get_local_size(0);                                                      \
