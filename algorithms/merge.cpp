@@ -30,6 +30,7 @@ sort_place place_of(const buffer_range& k, const buffer_range& v, bool has_value
 
 struct merge_kernels {
     bc::kernel partition, round, cpu_round;
+    std::size_t round_wg = 0, partition_wg = 0; // the GPU kernels' largest work-groups (queried once)
 };
 
 // Kernels per host thread, by context, device and build options.
@@ -45,6 +46,8 @@ merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& op
     else {
         k.partition = program.create_kernel("merge_partition");
         k.round = program.create_kernel("merge_global");
+        k.round_wg = pow2_group_size(k.round, queue.get_device(), 1024);
+        k.partition_wg = pow2_group_size(k.partition, queue.get_device(), 128);
     }
     return cache.emplace(key, k).first->second;
 }
@@ -91,10 +94,10 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         const sort_place dst = place_of(r.keys_out, r.values_out, r.has_values);
         if (pol.cpu) return merge_round_cpu(queue, k.cpu_round, aa, bb, dst, n, n1, ceil_div(n, pol.chunks), true);
 
-        const std::size_t wg = std::min(pol.group, pow2_group_size(k.round, device, pol.group));
+        const std::size_t wg = std::min(pol.group, k.round_wg);
         const std::size_t tile = wg * elems;
         const std::size_t groups = ceil_div(n, tile);
-        const merge_round_shape shape{wg, tile, std::min(pow2_group_size(k.partition, device, 128), next_pow2(groups)),
+        const merge_round_shape shape{wg, tile, std::min(k.partition_wg, next_pow2(groups)),
                                       merge_round_local_bytes(tile, kbytes, vbytes)};
         scratch_lease lease(queue);
         const bc::buffer splits = lease.buffer(groups * sizeof(cl_ulong));

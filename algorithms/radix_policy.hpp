@@ -28,7 +28,8 @@ namespace detail {
 //    (onesweep_portable).
 //  - small (sort_small.cpp): the same devices, n up to what one work-group's local memory holds
 //    (4096 4-byte keys): one launch, a bitonic network over (key, index) pairs, where the
-//    one-sweep path's five launches would cost more than the keys.
+//    one-sweep path's five launches would cost more than the keys (its kernel and limit:
+//    sort_small_policy.hpp).
 //  - cpu (radix_sort_cpu.cpp): CPU devices: a contiguous chunk per work-item, no barriers.
 //  - multipass (radix_multipass.cpp): Zagha & Blelloch's count / scan / scatter per digit, the
 //    textbook algorithm: n >= 2^30 on GPUs (the look-back counts hold 30 bits).
@@ -80,10 +81,23 @@ struct onesweep_policy {
     std::string extra_options;
 };
 
+// Small inputs (issue #27): up to 2^18 keys a pass is a few dozen tiles and its time is latency,
+// not memory: smaller tiles (256 x 8 keys) finish sooner and the histogram runs one round per
+// work-group. H100, 2^16 uint keys: 0.0528 ms against 0.0667 at 256 x 24 with 4 rounds; 2^18:
+// 0.0611 against 0.0730; pairs, float and ulong keys alike (docs/RESULTS.md, "#27 (s3-small)").
+constexpr std::size_t onesweep_small_input = std::size_t(1) << 18;
+inline void onesweep_small_input_shape(onesweep_policy& t, std::size_t n)
+{
+    if (n > onesweep_small_input) return;
+    t.kpt = 8;
+    t.histogram_rounds = 1;
+}
+
 inline onesweep_policy select_onesweep_policy(const device_profile& profile, const sort_request& r)
 {
     onesweep_policy t;
     t.kpt = size_of(r.key_type) <= 4 ? (r.has_values ? 28 : 24) : 17;
+    onesweep_small_input_shape(t, r.keys.size);
     if (const auto v = knob_numbers("CLPRIM_ONESWEEP_TUNE", 2, 4)) {
         t.wg = std::max<std::size_t>(std::size_t(1) << onesweep_radix_bits, (*v)[0] / 32 * 32);
         t.kpt = std::max<std::size_t>(1, (*v)[1]);

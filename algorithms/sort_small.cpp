@@ -1,7 +1,11 @@
 // One-launch stable sort of a small range (see sort_small.hpp and sort_small.cl).
 #include "sort_small.hpp"
+#include "sort_small_host.hpp"
+#include "sort_small_policy.hpp"
+#include "sort_small_tiles.hpp"
 #include "sort_support.hpp"
 
+#include <clprim/detail/algorithms_kernels.hpp>
 #include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/kernel_launch.hpp>
 
@@ -13,50 +17,105 @@ namespace detail {
 
 namespace {
 
-constexpr std::size_t largest_small_sort = 4096;
-constexpr std::size_t small_group_cap = 256; // H100, 1024 uint keys: 0.026 ms at 256, 0.030 at 512
+// Bytes of one element of the registers kernel's network (sort_small.cl, small_elem): the
+// sortable key alone, or (key, index) packed into 4 (8/16-bit keys), 8 (32-bit) or 16 bytes.
+std::size_t element_bytes(const sort_request& r)
+{
+    const std::size_t k = size_of(r.key_type);
+    if (!r.has_values) return k;
+    return k <= 2 ? 4 : 2 * k;
+}
+
+// Local memory of the kernel that sorts P elements.
+std::size_t local_bytes_for(const sort_small_policy& p, const sort_request& r, std::size_t padded)
+{
+    if (p.kernel == sort_small_kernel::network) return padded * (size_of(r.key_type) + sizeof(cl_uint));
+    return padded * element_bytes(r);
+}
+
+std::size_t log2_of(std::size_t pow2)
+{
+    std::size_t b = 0;
+    while ((std::size_t(1) << b) < pow2) ++b;
+    return b;
+}
 
 struct small_kernel {
     bc::kernel kernel;
     std::size_t wg = 1;
+    kernel_arg_memo args;
 };
 
-// Per host thread (kernel objects carry their arguments), per (context, device, options).
-small_kernel& cached_kernel(const bc::command_queue& queue, const sort_request& r, std::size_t p)
+// Per host thread (kernel objects carry their arguments), per (context, device, types, order,
+// kernel, P, elements per work-item): found without building the options text.
+small_kernel& cached_kernel(const bc::command_queue& queue, const small_queue_ids& ids, const device_profile& profile,
+                            const sort_request& r, const sort_small_policy& pol, std::size_t p)
 {
-    const device_profile& profile = profile_of(queue.get_device());
-    const std::size_t wg = std::min({p / 2, small_group_cap, floor_pow2(profile.max_work_group_size)});
-    const std::string options =
-        sort_build_options(r) + " -DSMALL_P=" + std::to_string(p) + " -DSMALL_WG=" + std::to_string(wg);
-    using key = std::tuple<cl_context, cl_device_id, std::string>;
+    const bool registers = pol.kernel == sort_small_kernel::registers;
+    const std::size_t items = registers ? sort_small_items(pol, profile, p) : 0;
+    using key = std::tuple<cl_context, cl_device_id, int, int, int, int, std::size_t, std::size_t>;
     thread_local std::map<key, small_kernel> cache;
-    const key k{queue.get_context().get(), queue.get_device().get(), options};
+    const key k{ids.context, ids.device, int(r.key_type), r.has_values ? int(r.value_type) : -1, int(r.order),
+                int(pol.kernel), p, items};
     auto it = cache.find(k);
-    if (it == cache.end()) {
-        bc::program program = algorithms_program(queue.get_context(), {"sort_key_order.cl", "sort_small.cl"}, options);
-        it = cache.emplace(k, small_kernel{program.create_kernel("sort_small"), wg}).first;
+    if (it != cache.end()) return it->second;
+    std::size_t wg = 0;
+    std::string options = sort_build_options(r) + " -DSMALL_P=" + std::to_string(p);
+    if (registers) {
+        wg = p / items;
+        const std::size_t one = local_bytes_for(pol, r, p);
+        const int buffers = 2 * one + 256 <= profile.local_mem_size ? 2 : 1;
+        options += " -DSMALL_E=" + std::to_string(items) + " -DSMALL_LOG_E=" + std::to_string(log2_of(items)) +
+                   " -DSMALL_LOG_P=" + std::to_string(log2_of(p)) + " -DSMALL_BUFFERS=" + std::to_string(buffers);
+    } else {
+        wg = std::min({p / 2, pol.max_wg, floor_pow2(profile.max_work_group_size)});
     }
-    return it->second;
+    options += " -DSMALL_WG=" + std::to_string(wg);
+    bc::program program = algorithms_program(queue.get_context(), {"sort_key_order.cl", "sort_small.cl"}, options);
+    bc::kernel kernel = program.create_kernel(registers ? "sort_small_registers" : "sort_small");
+    small_require_group(kernel, ids.device, wg, "the small sort's kernel");
+    return cache.emplace(k, small_kernel{kernel, wg, {}}).first->second;
+}
+
+} // namespace
+
+namespace {
+
+// The largest range one work-group takes.
+std::size_t one_group_max(const sort_request& r, const device_profile& profile, const sort_small_policy& pol)
+{
+    // The network kernel keeps its old budget (half the local memory); the registers kernel may
+    // take all of it (one work-group runs).
+    const std::size_t budget = pol.kernel == sort_small_kernel::network ? profile.local_mem_size / 2 : profile.local_mem_size;
+    std::size_t p = pol.max_keys;
+    while (p > 2 && local_bytes_for(pol, r, p) > budget) p /= 2;
+    return local_bytes_for(pol, r, p) <= budget ? p : 0;
 }
 
 } // namespace
 
 std::size_t sort_small_max_keys(const sort_request& r, const bc::command_queue& queue)
 {
-    const device_profile& profile = profile_of(queue.get_device());
-    const std::size_t pair_bytes = size_of(r.key_type) + sizeof(cl_uint);
-    std::size_t p = largest_small_sort;
-    while (p > 2 && p * pair_bytes > profile.local_mem_size / 2) p /= 2;
-    return p * pair_bytes <= profile.local_mem_size / 2 ? p : 0;
+    const device_profile& profile = small_profile_of(small_device_of(queue));
+    const sort_small_policy pol = select_sort_small_policy(profile);
+    const std::size_t one = one_group_max(r, profile, pol);
+    if (pol.tiles_max <= one) return one;
+    const std::size_t tile = sort_small_tiles_tile(r, profile, pol);
+    return tile == 0 ? one : std::max(one, std::min(pol.tiles_max, tile * sort_small_tiles_max_tiles));
 }
 
 void sort_small(const sort_request& r, bc::command_queue& queue)
 {
     const std::size_t n = r.keys.size;
+    const small_queue_ids ids = small_ids_of(queue);
+    const device_profile& profile = small_profile_of(ids.device);
+    const sort_small_policy pol = select_sort_small_policy(profile);
+    if (n > one_group_max(r, profile, pol)) return sort_small_tiles(r, queue, ids, profile, pol);
     const std::size_t p = std::max<std::size_t>(2, next_pow2(n));
-    small_kernel& k = cached_kernel(queue, r, p);
-    launch(queue, k.kernel, k.wg, k.wg, r.keys.buffer, cl_ulong(r.keys.offset), values_buffer_or(r),
-           cl_ulong(r.has_values ? r.values.offset : 0), cl_uint(n));
+    small_kernel& k = cached_kernel(queue, ids, profile, r, pol, p);
+    k.args.set(k.kernel, r.keys.buffer, cl_ulong(r.keys.offset), values_buffer_or(r),
+               cl_ulong(r.has_values ? r.values.offset : 0), cl_uint(n));
+    small_launch(queue, k.kernel, k.wg, k.wg);
 }
 
 } // namespace detail

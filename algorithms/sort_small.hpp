@@ -9,10 +9,12 @@ namespace clprim {
 namespace detail {
 
 // The largest n sort_small takes for these key and value types on this queue's device (0: none):
-// a power of two up to 4096 whose (key, index) pairs fit half the device's local memory.
+// what one work-group holds (sort_small_policy.hpp), or more where the few-tiles path is on
+// (sort_small_tiles.hpp).
 std::size_t sort_small_max_keys(const sort_request& r, const bc::command_queue& queue);
 
-// Sorts r (2 <= n <= sort_small_max_keys) with one launch; never waits for the device.
+// Sorts r (2 <= n <= sort_small_max_keys): one launch where one work-group holds it, else one
+// launch per digit pass (sort_small_tiles); never waits for the device.
 void sort_small(const sort_request& r, bc::command_queue& queue);
 
 } // namespace detail

@@ -7,7 +7,8 @@
 //    sorting everything descending (bc::sort with bc::greater, the first k read);
 //  - group sort_comparator: ints by abs(a) < abs(b) (a BOOST_COMPUTE_FUNCTION), clprim beside
 //    bc::sort with the same function.
-// Every row is checked against the host.
+// Every row is checked against the host. Case merge_search_clprim: the merge and lower_bound rows
+// of clprim alone.
 #include "bench_framework.hpp"
 
 #include <clprim/merge.hpp>
@@ -15,7 +16,10 @@
 #include <clprim/sort.hpp>
 #include <clprim/top_k.hpp>
 
+#include <clprim/detail/knobs.hpp>
+
 #include <boost/compute/algorithm/copy.hpp>
+#include <boost/compute/algorithm/fill.hpp>
 #include <boost/compute/algorithm/merge.hpp>
 #include <boost/compute/algorithm/sort.hpp>
 #include <boost/compute/function.hpp>
@@ -23,7 +27,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <random>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -47,6 +54,98 @@ void add_row(clprim_bench::context& ctx, const char* group, const std::string& n
     ctx.add(r);
 }
 
+// Bench knob CLPRIM_BENCH_VARIANTS="KNOB=value KNOB=value;...": the clprim rows of the cases
+// merge_search_clprim and merge_search_profile once per variant (those knobs set for its rows),
+// named clprim[variant]; unset: one run as configured, rows named clprim.
+std::vector<std::string> bench_variants()
+{
+    std::vector<std::string> list;
+    if (auto text = clprim::detail::knob_text("CLPRIM_BENCH_VARIANTS")) {
+        std::stringstream in(*text);
+        std::string item;
+        while (std::getline(in, item, ';'))
+            if (!item.empty()) list.push_back(item);
+    }
+    if (list.empty()) list.push_back("");
+    return list;
+}
+
+// The knobs of one variant, set while the result lives.
+std::vector<std::unique_ptr<clprim::detail::scoped_knob>> apply_variant(const std::string& variant)
+{
+    std::vector<std::unique_ptr<clprim::detail::scoped_knob>> knobs;
+    std::stringstream in(variant);
+    std::string item;
+    while (in >> item) {
+        const auto eq = item.find('=');
+        if (eq == std::string::npos) throw std::runtime_error("CLPRIM_BENCH_VARIANTS: expected KNOB=value, got " + item);
+        knobs.push_back(std::make_unique<clprim::detail::scoped_knob>(item.substr(0, eq).c_str(), item.substr(eq + 1)));
+    }
+    return knobs;
+}
+
+// The row name (commas as '/', for the CSV).
+std::string variant_name(std::string variant)
+{
+    std::replace(variant.begin(), variant.end(), ',', '/');
+    return variant.empty() ? "clprim" : "clprim[" + variant + "]";
+}
+
+// merge: the two sorted halves of host (clprim per variant, and Boost.Compute beside when
+// `baseline`).
+void merge_rows(clprim_bench::context& ctx, const std::vector<cl_uint>& host, bool baseline,
+                const std::vector<std::string>& variants)
+{
+    using namespace clprim_bench;
+    auto& q = ctx.queue;
+    const std::size_t n = host.size(), n1 = n / 2;
+    std::vector<cl_uint> in = host;
+    std::sort(in.begin(), in.begin() + n1);
+    std::sort(in.begin() + n1, in.end());
+    std::vector<cl_uint> want(n);
+    std::merge(in.begin(), in.begin() + n1, in.begin() + n1, in.end(), want.begin());
+    bc::vector<cl_uint> dev(in.begin(), in.end(), q), out(n, ctx.ctx);
+    auto row = [&](const std::string& name, bool base, const std::function<void()>& run) {
+        bc::fill(out.begin(), out.end(), 0u, q);
+        const double ms = median_ms(q, run, ctx.repeat);
+        std::vector<cl_uint> got(n);
+        bc::copy(out.begin(), out.end(), got.begin(), q);
+        add_row(ctx, "merge", name, "uint", n, ms, 2.0 * n * sizeof(cl_uint), base, got == want);
+    };
+    for (const auto& v : variants) {
+        const auto knobs = apply_variant(v);
+        row(variant_name(v), false,
+            [&] { clprim::merge(dev.begin(), dev.begin() + n1, dev.begin() + n1, dev.end(), out.begin(), q); });
+    }
+    if (baseline)
+        row("boost_compute", true, [&] { bc::merge(dev.begin(), dev.begin() + n1, dev.begin() + n1, dev.end(), out.begin(), q); });
+}
+
+// lower_bound: n random queries (from rng) over the sorted host, per variant.
+void lower_bound_rows(clprim_bench::context& ctx, const std::vector<cl_uint>& host, std::mt19937& rng,
+                      const std::vector<std::string>& variants)
+{
+    using namespace clprim_bench;
+    auto& q = ctx.queue;
+    const std::size_t n = host.size();
+    std::vector<cl_uint> sorted = host, queries(n);
+    std::sort(sorted.begin(), sorted.end());
+    for (auto& x : queries) x = rng();
+    bc::vector<cl_uint> ds(sorted.begin(), sorted.end(), q), dq(queries.begin(), queries.end(), q), out(n, ctx.ctx);
+    for (const auto& v : variants) {
+        const auto knobs = apply_variant(v);
+        bc::fill(out.begin(), out.end(), 0u, q);
+        const double ms = median_ms(
+            q, [&] { clprim::lower_bound(ds.begin(), ds.end(), dq.begin(), dq.end(), out.begin(), q); }, ctx.repeat);
+        std::vector<cl_uint> got(n);
+        bc::copy(out.begin(), out.end(), got.begin(), q);
+        bool ok = true;
+        for (std::size_t i = 0; i < n && ok; i += 1 + n / 100000)
+            ok = got[i] == cl_uint(std::lower_bound(sorted.begin(), sorted.end(), queries[i]) - sorted.begin());
+        add_row(ctx, "lower_bound", variant_name(v), "uint", n, ms, 2.0 * n * sizeof(cl_uint), false, ok);
+    }
+}
+
 } // namespace
 
 CLPRIM_BENCH(merge_search)
@@ -58,40 +157,8 @@ CLPRIM_BENCH(merge_search)
         std::vector<cl_uint> host(n);
         for (auto& x : host) x = rng();
 
-        // merge: the two sorted halves of host.
-        {
-            const std::size_t n1 = n / 2;
-            std::vector<cl_uint> in = host;
-            std::sort(in.begin(), in.begin() + n1);
-            std::sort(in.begin() + n1, in.end());
-            std::vector<cl_uint> want(n);
-            std::merge(in.begin(), in.begin() + n1, in.begin() + n1, in.end(), want.begin());
-            bc::vector<cl_uint> dev(in.begin(), in.end(), q), out(n, ctx.ctx);
-            auto row = [&](const char* name, bool baseline, const std::function<void()>& run) {
-                const double ms = median_ms(q, run, ctx.repeat);
-                std::vector<cl_uint> got(n);
-                bc::copy(out.begin(), out.end(), got.begin(), q);
-                add_row(ctx, "merge", name, "uint", n, ms, 2.0 * n * sizeof(cl_uint), baseline, got == want);
-            };
-            row("clprim", false, [&] { clprim::merge(dev.begin(), dev.begin() + n1, dev.begin() + n1, dev.end(), out.begin(), q); });
-            row("boost_compute", true, [&] { bc::merge(dev.begin(), dev.begin() + n1, dev.begin() + n1, dev.end(), out.begin(), q); });
-        }
-
-        // lower_bound: n random queries over the sorted host.
-        {
-            std::vector<cl_uint> sorted = host, queries(n);
-            std::sort(sorted.begin(), sorted.end());
-            for (auto& x : queries) x = rng();
-            bc::vector<cl_uint> ds(sorted.begin(), sorted.end(), q), dq(queries.begin(), queries.end(), q), out(n, ctx.ctx);
-            const double ms = median_ms(q, [&] { clprim::lower_bound(ds.begin(), ds.end(), dq.begin(), dq.end(), out.begin(), q); },
-                                        ctx.repeat);
-            std::vector<cl_uint> got(n);
-            bc::copy(out.begin(), out.end(), got.begin(), q);
-            bool ok = true;
-            for (std::size_t i = 0; i < n && ok; i += 1 + n / 100000)
-                ok = got[i] == cl_uint(std::lower_bound(sorted.begin(), sorted.end(), queries[i]) - sorted.begin());
-            add_row(ctx, "lower_bound", "clprim", "uint", n, ms, 2.0 * n * sizeof(cl_uint), false, ok);
-        }
+        merge_rows(ctx, host, true, {""});
+        lower_bound_rows(ctx, host, rng, {""});
 
         // top_k: the k largest of host.
         {
@@ -140,6 +207,20 @@ CLPRIM_BENCH(merge_search)
     }
 }
 
+// Bench case "merge_search_clprim": merge_search's merge and lower_bound rows, clprim's alone (a
+// quick run per setting of CLPRIM_MERGE_* / CLPRIM_SEARCH_* when comparing variants).
+CLPRIM_BENCH(merge_search_clprim)
+{
+    const auto variants = bench_variants();
+    for (const std::size_t n : ctx.sizes) {
+        std::mt19937 rng(static_cast<unsigned>(n) ^ 0x5eedu);
+        std::vector<cl_uint> host(n);
+        for (auto& x : host) x = rng();
+        merge_rows(ctx, host, false, variants);
+        lower_bound_rows(ctx, host, rng, variants);
+    }
+}
+
 // Bench case "merge_search_profile" (diagnostic, prints to stdout, adds no rows): device time per
 // kernel of merge, lower_bound and top_k (k = 100 and 2^20) on the same data as merge_search, so
 // that a GPU run shows where each call's time goes (launches, the sort inside, the filter...).
@@ -171,8 +252,14 @@ CLPRIM_BENCH(merge_search_profile)
         bc::vector<cl_uint> dh(halves.begin(), halves.end(), q), ds(sorted.begin(), sorted.end(), q),
             dq(queries.begin(), queries.end(), q), dr(host.begin(), host.end(), q), out(n, ctx.ctx);
         const std::size_t n1 = n / 2;
-        profile("merge uint", n, [&] { clprim::merge(dh.begin(), dh.begin() + n1, dh.begin() + n1, dh.end(), out.begin(), q); });
-        profile("lower_bound uint", n, [&] { clprim::lower_bound(ds.begin(), ds.end(), dq.begin(), dq.end(), out.begin(), q); });
+        for (const auto& v : bench_variants()) {
+            const auto knobs = apply_variant(v);
+            const std::string suffix = v.empty() ? " uint" : " uint [" + v + "]";
+            profile(("merge" + suffix).c_str(), n,
+                    [&] { clprim::merge(dh.begin(), dh.begin() + n1, dh.begin() + n1, dh.end(), out.begin(), q); });
+            profile(("lower_bound" + suffix).c_str(), n,
+                    [&] { clprim::lower_bound(ds.begin(), ds.end(), dq.begin(), dq.end(), out.begin(), q); });
+        }
         for (std::size_t k : {std::size_t(100), std::size_t(1) << 20})
             if (k <= n)
                 profile(k == 100 ? "top_k k100 uint" : "top_k k1048576 uint", n,

@@ -2,8 +2,9 @@
 // every key type, cl_uint and cl_ulong results, ranges with runs of equal keys and float specials
 // (-0.0 before +0.0, NaNs by their bits), queries inside, between and outside the range, empty
 // ranges and no queries, results between guards, every path forced (CLPRIM_SEARCH_PATH) with
-// sample counts above and below the range's length and tiles of sorted queries of several sizes, overlapping results rejected, an
-// out-of-order queue.
+// sample counts above and below the range's length, tiles of sorted queries of several sizes
+// and tree nodes of several sizes, ranges off 16-byte boundaries, overlapping results rejected,
+// an out-of-order queue.
 #define BOOST_TEST_MODULE clprim_search
 #include "sort_test_support.hpp"
 
@@ -13,8 +14,10 @@ using namespace clprim_test;
 
 namespace {
 
+// skip: the range starts that many elements into its buffer (keys there and past the end that
+// would change answers if read).
 template <class T, class Index>
-void check_search(std::size_t n, std::size_t nq, distribution d, bool upper, bc::command_queue& q)
+void check_search(std::size_t n, std::size_t nq, distribution d, bool upper, bc::command_queue& q, std::size_t skip = 0)
 {
     auto sorted = make_data<T>(n, d, 7);
     std::stable_sort(sorted.begin(), sorted.end(), total_less<T>);
@@ -25,12 +28,16 @@ void check_search(std::size_t n, std::size_t nq, distribution d, bool upper, bc:
     for (std::size_t i = 0; i < nq; ++i)
         expect[i] = Index(upper ? std::upper_bound(sorted.begin(), sorted.end(), queries[i], total_less<T>) - sorted.begin()
                                 : std::lower_bound(sorted.begin(), sorted.end(), queries[i], total_less<T>) - sorted.begin());
-    auto dev_sorted = to_device(sorted, q);
+    std::vector<T> padded(skip, n ? sorted.back() : T(1));
+    padded.insert(padded.end(), sorted.begin(), sorted.end());
+    padded.resize(padded.size() + skip, n ? sorted.front() : T(0));
+    auto dev_padded = to_device(padded, q);
+    const auto sorted_first = dev_padded.begin() + skip, sorted_last = sorted_first + n;
     auto dev_queries = to_device(queries, q);
     const Index g = std::numeric_limits<Index>::max();
     guarded_vector<Index> out(std::vector<Index>(nq, Index(12345)), g, q);
-    if (upper) clprim::upper_bound(dev_sorted.begin(), dev_sorted.end(), dev_queries.begin(), dev_queries.end(), out.first(), q);
-    else clprim::lower_bound(dev_sorted.begin(), dev_sorted.end(), dev_queries.begin(), dev_queries.end(), out.first(), q);
+    if (upper) clprim::upper_bound(sorted_first, sorted_last, dev_queries.begin(), dev_queries.end(), out.first(), q);
+    else clprim::lower_bound(sorted_first, sorted_last, dev_queries.begin(), dev_queries.end(), out.first(), q);
     bool guards_ok = false;
     const auto got = out.result(q, guards_ok);
     BOOST_TEST(guards_ok, "guard overwritten");
@@ -111,6 +118,37 @@ BOOST_AUTO_TEST_CASE(sorted_path_forced)
     check_search<cl_ulong, cl_uint>(1u << 18, 1u << 19, distribution::sorted, true, queue);
 }
 
+// The tree path (a B+tree over the range): every key type, both index types, nodes of 16, 32
+// and 64 bytes, top levels of 1, 3 and 4096 keys (many levels, or one), 1, 2 and 4 queries going
+// down together per work-item, ranges starting off a 16-byte boundary (the leaves read key by key).
+BOOST_AUTO_TEST_CASE_TEMPLATE(tree_path_every_type, T, all_types)
+{
+    if (!type_runs_here<T>()) return;
+    env_override path("CLPRIM_SEARCH_PATH", "tree");
+    matrix<T, cl_uint>();
+}
+
+BOOST_AUTO_TEST_CASE(tree_path_forced)
+{
+    env_override path("CLPRIM_SEARCH_PATH", "tree");
+    matrix<cl_double, cl_ulong>();
+    matrix<cl_uchar, cl_uint>();
+    matrix<cl_char, cl_ulong>();
+    matrix<cl_ushort, cl_uint>();
+    for (const char* tune : {"1,1,1,16,2", "64,3,3,32,4", "32,16,4096,64", "16,2,7,16,2"}) {
+        env_override t("CLPRIM_SEARCH_TUNE", tune);
+        for (bool upper : {false, true})
+            for (std::size_t n : {1, 2, 5, 17, 1000, 65537}) {
+                check_search<cl_float, cl_uint>(n, 3001, distribution::float_specials, upper, queue);
+                check_search<cl_long, cl_ulong>(n, 3001, distribution::few_distinct, upper, queue, 1);
+                check_search<cl_uint, cl_uint>(n, 4097, distribution::random, upper, queue, n % 3);
+                check_search<cl_short, cl_uint>(n, 999, distribution::few_distinct, upper, queue, 5);
+            }
+    }
+    check_search<cl_uint, cl_uint>((1u << 20) + 7, (1u << 20) - 1, distribution::random, false, queue);
+    check_search<cl_ulong, cl_uint>(1u << 18, 1u << 19, distribution::sorted, true, queue, 3);
+}
+
 BOOST_AUTO_TEST_CASE(bad_input_throws)
 {
     bc::vector<cl_uint> a(100, context), v(100, context);
@@ -135,7 +173,7 @@ BOOST_AUTO_TEST_CASE(out_of_order_queue)
     const auto props = device.get_info<cl_command_queue_properties>(CL_DEVICE_QUEUE_PROPERTIES);
     if (!(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) return;
     bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-    for (auto path : {"plain", "cached", "sorted"}) {
+    for (auto path : {"plain", "cached", "sorted", "tree"}) {
         env_override p("CLPRIM_SEARCH_PATH", path);
         check_search<cl_uint, cl_uint>(70001, 40000, distribution::few_distinct, false, ooo);
         check_search<cl_uint, cl_uint>(1000, 1, distribution::random, true, ooo);

@@ -15,6 +15,8 @@ namespace clprim {
 namespace detail {
 
 // Enqueues kernel over global work-items in work-groups of local (global a multiple of local).
+// Returns the launch's event while kernel_profile is on and the queue profiles, an empty event
+// otherwise (no event is created then: it costs host time at every launch).
 bc::event launch_1d(bc::command_queue& queue, const bc::kernel& kernel, std::size_t global, std::size_t local);
 
 // Typed kernel arguments: a kernel's arguments are given in order, as one list, so that no index
