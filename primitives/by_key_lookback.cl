@@ -93,7 +93,7 @@ inline void bk_tile_pair(__global const K* keys, __global const V* vals, ulong n
     }
     uint ec;
     V ev;
-    mem_fence(CLK_GLOBAL_MEM_FENCE); // (bk_look_back: this work-item's reads of the input done)
+    clprim_device_fence(); // (bk_look_back: this work-item's reads of the input done)
     wg_segmented_exclusive_scan_pp_bk(c, v, sc, sv, &ec, &ev, tc, tv);
 }
 

@@ -95,7 +95,7 @@ inline void mm_take_later(T_UNSIGNED* ka, ulong* ia, T_UNSIGNED kb, ulong ib)
 // read then a dependent compare); chunk > 0: work-item g takes the contiguous elements
 // [g * chunk, (g + 1) * chunk) (CPUs: one cache line after another). With one work-group
 // (small ranges) it writes the index itself (result). Otherwise each work-group publishes its
-// pair (pk, pi: volatile stores, then a fence) and counts itself on *counter (0 at launch); the
+// pair (pk, pi: volatile stores, then a device-scope fence) and counts itself on *counter (0 at launch); the
 // one that counts last knows every pair is published, sets the counter back to 0 for the next
 // launch, folds the pairs (volatile loads: no stale cached line) and writes the index.
 __kernel void mm_partial(__global const T* in, ulong off, ulong n, ulong chunk, __global volatile T_UNSIGNED* pk,
@@ -169,7 +169,7 @@ __kernel void mm_partial(__global const T* in, ulong off, ulong n, ulong chunk, 
         } else {
             pk[get_group_id(0)] = k;
             pi[get_group_id(0)] = idx;
-            mem_fence(CLK_GLOBAL_MEM_FENCE); // the pair before the count
+            clprim_device_fence(); // the pair visible device-wide before the ticket (lib/clprim_types.cl)
             is_last = atomic_inc(counter) == groups - 1u;
             if (is_last) atomic_xchg(counter, 0u);
         }
@@ -178,6 +178,7 @@ __kernel void mm_partial(__global const T* in, ulong off, ulong n, ulong chunk, 
     // (No early return: PoCL, which runs a work-group's items as loops between barriers, gave
     // wrong results with one before the barriers below.)
     if (is_last) { // the same in the whole group
+        clprim_device_fence(); // every work-item: the ticket before its reads of the pairs
         k = 0;
         idx = MM_NONE;
         for (uint j = lid; j < groups; j += (uint)get_local_size(0)) mm_take(&k, &idx, pk[j], pi[j]);
