@@ -85,6 +85,11 @@ CLPRIM_BENCH(launches)
         row("copy_if half count_result", launches_of(q, [&] {
                 clprim::copy_if(data.begin(), data.end(), out.begin(), count.begin(), q, (_1 & 1u) == 1u);
             }));
+        row("unique", launches_of(q, [&] { (void)clprim::unique(data.begin(), data.end(), out.begin(), q); }));
+        row("reduce_by_key", launches_of(q, [&] {
+                (void)clprim::reduce_by_key(data.begin(), data.end(), data.begin(), out.begin(), work.begin(), q);
+            }));
+        row("min_element", launches_of(q, [&] { (void)clprim::min_element(data.begin(), data.end(), q); }));
         row("radix_sort uint", launches_of(q, [&] {
                 fresh();
                 clprim::radix_sort(work.begin(), work.end(), q);

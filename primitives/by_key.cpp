@@ -2,6 +2,7 @@
 // partition_copy, stable_partition, copy_if's count overload): one segmented scan with a fused
 // prologue and epilogue per mode (primitives/by_key.cl), on the path by_key_policy.hpp picks.
 #include "by_key_policy.hpp"
+#include "count_read.hpp"
 
 #include <clprim/detail/by_key_impl.hpp>
 #include <clprim/detail/device_limits.hpp>
@@ -43,13 +44,18 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     const bc::device device = queue.get_device();
     const device_profile& profile = profile_of(device);
     k.nvidia = profile.nvidia;
+    const std::string extra = knob_options("CLPRIM_BY_KEY_OPTIONS");
     std::string options = type_options(call.key_type, "K") + " " + type_options(call.value_type, "V") +
                           " -DBK_MODE=" + std::to_string(int(call.mode)) + " -DBK_ITEMS=" + std::to_string(policy.items) +
-                          (profile.nvidia ? " -DLB_NANOSLEEP" : "") + lookback_build_options() + knob_options("CLPRIM_BY_KEY_OPTIONS");
-    std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl", "by_key_lookback.cl"};
+                          " -DBK_INDEX=" + (policy.index_epilogue ? "1" : "0") +
+                          (profile.nvidia ? " -DLB_NANOSLEEP -DBK_PTX" : "") + lookback_build_options() + extra;
+    if (policy.register_cap > 0 && extra.find("maxrregcount") == std::string::npos)
+        options += " -cl-nv-maxrregcount=" + std::to_string(policy.register_cap);
+    std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl", "by_key_lookback.cl",
+                                   "by_key_tile.cl", "by_key_registers.cl", "by_key_gather.cl"};
     if (!call.op_file.empty()) files.insert(files.begin(), call.op_file);
     bc::program program = primitives_program(queue.get_context(), files, options);
-    k.lookback = program.create_kernel("by_key_lookback");
+    k.lookback = program.create_kernel(policy.kernel == by_key_policy::kernel::gather ? "by_key_gather" : "by_key_lookback");
     k.chunk_reduce = program.create_kernel("by_key_chunk_reduce");
     k.chunk_scan = program.create_kernel("by_key_chunk_scan");
     if (call.mode == by_key_mode::partition) k.partition_back = program.create_kernel("by_key_partition_back");
@@ -62,7 +68,10 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     const std::size_t kelem = size_of(call.key_type), telem = kelem + (has_values(call.mode) ? elem : 0);
     auto local_need = [&](std::size_t wg) {
         const std::size_t tile = wg * policy.items;
-        return (tile + tile / 32 + 1) * telem + 2 * wg * (4 + elem) + 32 * (8 + elem) + 64; // BK_TILE_PAD(tile) + 1
+        return (tile + tile / 32 + 1) * telem + 2 * wg * (4 + elem) + 32 * (8 + elem) + 64 + // BK_TILE_PAD(tile) + 1
+               (policy.kernel != by_key_policy::kernel::gather ? 0 // woff, wmask, own or idx:
+                : policy.index_epilogue                             ? 12 + tile * 2
+                                                                    : 2 * wg * 4 + 2 * (tile / 32 + 1) * 4 + 2);
     };
     while (k.wg > 1 && local_need(k.wg) > lim.local_mem_size) k.wg /= 2;
     return k;
@@ -73,11 +82,13 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
 by_key_kernels& cached_kernels(const bc::command_queue& queue, const by_key_call& call)
 {
     const std::size_t staged = size_of(call.key_type) + (has_values(call.mode) ? size_of(call.value_type) : 0);
-    const by_key_policy policy = select_by_key_policy(profile_of(queue.get_device()), staged);
-    using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, std::size_t, std::size_t, std::string>;
+    const by_key_policy policy =
+        select_by_key_policy(profile_of(queue.get_device()), staged, call.keys.size, call.mode == by_key_mode::partition);
+    using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, std::size_t, std::size_t, int, bool,
+                           std::string>;
     thread_local std::map<key, by_key_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(call.mode), int(call.key_type),
-                int(call.value_type), call.op_file, policy.wg, policy.items,
+                int(call.value_type), call.op_file, policy.wg, policy.items, int(policy.kernel), policy.index_epilogue,
                 knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, call, policy)).first;
@@ -168,6 +179,11 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
             set_kernel_args_from(k.lookback, 15, status.buffer, status.epoch, local_bytes{2 * k.wg * 4},
                                  local_bytes{2 * k.wg * velem}, local_bytes{slots_per_tile * size_of(call.key_type)},
                                  local_bytes{has_values(mode) ? slots_per_tile * velem : 1});
+            if (k.policy.kernel == by_key_policy::kernel::gather) { // woff, wmask, own (BK_OWN_STEP 32), idx
+                const bool search = !k.policy.index_epilogue;
+                set_kernel_args_from(k.lookback, 21, local_bytes{search ? k.wg * 4 : 4}, local_bytes{search ? k.wg * 4 : 4},
+                                     local_bytes{search ? 2 * (tile / 32 + 1) * 4 : 4}, local_bytes{search ? 2 : tile * 2});
+            }
             launch_1d(queue, k.lookback, tiles * k.wg, k.wg);
         } else {
             const std::size_t chunks = std::max<std::size_t>(
@@ -182,8 +198,8 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
             set_kernel_args_from(k.chunk_scan, 15, cl_ulong(chunk), agg_c, agg_v);
             launch_1d(queue, k.chunk_scan, chunks, 1);
         }
-        if (!call.count_result && wants_count)
-            queue.enqueue_read_buffer(count_out.buffer, 0, sizeof count, &count); // the one round trip
+        if (!call.count_result && wants_count) // the one round trip
+            read_result_word(queue, count_out.buffer, sizeof count, &count);
     });
     if (call.count_result || !wants_count) return 0;
     // Results found too small once the count is known (what fits was written).
@@ -228,7 +244,7 @@ std::size_t stable_partition_impl(const buffer_range& range, element_type type, 
             launch(queue, k.partition_back, round_up(n, 64), 64, range.buffer, cl_ulong(range.offset), cl_ulong(n), tmp,
                    count_out.buffer, cl_ulong(count_out.offset));
         }
-        if (!count_result) queue.enqueue_read_buffer(count_out.buffer, 0, sizeof count, &count);
+        if (!count_result) read_result_word(queue, count_out.buffer, sizeof count, &count);
     });
     return std::size_t(count);
 }

@@ -1,10 +1,9 @@
 // The by-key family's single pass (by_key.cl explains the modes and the pair scan): tiles of
 // BK_ITEMS * local size elements chained by decoupled look-back (lookback.cl), with the decoupled
-// fallback, so it needs no forward progress between work-groups. Every element is read once
-// (keys, and values where the mode has them) and every result written once, coalesced: a tile
-// compacts its results in local memory and stores them as one contiguous run.
-//
-// Joined after workgroup_segmented.cl, lookback.cl and by_key.cl (same macros as by_key.cl).
+// fallback, so it needs no forward progress between work-groups. This file: a tile's status
+// slots, its pair computed from its input (the fallback's), and the work-group look-back; the
+// tile's shared steps are in by_key_tile.cl, the kernels in by_key_registers.cl and
+// by_key_gather.cl (every element read once, every result written once, coalesced).
 
 #ifndef BK_MODE
 #error "by_key_lookback.cl needs by_key.cl first"
@@ -94,6 +93,7 @@ inline void bk_tile_pair(__global const K* keys, __global const V* vals, ulong n
     }
     uint ec;
     V ev;
+    clprim_device_fence(); // (bk_look_back: this work-item's reads of the input done)
     wg_segmented_exclusive_scan_pp_bk(c, v, sc, sv, &ec, &ev, tc, tv);
 }
 
@@ -151,7 +151,9 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __g
             wc[lid] = rc;
             wv[lid] = rv;
         }
-        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); // (fallback: every read of the input before the slot is read again)
+        // (Fallback: every read of the input done before the slot is read again: bk_tile_pair's
+        // fence, then its scan's barriers. A global fence here, in every round, is not needed.)
+        barrier(CLK_LOCAL_MEM_FENCE);
         if (lid == 0 && fallback) {
             // In place (a scan by key), the owner overwrites its values only after publishing
             // its pair (with a global fence between): a slot still empty now means the values
@@ -205,205 +207,4 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __g
     *c = wstate[2];
     *v = *wacc;
     barrier(CLK_LOCAL_MEM_FENCE);
-}
-
-// The value of a work-item's element j (registers), as bk_value gives it from memory.
-#if BK_MODE == 4
-#define BK_REG_VALUE(j) ((V)1)
-#elif BK_HAS_VALUES
-#define BK_REG_VALUE(j) (vr[j])
-#else
-#define BK_REG_VALUE(j) (BK_ID)
-#endif
-#define BK_LOADS_VALUES (BK_HAS_VALUES && BK_MODE != 4)
-
-// One work-group per tile; tiles are numbered in the order their work-groups start (status[0]
-// counts them; the last one resets it for the next launch), so a tile only ever waits on tiles
-// that have started. The idea, step by step:
-//   load     the tile into local memory, every load of a full tile issued before any store
-//            (many reads in flight per work-item), then each work-item takes its BK_ITEMS
-//            consecutive elements into registers;
-//   fold     each work-item folds its elements to one pair (its head flags kept as bits);
-//   scan     the work-group scans the pairs; the tile publishes its pair, looks back, publishes
-//            its prefix: now every work-item knows the pair of everything before it;
-//   compact  each work-item writes its results into local memory at their places in the tile's
-//            contiguous run of results (the tile's run starts at the count of heads before it);
-//   store    the work-group writes the run out, consecutive work-items to consecutive addresses.
-// tk, tv: BK_TILE_PAD(tile) + 1 elements each (tv unused without values): the staged input, then
-// the staged results.
-__kernel void by_key_lookback(BK_ARGS, __global volatile ulong* status, uint epoch, __local uint* sc, __local V* sv,
-                              __local K* tk, __local V* tv)
-{
-    __local uint tile_id;
-    __local uint lb_flag[BK_WINDOW], lb_c[BK_WINDOW], lb_state[5];
-    __local V lb_v[BK_WINDOW], lb_acc;
-    const uint lid = (uint)get_local_id(0);
-    const uint wg = (uint)get_local_size(0);
-    if (lid == 0) {
-        tile_id = atomic_inc((__global volatile uint*)status);
-        if (tile_id == (uint)get_num_groups(0) - 1u) atomic_xchg((__global volatile uint*)status, 0u);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const uint t = tile_id;
-    __global volatile ulong* slots = status + 1;
-    const uint tile_n = wg * BK_ITEMS;
-    const ulong base = (ulong)t * tile_n;
-    const uint count = (uint)min((ulong)tile_n, n - base);
-    keys += keys_off;
-    vals += vals_off;
-    if (count == tile_n) {
-        K lk[BK_ITEMS];
-#pragma unroll
-        for (uint j = 0; j < BK_ITEMS; ++j) lk[j] = keys[base + j * wg + lid];
-#if BK_LOADS_VALUES
-        V lv[BK_ITEMS];
-#pragma unroll
-        for (uint j = 0; j < BK_ITEMS; ++j) lv[j] = vals[base + j * wg + lid];
-#endif
-#pragma unroll
-        for (uint j = 0; j < BK_ITEMS; ++j) {
-            tk[BK_TILE_PAD(j * wg + lid)] = lk[j];
-#if BK_LOADS_VALUES
-            tv[BK_TILE_PAD(j * wg + lid)] = lv[j];
-#endif
-        }
-    } else {
-        for (uint j = lid; j < count; j += wg) {
-            tk[BK_TILE_PAD(j)] = keys[base + j];
-#if BK_LOADS_VALUES
-            tv[BK_TILE_PAD(j)] = vals[base + j];
-#endif
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const uint first = lid * BK_ITEMS; // this work-item's first element, in the tile
-    const ulong from = base + first;
-    const uint mine = first < count ? min((uint)BK_ITEMS, count - first) : 0u;
-    K kr[BK_ITEMS];
-#if BK_LOADS_VALUES
-    V vr[BK_ITEMS];
-#endif
-#pragma unroll
-    for (uint j = 0; j < BK_ITEMS; ++j) {
-        if (j < mine) {
-            kr[j] = tk[BK_TILE_PAD(first + j)];
-#if BK_LOADS_VALUES
-            vr[j] = tv[BK_TILE_PAD(first + j)];
-#endif
-        }
-    }
-    // The key before this work-item's first element (the tile's predecessor for work-item 0).
-    K prev = kr[0];
-    if (mine > 0 && from > 0) prev = lid > 0 ? tk[BK_TILE_PAD(first - 1)] : keys[base - 1];
-
-    // Fold, in the order bk_tile_pair repeats for the fallback.
-    uint c = 0, heads = 0;
-    V v = BK_ID;
-    {
-        K p = prev;
-#pragma unroll
-        for (uint j = 0; j < BK_ITEMS; ++j) {
-            if (j < mine) {
-                uint hc = bk_head(from + j, kr[j], p);
-                heads |= hc << j;
-                V hv = BK_REG_VALUE(j);
-                bk_combine(c, v, &hc, &hv);
-                c = hc;
-                v = hv;
-                p = kr[j];
-            }
-        }
-    }
-    uint ec, tc;
-    V ev, tvv;
-    wg_segmented_exclusive_scan_pp_bk(c, v, sc, sv, &ec, &ev, &tc, &tvv);
-
-    if (lid == 0) bk_publish(slots, epoch, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, tc, tvv);
-    // The pair is visible before any output of this tile (a fallback reading this tile's values
-    // in place relies on it; bk_look_back): only a scan by key writes over its input.
-#if BK_MODE == 2
-    barrier(CLK_GLOBAL_MEM_FENCE);
-#endif
-    const bool in_place = BK_MODE == 2 && (__global const V*)(out2 + out2_off) == vals;
-    uint pc;
-    V pv;
-    bk_look_back(slots, epoch, t, keys, vals, n, in_place, sc, sv, lb_flag, lb_c, lb_v, lb_state, &lb_acc, &pc, &pv);
-    if (lid == 0 && t > 0) {
-        uint ic = tc;
-        V iv = tvv;
-        bk_combine(pc, pv, &ic, &iv);
-        bk_publish(slots, epoch, t, LB_PREFIX, ic, iv);
-    }
-    bk_combine(pc, pv, &ec, &ev); // this work-item's exclusive pair over the whole range
-    out1 += out1_off;
-    out2 += out2_off;
-
-    // Compact into local memory (everyone has long read tk and tv into registers: the scan's and
-    // the look-back's barriers lie between), then store. Run index r of this tile's results goes
-    // to slot r - pc (reduce_by_key / run-length: the run that a head closes is r = c - 1, so the
-    // slots are shifted by one: slot r - pc + 1, and tile 0 leaves slot 0 empty).
-    uint cc = ec;
-    V vv = ev;
-    K p = prev;
-    const bool last_tile = base + count == n;
-#pragma unroll
-    for (uint j = 0; j < BK_ITEMS; ++j) {
-        if (j < mine) {
-            const ulong i = from + j;
-            const uint h = (heads >> j) & 1u;
-            const V x = BK_REG_VALUE(j);
-            const K k = kr[j];
-#if BK_MODE == 1 || BK_MODE == 4
-            if (h && i > 0) {
-                tk[cc - pc] = p;
-                tv[cc - pc] = vv;
-            }
-#elif BK_MODE == 2
-            if (!(flags & BK_INCLUSIVE)) tv[BK_TILE_PAD(first + j)] = h ? init : BK_OP(init, vv);
-#elif BK_MODE == 3
-            if (h) tk[cc - pc] = k;
-#else // 5
-            if (h) tk[cc - pc] = k;
-            else tk[tc + (first + j) - (cc - pc)] = k;
-#endif
-            vv = h ? x : BK_OP(vv, x);
-            cc += h;
-#if BK_MODE == 1 || BK_MODE == 4
-            if (i == n - 1) {
-                tk[cc - pc] = k;
-                tv[cc - pc] = vv;
-            }
-#elif BK_MODE == 2
-            if (flags & BK_INCLUSIVE) tv[BK_TILE_PAD(first + j)] = vv;
-#endif
-            if (i == n - 1 && (flags & BK_WRITE_COUNT)) count_out[count_off] = cc;
-            p = k;
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-#if BK_MODE == 1 || BK_MODE == 4
-    const uint m = tc + (last_tile ? 1u : 0u);
-    for (uint s = lid + (t == 0 ? 1u : 0u); s < m; s += wg) {
-        const ulong o = (ulong)pc + s - 1;
-        if (o < cap1) out1[o] = tk[s];
-        if (o < cap2) out2[o] = tv[s];
-    }
-#elif BK_MODE == 2
-    for (uint j = lid; j < count; j += wg) out2[base + j] = tv[BK_TILE_PAD(j)];
-#elif BK_MODE == 3
-    for (uint s = lid; s < tc; s += wg) {
-        const ulong o = (ulong)pc + s;
-        if (o < cap1) out1[o] = tk[s];
-    }
-#else // 5
-    for (uint s = lid; s < count; s += wg) {
-        if (s < tc) {
-            const ulong o = (ulong)pc + s;
-            if (o < cap1) out1[o] = tk[s];
-        } else {
-            const ulong o = base - pc + (s - tc);
-            if (o < cap2) out2[o] = tk[s];
-        }
-    }
-#endif
 }

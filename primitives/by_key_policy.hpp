@@ -15,6 +15,14 @@ struct by_key_policy {
     //           (primitives/lookback.cl, by_key.cl): no forward progress between work-groups needed.
     // chunks:   CPU devices: one work-item per long contiguous chunk, a fold pass and a scatter pass.
     enum class path { lookback, chunks } path = path::chunks;
+    // The look-back kernel: gather (by_key_gather.cl: the tile stays in local memory, few
+    // registers, results gathered by search) or registers (by_key_lookback.cl: each work-item's
+    // elements in registers from load to store, results compacted in local memory).
+    enum class kernel { gather, registers } kernel = kernel::gather;
+    std::size_t register_cap = 0; // NVIDIA: -cl-nv-maxrregcount of the programs (0: none)
+    // gather: how a result finds its element: a search (owner maps and a select, little local
+    // memory) or an index written beside the tile (a ushort per element; few instructions).
+    bool index_epilogue = false;
     std::size_t wg = 256;        // look-back: work-items per tile (at most; the kernel's limit decides)
     std::size_t items = 16;      // look-back: consecutive elements per work-item
     std::size_t min_chunk = 4096; // chunks: at least this many elements per chunk
@@ -24,27 +32,45 @@ struct by_key_policy {
 // Every device that is not a CPU takes the look-back path (as the scan does: with the fallback it
 // is safe under any scheduling), CPU devices the chunks. CLPRIM_BY_KEY_PATH=lookback|chunks
 // forces one (tests run both on PoCL); CLPRIM_LOOKBACK=fallback makes every tile take the fallback;
-// CLPRIM_BY_KEY_TUNE="wg,items" sets the look-back tile (measurements, tests).
+// CLPRIM_BY_KEY_TUNE="wg,items" sets the look-back tile (measurements, tests);
+// CLPRIM_BY_KEY_KERNEL=gather|registers the look-back kernel (measurements, tests).
 // element_bytes: the bytes a look-back tile stages per element (key, plus value where the mode has
-// values).
-inline by_key_policy select_by_key_policy(const device_profile& profile, std::size_t element_bytes)
+// values); n: the elements of the call; partition: every element is a result (partition_copy,
+// stable_partition).
+inline by_key_policy select_by_key_policy(const device_profile& profile, std::size_t element_bytes, std::size_t n,
+                                          bool partition)
 {
     by_key_policy p;
     p.path = profile.is_cpu() ? by_key_policy::path::chunks : by_key_policy::path::lookback;
     if (const auto forced = knob_choice("CLPRIM_BY_KEY_PATH", {"lookback", "chunks"}))
         p.path = *forced == 0 ? by_key_policy::path::lookback : by_key_policy::path::chunks;
+    if (const auto forced = knob_choice("CLPRIM_BY_KEY_KERNEL", {"gather", "registers"}))
+        p.kernel = *forced == 0 ? by_key_policy::kernel::gather : by_key_policy::kernel::registers;
     // Elements per work-item, at most 32 (a work-item keeps its head flags as the bits of one
-    // uint). GPUs: 256 x 32 for 4 bytes (unique, partition of uint: the tile stages 33 KiB, as
-    // the scan's), 128 x 32 up to 8 bytes (uint -> uint pairs: 128 x 32 beat 256 x 16 on the
-    // H100, the same tile with fewer, longer work-items: RESULTS.md), 128 x 16 beyond.
-    // Elsewhere 64 work-items, 32 / 16 / 8 elements.
+    // uint). Elsewhere than GPUs 64 work-items, 32 / 16 / 8 elements.
+    // GPUs, gather: 256 work-items, the tile about 32 KiB staged (32 elements of 4 bytes, 16 of
+    // 8 (key and value), 8 of 16), registers capped on NVIDIA (40, 48 with values: ptxas spills
+    // nothing there) so that five or six work-groups fit an SM.
+    // GPUs, registers: 256 x 32 for 4 bytes (unique, partition of uint), 128 x 32 up to 8 bytes
+    // (uint -> uint pairs: 128 x 32 beat 256 x 16 on the H100, RESULTS.md), 128 x 16 beyond.
     if (profile.is_cpu()) {
         p.wg = 64;
         p.items = element_bytes <= 4 ? 32 : element_bytes <= 8 ? 16 : 8;
+    } else if (p.kernel == by_key_policy::kernel::gather) {
+        p.wg = 256;
+        p.items = std::max<std::size_t>(1, std::min<std::size_t>(32, 128 / std::max<std::size_t>(1, element_bytes)));
+        if (profile.nvidia) p.register_cap = element_bytes <= 4 ? 40 : 48;
+        // A range of one tile of 4 elements a work-item (2^10 with 256): every work-item folds
+        // 4 elements instead of a few work-items 32 each (a single tile is all latency).
+        if (n <= p.wg * 4) p.items = 4;
     } else {
         p.wg = element_bytes <= 4 ? 256 : 128;
         p.items = element_bytes <= 8 ? 32 : 16;
     }
+    // The index where every element is a result (a search per element costs more than the
+    // memory it saves); CLPRIM_BY_KEY_EPILOGUE=search|index forces one (measurements, tests).
+    p.index_epilogue = partition;
+    if (const auto forced = knob_choice("CLPRIM_BY_KEY_EPILOGUE", {"search", "index"})) p.index_epilogue = *forced == 1;
     if (const auto tune = knob_numbers("CLPRIM_BY_KEY_TUNE", 2, 2, 1, 1024)) {
         p.wg = (*tune)[0];
         p.items = std::min<std::size_t>(32, (*tune)[1]);

@@ -5,9 +5,8 @@
 //   mm_partial: every work-group folds a grid-stride share of the range (coalesced loads; CPUs: a
 //               contiguous chunk per work-item) to one
 //               pair, then reduces its work-items' pairs in local memory (a tree; power-of-two
-//               work-groups);
-//   mm_final:   one work-group folds the partial pairs and writes the index (not launched when
-//               mm_partial ran as one work-group).
+//               work-groups) and publishes it; the work-group that counts last on a global
+//               counter folds the published pairs and writes the index: one launch.
 // Required macros: T, T_UNSIGNED, T_BITS, T_IS_FLOAT, T_IS_SIGNED (type_options), MM_MAX (0: the
 // smallest, 1: the largest).
 
@@ -85,20 +84,68 @@ inline void mm_take_later(T_UNSIGNED* ka, ulong* ia, T_UNSIGNED kb, ulong ib)
 #ifndef MM_UNROLL
 #define MM_UNROLL 8 // independent loads in flight per work-item and round (grid stride)
 #endif
+// 16-byte loads in flight per work-item and round for 4-byte elements at an aligned start (grid
+// stride); 0: none, every type loads one element at a time (CLPRIM_MIN_MAX_OPTIONS).
+#ifndef MM_VECTOR
+#define MM_VECTOR 4
+#endif
 
 // chunk == 0: work-items stride over the range (coalesced on GPUs), MM_UNROLL loads issued
 // together before any is compared (a memory-bound reduction needs many reads in flight, not one
 // read then a dependent compare); chunk > 0: work-item g takes the contiguous elements
 // [g * chunk, (g + 1) * chunk) (CPUs: one cache line after another). With one work-group
-// (small ranges) it writes the index itself (result), and mm_final is not launched.
-__kernel void mm_partial(__global const T* in, ulong off, ulong n, ulong chunk, __global T_UNSIGNED* pk,
-                         __global ulong* pi, __global ulong* result, __local T_UNSIGNED* lk, __local ulong* li)
+// (small ranges) it writes the index itself (result). Otherwise each work-group publishes its
+// pair (pk, pi: volatile stores, then a device-scope fence) and counts itself on *counter (0 at launch); the
+// one that counts last knows every pair is published, sets the counter back to 0 for the next
+// launch, folds the pairs (volatile loads: no stale cached line) and writes the index.
+__kernel void mm_partial(__global const T* in, ulong off, ulong n, ulong chunk, __global volatile T_UNSIGNED* pk,
+                         __global volatile ulong* pi, __global ulong* result, __global volatile uint* counter,
+                         __local T_UNSIGNED* lk, __local ulong* li)
 {
+    __local uint is_last;
     T_UNSIGNED k = 0;
     ulong idx = MM_NONE;
     const ulong g = get_global_id(0);
+    const uint lid = (uint)get_local_id(0);
     in += off;
-    if (chunk == 0) {
+    bool done = false;
+#if T_BITS == 32 && MM_VECTOR
+    // 4-byte elements at a 16-byte aligned start (uniform: the same in every work-item): 16-byte
+    // loads, four elements each, MM_VECTOR of them in flight; each work-item still visits its
+    // elements in increasing index order (vector after vector, component after component),
+    // then one of the at most three elements past the last whole vector.
+    if (chunk == 0 && (((ulong)in) & 15) == 0) {
+        typedef CLPRIM_CAT(T, 4) T4;
+        __global const T4* in4 = (__global const T4*)in;
+        const ulong stride = get_global_size(0);
+        const ulong n4 = n / 4;
+        ulong i = g;
+        for (; i + (MM_VECTOR - 1) * stride < n4; i += MM_VECTOR * stride) {
+            T4 x[MM_VECTOR];
+#pragma unroll
+            for (uint u = 0; u < MM_VECTOR; ++u) x[u] = in4[i + u * stride];
+#pragma unroll
+            for (uint u = 0; u < MM_VECTOR; ++u) {
+                const ulong at = 4 * (i + u * stride);
+                mm_take_later(&k, &idx, mm_sortable(x[u].s0), at);
+                mm_take_later(&k, &idx, mm_sortable(x[u].s1), at + 1);
+                mm_take_later(&k, &idx, mm_sortable(x[u].s2), at + 2);
+                mm_take_later(&k, &idx, mm_sortable(x[u].s3), at + 3);
+            }
+        }
+        for (; i < n4; i += stride) {
+            const T4 x = in4[i];
+            mm_take_later(&k, &idx, mm_sortable(x.s0), 4 * i);
+            mm_take_later(&k, &idx, mm_sortable(x.s1), 4 * i + 1);
+            mm_take_later(&k, &idx, mm_sortable(x.s2), 4 * i + 2);
+            mm_take_later(&k, &idx, mm_sortable(x.s3), 4 * i + 3);
+        }
+        if (4 * n4 + g < n) mm_take_later(&k, &idx, mm_sortable(in[4 * n4 + g]), 4 * n4 + g);
+        done = true;
+    }
+#endif
+    if (done) {
+    } else if (chunk == 0) {
         const ulong stride = get_global_size(0);
         ulong i = g;
         for (; i + (MM_UNROLL - 1) * stride < n; i += MM_UNROLL * stride) {
@@ -114,22 +161,28 @@ __kernel void mm_partial(__global const T* in, ulong off, ulong n, ulong chunk, 
         for (ulong i = g * chunk; i < end; ++i) mm_take_later(&k, &idx, mm_sortable(in[i]), i);
     }
     mm_group(&k, &idx, lk, li);
-    if (get_local_id(0) == 0) {
-        if (get_num_groups(0) == 1) {
+    const uint groups = (uint)get_num_groups(0);
+    if (lid == 0) {
+        if (groups == 1) {
             *result = idx;
+            is_last = 0;
         } else {
             pk[get_group_id(0)] = k;
             pi[get_group_id(0)] = idx;
+            clprim_device_fence(); // the pair visible device-wide before the ticket (lib/clprim_types.cl)
+            is_last = atomic_inc(counter) == groups - 1u;
+            if (is_last) atomic_xchg(counter, 0u);
         }
     }
-}
-
-__kernel void mm_final(__global const T_UNSIGNED* pk, __global const ulong* pi, ulong m, __global ulong* result,
-                       __local T_UNSIGNED* lk, __local ulong* li)
-{
-    T_UNSIGNED k = 0;
-    ulong idx = MM_NONE;
-    for (ulong j = get_local_id(0); j < m; j += get_local_size(0)) mm_take(&k, &idx, pk[j], pi[j]);
-    mm_group(&k, &idx, lk, li);
-    if (get_local_id(0) == 0) *result = idx;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // (No early return: PoCL, which runs a work-group's items as loops between barriers, gave
+    // wrong results with one before the barriers below.)
+    if (is_last) { // the same in the whole group
+        clprim_device_fence(); // every work-item: the ticket before its reads of the pairs
+        k = 0;
+        idx = MM_NONE;
+        for (uint j = lid; j < groups; j += (uint)get_local_size(0)) mm_take(&k, &idx, pk[j], pi[j]);
+        mm_group(&k, &idx, lk, li);
+        if (lid == 0) *result = idx;
+    }
 }

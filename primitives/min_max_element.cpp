@@ -1,9 +1,13 @@
-// clprim::min_element / max_element: a two-launch reduce over (key, index) pairs
-// (primitives/min_max_element.cl), then one read of the index.
+// clprim::min_element / max_element: a one-launch reduce over (key, index) pairs
+// (primitives/min_max_element.cl: the last work-group folds the partial pairs), then one read of
+// the index (count_read.hpp).
+#include "count_read.hpp"
+
 #include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/knobs.hpp>
+#include <clprim/detail/lookback_slots.hpp>
 #include <clprim/detail/primitives_kernels.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/min_max_element.hpp>
@@ -42,7 +46,7 @@ min_max_policy select_min_max_policy(const device_profile& profile)
 }
 
 struct min_max_kernels {
-    bc::kernel partial, final_;
+    bc::kernel partial;
     std::size_t wg = 1, groups = 1;
     bool contiguous = false;
 };
@@ -54,12 +58,11 @@ min_max_kernels make_kernels(const bc::command_queue& queue, element_type type, 
     const device_profile& profile = profile_of(device);
     const min_max_policy policy = select_min_max_policy(profile);
     bc::program program = primitives_program(queue.get_context(), {"min_max_element.cl"},
-                                             type_options(type, "T") + " -DMM_MAX=" + (largest ? "1" : "0"));
+                                             type_options(type, "T") + " -DMM_MAX=" + (largest ? "1" : "0") +
+                                                 knob_options("CLPRIM_MIN_MAX_OPTIONS"));
     k.partial = program.create_kernel("mm_partial");
-    k.final_ = program.create_kernel("mm_final");
     const auto lp = limits_for(k.partial, device);
-    const auto lf = limits_for(k.final_, device);
-    k.wg = floor_pow2(std::max<std::size_t>(1, std::min({policy.wg, lp.max_work_group_size, lf.max_work_group_size})));
+    k.wg = floor_pow2(std::max<std::size_t>(1, std::min(policy.wg, lp.max_work_group_size)));
     k.contiguous = policy.contiguous;
     k.groups = std::min<std::size_t>(1024, policy.groups_per_cu * std::max<std::size_t>(1, profile.compute_units));
     return k;
@@ -67,10 +70,11 @@ min_max_kernels make_kernels(const bc::command_queue& queue, element_type type, 
 
 min_max_kernels& cached_kernels(const bc::command_queue& queue, element_type type, bool largest)
 {
-    using key = std::tuple<cl_context, cl_device_id, int, bool, int>;
+    using key = std::tuple<cl_context, cl_device_id, int, bool, int, std::string>;
     thread_local std::map<key, min_max_kernels> cache;
     const auto forced = knob_choice("CLPRIM_MIN_MAX_PATH", {"stride", "chunks"});
-    const key k{queue.get_context().get(), queue.get_device().get(), int(type), largest, forced ? int(*forced) : -1};
+    const key k{queue.get_context().get(), queue.get_device().get(), int(type), largest, forced ? int(*forced) : -1,
+                knob_options("CLPRIM_MIN_MAX_OPTIONS")};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, type, largest)).first;
     return it->second;
@@ -95,12 +99,12 @@ std::size_t min_max_element_impl(const buffer_range& in, element_type type, bool
         const bc::buffer pi = lease.buffer(groups * sizeof(cl_ulong));
         const bc::buffer result = lease.buffer(sizeof(cl_ulong));
         const cl_ulong chunk = k.contiguous ? ceil_div(in.size, groups * k.wg) : 0;
+        // The work-groups' counter: word 0 of the queue's look-back slots (zero between launches:
+        // the last work-group sets it back, as a look-back's last tile does).
+        const lookback_slots counter = take_lookback_slots(queue, 1);
         launch(queue, k.partial, groups * k.wg, k.wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), chunk, pk, pi,
-               result, local_bytes{k.wg * elem}, local_bytes{k.wg * sizeof(cl_ulong)});
-        if (groups > 1) // (one work-group wrote the index itself)
-            launch(queue, k.final_, k.wg, k.wg, pk, pi, cl_ulong(groups), result, local_bytes{k.wg * elem},
-                   local_bytes{k.wg * sizeof(cl_ulong)});
-        queue.enqueue_read_buffer(result, 0, sizeof index, &index);
+               result, counter.buffer, local_bytes{k.wg * elem}, local_bytes{k.wg * sizeof(cl_ulong)});
+        read_result_word(queue, result, sizeof index, &index);
     });
     return std::size_t(index);
 }

@@ -199,14 +199,18 @@ BOOST_AUTO_TEST_CASE(tiny_lookback_tiles)
 {
     env_override force("CLPRIM_BY_KEY_PATH", "lookback");
     env_override tune("CLPRIM_BY_KEY_TUNE", "4,3");
+    for (const char* kernel : {"gather", "gather_index", "registers"}) {
+    env_override kern("CLPRIM_BY_KEY_KERNEL", std::string(kernel) == "registers" ? "registers" : "gather");
+    env_override epilogue("CLPRIM_BY_KEY_EPILOGUE", std::string(kernel) == "gather_index" ? "index" : "search");
     for (std::size_t n : {std::size_t(13), std::size_t(4099), std::size_t(65537)}) {
         for (const auto& s : run_shapes()) {
             const std::size_t lo = std::min(s.min_run, n), hi = std::min(s.max_run, n);
             check_reduce<cl_uint, cl_uint>(queue, run_keys<cl_uint>(n, lo, hi), small_values<cl_uint>(n), true,
-                                           bc::plus<cl_uint>(), add_wrap<cl_uint>, 0u, std::string("tiny ") + s.name);
+                                           bc::plus<cl_uint>(), add_wrap<cl_uint>, 0u, std::string("tiny ") + kernel + " " + s.name);
             check_reduce<cl_uint, cl_double>(queue, run_keys<cl_uint>(n, lo, hi), small_values<cl_double>(n), true,
-                                              bc::plus<cl_double>(), add_wrap<cl_double>, 0.0, std::string("tiny double ") + s.name);
+                                              bc::plus<cl_double>(), add_wrap<cl_double>, 0.0, std::string("tiny double ") + kernel + " " + s.name);
         }
+    }
     }
 }
 
@@ -219,17 +223,21 @@ BOOST_AUTO_TEST_CASE(lookback_fallback_every_tile)
     env_override force("CLPRIM_BY_KEY_PATH", "lookback");
     env_override fallback("CLPRIM_LOOKBACK", "fallback");
     env_override tune("CLPRIM_BY_KEY_TUNE", "8,3");
+    for (const char* kernel : {"gather", "gather_index", "registers"}) {
+    env_override kern("CLPRIM_BY_KEY_KERNEL", std::string(kernel) == "registers" ? "registers" : "gather");
+    env_override epilogue("CLPRIM_BY_KEY_EPILOGUE", std::string(kernel) == "gather_index" ? "index" : "search");
     for (std::size_t n : {std::size_t(1), std::size_t(25), std::size_t(4099), std::size_t(65537)}) {
         for (const auto& s : run_shapes()) {
             const std::size_t lo = std::min(s.min_run, n), hi = std::min(s.max_run, n);
             const auto keys = run_keys<cl_uint>(n, lo, hi);
             check_reduce<cl_uint, cl_uint>(queue, keys, small_values<cl_uint>(n), true, bc::plus<cl_uint>(),
-                                           add_wrap<cl_uint>, 0u, std::string("fallback ") + s.name);
+                                           add_wrap<cl_uint>, 0u, std::string("fallback ") + kernel + " " + s.name);
             check_reduce<cl_uint, cl_double>(queue, keys, small_values<cl_double>(n), true, bc::plus<cl_double>(),
-                                              add_wrap<cl_double>, 0.0, std::string("fallback double ") + s.name);
+                                              add_wrap<cl_double>, 0.0, std::string("fallback double ") + kernel + " " + s.name);
             check_scans<cl_uint, cl_uint>(queue, keys, small_values<cl_uint>(n), 0, bc::plus<cl_uint>(), 0u, 3u,
-                                          std::string("fallback scans ") + s.name);
+                                          std::string("fallback scans ") + kernel + " " + s.name);
         }
+    }
     }
 }
 

@@ -231,21 +231,26 @@ BOOST_AUTO_TEST_CASE(partition_types)
 
 // The look-back with its decoupled fallback on tiny tiles (24 elements: thousands of tiles, far
 // more than a device runs at once), sizes around tile borders: waiting as usual, then with every
-// tile computing its predecessor from the input (CLPRIM_LOOKBACK=fallback).
+// tile computing its predecessor from the input (CLPRIM_LOOKBACK=fallback); both look-back
+// kernels (CLPRIM_BY_KEY_KERNEL).
 BOOST_AUTO_TEST_CASE(lookback_fallback_tiny_tiles)
 {
     env_override force("CLPRIM_BY_KEY_PATH", "lookback");
     env_override tune("CLPRIM_BY_KEY_TUNE", "8,3");
+    for (const char* kernel : {"gather", "gather_index", "registers"}) {
+    env_override kern("CLPRIM_BY_KEY_KERNEL", std::string(kernel) == "registers" ? "registers" : "gather");
+    env_override epilogue("CLPRIM_BY_KEY_EPILOGUE", std::string(kernel) == "gather_index" ? "index" : "search");
     for (const char* mode : {"wait", "fallback"}) {
         env_override lookback("CLPRIM_LOOKBACK", mode);
         for (std::size_t n : {std::size_t(23), std::size_t(24), std::size_t(25), std::size_t(48), std::size_t(4099),
                               std::size_t(65537)}) {
-            const std::string label = std::string("tiny tiles ") + mode;
+            const std::string label = std::string("tiny tiles ") + kernel + " " + mode;
             check_unique_rle(queue, run_keys<cl_uint>(n, 1, 15), label);
             check_unique_rle(queue, run_keys<cl_uint>(n, 1, 1), label + " runs of 1");
             check_partition(queue, make_data<cl_uint>(n, distribution::random), odd_uint,
                             [](cl_uint x) { return (x & 1u) != 0; }, label + " odd");
         }
+    }
     }
 }
 

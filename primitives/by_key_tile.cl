@@ -1,0 +1,145 @@
+// The by-key family's tile, shared by its two look-back kernels (by_key_registers.cl,
+// by_key_gather.cl): the start (tile index, staging, this work-item's share), the fold of a
+// work-item's elements, and the tile's part of the chain (publish, look back, publish).
+//
+// Joined after by_key_lookback.cl (same macros as by_key.cl).
+
+#ifndef BK_TILE_PAD
+#error "by_key_tile.cl needs by_key_lookback.cl first"
+#endif
+
+// The start both look-back kernels share (it declares these names): the look-back's local state
+// (lb_*), the tile t (tiles numbered as their work-groups start: bk_tile_index), its first
+// element base and its count elements, staged into local memory (tk, tv), and this work-item's
+// share of it: elements [first, first + mine) of the tile, [from, from + mine) of the range.
+#define BK_TILE_PROLOGUE()                                                                        \
+    __local uint tile_id;                                                                         \
+    __local K key_before;                                                                         \
+    __local uint lb_flag[BK_WINDOW], lb_c[BK_WINDOW], lb_state[5];                                \
+    __local V lb_v[BK_WINDOW], lb_acc;                                                            \
+    const uint lid = (uint)get_local_id(0);                                                       \
+    const uint wg = (uint)get_local_size(0);                                                      \
+    const uint t = bk_tile_index(status, &tile_id);                                               \
+    __global volatile ulong* slots = status + 1;                                                  \
+    const uint tile_n = wg * BK_ITEMS;                                                            \
+    const ulong base = (ulong)t * tile_n;                                                         \
+    const uint count = (uint)min((ulong)tile_n, n - base);                                        \
+    keys += keys_off;                                                                             \
+    vals += vals_off;                                                                             \
+    bk_stage_tile(keys, vals, base, count, tk, tv, &key_before);                                  \
+    const uint first = lid * BK_ITEMS;                                                            \
+    const ulong from = base + first;                                                              \
+    const uint mine = first < count ? min((uint)BK_ITEMS, count - first) : 0u;
+
+// The fold both look-back kernels share (it declares prev, c, v and heads): prev, the key before
+// this work-item's first element (the tile's predecessor for work-item 0); (c, v), the pair of
+// the work-item's elements folded in order (bk_tile_pair repeats it for the fallback), their head
+// flags as the bits of heads. KEY_J, VALUE_J: element j's key and value (j: the loop's index).
+#define BK_FOLD_SHARE(KEY_J, VALUE_J)                                                             \
+    K prev = tk[BK_TILE_PAD(first < count ? first : 0u)];                                         \
+    if (mine > 0 && from > 0) prev = lid > 0 ? tk[BK_TILE_PAD(first - 1)] : key_before;          \
+    uint c = 0, heads = 0;                                                                        \
+    V v = BK_ID;                                                                                  \
+    {                                                                                             \
+        K p = prev;                                                                               \
+        _Pragma("unroll") for (uint j = 0; j < BK_ITEMS; ++j)                                     \
+        {                                                                                         \
+            if (j < mine) {                                                                       \
+                const K k = (KEY_J);                                                              \
+                uint hc = bk_head(from + j, k, p);                                                \
+                heads |= hc << j;                                                                 \
+                V hv = (VALUE_J);                                                                 \
+                bk_combine(c, v, &hc, &hv);                                                       \
+                c = hc;                                                                           \
+                v = hv;                                                                           \
+                p = k;                                                                            \
+            }                                                                                     \
+        }                                                                                         \
+    }
+
+// The value of a work-item's element j (registers), as bk_value gives it from memory.
+#if BK_MODE == 4
+#define BK_REG_VALUE(j) ((V)1)
+#elif BK_HAS_VALUES
+#define BK_REG_VALUE(j) (vr[j])
+#else
+#define BK_REG_VALUE(j) (BK_ID)
+#endif
+#define BK_LOADS_VALUES (BK_HAS_VALUES && BK_MODE != 4)
+
+// A tile's index in the order the work-groups start (status[0] counts them; the tile taking the
+// last index sets it back to zero for the next launch), so a tile only ever waits on tiles that
+// have started. Every work-item calls it (a barrier); *id is local scratch.
+inline uint bk_tile_index(__global volatile ulong* status, __local uint* id)
+{
+    if (get_local_id(0) == 0) {
+        *id = atomic_inc((__global volatile uint*)status);
+        if (*id == (uint)get_num_groups(0) - 1u) atomic_xchg((__global volatile uint*)status, 0u);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return *id;
+}
+
+// Stages the tile's count elements at base (keys, and values where the mode loads them) into
+// local memory, one pad slot every 32, coalesced; a full tile issues every load of a row before
+// its stores (many reads in flight per work-item); *before: the key before the tile (base > 0).
+// Ends with a barrier.
+inline void bk_stage_tile(__global const K* keys, __global const V* vals, ulong base, uint count, __local K* tk,
+                          __local V* tv, __local K* before)
+{
+    const uint lid = (uint)get_local_id(0);
+    const uint wg = (uint)get_local_size(0);
+    // The key before the tile, to *before, read with the tile's loads (read after the fold's
+    // barrier it held up the whole work-group for one more round trip to memory).
+    if (lid == 0 && base > 0) *before = keys[base - 1];
+    if (count == wg * BK_ITEMS) {
+        K lk[BK_ITEMS];
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS; ++j) lk[j] = keys[base + j * wg + lid];
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS; ++j) tk[BK_TILE_PAD(j * wg + lid)] = lk[j];
+#if BK_LOADS_VALUES
+        V lv[BK_ITEMS];
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS; ++j) lv[j] = vals[base + j * wg + lid];
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS; ++j) tv[BK_TILE_PAD(j * wg + lid)] = lv[j];
+#endif
+    } else {
+        for (uint j = lid; j < count; j += wg) {
+            tk[BK_TILE_PAD(j)] = keys[base + j];
+#if BK_LOADS_VALUES
+            tv[BK_TILE_PAD(j)] = vals[base + j];
+#endif
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// The tile's part of the chain: publishes its pair (tc, tv) (tile 0: as its inclusive prefix),
+// looks back (bk_look_back) and publishes its inclusive prefix; returns in (*pc, *pv) the pair of
+// every tile before it, in every work-item. in_place: a scan by key writing over its values.
+inline void bk_tile_chain(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __global const K* keys,
+                          __global const V* vals, ulong n, bool in_place, __local uint* sc, __local V* sv,
+                          __local uint* wflag, __local uint* wc, __local V* wv, __local uint* wstate, __local V* wacc,
+                          uint* pc, V* pv)
+{
+#ifdef BK_DIAG_SKIP_LOOKBACK // measurement only (WRONG results): what a tile costs without the chain
+    *pc = 0;
+    *pv = BK_ID;
+    return;
+#endif
+    if (get_local_id(0) == 0) bk_publish(slots, epoch, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, tc, tv);
+    // The pair is visible before any output of this tile (a fallback reading this tile's values
+    // in place relies on it; bk_look_back): only a scan by key writes over its input.
+#if BK_MODE == 2
+    barrier(CLK_GLOBAL_MEM_FENCE);
+#endif
+    bk_look_back(slots, epoch, t, keys, vals, n, in_place, sc, sv, wflag, wc, wv, wstate, wacc, pc, pv);
+    if (get_local_id(0) == 0 && t > 0) {
+        uint ic = tc;
+        V iv = tv;
+        bk_combine(*pc, *pv, &ic, &iv);
+        bk_publish(slots, epoch, t, LB_PREFIX, ic, iv);
+    }
+}
