@@ -65,8 +65,10 @@ three_pass_kernels make_three_pass(const bc::command_queue& queue, element_type 
 struct single_pass_kernel {
     bc::kernel kernel;
     std::size_t wg = 1, items = 1;
-    std::string shape; // "256x16": names the launches in kernel profiles
+    bool in_place = false; // compact: in place (true) or through positions (idx, gather)
+    std::string shape; // "256x16 in_place vec warp": names the launches in kernel profiles
     std::size_t tile() const { return wg * items; }
+    std::size_t idx_bytes() const { return in_place ? sizeof(cl_ushort) : tile() * sizeof(cl_ushort); }
 };
 
 // CLPRIM_COPY_IF_OPTIONS: extra build options of the single-pass program (measurements).
@@ -80,21 +82,30 @@ single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type
     const bc::device device = queue.get_device();
     const device_profile& profile = profile_of(device);
     k.items = policy.items;
-    // NVIDIA: the look-back backs off with PTX nanosleep (lookback.cl).
+    k.in_place = policy.compact == copy_if_compact::in_place;
+    // 16-byte loads: 4- and 8-byte types whose items fill whole vectors.
+    const std::size_t vec = policy.vec && (elem == 4 || elem == 8) && k.items % (16 / elem) == 0 ? 16 / elem : 1;
+    // NVIDIA: the look-back backs off with PTX nanosleep (lookback.cl); the tile scan by warp
+    // shuffles where the policy asks (the work-group size is then kept a multiple of 32).
+    const bool shfl = policy.warp_scan && profile.nvidia && policy.wg % 32 == 0;
     const std::string options = type_options(type, "T") + " -DCPY_ITEMS=" + std::to_string(k.items) +
-                                (profile.nvidia ? " -DLB_NANOSLEEP" : "") + lookback_build_options() + extra_options();
+                                " -DCPY_COMPACT=" + (k.in_place ? "1" : "0") + " -DCPY_VEC=" + std::to_string(vec) +
+                                (shfl ? " -DCPY_SHFL" : "") + (profile.nvidia ? " -DLB_NANOSLEEP" : "") +
+                                lookback_build_options() + extra_options();
     bc::program program = primitives_program(queue.get_context(),
                                              {pred_file, "workgroup_scan.cl", "lookback.cl", "scan_window_lookback.cl", "copy_if_lookback.cl"}, options);
     k.kernel = program.create_kernel("copy_if_single_pass");
     const auto lim = limits_for(k.kernel, device);
     k.wg = std::max<std::size_t>(1, std::min(policy.wg, lim.max_work_group_size));
-    if (k.wg < policy.wg) k.wg = floor_pow2(k.wg);
-    // Local memory: the tile, the kept elements' positions (ushort), the scan's scratch, the
-    // look-back window (2 x 32 + 6 uints). Tiles of at most 2^16 elements (ushort positions).
-    while (k.wg > 1 && (k.tile() > 65536 || tile_slots(k.tile()) * elem + k.tile() * 2 + scan_scratch(k.wg) * 4 +
-                                                  70 * 4 > lim.local_mem_size))
+    if (k.wg < policy.wg) k.wg = shfl ? std::max<std::size_t>(32, floor_pow2(k.wg)) : floor_pow2(k.wg);
+    // Local memory: the tile, the kept elements' positions (ushort; gather only), the scan's
+    // scratch, the look-back window (2 x 32 + 6 uints). Tiles of at most 2^16 elements (ushort
+    // positions).
+    while (k.wg > (shfl ? 32u : 1u) &&
+           (k.tile() > 65536 || tile_slots(k.tile()) * elem + k.idx_bytes() + scan_scratch(k.wg) * 4 + 70 * 4 > lim.local_mem_size))
         k.wg /= 2;
-    k.shape = std::to_string(k.wg) + "x" + std::to_string(k.items);
+    k.shape = std::to_string(k.wg) + "x" + std::to_string(k.items) + (k.in_place ? " in_place" : " gather") +
+              (vec > 1 ? " vec" : "") + (shfl ? " warp" : "");
     return k;
 }
 
@@ -113,10 +124,11 @@ three_pass_kernels& cached_three_pass(const bc::command_queue& queue, element_ty
 single_pass_kernel& cached_single_pass(const bc::command_queue& queue, element_type type, const std::string& pred_file,
                                        const copy_if_policy& policy)
 {
-    using key = std::tuple<cl_context, cl_device_id, int, std::string, std::size_t, std::size_t, std::string>;
+    using key = std::tuple<cl_context, cl_device_id, int, std::string, std::size_t, std::size_t, int, std::string>;
     thread_local std::map<key, single_pass_kernel> cache;
+    const int variant = int(policy.compact) * 4 + int(policy.vec) * 2 + int(policy.warp_scan);
     const key k{queue.get_context().get(), queue.get_device().get(), int(type), pred_file, policy.wg, policy.items,
-                lookback_build_options() + extra_options()};
+                variant, lookback_build_options() + extra_options()};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_single_pass(queue, type, pred_file, policy)).first;
     return it->second;
@@ -135,7 +147,7 @@ void run_single_pass(const buffer_range& in, const buffer_range& out, element_ty
     launch(queue, k.kernel, tiles * wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), out.buffer,
         cl_ulong(out.offset), cl_ulong(out.size), count_buffer, cl_ulong(count_offset), status.buffer, status.epoch,
         local_bytes{tile_slots(tile) * size_of(type)}, local_bytes{scan_scratch(wg) * sizeof(cl_uint)},
-        local_bytes{tile * sizeof(cl_ushort)});
+        local_bytes{k.idx_bytes()});
 }
 
 // counts (tiles + 1 ulongs) ends up holding each tile's first output slot and, at [tiles], the total.

@@ -18,7 +18,10 @@
 //
 // Required: T (type_options), CLPRIM_PRED(x) (a generated predicate, operator_source.hpp),
 // CPY_ITEMS (1..32: one mask bit per element), and workgroup_scan.cl (wg_exclusive_scan_uint),
-// lookback.cl and scan_window_lookback.cl joined before this file.
+// lookback.cl and scan_window_lookback.cl joined before this file. Optional (the host's
+// copy_if_policy.hpp picks them): CPY_COMPACT (0 gather through positions, 1 in place; default
+// 0), CPY_VEC (elements per 16-byte load of a full tile, 1 for none; CPY_ITEMS a multiple of it),
+// CPY_SHFL (NVIDIA only, work-groups a multiple of 32: the tile scan by warp shuffles, PTX).
 #ifndef T
 #error "copy_if_lookback.cl needs T"
 #endif
@@ -41,6 +44,76 @@
 // One pad slot every 32 elements: item-major accesses (stride CPY_ITEMS) spread over the banks.
 #define CPY1_PAD(i) ((i) + ((i) >> 5))
 
+#ifndef CPY_COMPACT
+#define CPY_COMPACT 0
+#endif
+#ifndef CPY_VEC
+#define CPY_VEC 1
+#endif
+#if CPY_ITEMS % CPY_VEC != 0
+#error "copy_if_lookback.cl: CPY_ITEMS must be a multiple of CPY_VEC"
+#endif
+
+// An exclusive sum over the work-group of one uint per work-item, and the total (every work-item
+// calls it; it starts with a barrier, so scratch may be reused right before it).
+#ifdef CPY_SHFL
+// NVIDIA (warps of 32 consecutive work-items, work-groups a multiple of 32): each warp scans its
+// 32 values in five shuffle steps with no barrier; the warps' totals go through local memory,
+// and each work-item adds those of the warps before its own: two barriers where the local-memory
+// scan (Hillis & Steele over the group) takes log2(local size) + 2.
+inline uint cpy_exclusive_scan(uint x, __local uint* scratch, uint* total)
+{
+    const uint lid = (uint)get_local_id(0);
+    const uint lane = lid & 31u, warp = lid >> 5, warps = (uint)get_local_size(0) >> 5;
+    uint inc = x;
+    for (uint d = 1; d < 32u; d <<= 1) {
+        uint y;
+        asm volatile("shfl.sync.up.b32 %0, %1, %2, 0x0, 0xffffffff;" : "=r"(y) : "r"(inc), "r"(d));
+        if (lane >= d) inc += y;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE); // the caller may still be reading scratch
+    if (lane == 31u) scratch[warp] = inc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint before = 0, sum = 0;
+    for (uint w = 0; w < warps; ++w) {
+        const uint s = scratch[w];
+        before += w < warp ? s : 0u;
+        sum += s;
+    }
+    *total = sum;
+    return before + inc - x;
+}
+#else
+inline uint cpy_exclusive_scan(uint x, __local uint* scratch, uint* total)
+{
+    return wg_exclusive_scan_uint(x, scratch, total);
+}
+#endif
+
+// A full tile from src (its first element at index start of the buffer) into local memory,
+// coalesced: work-item lid takes elements j * local size + lid, or with CPY_VEC > 1 and src on a
+// 16-byte boundary, the CPY_VEC-element vectors j * local size + lid (a quarter of the load
+// instructions for 4-byte types; a vector's elements stay contiguous under CPY1_PAD, as a pad
+// falls only every 32 elements). Loads all issued before the first store.
+inline void cpy_load_full(__global const T* src, ulong start, __local T* tile)
+{
+    const uint lid = (uint)get_local_id(0);
+    const uint wg = (uint)get_local_size(0);
+#if CPY_VEC > 1
+    if (start % CPY_VEC == 0) { // the same for every tile of the launch (tiles are multiples of CPY_VEC)
+        __global const CLPRIM_CAT(T, CPY_VEC)* s = (__global const CLPRIM_CAT(T, CPY_VEC)*)src;
+        CLPRIM_CAT(T, CPY_VEC) r[CPY_ITEMS / CPY_VEC];
+        for (uint j = 0; j < CPY_ITEMS / CPY_VEC; ++j) r[j] = s[j * wg + lid];
+        for (uint j = 0; j < CPY_ITEMS / CPY_VEC; ++j)
+            CLPRIM_CAT(vstore, CPY_VEC)(r[j], 0, tile + CPY1_PAD((j * wg + lid) * CPY_VEC));
+        return;
+    }
+#endif
+    T r[CPY_ITEMS];
+    for (uint j = 0; j < CPY_ITEMS; ++j) r[j] = src[j * wg + lid];
+    for (uint j = 0; j < CPY_ITEMS; ++j) tile[CPY1_PAD(j * wg + lid)] = r[j];
+}
+
 // The count of kept elements of tile `tile`, from its input: the decoupled fallback's work (the
 // same integer its owner publishes). Every work-item calls it; the value in all.
 inline uint cpy_tile_count(__global const T* in, ulong n, uint tile, __local uint* scratch)
@@ -56,7 +129,7 @@ inline uint cpy_tile_count(__global const T* in, ulong n, uint tile, __local uin
         if (i < count && CLPRIM_PRED(in[base + i])) ++c;
     }
     uint total;
-    (void)wg_exclusive_scan_uint(c, scratch, &total);
+    (void)cpy_exclusive_scan(c, scratch, &total);
     return total;
 }
 
@@ -81,9 +154,16 @@ LB_WINDOW_LOOK_BACK_DEFINE(cpy_look_back, uint, CPY_ADD, 0u, cpy_read, cpy_publi
 // next launch), then one 64-bit slot per tile tagged with this launch's epoch. Kept elements go
 // to out[out_off + k] for k < capacity (writes past the caller's room are dropped: the host
 // reports that), the count to count_out[count_off]. The tile stays in local memory from load to
-// store; the compaction writes only the kept elements' tile positions (idx, tile_n <= 65536), so
-// no work-item holds element values in registers across the look-back (fewer registers, more
-// work-groups per compute unit to hide the look-back's wait).
+// store, so no work-item holds element values in registers across the look-back (fewer
+// registers, more work-groups per compute unit to hide the look-back's wait). The tile's count is
+// published as soon as the tile scan has it, before the compaction, so successors never wait on
+// more than the load, the predicate and the scan. Two compactions (CPY_COMPACT):
+//   0 (gather): the kept elements' tile positions (idx, ushort, tile_n <= 65536) are compacted,
+//     the store gathers the values through them;
+//   1 (in place): the kept values themselves move down within the tile memory (every one to a
+//     slot at or before its own, read before any is written), the store copies a contiguous run;
+//     no idx array: about a third less local memory per work-group, so more groups per compute
+//     unit.
 __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, __global T* out, ulong out_off,
                                   ulong capacity, __global ulong* count_out, ulong count_off,
                                   __global volatile ulong* status, uint epoch, __local T* tile,
@@ -99,13 +179,12 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
     const uint count = (uint)min((ulong)tile_n, n - base);
     __global const T* src = in + in_off + base;
 
-    // 1. Coalesced load into local memory; each work-item evaluates the predicate on its
-    // consecutive elements there: a bit mask.
+    // 1. Coalesced load into local memory (16-byte vectors where the tile starts on a 16-byte
+    // boundary); each work-item evaluates the predicate on its consecutive elements there: a bit
+    // mask.
     const bool full = count == tile_n; // every tile but the last: no bounds checks
     if (full) {
-        T r[CPY_ITEMS];
-        for (uint j = 0; j < CPY_ITEMS; ++j) r[j] = src[j * wg + lid];
-        for (uint j = 0; j < CPY_ITEMS; ++j) tile[CPY1_PAD(j * wg + lid)] = r[j];
+        cpy_load_full(src, in_off + base, tile);
     } else {
         for (uint j = 0; j < CPY_ITEMS; ++j) {
             const uint i = j * wg + lid;
@@ -123,32 +202,58 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
         }
     }
 
-    // 2. Where this work-item's kept elements start within the tile, and the tile's count; the
-    // kept elements' tile positions, in order (the look-back below starts with a barrier, so idx
-    // is complete before the store reads it).
+    // 2. Where this work-item's kept elements start within the tile, and the tile's count.
     uint total;
-    uint pos = wg_exclusive_scan_uint(popcount(mask), scratch, &total);
-    for (uint j = 0; j < CPY_ITEMS; ++j) {
-        if (mask & (1u << j)) {
-            idx[pos] = (ushort)(lid * CPY_ITEMS + j);
-            ++pos;
-        }
-    }
+    const uint pos = cpy_exclusive_scan(popcount(mask), scratch, &total);
 
-    // 3. Publish the count (tile 0: its inclusive count), look back, publish the inclusive count.
+    // 3. Publish the count at once (tile 0: its inclusive count), so that successors looking back
+    // wait on nothing more.
     __global volatile ulong* slots = status + 1;
     if (lid == 0) lb64_publish(slots + t, epoch, t == 0 ? LB_PREFIX : LB_AGGREGATE, total);
+
+    // 4. Compact within the tile (the look-back below starts with a barrier, so the compaction is
+    // complete before the store reads it).
+#if CPY_COMPACT == 1
+    {
+        T v[CPY_ITEMS];
+        for (uint j = 0; j < CPY_ITEMS; ++j) v[j] = tile[CPY1_PAD(lid * CPY_ITEMS + j)];
+        barrier(CLK_LOCAL_MEM_FENCE); // every value read before any moves down over it
+        uint p = pos;
+        for (uint j = 0; j < CPY_ITEMS; ++j) {
+            if (mask & (1u << j)) {
+                tile[CPY1_PAD(p)] = v[j];
+                ++p;
+            }
+        }
+    }
+#else
+    {
+        uint p = pos;
+        for (uint j = 0; j < CPY_ITEMS; ++j) {
+            if (mask & (1u << j)) {
+                idx[p] = (ushort)(lid * CPY_ITEMS + j);
+                ++p;
+            }
+        }
+    }
+#endif
+
+    // 5. Look back over the earlier tiles' counts, publish the inclusive count.
     const uint before =
         cpy_look_back(slots, epoch, t, in + in_off, n, false, scratch, lb_flag, lb_val, lb_state, &lb_acc);
     if (lid == 0 && t > 0) lb64_publish(slots + t, epoch, LB_PREFIX, before + total);
 
-    // 4. One contiguous, coalesced store of the kept elements, gathered from the tile.
+    // 6. One contiguous, coalesced store of the kept elements.
     const ulong first = before;
     __global T* dst = out + out_off + first;
     const ulong room = capacity > first ? capacity - first : 0;
     const uint stored = (uint)min((ulong)total, room);
+#if CPY_COMPACT == 1
+    for (uint i = lid; i < stored; i += wg) dst[i] = tile[CPY1_PAD(i)];
+#else
     for (uint i = lid; i < stored; i += wg) dst[i] = tile[CPY1_PAD(idx[i])];
+#endif
 
-    // 5. The count.
+    // 7. The count.
     if (lid == 0 && t == (uint)get_num_groups(0) - 1u) count_out[count_off] = first + total;
 }

@@ -28,13 +28,28 @@ namespace detail {
 //    uint: 0.039 ms against 0.094).
 // CLPRIM_COPY_IF_PATH=single_pass|three_pass forces one (any path runs on any device; 2^32
 // elements or more always take three_pass). CLPRIM_COPY_IF_TUNE="wg,items" sets the single-pass
-// tile (measurements, tests: tiny tiles make many tiles from few elements).
+// tile (measurements, tests: tiny tiles make many tiles from few elements); a range of at most
+// 4 x 256 elements otherwise takes one tile of 256 x 4 (one work-group, no look-back, the
+// fewest loop steps).
+//
+// The single-pass kernel's variants (copy_if_lookback.cl), each with a measurement knob:
+//  - compact (CLPRIM_COPY_IF_COMPACT=gather|in_place): how a tile compacts its kept elements in
+//    local memory before its one contiguous store: their positions (2 bytes each) then a gather
+//    in the store, or the values moved down in place (no position array: a third less local
+//    memory per work-group);
+//  - vec (CLPRIM_COPY_IF_VEC=0|1): 16-byte vector loads of full tiles (4- and 8-byte types);
+//  - warp_scan (CLPRIM_COPY_IF_WARP=0|1): the tile's scan by warp shuffles (NVIDIA's inline
+//    PTX; other devices always take the local-memory scan).
 enum class copy_if_path { single_pass, three_pass };
+enum class copy_if_compact { gather, in_place };
 
 struct copy_if_policy {
     copy_if_path path = copy_if_path::three_pass;
     std::size_t wg = 256;    // work-items per tile (a cap: the kernel's limits may lower it)
     std::size_t items = 16;  // elements per work-item
+    copy_if_compact compact = copy_if_compact::in_place;
+    bool vec = true;         // 16-byte loads where the type and the items allow (copy_if.cpp)
+    bool warp_scan = false;  // NVIDIA only
 };
 
 inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::size_t elem, std::size_t n)
@@ -44,6 +59,7 @@ inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::
     // half, kernel time: 256 x 24 0.244 ms, 256 x 16 0.277, 128 x 32 0.280); elsewhere 64 bytes.
     p.wg = 256;
     p.items = profile.is_gpu() ? (elem == 4 ? 24 : 12) : (elem == 4 ? 16 : 8);
+    if (n <= p.wg * 4) p.items = 4;
     if (const auto tune = knob_numbers("CLPRIM_COPY_IF_TUNE", 2, 2, 1, 1024)) {
         p.wg = (*tune)[0];
         p.items = std::min<std::size_t>((*tune)[1], 32); // a 32-bit mask of kept elements per work-item
@@ -53,6 +69,10 @@ inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::
     if (const auto forced = knob_choice("CLPRIM_COPY_IF_PATH", {"single_pass", "three_pass"}))
         p.path = copy_if_path(*forced);
     if (std::uint64_t(n) >= (std::uint64_t(1) << 32)) p.path = copy_if_path::three_pass;
+    if (const auto c = knob_choice("CLPRIM_COPY_IF_COMPACT", {"gather", "in_place"})) p.compact = copy_if_compact(*c);
+    if (const auto v = knob_number("CLPRIM_COPY_IF_VEC", 0, 1)) p.vec = *v == 1;
+    p.warp_scan = profile.nvidia;
+    if (const auto w = knob_number("CLPRIM_COPY_IF_WARP", 0, 1)) p.warp_scan = profile.nvidia && *w == 1;
     return p;
 }
 

@@ -94,31 +94,39 @@ BOOST_AUTO_TEST_CASE(sub_range_in_and_out)
     BOOST_TEST(h[4] == 0u);
 }
 
-// The paths the knobs force, with the tile shapes and look-back modes they are tested in.
+// The paths the knobs force, with the tile shapes, look-back modes and single-pass kernel
+// variants (CLPRIM_COPY_IF_COMPACT, CLPRIM_COPY_IF_VEC: 16-byte loads where the items are a
+// multiple of the vector) they are tested in.
 struct forced_path {
     const char* path;
     const char* tune;     // CLPRIM_COPY_IF_TUNE, or nullptr for the policy's
     const char* lookback; // CLPRIM_LOOKBACK
+    const char* compact;  // CLPRIM_COPY_IF_COMPACT, or "" for the policy's
+    const char* vec;      // CLPRIM_COPY_IF_VEC, or "" for the policy's
 };
 const forced_path forced_paths[] = {
-    {"three_pass", nullptr, "wait"},       {"single_pass", nullptr, "wait"},
-    {"single_pass", "4,3", "wait"},        {"single_pass", "4,3", "fallback"},
-    {"single_pass", "32,5", "fallback"},   {"single_pass", "64,32", "wait"},
+    {"three_pass", nullptr, "wait", "", ""},         {"single_pass", nullptr, "wait", "", ""},
+    {"single_pass", "4,3", "wait", "", ""},          {"single_pass", "4,3", "fallback", "", ""},
+    {"single_pass", "32,5", "fallback", "", ""},     {"single_pass", "64,32", "wait", "", ""},
+    {"single_pass", "4,3", "wait", "gather", "0"},   {"single_pass", "32,8", "fallback", "gather", "1"},
+    {"single_pass", "32,8", "wait", "in_place", "1"}, {"single_pass", "64,32", "fallback", "in_place", "0"},
 };
 
 // The knobs of one forced path, set while it lives.
 struct forcing {
     explicit forcing(const forced_path& f)
         : path("CLPRIM_COPY_IF_PATH", f.path), tune("CLPRIM_COPY_IF_TUNE", f.tune ? f.tune : ""),
-          lookback("CLPRIM_LOOKBACK", f.lookback)
+          lookback("CLPRIM_LOOKBACK", f.lookback), compact("CLPRIM_COPY_IF_COMPACT", f.compact),
+          vec("CLPRIM_COPY_IF_VEC", f.vec)
     {
     }
-    env_override path, tune, lookback;
+    env_override path, tune, lookback, compact, vec;
 };
 
 std::string label_of(const forced_path& f)
 {
-    return std::string(f.path) + (f.tune ? std::string(" tune ") + f.tune : std::string()) + " lookback " + f.lookback;
+    return std::string(f.path) + (f.tune ? std::string(" tune ") + f.tune : std::string()) + " lookback " + f.lookback +
+           (*f.compact ? std::string(" ") + f.compact : std::string()) + (*f.vec ? std::string(" vec ") + f.vec : std::string());
 }
 
 // Sizes around the tiny tiles' boundaries (4 x 3 = 12 elements) and the default ones (256 x 16),
@@ -164,7 +172,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_type_every_path, T, all_types)
 {
     if (!type_runs_here<T>()) return;
     using bc::lambda::_1;
-    for (const auto& f : {forced_paths[0], forced_paths[3]}) {
+    for (const auto& f : {forced_paths[0], forced_paths[3], forced_paths[7], forced_paths[8]}) {
         forcing force(f);
         for (std::size_t n : {std::size_t(13), std::size_t(1000)}) {
             const auto v = make_data<T>(n, distribution::random);
