@@ -1,11 +1,13 @@
 // Bench case "compose": the composing pieces beside Boost.Compute, uint at each size.
 //   reduce_device / device_x100: 100 back-to-back clprim::reduce(first, last, result, queue)
 //       (result on the device, no wait) then one finish; time per call. Beside it the
-//       value-returning fast reduce and Boost.Compute's reduce (the baseline).
+//       value-returning fast reduce and Boost.Compute's reduce (the baseline); device_one: one
+//       such call, then the finish (launch + wait, no read: the floor without a result to read).
 //   reduce_op / bit_xor: clprim::reduce with bc::bit_xor<cl_uint>() and its identity, beside the
 //       sum (reduce_op::sum) and Boost.Compute's reduce with bc::bit_xor (the baseline).
 //   copy_if / half: clprim::copy_if keeping the odd values (about half), beside
-//       boost::compute::copy_if (the baseline).
+//       boost::compute::copy_if (the baseline); half_count_device: the count_result overload
+//       (the count stays on the device: one launch and the finish, no read).
 //   scan_op / max: clprim::inclusive_scan with bc::max<cl_uint>() and identity 0, beside the sum
 //       scan (clprim::inclusive_scan, fast) and Boost.Compute's inclusive_scan with bc::max (the
 //       baseline). Target: max within 10% of sum.
@@ -81,6 +83,12 @@ CLPRIM_BENCH(compose)
             bool ok = true;
             for (cl_uint v : h) ok = ok && v == sum;
             add("reduce_device", "device_x100", x100_ms / 100, in_bytes, false, ok);
+            // One call with its result on the device, then the finish: launch + wait, no read.
+            const double one_ms = clprim_bench::median_ms(
+                ctx.queue, [&] { clprim::reduce(d.begin(), d.end(), results.begin(), ctx.queue); }, ctx.repeat);
+            cl_uint one = 0;
+            bc::copy(results.begin(), results.begin() + 1, &one, ctx.queue);
+            add("reduce_device", "device_one", one_ms, in_bytes, false, one == sum);
         }
 
         // Reduce with an operator: bit_xor against the sum.
@@ -113,6 +121,16 @@ CLPRIM_BENCH(compose)
             std::vector<cl_uint> h(count);
             if (count) bc::copy(out.begin(), out.begin() + count, h.begin(), ctx.queue);
             add("copy_if", "half", ms, in_bytes + double(odd.size()) * sizeof(cl_uint), false, h == odd);
+            // The count_result overload: the count stays on the device (no read), then the finish.
+            bc::vector<cl_ulong> dcount(1, ctx.ctx);
+            const double dev_ms = clprim_bench::median_ms(
+                ctx.queue, [&] { clprim::copy_if(d.begin(), d.end(), out.begin(), dcount.begin(), ctx.queue, bench_is_odd); },
+                ctx.repeat);
+            cl_ulong c = 0;
+            bc::copy(dcount.begin(), dcount.end(), &c, ctx.queue);
+            std::vector<cl_uint> h2(static_cast<std::size_t>(c));
+            if (c) bc::copy(out.begin(), out.begin() + std::ptrdiff_t(c), h2.begin(), ctx.queue);
+            add("copy_if", "half_count_device", dev_ms, in_bytes + double(odd.size()) * sizeof(cl_uint), false, h2 == odd);
         }
 
         // Inclusive scan with bc::max against the sum scan (read n, write n).

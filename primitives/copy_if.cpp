@@ -210,8 +210,10 @@ std::size_t copy_if_impl(const buffer_range& in, const buffer_range& out, elemen
             scratch_lease lease(queue);
             const bc::buffer count = lease.buffer(sizeof(cl_ulong));
             run_single_pass(in, out, type, pred_file, policy, count, 0, queue);
-            // The one wait: a blocking read into pinned memory (reduce_pinned.hpp).
-            if (void* pinned = pinned_result_word(queue.get_context(), queue)) {
+            // The one wait: a blocking read into pinned memory (reduce_pinned.hpp), or straight
+            // into the variable (CLPRIM_COPY_IF_READ=plain, measurements).
+            void* pinned = policy.pinned_read ? pinned_result_word(queue.get_context(), queue) : nullptr;
+            if (pinned) {
                 queue.enqueue_read_buffer(count, 0, sizeof total, pinned);
                 std::memcpy(&total, pinned, sizeof total);
             } else {

@@ -40,6 +40,8 @@ namespace detail {
 //  - vec (CLPRIM_COPY_IF_VEC=0|1): 16-byte vector loads of full tiles (4- and 8-byte types);
 //  - warp_scan (CLPRIM_COPY_IF_WARP=0|1): the tile's scan by warp shuffles (NVIDIA's inline
 //    PTX; other devices always take the local-memory scan).
+// CLPRIM_COPY_IF_READ=pinned|plain: where the value-returning call's blocking read of the count
+// lands (this host thread's pinned word, reduce_pinned.hpp, or the variable itself).
 enum class copy_if_path { single_pass, three_pass };
 enum class copy_if_compact { gather, in_place };
 
@@ -50,6 +52,7 @@ struct copy_if_policy {
     copy_if_compact compact = copy_if_compact::in_place;
     bool vec = true;         // 16-byte loads where the type and the items allow (copy_if.cpp)
     bool warp_scan = false;  // NVIDIA only
+    bool pinned_read = true; // the value-returning call reads its count into pinned memory
 };
 
 inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::size_t elem, std::size_t n)
@@ -73,6 +76,7 @@ inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::
     if (const auto v = knob_number("CLPRIM_COPY_IF_VEC", 0, 1)) p.vec = *v == 1;
     p.warp_scan = profile.nvidia;
     if (const auto w = knob_number("CLPRIM_COPY_IF_WARP", 0, 1)) p.warp_scan = profile.nvidia && *w == 1;
+    if (const auto r = knob_choice("CLPRIM_COPY_IF_READ", {"pinned", "plain"})) p.pinned_read = *r == 0;
     return p;
 }
 
