@@ -191,3 +191,43 @@ CLPRIM_BENCH(copy_if_profile)
         clprim_bench::print_kernel_times(prof.times, reps);
     }
 }
+
+// Bench case "small_call_host" (diagnostic, prints to stdout, adds no rows): the host's share of a
+// small call, timed over 2000 calls that enqueue nothing (empty ranges: the checks and, for
+// copy_if, the predicate's source rendered from the function object), beside the same calls at
+// 1024 elements with their finish. Where a small call's time goes between the host and the device.
+CLPRIM_BENCH(small_call_host)
+{
+    using clock = std::chrono::steady_clock;
+    bc::vector<cl_uint> d(1024, ctx.ctx), out(1024, ctx.ctx), one(1, ctx.ctx);
+    bc::vector<cl_ulong> count(1, ctx.ctx);
+    std::vector<cl_uint> host(1024);
+    for (std::size_t i = 0; i < host.size(); ++i) host[i] = cl_uint(i * 2654435761u);
+    bc::copy(host.begin(), host.end(), d.begin(), ctx.queue);
+    auto per_call_us = [&](const std::function<void()>& f, int reps) {
+        f();
+        ctx.queue.finish();
+        const auto t0 = clock::now();
+        for (int i = 0; i < reps; ++i) f();
+        ctx.queue.finish();
+        return std::chrono::duration<double, std::micro>(clock::now() - t0).count() / reps;
+    };
+    using bc::lambda::_1;
+    std::printf("small_call_host: us per call\n");
+    std::printf("  copy_if n=0 (BOOST_COMPUTE_FUNCTION)  %8.2f\n",
+                per_call_us([&] { (void)clprim::copy_if(d.begin(), d.begin(), out.begin(), ctx.queue, bench_is_odd); }, 2000));
+    std::printf("  copy_if n=0 (lambda)                  %8.2f\n",
+                per_call_us([&] { (void)clprim::copy_if(d.begin(), d.begin(), out.begin(), ctx.queue, (_1 & 1u) == 1u); }, 2000));
+    std::printf("  reduce n=0                            %8.2f\n",
+                per_call_us([&] { (void)clprim::reduce(d.begin(), d.begin(), ctx.queue); }, 2000));
+    std::printf("  copy_if n=1024 value (each finished)  %8.2f\n", per_call_us([&] {
+        (void)clprim::copy_if(d.begin(), d.end(), out.begin(), ctx.queue, bench_is_odd);
+    }, 200));
+    std::printf("  copy_if n=1024 count_result x200, one finish %8.2f\n", per_call_us([&] {
+        clprim::copy_if(d.begin(), d.end(), out.begin(), count.begin(), ctx.queue, bench_is_odd);
+    }, 200));
+    std::printf("  reduce n=1024 value                   %8.2f\n",
+                per_call_us([&] { (void)clprim::reduce(d.begin(), d.end(), ctx.queue); }, 200));
+    std::printf("  reduce n=1024 to device x200, one finish %8.2f\n",
+                per_call_us([&] { clprim::reduce(d.begin(), d.end(), one.begin(), ctx.queue); }, 200));
+}

@@ -21,7 +21,8 @@
 // lookback.cl and scan_window_lookback.cl joined before this file. Optional (the host's
 // copy_if_policy.hpp picks them): CPY_COMPACT (0 gather through positions, 1 in place; default
 // 0), CPY_VEC (elements per 16-byte load of a full tile, 1 for none; CPY_ITEMS a multiple of it),
-// CPY_SHFL (NVIDIA only, work-groups a multiple of 32: the tile scan by warp shuffles, PTX).
+// CPY_SHFL (NVIDIA only, work-groups a multiple of 32: the tile scan by warp shuffles, PTX),
+// CPY_GROUP_ORDER (1: tile index = group id instead of the start-order counter; default 0).
 #ifndef T
 #error "copy_if_lookback.cl needs T"
 #endif
@@ -49,6 +50,9 @@
 #endif
 #ifndef CPY_VEC
 #define CPY_VEC 1
+#endif
+#ifndef CPY_GROUP_ORDER
+#define CPY_GROUP_ORDER 0
 #endif
 #if CPY_ITEMS % CPY_VEC != 0
 #error "copy_if_lookback.cl: CPY_ITEMS must be a multiple of CPY_VEC"
@@ -174,7 +178,13 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
     const uint lid = (uint)get_local_id(0);
     const uint wg = (uint)get_local_size(0);
     const uint tile_n = wg * CPY_ITEMS;
+#if CPY_GROUP_ORDER
+    // Tiles by group id: no counter, the loads start at once. Correct under any scheduling only
+    // because of the decoupled fallback (a tile that waits on one not yet run counts it itself).
+    const uint t = (uint)get_group_id(0);
+#else
     const uint t = lb_take_tile_index(status, &tile_id);
+#endif
     const ulong base = (ulong)t * tile_n;
     const uint count = (uint)min((ulong)tile_n, n - base);
     __global const T* src = in + in_off + base;
@@ -239,8 +249,13 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
 #endif
 
     // 5. Look back over the earlier tiles' counts, publish the inclusive count.
+#ifdef CPY_DIAG_SKIP_LOOKBACK // measurement only (wrong results): a tile without its look-back's wait
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint before = t * (tile_n / 2);
+#else
     const uint before =
         cpy_look_back(slots, epoch, t, in + in_off, n, false, scratch, lb_flag, lb_val, lb_state, &lb_acc);
+#endif
     if (lid == 0 && t > 0) lb64_publish(slots + t, epoch, LB_PREFIX, before + total);
 
     // 6. One contiguous, coalesced store of the kept elements.

@@ -103,6 +103,7 @@ struct forced_path {
     const char* lookback; // CLPRIM_LOOKBACK
     const char* compact;  // CLPRIM_COPY_IF_COMPACT, or "" for the policy's
     const char* vec;      // CLPRIM_COPY_IF_VEC, or "" for the policy's
+    const char* order = ""; // CLPRIM_COPY_IF_ORDER, or "" for the policy's
 };
 const forced_path forced_paths[] = {
     {"three_pass", nullptr, "wait", "", ""},         {"single_pass", nullptr, "wait", "", ""},
@@ -110,6 +111,7 @@ const forced_path forced_paths[] = {
     {"single_pass", "32,5", "fallback", "", ""},     {"single_pass", "64,32", "wait", "", ""},
     {"single_pass", "4,3", "wait", "gather", "0"},   {"single_pass", "32,8", "fallback", "gather", "1"},
     {"single_pass", "32,8", "wait", "in_place", "1"}, {"single_pass", "64,32", "fallback", "in_place", "0"},
+    {"single_pass", "4,3", "wait", "", "", "group"},  {"single_pass", "32,8", "fallback", "in_place", "1", "group"},
 };
 
 // The knobs of one forced path, set while it lives.
@@ -117,16 +119,17 @@ struct forcing {
     explicit forcing(const forced_path& f)
         : path("CLPRIM_COPY_IF_PATH", f.path), tune("CLPRIM_COPY_IF_TUNE", f.tune ? f.tune : ""),
           lookback("CLPRIM_LOOKBACK", f.lookback), compact("CLPRIM_COPY_IF_COMPACT", f.compact),
-          vec("CLPRIM_COPY_IF_VEC", f.vec)
+          vec("CLPRIM_COPY_IF_VEC", f.vec), order("CLPRIM_COPY_IF_ORDER", f.order)
     {
     }
-    env_override path, tune, lookback, compact, vec;
+    env_override path, tune, lookback, compact, vec, order;
 };
 
 std::string label_of(const forced_path& f)
 {
     return std::string(f.path) + (f.tune ? std::string(" tune ") + f.tune : std::string()) + " lookback " + f.lookback +
-           (*f.compact ? std::string(" ") + f.compact : std::string()) + (*f.vec ? std::string(" vec ") + f.vec : std::string());
+           (*f.compact ? std::string(" ") + f.compact : std::string()) + (*f.vec ? std::string(" vec ") + f.vec : std::string()) +
+           (*f.order ? std::string(" order ") + f.order : std::string());
 }
 
 // Sizes around the tiny tiles' boundaries (4 x 3 = 12 elements) and the default ones (256 x 16),
@@ -227,7 +230,7 @@ BOOST_AUTO_TEST_CASE(out_of_order_queue_every_path)
 {
     using T = cl_uint;
     bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-    for (const auto& f : {forced_paths[0], forced_paths[1], forced_paths[3]}) {
+    for (const auto& f : {forced_paths[0], forced_paths[1], forced_paths[3], forced_paths[11]}) {
         forcing force(f);
         const std::size_t n = 20000;
         const auto v = make_data<T>(n, distribution::random, 99);
