@@ -4,17 +4,20 @@
 // before it by the decoupled look-back (lookback.cl) over their counts of kept elements.
 //
 // Per tile (one work-group, CPY_ITEMS elements per work-item, numbered in the order the groups
-// start):
-//   1. load the tile coalesced into local memory; each work-item takes its CPY_ITEMS consecutive
-//      elements from there, evaluates the predicate (a bit mask) and counts them;
+// start, or by group id with CPY_GROUP_ORDER):
+//   1. load the tile coalesced into local memory (16-byte vectors where it can); each work-item
+//      takes its CPY_ITEMS consecutive elements from there, evaluates the predicate (a bit mask)
+//      and counts them;
 //   2. an exclusive work-group scan of the counts: each work-item's first slot within the tile,
-//      and the tile's total;
-//   3. publish the total, look back over the earlier tiles' counts (with the decoupled fallback:
-//      a stalled predecessor's count is recomputed from its input), publish the inclusive count;
-//   4. the kept elements' positions in the tile, compacted in local memory before the look-back,
-//      gather them for one contiguous store from the tile's output start: coalesced, whatever
-//      was kept;
-//   5. the last tile writes the total count (the host reads it, or it stays on the device).
+//      and the tile's total (warp shuffles on NVIDIA, CPY_SHFL);
+//   3. publish the total at once, so that successors wait on nothing more;
+//   4. compact the kept elements within local memory: their values moved down in place
+//      (CPY_COMPACT=1), or their positions (CPY_COMPACT=0, gathered in the store);
+//   5. look back over the earlier tiles' counts (with the decoupled fallback: a stalled
+//      predecessor's count is recomputed from its input), publish the inclusive count;
+//   6. one contiguous store of the kept elements from the tile's output start: coalesced,
+//      whatever was kept;
+//   7. the last tile writes the total count (the host reads it, or it stays on the device).
 //
 // Required: T (type_options), CLPRIM_PRED(x) (a generated predicate, operator_source.hpp),
 // CPY_ITEMS (1..32: one mask bit per element), and workgroup_scan.cl (wg_exclusive_scan_uint),

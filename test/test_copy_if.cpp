@@ -79,6 +79,29 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_type_lambda, T, all_types)
     }
 }
 
+// Boost.Compute functions of one name with different sources (or definitions) are different
+// predicates: the file a function renders to is remembered by name, source and definitions, so
+// each call still runs its own (operator_source.hpp).
+BOOST_AUTO_TEST_CASE(functions_of_one_name)
+{
+    using T = cl_uint;
+    const auto v = make_data<T>(5000, distribution::random, 3);
+    auto low_bits = [](cl_uint mask) {
+        auto f = bc::make_function_from_source<bool(cl_uint)>(
+            "clprim_test_keep", "bool clprim_test_keep(uint x) { return (x & KEEP_MASK) == 0; }");
+        f.define("KEEP_MASK", std::to_string(mask) + "u");
+        return f;
+    };
+    for (int round = 0; round < 2; ++round)
+        for (cl_uint mask : {1u, 3u, 1u, 7u}) {
+            check_copy_if<T>(queue, v, low_bits(mask), [mask](T x) { return (x & mask) == 0; },
+                             "define KEEP_MASK=" + std::to_string(mask));
+            auto g = bc::make_function_from_source<bool(cl_uint)>(
+                "clprim_test_keep", "bool clprim_test_keep(uint x) { return (x % " + std::to_string(mask + 2) + "u) == 1u; }");
+            check_copy_if<T>(queue, v, g, [mask](T x) { return x % (mask + 2) == 1u; }, "source % " + std::to_string(mask + 2));
+        }
+}
+
 BOOST_AUTO_TEST_CASE(sub_range_in_and_out)
 {
     using T = cl_uint;
