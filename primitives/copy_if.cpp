@@ -90,7 +90,8 @@ single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type
     const bool shfl = policy.warp_scan && profile.nvidia && policy.wg % 32 == 0;
     const std::string options = type_options(type, "T") + " -DCPY_ITEMS=" + std::to_string(k.items) +
                                 " -DCPY_COMPACT=" + (k.in_place ? "1" : "0") + " -DCPY_VEC=" + std::to_string(vec) +
-                                (shfl ? " -DCPY_SHFL" : "") + (policy.group_order ? " -DCPY_GROUP_ORDER=1" : "") +
+                                (shfl ? " -DCPY_SHFL" : "") + (shfl && policy.warp_lookback ? " -DCPY_WARP_LOOKBACK" : "") +
+                                (policy.group_order ? " -DCPY_GROUP_ORDER=1" : "") +
                                 (profile.nvidia ? " -DLB_NANOSLEEP" : "") +
                                 lookback_build_options() + extra_options();
     bc::program program = primitives_program(queue.get_context(),
@@ -106,7 +107,8 @@ single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type
            (k.tile() > 65536 || tile_slots(k.tile()) * elem + k.idx_bytes() + scan_scratch(k.wg) * 4 + 70 * 4 > lim.local_mem_size))
         k.wg /= 2;
     k.shape = std::to_string(k.wg) + "x" + std::to_string(k.items) + (k.in_place ? " in_place" : " gather") +
-              (vec > 1 ? " vec" : "") + (shfl ? " warp" : "") + (policy.group_order ? " group" : "");
+              (vec > 1 ? " vec" : "") + (shfl ? " warp" : "") + (shfl && policy.warp_lookback ? " warp_lookback" : "") +
+              (policy.group_order ? " group" : "");
     return k;
 }
 
@@ -127,7 +129,7 @@ single_pass_kernel& cached_single_pass(const bc::command_queue& queue, element_t
 {
     using key = std::tuple<cl_context, cl_device_id, int, std::string, std::size_t, std::size_t, int, std::string>;
     thread_local std::map<key, single_pass_kernel> cache;
-    const int variant = int(policy.group_order) * 8 + int(policy.compact) * 4 + int(policy.vec) * 2 + int(policy.warp_scan);
+    const int variant = int(policy.warp_lookback) * 16 + int(policy.group_order) * 8 + int(policy.compact) * 4 + int(policy.vec) * 2 + int(policy.warp_scan);
     const key k{queue.get_context().get(), queue.get_device().get(), int(type), pred_file, policy.wg, policy.items,
                 variant, lookback_build_options() + extra_options()};
     auto it = cache.find(k);

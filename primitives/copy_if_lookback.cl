@@ -25,7 +25,8 @@
 // copy_if_policy.hpp picks them): CPY_COMPACT (0 gather through positions, 1 in place; default
 // 0), CPY_VEC (elements per 16-byte load of a full tile, 1 for none; CPY_ITEMS a multiple of it),
 // CPY_SHFL (NVIDIA only, work-groups a multiple of 32: the tile scan by warp shuffles, PTX),
-// CPY_GROUP_ORDER (1: tile index = group id instead of the start-order counter; default 0).
+// CPY_GROUP_ORDER (1: tile index = group id instead of the start-order counter; default 0),
+// CPY_WARP_LOOKBACK (NVIDIA, with CPY_SHFL: the look-back walked by one warp).
 #ifndef T
 #error "copy_if_lookback.cl needs T"
 #endif
@@ -110,14 +111,18 @@ inline void cpy_load_full(__global const T* src, ulong start, __local T* tile)
     if (start % CPY_VEC == 0) { // the same for every tile of the launch (tiles are multiples of CPY_VEC)
         __global const CLPRIM_CAT(T, CPY_VEC)* s = (__global const CLPRIM_CAT(T, CPY_VEC)*)src;
         CLPRIM_CAT(T, CPY_VEC) r[CPY_ITEMS / CPY_VEC];
+        #pragma unroll
         for (uint j = 0; j < CPY_ITEMS / CPY_VEC; ++j) r[j] = s[j * wg + lid];
+        #pragma unroll
         for (uint j = 0; j < CPY_ITEMS / CPY_VEC; ++j)
             CLPRIM_CAT(vstore, CPY_VEC)(r[j], 0, tile + CPY1_PAD((j * wg + lid) * CPY_VEC));
         return;
     }
 #endif
     T r[CPY_ITEMS];
+    #pragma unroll
     for (uint j = 0; j < CPY_ITEMS; ++j) r[j] = src[j * wg + lid];
+    #pragma unroll
     for (uint j = 0; j < CPY_ITEMS; ++j) tile[CPY1_PAD(j * wg + lid)] = r[j];
 }
 
@@ -155,6 +160,116 @@ inline void cpy_publish(__global volatile ulong* slots, uint epoch, uint tile, u
 // predecessors' slots per round trip; the decoupled fallback counts a stalled tile's kept
 // elements from its input with cpy_tile_count, the same integer its owner publishes).
 LB_WINDOW_LOOK_BACK_DEFINE(cpy_look_back, uint, CPY_ADD, 0u, cpy_read, cpy_publish, cpy_tile_count, T, uint)
+
+#ifdef CPY_WARP_LOOKBACK
+// The same look-back walked by one warp (NVIDIA, CPY_WARP_LOOKBACK with CPY_SHFL's conditions):
+// lane k reads the slot of tile j-1-k, two warp votes find the nearest empty slot and the nearest
+// inclusive prefix, and a five-step shuffle reduction adds the counts before whichever comes
+// first. A window of 32 slots costs one round trip to L2 and a few instructions, where the
+// window look-back above combines its window one slot at a time in one work-item between two
+// work-group barriers (a walk of tens of tiles behind the nearest prefix is common when hundreds
+// of tiles run at once). The rest of the work-group waits at one barrier. The decoupled
+// fallback is the same: after LB_FALLBACK_POLLS empty rounds in a row the warp stops, the whole
+// group counts the stalled tile's kept elements from its input (cpy_tile_count), publishes them
+// where the slot still reads empty, and the warp walks on; with LB_FALLBACK_FIRST every tile
+// does that first for its predecessor. state: 4 uints of local memory.
+inline uint cpy_ballot(uint pred)
+{
+    uint m;
+    asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %1, 0;\n\tvote.sync.ballot.b32 %0, p, 0xffffffff;\n\t}"
+                 : "=r"(m)
+                 : "r"(pred));
+    return m;
+}
+inline uint cpy_warp_sum(uint x)
+{
+    for (uint d = 16; d > 0; d >>= 1) {
+        uint y;
+        asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(y) : "r"(x), "r"(d));
+        x += y;
+    }
+    return x;
+}
+// The index of the lowest set bit of m != 0.
+inline uint cpy_lowest(uint m) { return popcount((m & (0u - m)) - 1u); }
+
+inline uint cpy_look_back_warp(__global volatile ulong* slots, uint epoch, uint t, __global const T* in, ulong n,
+                               __local uint* scratch, __local uint* state)
+{
+    const uint lid = (uint)get_local_id(0);
+    // state: [0] tiles t-1 .. state[0] - 1 ... still to add (the next slot is state[0] - 1),
+    // [1] the sum so far, [2] done, [3] stalled (the group counts tile state[0] - 1 itself)
+    if (lid == 0) {
+        state[0] = t;
+        state[1] = 0;
+        state[2] = t == 0;
+        state[3] = LB_WINDOW_FALLBACK_FIRST && t > 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (;;) {
+        const uint finished = state[2], stall = state[3];
+        barrier(CLK_LOCAL_MEM_FENCE); // every work-item has read the state before it changes
+        if (finished) break;
+        if (LB_FALLBACK && stall) {
+            const uint j = state[0];
+            const uint agg = cpy_tile_count(in, n, j - 1, scratch);
+            barrier(CLK_GLOBAL_MEM_FENCE);
+            if (lid == 0) {
+                uint v;
+                uint flag = lb64_read(slots + (j - 1), epoch, &v);
+                if (flag == LB_EMPTY || LB_WINDOW_FALLBACK_FIRST) {
+                    if (flag == LB_EMPTY) lb64_publish(slots + (j - 1), epoch, j - 1 == 0 ? LB_PREFIX : LB_AGGREGATE, agg);
+                    v = agg;
+                    flag = j - 1 == 0 ? LB_PREFIX : LB_AGGREGATE; // tile 0's count is its prefix
+                }
+                state[1] += v;
+                state[0] = j - 1;
+                state[2] = flag == LB_PREFIX;
+                state[3] = 0;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            continue;
+        }
+        if (lid < 32u) { // warp 0: whole-warp votes and shuffles, the loop's exits uniform in it
+            const uint lane = lid;
+            uint j = state[0], acc = state[1], polls = 0, done = 0, stalled = 0;
+            for (;;) {
+                uint v = 0, flag = LB_PREFIX; // past tile 0: never reached (tile 0 reads PREFIX or EMPTY)
+                if (lane < j) flag = lb64_read(slots + (j - 1 - lane), epoch, &v);
+                const uint empty = cpy_ballot(flag == LB_EMPTY);
+                const uint prefix = cpy_ballot(flag == LB_PREFIX);
+                const uint first_empty = empty ? cpy_lowest(empty) : 32u;
+                const uint first_prefix = prefix ? cpy_lowest(prefix) : 32u;
+                uint used = first_prefix < first_empty ? first_prefix + 1u : first_empty;
+                used = min(used, j);
+                acc += cpy_warp_sum(lane < used ? v : 0u);
+                j -= used;
+                if (first_prefix < first_empty || j == 0) {
+                    done = 1;
+                    break;
+                }
+                if (used == 0) {
+                    if (LB_FALLBACK && ++polls > LB_FALLBACK_POLLS) {
+                        stalled = 1;
+                        break;
+                    }
+                    LB_BACKOFF();
+                } else {
+                    polls = 0;
+                }
+            }
+            if (lane == 0) {
+                state[0] = j;
+                state[1] = acc;
+                state[2] = done;
+                state[3] = stalled;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    return state[1];
+}
+#endif
 
 // One work-group per tile of CPY_ITEMS * local size elements, numbered in the order the groups
 // start (status[0] counts them; the tile that takes the last index sets it back to zero for the
@@ -229,9 +344,11 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
 #if CPY_COMPACT == 1
     {
         T v[CPY_ITEMS];
+        #pragma unroll
         for (uint j = 0; j < CPY_ITEMS; ++j) v[j] = tile[CPY1_PAD(lid * CPY_ITEMS + j)];
         barrier(CLK_LOCAL_MEM_FENCE); // every value read before any moves down over it
         uint p = pos;
+        #pragma unroll
         for (uint j = 0; j < CPY_ITEMS; ++j) {
             if (mask & (1u << j)) {
                 tile[CPY1_PAD(p)] = v[j];
@@ -255,6 +372,8 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
 #ifdef CPY_DIAG_SKIP_LOOKBACK // measurement only (wrong results): a tile without its look-back's wait
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint before = t * (tile_n / 2);
+#elif defined(CPY_WARP_LOOKBACK)
+    const uint before = cpy_look_back_warp(slots, epoch, t, in + in_off, n, scratch, lb_state);
 #else
     const uint before =
         cpy_look_back(slots, epoch, t, in + in_off, n, false, scratch, lb_flag, lb_val, lb_state, &lb_acc);

@@ -40,6 +40,9 @@ namespace detail {
 //  - vec (CLPRIM_COPY_IF_VEC=0|1): 16-byte vector loads of full tiles (4- and 8-byte types);
 //  - warp_scan (CLPRIM_COPY_IF_WARP=0|1): the tile's scan by warp shuffles (NVIDIA's inline
 //    PTX; other devices always take the local-memory scan).
+//  - look-back (CLPRIM_COPY_IF_LOOKBACK=window|warp): the work-group's window look-back
+//    (scan_window_lookback.cl) or one warp walking with votes and shuffles (NVIDIA, with
+//    warp_scan's conditions; elsewhere always the window);
 //  - tile order (CLPRIM_COPY_IF_ORDER=start|group): tiles numbered in the order the work-groups
 //    start (an atomic counter before the loads) or by group id (the loads start at once; safe
 //    only because the look-back's decoupled fallback never waits without bound).
@@ -57,6 +60,7 @@ struct copy_if_policy {
     bool warp_scan = false;  // NVIDIA only
     bool pinned_read = true; // the value-returning call reads its count into pinned memory
     bool group_order = false; // tile index = group id (no start-order counter)
+    bool warp_lookback = false; // NVIDIA only: the look-back walked by one warp
 };
 
 inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::size_t elem, std::size_t n)
@@ -82,6 +86,7 @@ inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::
     if (const auto w = knob_number("CLPRIM_COPY_IF_WARP", 0, 1)) p.warp_scan = profile.nvidia && *w == 1;
     if (const auto r = knob_choice("CLPRIM_COPY_IF_READ", {"pinned", "plain"})) p.pinned_read = *r == 0;
     if (const auto o = knob_choice("CLPRIM_COPY_IF_ORDER", {"start", "group"})) p.group_order = *o == 1;
+    if (const auto l = knob_choice("CLPRIM_COPY_IF_LOOKBACK", {"window", "warp"})) p.warp_lookback = profile.nvidia && *l == 1;
     return p;
 }
 

@@ -127,6 +127,7 @@ struct forced_path {
     const char* compact;  // CLPRIM_COPY_IF_COMPACT, or "" for the policy's
     const char* vec;      // CLPRIM_COPY_IF_VEC, or "" for the policy's
     const char* order = ""; // CLPRIM_COPY_IF_ORDER, or "" for the policy's
+    const char* walk = "";  // CLPRIM_COPY_IF_LOOKBACK (warp: NVIDIA only, the window elsewhere)
 };
 const forced_path forced_paths[] = {
     {"three_pass", nullptr, "wait", "", ""},         {"single_pass", nullptr, "wait", "", ""},
@@ -135,6 +136,8 @@ const forced_path forced_paths[] = {
     {"single_pass", "4,3", "wait", "gather", "0"},   {"single_pass", "32,8", "fallback", "gather", "1"},
     {"single_pass", "32,8", "wait", "in_place", "1"}, {"single_pass", "64,32", "fallback", "in_place", "0"},
     {"single_pass", "4,3", "wait", "", "", "group"},  {"single_pass", "32,8", "fallback", "in_place", "1", "group"},
+    {"single_pass", "32,8", "fallback", "gather", "1", "", "warp"},
+    {"single_pass", "64,32", "wait", "in_place", "1", "group", "warp"},
 };
 
 // The knobs of one forced path, set while it lives.
@@ -142,17 +145,18 @@ struct forcing {
     explicit forcing(const forced_path& f)
         : path("CLPRIM_COPY_IF_PATH", f.path), tune("CLPRIM_COPY_IF_TUNE", f.tune ? f.tune : ""),
           lookback("CLPRIM_LOOKBACK", f.lookback), compact("CLPRIM_COPY_IF_COMPACT", f.compact),
-          vec("CLPRIM_COPY_IF_VEC", f.vec), order("CLPRIM_COPY_IF_ORDER", f.order)
+          vec("CLPRIM_COPY_IF_VEC", f.vec), order("CLPRIM_COPY_IF_ORDER", f.order), walk("CLPRIM_COPY_IF_LOOKBACK", f.walk)
     {
     }
-    env_override path, tune, lookback, compact, vec, order;
+    env_override path, tune, lookback, compact, vec, order, walk;
 };
 
 std::string label_of(const forced_path& f)
 {
     return std::string(f.path) + (f.tune ? std::string(" tune ") + f.tune : std::string()) + " lookback " + f.lookback +
            (*f.compact ? std::string(" ") + f.compact : std::string()) + (*f.vec ? std::string(" vec ") + f.vec : std::string()) +
-           (*f.order ? std::string(" order ") + f.order : std::string());
+           (*f.order ? std::string(" order ") + f.order : std::string()) +
+           (*f.walk ? std::string(" walk ") + f.walk : std::string());
 }
 
 // Sizes around the tiny tiles' boundaries (4 x 3 = 12 elements) and the default ones (256 x 16),
@@ -189,6 +193,13 @@ BOOST_AUTO_TEST_CASE(single_pass_large)
             env_override lb("CLPRIM_LOOKBACK", lookback);
             check_copy_if<T>(queue, random, keep_half, [](T x) { return (x & 1u) != 0; },
                              std::string("half single_pass lookback ") + lookback);
+            // GPUs: the other look-back walk and tile order too (NVIDIA's warp walk; the same
+            // window walk elsewhere).
+            if ((device.type() & CL_DEVICE_TYPE_GPU) != 0) {
+                env_override walk("CLPRIM_COPY_IF_LOOKBACK", "warp"), order("CLPRIM_COPY_IF_ORDER", "group");
+                check_copy_if<T>(queue, random, keep_half, [](T x) { return (x & 1u) != 0; },
+                                 std::string("half single_pass warp walk, group order, lookback ") + lookback);
+            }
         }
     }
 }
@@ -198,7 +209,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_type_every_path, T, all_types)
 {
     if (!type_runs_here<T>()) return;
     using bc::lambda::_1;
-    for (const auto& f : {forced_paths[0], forced_paths[3], forced_paths[7], forced_paths[8]}) {
+    for (const auto& f : {forced_paths[0], forced_paths[3], forced_paths[7], forced_paths[8], forced_paths[12]}) {
         forcing force(f);
         for (std::size_t n : {std::size_t(13), std::size_t(1000)}) {
             const auto v = make_data<T>(n, distribution::random);
@@ -253,7 +264,7 @@ BOOST_AUTO_TEST_CASE(out_of_order_queue_every_path)
 {
     using T = cl_uint;
     bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-    for (const auto& f : {forced_paths[0], forced_paths[1], forced_paths[3], forced_paths[11]}) {
+    for (const auto& f : {forced_paths[0], forced_paths[1], forced_paths[3], forced_paths[11], forced_paths[12]}) {
         forcing force(f);
         const std::size_t n = 20000;
         const auto v = make_data<T>(n, distribution::random, 99);
