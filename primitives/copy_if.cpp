@@ -65,10 +65,19 @@ three_pass_kernels make_three_pass(const bc::command_queue& queue, element_type 
 struct single_pass_kernel {
     bc::kernel kernel;
     std::size_t wg = 1, items = 1;
-    bool in_place = false; // compact: in place (true) or through positions (idx, gather)
+    copy_if_compact compact = copy_if_compact::gather;
     std::string shape; // "256x16 in_place vec warp": names the launches in kernel profiles
     std::size_t tile() const { return wg * items; }
-    std::size_t idx_bytes() const { return in_place ? sizeof(cl_ushort) : tile() * sizeof(cl_ushort); }
+    // The kept elements' positions (gather only).
+    std::size_t idx_bytes() const
+    {
+        return compact == copy_if_compact::gather ? tile() * sizeof(cl_ushort) : sizeof(cl_ushort);
+    }
+    // The scan's scratch, and by rows the warps' counts per row and the portable vote's words.
+    std::size_t scratch_words() const
+    {
+        return scan_scratch(wg) + (compact == copy_if_compact::rows ? (items + 1) * (wg / 32) : 0);
+    }
 };
 
 // CLPRIM_COPY_IF_OPTIONS: extra build options of the single-pass program (measurements).
@@ -82,14 +91,19 @@ single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type
     const bc::device device = queue.get_device();
     const device_profile& profile = profile_of(device);
     k.items = policy.items;
-    k.in_place = policy.compact == copy_if_compact::in_place;
-    // 16-byte loads: 4- and 8-byte types whose items fill whole vectors.
-    const std::size_t vec = policy.vec && (elem == 4 || elem == 8) && k.items % (16 / elem) == 0 ? 16 / elem : 1;
+    // By rows: work-groups a multiple of 32 (else in place).
+    k.compact = policy.compact == copy_if_compact::rows && policy.wg % 32 != 0 ? copy_if_compact::in_place : policy.compact;
+    // 16-byte loads: 4- and 8-byte types whose items fill whole vectors (not by rows: straight
+    // into registers, element by element).
+    const std::size_t vec = policy.vec && k.compact != copy_if_compact::rows && (elem == 4 || elem == 8) &&
+                                    k.items % (16 / elem) == 0
+                                ? 16 / elem
+                                : 1;
     // NVIDIA: the look-back backs off with PTX nanosleep (lookback.cl); the tile scan by warp
     // shuffles where the policy asks (the work-group size is then kept a multiple of 32).
     const bool shfl = policy.warp_scan && profile.nvidia && policy.wg % 32 == 0;
     const std::string options = type_options(type, "T") + " -DCPY_ITEMS=" + std::to_string(k.items) +
-                                " -DCPY_COMPACT=" + (k.in_place ? "1" : "0") + " -DCPY_VEC=" + std::to_string(vec) +
+                                " -DCPY_COMPACT=" + std::to_string(int(k.compact)) + " -DCPY_VEC=" + std::to_string(vec) +
                                 (shfl ? " -DCPY_SHFL" : "") + (shfl && policy.warp_lookback ? " -DCPY_WARP_LOOKBACK" : "") +
                                 (policy.group_order ? " -DCPY_GROUP_ORDER=1" : "") +
                                 (profile.nvidia ? " -DLB_NANOSLEEP" : "") +
@@ -99,14 +113,16 @@ single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type
     k.kernel = program.create_kernel("copy_if_single_pass");
     const auto lim = limits_for(k.kernel, device);
     k.wg = std::max<std::size_t>(1, std::min(policy.wg, lim.max_work_group_size));
-    if (k.wg < policy.wg) k.wg = shfl ? std::max<std::size_t>(32, floor_pow2(k.wg)) : floor_pow2(k.wg);
+    const bool warps = shfl || k.compact == copy_if_compact::rows; // work-groups a multiple of 32
+    if (k.wg < policy.wg) k.wg = warps ? std::max<std::size_t>(32, floor_pow2(k.wg)) : floor_pow2(k.wg);
     // Local memory: the tile, the kept elements' positions (ushort; gather only), the scan's
     // scratch, the look-back window (2 x 32 + 6 uints). Tiles of at most 2^16 elements (ushort
     // positions).
-    while (k.wg > (shfl ? 32u : 1u) &&
-           (k.tile() > 65536 || tile_slots(k.tile()) * elem + k.idx_bytes() + scan_scratch(k.wg) * 4 + 70 * 4 > lim.local_mem_size))
+    while (k.wg > (warps ? 32u : 1u) &&
+           (k.tile() > 65536 || tile_slots(k.tile()) * elem + k.idx_bytes() + k.scratch_words() * 4 + 70 * 4 > lim.local_mem_size))
         k.wg /= 2;
-    k.shape = std::to_string(k.wg) + "x" + std::to_string(k.items) + (k.in_place ? " in_place" : " gather") +
+    static const char* const compact_names[] = {" gather", " in_place", " rows"};
+    k.shape = std::to_string(k.wg) + "x" + std::to_string(k.items) + compact_names[int(k.compact)] +
               (vec > 1 ? " vec" : "") + (shfl ? " warp" : "") + (shfl && policy.warp_lookback ? " warp_lookback" : "") +
               (policy.group_order ? " group" : "");
     return k;
@@ -149,7 +165,7 @@ void run_single_pass(const buffer_range& in, const buffer_range& out, element_ty
     profile_label label(k.shape.c_str());
     launch(queue, k.kernel, tiles * wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), out.buffer,
         cl_ulong(out.offset), cl_ulong(out.size), count_buffer, cl_ulong(count_offset), status.buffer, status.epoch,
-        local_bytes{tile_slots(tile) * size_of(type)}, local_bytes{scan_scratch(wg) * sizeof(cl_uint)},
+        local_bytes{tile_slots(tile) * size_of(type)}, local_bytes{k.scratch_words() * sizeof(cl_uint)},
         local_bytes{k.idx_bytes()});
 }
 

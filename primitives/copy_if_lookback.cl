@@ -22,8 +22,9 @@
 // Required: T (type_options), CLPRIM_PRED(x) (a generated predicate, operator_source.hpp),
 // CPY_ITEMS (1..32: one mask bit per element), and workgroup_scan.cl (wg_exclusive_scan_uint),
 // lookback.cl and scan_window_lookback.cl joined before this file. Optional (the host's
-// copy_if_policy.hpp picks them): CPY_COMPACT (0 gather through positions, 1 in place; default
-// 0), CPY_VEC (elements per 16-byte load of a full tile, 1 for none; CPY_ITEMS a multiple of it),
+// copy_if_policy.hpp picks them): CPY_COMPACT (0 gather through positions, 1 in place, 2 by
+// rows with warp votes (work-groups a multiple of 32; portable but slow without CPY_SHFL);
+// default 0), CPY_VEC (elements per 16-byte load of a full tile, 1 for none; CPY_ITEMS a multiple of it),
 // CPY_SHFL (NVIDIA only, work-groups a multiple of 32: the tile scan by warp shuffles, PTX),
 // CPY_GROUP_ORDER (1: tile index = group id instead of the start-order counter; default 0),
 // CPY_WARP_LOOKBACK (NVIDIA, with CPY_SHFL: the look-back walked by one warp).
@@ -95,6 +96,37 @@ inline uint cpy_exclusive_scan(uint x, __local uint* scratch, uint* total)
 inline uint cpy_exclusive_scan(uint x, __local uint* scratch, uint* total)
 {
     return wg_exclusive_scan_uint(x, scratch, total);
+}
+#endif
+
+// The bits of a 32-work-item row (a warp: work-items 32w .. 32w+31) whose flag is set, in every
+// work-item of the row (every work-item calls it; work-groups a multiple of 32). NVIDIA: one
+// warp vote; elsewhere through a local word per row with barriers (a portable stand-in for
+// tests, slow). words: one uint per row.
+#ifdef CPY_SHFL
+inline uint cpy_ballot(uint pred)
+{
+    uint m;
+    asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %1, 0;\n\tvote.sync.ballot.b32 %0, p, 0xffffffff;\n\t}"
+                 : "=r"(m)
+                 : "r"(pred));
+    return m;
+}
+inline uint cpy_row_ballot(uint flag, __local uint* words)
+{
+    (void)words;
+    return cpy_ballot(flag);
+}
+#else
+inline uint cpy_row_ballot(uint flag, __local uint* words)
+{
+    const uint lid = (uint)get_local_id(0);
+    barrier(CLK_LOCAL_MEM_FENCE); // every work-item has read the previous ballot
+    if ((lid & 31u) == 0) words[lid >> 5] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (flag) atomic_or(&words[lid >> 5], 1u << (lid & 31u));
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return words[lid >> 5];
 }
 #endif
 
@@ -173,14 +205,6 @@ LB_WINDOW_LOOK_BACK_DEFINE(cpy_look_back, uint, CPY_ADD, 0u, cpy_read, cpy_publi
 // group counts the stalled tile's kept elements from its input (cpy_tile_count), publishes them
 // where the slot still reads empty, and the warp walks on; with LB_FALLBACK_FIRST every tile
 // does that first for its predecessor. state: 4 uints of local memory.
-inline uint cpy_ballot(uint pred)
-{
-    uint m;
-    asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %1, 0;\n\tvote.sync.ballot.b32 %0, p, 0xffffffff;\n\t}"
-                 : "=r"(m)
-                 : "r"(pred));
-    return m;
-}
 inline uint cpy_warp_sum(uint x)
 {
     for (uint d = 16; d > 0; d >>= 1) {
@@ -307,10 +331,71 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
     const uint count = (uint)min((ulong)tile_n, n - base);
     __global const T* src = in + in_off + base;
 
+    const bool full = count == tile_n; // every tile but the last: no bounds checks
+    __global volatile ulong* slots = status + 1;
+    uint total;
+#if CPY_COMPACT == 2
+    // 1-4 by rows (CPY_COMPACT=2): work-item lid holds elements j * wg + lid (coalesced loads
+    // straight into registers, no staging), so row j of a warp is 32 consecutive elements. A warp
+    // vote per row ranks the kept elements within the warp's part of the row; the warps' counts,
+    // table[j * warps + w], scanned in tile order give each part's start; the kept values go
+    // straight to their places in local memory (consecutive lanes, consecutive slots), the tile's
+    // first `total` slots. Local memory holds only the compacted elements; each element is
+    // loaded once and the predicate evaluated once.
+    {
+        const uint lane = lid & 31u, warp = lid >> 5, warps = wg >> 5;
+        const uint before_lane = (1u << lane) - 1u;
+        __local uint* table = scratch + WG_SCAN_SCRATCH(wg); // CPY_ITEMS * warps counts
+        __local uint* words = table + CPY_ITEMS * warps;      // the portable ballot's words
+        T r[CPY_ITEMS];
+        uint mask = 0;
+        if (full) {
+            #pragma unroll
+            for (uint j = 0; j < CPY_ITEMS; ++j) r[j] = src[j * wg + lid];
+            #pragma unroll
+            for (uint j = 0; j < CPY_ITEMS; ++j) mask |= (CLPRIM_PRED(r[j]) ? 1u : 0u) << j;
+        } else {
+            #pragma unroll
+            for (uint j = 0; j < CPY_ITEMS; ++j) {
+                const uint i = j * wg + lid;
+                r[j] = i < count ? src[i] : (T)0;
+                mask |= (i < count && CLPRIM_PRED(r[j]) ? 1u : 0u) << j;
+            }
+        }
+        #pragma unroll
+        for (uint j = 0; j < CPY_ITEMS; ++j) {
+            const uint b = cpy_row_ballot((mask >> j) & 1u, words);
+            if (lane == 0) table[j * warps + warp] = popcount(b);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint parts = CPY_ITEMS * warps; // at most wg (CPY_ITEMS <= 32)
+        const uint part = lid < parts ? table[lid] : 0u;
+        const uint start = cpy_exclusive_scan(part, scratch, &total);
+        if (lid < parts) table[lid] = start;
+        if (lid == 0) lb64_publish(slots + t, epoch, t == 0 ? LB_PREFIX : LB_AGGREGATE, total);
+        barrier(CLK_LOCAL_MEM_FENCE);
+#ifdef CPY_SHFL
+        // Lane j holds its warp's start in row j, handed round by a shuffle per row (a load of
+        // the table per row would be hoisted: a register per row).
+        const uint mine = lane < CPY_ITEMS ? table[lane * warps + warp] : 0u;
+#endif
+        #pragma unroll
+        for (uint j = 0; j < CPY_ITEMS; ++j) {
+            const uint f = (mask >> j) & 1u;
+            const uint b = cpy_row_ballot(f, words);
+#ifdef CPY_SHFL
+            uint row_start;
+            asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(row_start) : "r"(mine), "r"(j));
+#else
+            const uint row_start = table[j * warps + warp];
+#endif
+            if (f) tile[row_start + popcount(b & before_lane)] = r[j];
+        }
+    }
+#else
     // 1. Coalesced load into local memory (16-byte vectors where the tile starts on a 16-byte
     // boundary); each work-item evaluates the predicate on its consecutive elements there: a bit
     // mask.
-    const bool full = count == tile_n; // every tile but the last: no bounds checks
     if (full) {
         cpy_load_full(src, in_off + base, tile);
     } else {
@@ -331,12 +416,10 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
     }
 
     // 2. Where this work-item's kept elements start within the tile, and the tile's count.
-    uint total;
     const uint pos = cpy_exclusive_scan(popcount(mask), scratch, &total);
 
     // 3. Publish the count at once (tile 0: its inclusive count), so that successors looking back
     // wait on nothing more.
-    __global volatile ulong* slots = status + 1;
     if (lid == 0) lb64_publish(slots + t, epoch, t == 0 ? LB_PREFIX : LB_AGGREGATE, total);
 
     // 4. Compact within the tile (the look-back below starts with a barrier, so the compaction is
@@ -367,6 +450,7 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
         }
     }
 #endif
+#endif // CPY_COMPACT == 2
 
     // 5. Look back over the earlier tiles' counts, publish the inclusive count.
 #ifdef CPY_DIAG_SKIP_LOOKBACK // measurement only (wrong results): a tile without its look-back's wait
@@ -385,7 +469,9 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
     __global T* dst = out + out_off + first;
     const ulong room = capacity > first ? capacity - first : 0;
     const uint stored = (uint)min((ulong)total, room);
-#if CPY_COMPACT == 1
+#if CPY_COMPACT == 2
+    for (uint i = lid; i < stored; i += wg) dst[i] = tile[i];
+#elif CPY_COMPACT == 1
     for (uint i = lid; i < stored; i += wg) dst[i] = tile[CPY1_PAD(i)];
 #else
     for (uint i = lid; i < stored; i += wg) dst[i] = tile[CPY1_PAD(idx[i])];

@@ -33,10 +33,12 @@ namespace detail {
 // fewest loop steps).
 //
 // The single-pass kernel's variants (copy_if_lookback.cl), each with a measurement knob:
-//  - compact (CLPRIM_COPY_IF_COMPACT=gather|in_place): how a tile compacts its kept elements in
-//    local memory before its one contiguous store: their positions (2 bytes each) then a gather
-//    in the store, or the values moved down in place (no position array: a third less local
-//    memory per work-group);
+//  - compact (CLPRIM_COPY_IF_COMPACT=gather|in_place|rows): how a tile compacts its kept elements
+//    in local memory before its one contiguous store: their positions (2 bytes each) then a
+//    gather in the store, or the values moved down in place (no position array: a third less
+//    local memory per work-group), or by rows: loaded straight into registers, ranked by a warp
+//    vote per row of 32 elements, written once to their compacted places (work-groups a
+//    multiple of 32; NVIDIA's votes, elsewhere a slow portable stand-in for tests);
 //  - vec (CLPRIM_COPY_IF_VEC=0|1): 16-byte vector loads of full tiles (4- and 8-byte types);
 //  - warp_scan (CLPRIM_COPY_IF_WARP=0|1): the tile's scan by warp shuffles (NVIDIA's inline
 //    PTX; other devices always take the local-memory scan).
@@ -49,7 +51,7 @@ namespace detail {
 // CLPRIM_COPY_IF_READ=pinned|plain: where the value-returning call's blocking read of the count
 // lands (this host thread's pinned word, reduce_pinned.hpp, or the variable itself).
 enum class copy_if_path { single_pass, three_pass };
-enum class copy_if_compact { gather, in_place };
+enum class copy_if_compact { gather, in_place, rows };
 
 struct copy_if_policy {
     copy_if_path path = copy_if_path::three_pass;
@@ -80,7 +82,7 @@ inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::
     if (const auto forced = knob_choice("CLPRIM_COPY_IF_PATH", {"single_pass", "three_pass"}))
         p.path = copy_if_path(*forced);
     if (std::uint64_t(n) >= (std::uint64_t(1) << 32)) p.path = copy_if_path::three_pass;
-    if (const auto c = knob_choice("CLPRIM_COPY_IF_COMPACT", {"gather", "in_place"})) p.compact = copy_if_compact(*c);
+    if (const auto c = knob_choice("CLPRIM_COPY_IF_COMPACT", {"gather", "in_place", "rows"})) p.compact = copy_if_compact(*c);
     if (const auto v = knob_number("CLPRIM_COPY_IF_VEC", 0, 1)) p.vec = *v == 1;
     p.warp_scan = profile.nvidia;
     if (const auto w = knob_number("CLPRIM_COPY_IF_WARP", 0, 1)) p.warp_scan = profile.nvidia && *w == 1;

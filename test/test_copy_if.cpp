@@ -138,6 +138,8 @@ const forced_path forced_paths[] = {
     {"single_pass", "4,3", "wait", "", "", "group"},  {"single_pass", "32,8", "fallback", "in_place", "1", "group"},
     {"single_pass", "32,8", "fallback", "gather", "1", "", "warp"},
     {"single_pass", "64,32", "wait", "in_place", "1", "group", "warp"},
+    {"single_pass", "32,8", "fallback", "rows", "", "", "warp"},
+    {"single_pass", "64,31", "wait", "rows", "", "group", ""},
 };
 
 // The knobs of one forced path, set while it lives.
@@ -209,7 +211,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_type_every_path, T, all_types)
 {
     if (!type_runs_here<T>()) return;
     using bc::lambda::_1;
-    for (const auto& f : {forced_paths[0], forced_paths[3], forced_paths[7], forced_paths[8], forced_paths[12]}) {
+    for (const auto& f : {forced_paths[0], forced_paths[3], forced_paths[7], forced_paths[8], forced_paths[12], forced_paths[13]}) {
         forcing force(f);
         for (std::size_t n : {std::size_t(13), std::size_t(1000)}) {
             const auto v = make_data<T>(n, distribution::random);
@@ -264,7 +266,7 @@ BOOST_AUTO_TEST_CASE(out_of_order_queue_every_path)
 {
     using T = cl_uint;
     bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-    for (const auto& f : {forced_paths[0], forced_paths[1], forced_paths[3], forced_paths[11], forced_paths[12]}) {
+    for (const auto& f : {forced_paths[0], forced_paths[1], forced_paths[3], forced_paths[11], forced_paths[12], forced_paths[14]}) {
         forcing force(f);
         const std::size_t n = 20000;
         const auto v = make_data<T>(n, distribution::random, 99);
