@@ -177,6 +177,23 @@ inline uint cpy_tile_count(__global const T* in, ulong n, uint tile, __local uin
     return total;
 }
 
+// The tile index in the order the work-groups start (scan_window_lookback.cl's
+// lb_take_tile_index), but a launch of one work-group (a small input) takes 0 without the
+// counter's atomic round trip to L2.
+inline uint cpy_take_tile_index(__global volatile ulong* status, __local uint* id)
+{
+    if (get_local_id(0) == 0) {
+        uint v = 0;
+        if (get_num_groups(0) > 1) {
+            v = atomic_inc((__global volatile uint*)status);
+            if (v == (uint)get_num_groups(0) - 1u) atomic_xchg((__global volatile uint*)status, 0u);
+        }
+        *id = v;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return *id;
+}
+
 // A tile's slot: one 64-bit word (lookback.cl: epoch, flag, a 32-bit count).
 inline uint cpy_read(__global volatile ulong* slots, uint epoch, uint tile, uint* count)
 {
@@ -325,7 +342,7 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
     // because of the decoupled fallback (a tile that waits on one not yet run counts it itself).
     const uint t = (uint)get_group_id(0);
 #else
-    const uint t = lb_take_tile_index(status, &tile_id);
+    const uint t = cpy_take_tile_index(status, &tile_id);
 #endif
     const ulong base = (ulong)t * tile_n;
     const uint count = (uint)min((ulong)tile_n, n - base);
