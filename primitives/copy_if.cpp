@@ -109,7 +109,9 @@ single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type
                                 (profile.nvidia ? " -DLB_NANOSLEEP" : "") +
                                 lookback_build_options() + extra_options();
     bc::program program = primitives_program(queue.get_context(),
-                                             {pred_file, "workgroup_scan.cl", "lookback.cl", "scan_window_lookback.cl", "copy_if_lookback.cl"}, options);
+                                             {pred_file, "workgroup_scan.cl", "lookback.cl", "scan_window_lookback.cl", "copy_if_tile.cl",
+                                              "copy_if_lookback.cl"},
+                                             options);
     k.kernel = program.create_kernel("copy_if_single_pass");
     const auto lim = limits_for(k.kernel, device);
     k.wg = std::max<std::size_t>(1, std::min(policy.wg, lim.max_work_group_size));
