@@ -248,8 +248,8 @@ int main(int argc, char** argv)
             step(std::string("copy_if single_pass ") + lookback, copy_if_step);
         }
         // The single pass's variants: 256-element tiles of 32 x 8 (16-byte loads), compacting
-        // through positions or in place, tiles by group id, waiting and with every tile's fallback.
-        for (const char* compact : {"gather", "in_place"})
+        // through positions, in place or by rows, tiles by group id, waiting and with every tile's fallback.
+        for (const char* compact : {"gather", "in_place", "rows"})
             for (const char* lookback : {"wait", "fallback"}) {
                 knob p("CLPRIM_COPY_IF_PATH", "single_pass"), tune("CLPRIM_COPY_IF_TUNE", "32,8"), lb("CLPRIM_LOOKBACK", lookback),
                     c("CLPRIM_COPY_IF_COMPACT", compact), o("CLPRIM_COPY_IF_ORDER", "group");
