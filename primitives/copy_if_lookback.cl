@@ -87,7 +87,6 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
     const uint count = (uint)min((ulong)tile_n, n - base);
     __global const T* src = in + in_off + base;
 
-    const bool full = count == tile_n; // every tile but the last: no bounds checks
     __global volatile ulong* slots = status + 1;
     uint total;
 #if CPY_COMPACT == 2
@@ -103,21 +102,14 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
         const uint before_lane = (1u << lane) - 1u;
         __local uint* table = scratch + WG_SCAN_SCRATCH(wg); // CPY_ITEMS * warps counts
         __local uint* words = table + CPY_ITEMS * warps;      // the portable ballot's words
+        // One path for full and partial tiles: past the end a work-item loads the tile's last
+        // element again (always in range, count >= 1) and takes none.
         T r[CPY_ITEMS];
         uint mask = 0;
-        if (full) {
-            #pragma unroll
-            for (uint j = 0; j < CPY_ITEMS; ++j) r[j] = src[j * wg + lid];
-            #pragma unroll
-            for (uint j = 0; j < CPY_ITEMS; ++j) mask |= (CLPRIM_PRED(r[j]) ? 1u : 0u) << j;
-        } else {
-            #pragma unroll
-            for (uint j = 0; j < CPY_ITEMS; ++j) {
-                const uint i = j * wg + lid;
-                r[j] = i < count ? src[i] : (T)0;
-                mask |= (i < count && CLPRIM_PRED(r[j]) ? 1u : 0u) << j;
-            }
-        }
+        #pragma unroll
+        for (uint j = 0; j < CPY_ITEMS; ++j) r[j] = src[min(j * wg + lid, count - 1u)];
+        #pragma unroll
+        for (uint j = 0; j < CPY_ITEMS; ++j) mask |= (j * wg + lid < count && CLPRIM_PRED(r[j]) ? 1u : 0u) << j;
         #pragma unroll
         for (uint j = 0; j < CPY_ITEMS; ++j) {
             const uint b = cpy_row_ballot((mask >> j) & 1u, words);
@@ -152,23 +144,12 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
     // 1. Coalesced load into local memory (16-byte vectors where the tile starts on a 16-byte
     // boundary); each work-item evaluates the predicate on its consecutive elements there: a bit
     // mask.
-    if (full) {
-        cpy_load_full(src, in_off + base, tile);
-    } else {
-        for (uint j = 0; j < CPY_ITEMS; ++j) {
-            const uint i = j * wg + lid;
-            if (i < count) tile[CPY1_PAD(i)] = src[i];
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE); // (outside the branches: PoCL mishandles barriers inside them)
+    cpy_load(src, in_off + base, count, tile);
+    barrier(CLK_LOCAL_MEM_FENCE);
     uint mask = 0;
-    if (full) {
-        for (uint j = 0; j < CPY_ITEMS; ++j) mask |= (CLPRIM_PRED(tile[CPY1_PAD(lid * CPY_ITEMS + j)]) ? 1u : 0u) << j;
-    } else {
-        for (uint j = 0; j < CPY_ITEMS; ++j) {
-            const uint i = lid * CPY_ITEMS + j;
-            if (i < count) mask |= (CLPRIM_PRED(tile[CPY1_PAD(i)]) ? 1u : 0u) << j;
-        }
+    for (uint j = 0; j < CPY_ITEMS; ++j) {
+        const uint i = lid * CPY_ITEMS + j;
+        mask |= (i < count && CLPRIM_PRED(tile[CPY1_PAD(i)]) ? 1u : 0u) << j;
     }
 
     // 2. Where this work-item's kept elements start within the tile, and the tile's count.

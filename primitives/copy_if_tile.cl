@@ -106,17 +106,19 @@ inline uint cpy_row_ballot(uint flag, __local uint* words)
 }
 #endif
 
-// A full tile from src (its first element at index start of the buffer) into local memory,
-// coalesced: work-item lid takes elements j * local size + lid, or with CPY_VEC > 1 and src on a
-// 16-byte boundary, the CPY_VEC-element vectors j * local size + lid (a quarter of the load
-// instructions for 4-byte types; a vector's elements stay contiguous under CPY1_PAD, as a pad
-// falls only every 32 elements). Loads all issued before the first store.
-inline void cpy_load_full(__global const T* src, ulong start, __local T* tile)
+// A tile of count elements from src (its first element at index start of the buffer) into local
+// memory, coalesced: work-item lid takes elements j * local size + lid, or, for a full tile on a
+// 16-byte boundary with CPY_VEC > 1, the CPY_VEC-element vectors j * local size + lid (a quarter
+// of the load instructions for 4-byte types; a vector's elements stay contiguous under
+// CPY1_PAD, as a pad falls only every 32 elements). Loads all issued before the first store;
+// past count a work-item loads the last element again (one path for full and partial tiles, no
+// address kept per load), which the predicate pass then ignores.
+inline void cpy_load(__global const T* src, ulong start, uint count, __local T* tile)
 {
     const uint lid = (uint)get_local_id(0);
     const uint wg = (uint)get_local_size(0);
 #if CPY_VEC > 1
-    if (start % CPY_VEC == 0) { // the same for every tile of the launch (tiles are multiples of CPY_VEC)
+    if (count == wg * CPY_ITEMS && start % CPY_VEC == 0) { // aligned alike in every full tile of a launch
         __global const CLPRIM_CAT(T, CPY_VEC)* s = (__global const CLPRIM_CAT(T, CPY_VEC)*)src;
         CLPRIM_CAT(T, CPY_VEC) r[CPY_ITEMS / CPY_VEC];
         #pragma unroll
@@ -129,7 +131,7 @@ inline void cpy_load_full(__global const T* src, ulong start, __local T* tile)
 #endif
     T r[CPY_ITEMS];
     #pragma unroll
-    for (uint j = 0; j < CPY_ITEMS; ++j) r[j] = src[j * wg + lid];
+    for (uint j = 0; j < CPY_ITEMS; ++j) r[j] = src[min(j * wg + lid, count - 1u)];
     #pragma unroll
     for (uint j = 0; j < CPY_ITEMS; ++j) tile[CPY1_PAD(j * wg + lid)] = r[j];
 }
