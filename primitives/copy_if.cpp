@@ -231,14 +231,18 @@ std::size_t copy_if_impl(const buffer_range& in, const buffer_range& out, elemen
             scratch_lease lease(queue);
             const bc::buffer count = lease.buffer(sizeof(cl_ulong));
             run_single_pass(in, out, type, pred_file, policy, count, 0, queue);
-            // The one wait: a blocking read into pinned memory (reduce_pinned.hpp), or straight
-            // into the variable (CLPRIM_COPY_IF_READ=plain, measurements).
-            void* pinned = policy.pinned_read ? pinned_result_word(queue.get_context(), queue) : nullptr;
-            if (pinned) {
-                queue.enqueue_read_buffer(count, 0, sizeof total, pinned);
+            // The one wait, as the policy says (copy_if_read; the pinned word: reduce_pinned.hpp).
+            void* pinned = policy.read == copy_if_read::plain ? nullptr : pinned_result_word(queue.get_context(), queue);
+            if (!pinned) {
+                queue.enqueue_read_buffer(count, 0, sizeof total, &total);
+            } else if (policy.read == copy_if_read::async) {
+                queue.enqueue_read_buffer_async(count, 0, sizeof total, pinned);
+                queue.finish();
                 std::memcpy(&total, pinned, sizeof total);
             } else {
-                queue.enqueue_read_buffer(count, 0, sizeof total, &total);
+                if (policy.read == copy_if_read::finish) queue.finish();
+                queue.enqueue_read_buffer(count, 0, sizeof total, pinned);
+                std::memcpy(&total, pinned, sizeof total);
             }
             return;
         }

@@ -48,10 +48,14 @@ namespace detail {
 //  - tile order (CLPRIM_COPY_IF_ORDER=start|group): tiles numbered in the order the work-groups
 //    start (an atomic counter before the loads) or by group id (the loads start at once; safe
 //    only because the look-back's decoupled fallback never waits without bound).
-// CLPRIM_COPY_IF_READ=pinned|plain: where the value-returning call's blocking read of the count
-// lands (this host thread's pinned word, reduce_pinned.hpp, or the variable itself).
+// CLPRIM_COPY_IF_READ=pinned|plain|finish|async: how the value-returning call reads the count
+// (copy_if_read below; the pinned word: reduce_pinned.hpp).
 enum class copy_if_path { single_pass, three_pass };
 enum class copy_if_compact { gather, in_place, rows };
+// pinned: a blocking read into this host thread's pinned word; plain: a blocking read into the
+// variable; finish: clFinish, then the blocking read into the pinned word; async: a non-blocking
+// read into the pinned word, then clFinish.
+enum class copy_if_read { pinned, plain, finish, async };
 
 struct copy_if_policy {
     copy_if_path path = copy_if_path::three_pass;
@@ -60,7 +64,7 @@ struct copy_if_policy {
     copy_if_compact compact = copy_if_compact::in_place;
     bool vec = true;         // 16-byte loads where the type and the items allow (copy_if.cpp)
     bool warp_scan = false;  // NVIDIA only
-    bool pinned_read = true; // the value-returning call reads its count into pinned memory
+    copy_if_read read = copy_if_read::pinned; // how the value-returning call reads its count
     bool group_order = false; // tile index = group id (no start-order counter)
     bool warp_lookback = false; // NVIDIA only: the look-back walked by one warp
 };
@@ -82,11 +86,17 @@ inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::
     if (const auto forced = knob_choice("CLPRIM_COPY_IF_PATH", {"single_pass", "three_pass"}))
         p.path = copy_if_path(*forced);
     if (std::uint64_t(n) >= (std::uint64_t(1) << 32)) p.path = copy_if_path::three_pass;
+    // NVIDIA (H100, 2^26 uint keeping half, 256 x 24, kernel ms; docs/RESULTS.md, #27 s3-copyif):
+    // by rows with the warp look-back and tiles by group id 0.175; by rows alone 0.203; in place
+    // with 16-byte loads 0.212 (with the warp look-back 0.189); the session-2 kernel (gather,
+    // scalar loads, local-memory scan) 0.239. Elsewhere: in place with 16-byte loads, the window
+    // look-back, tiles in start order (votes and warp walks need NVIDIA's PTX).
+    p.compact = profile.nvidia ? copy_if_compact::rows : copy_if_compact::in_place;
+    p.warp_scan = p.warp_lookback = p.group_order = profile.nvidia;
     if (const auto c = knob_choice("CLPRIM_COPY_IF_COMPACT", {"gather", "in_place", "rows"})) p.compact = copy_if_compact(*c);
     if (const auto v = knob_number("CLPRIM_COPY_IF_VEC", 0, 1)) p.vec = *v == 1;
-    p.warp_scan = profile.nvidia;
     if (const auto w = knob_number("CLPRIM_COPY_IF_WARP", 0, 1)) p.warp_scan = profile.nvidia && *w == 1;
-    if (const auto r = knob_choice("CLPRIM_COPY_IF_READ", {"pinned", "plain"})) p.pinned_read = *r == 0;
+    if (const auto r = knob_choice("CLPRIM_COPY_IF_READ", {"pinned", "plain", "finish", "async"})) p.read = copy_if_read(*r);
     if (const auto o = knob_choice("CLPRIM_COPY_IF_ORDER", {"start", "group"})) p.group_order = *o == 1;
     if (const auto l = knob_choice("CLPRIM_COPY_IF_LOOKBACK", {"window", "warp"})) p.warp_lookback = profile.nvidia && *l == 1;
     return p;
