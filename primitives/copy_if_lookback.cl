@@ -50,6 +50,16 @@
 #ifndef CPY1_PAD
 #error "copy_if_lookback.cl needs copy_if_tile.cl joined before it"
 #endif
+// CPY_EARLY_WALK=1 (by rows with the warp look-back; measurements): warp 0 walks back before its
+// part of the compaction, overlapping the walk's round trips with the other warps' compaction,
+// at the price of holding its row values through the walk (more registers).
+#ifndef CPY_EARLY_WALK
+#define CPY_EARLY_WALK 0
+#endif
+#if CPY_EARLY_WALK && !(CPY_COMPACT == 2 && defined(CPY_WARP_LOOKBACK)) // (only there)
+#undef CPY_EARLY_WALK
+#define CPY_EARLY_WALK 0
+#endif
 
 // One work-group per tile of CPY_ITEMS * local size elements, numbered in the order the groups
 // start (status[0] counts them; the tile that takes the last index sets it back to zero for the
@@ -121,7 +131,15 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
         const uint start = cpy_exclusive_scan(part, scratch, &total);
         if (lid < parts) table[lid] = start;
         if (lid == 0) lb64_publish(slots + t, epoch, t == 0 ? LB_PREFIX : LB_AGGREGATE, total);
+#if CPY_EARLY_WALK
+        cpy_walk_init(t, lb_state);
+#endif
         barrier(CLK_LOCAL_MEM_FENCE);
+#if CPY_EARLY_WALK
+        // Warp 0 starts the look-back now: its round trips to L2 overlap the other warps'
+        // compaction (warp 0 compacts its part after).
+        if (lid < 32u && !lb_state[2] && !lb_state[3]) cpy_warp_walk(slots, epoch, lb_state);
+#endif
 #ifdef CPY_SHFL
         // Lane j holds its warp's start in row j, handed round by a shuffle per row (a load of
         // the table per row would be hoisted: a register per row).
@@ -194,7 +212,7 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint before = t * (tile_n / 2);
 #elif defined(CPY_WARP_LOOKBACK)
-    const uint before = cpy_look_back_warp(slots, epoch, t, in + in_off, n, scratch, lb_state);
+    const uint before = cpy_look_back_warp(slots, epoch, t, in + in_off, n, scratch, lb_state, !CPY_EARLY_WALK);
 #else
     const uint before =
         cpy_look_back(slots, epoch, t, in + in_off, n, false, scratch, lb_flag, lb_val, lb_state, &lb_acc);

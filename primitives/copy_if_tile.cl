@@ -212,18 +212,66 @@ inline uint cpy_warp_sum(uint x)
 // The index of the lowest set bit of m != 0.
 inline uint cpy_lowest(uint m) { return popcount((m & (0u - m)) - 1u); }
 
+// Warp 0 only (work-items 0..31, no barrier inside): walks back from tile state[0] - 1 adding to
+// state[1] until an inclusive prefix (state[2] = 1) or LB_FALLBACK_POLLS empty rounds in a row
+// (state[3] = 1: the group counts tile state[0] - 1 itself).
+inline void cpy_warp_walk(__global volatile ulong* slots, uint epoch, __local uint* state)
+{
+    const uint lane = (uint)get_local_id(0);
+    uint j = state[0], acc = state[1], polls = 0, done = 0, stalled = 0;
+    for (;;) {
+        uint v = 0, flag = LB_PREFIX; // past tile 0: never reached (tile 0 reads PREFIX or EMPTY)
+        if (lane < j) flag = lb64_read(slots + (j - 1 - lane), epoch, &v);
+        const uint empty = cpy_ballot(flag == LB_EMPTY);
+        const uint prefix = cpy_ballot(flag == LB_PREFIX);
+        const uint first_empty = empty ? cpy_lowest(empty) : 32u;
+        const uint first_prefix = prefix ? cpy_lowest(prefix) : 32u;
+        uint used = first_prefix < first_empty ? first_prefix + 1u : first_empty;
+        used = min(used, j);
+        acc += cpy_warp_sum(lane < used ? v : 0u);
+        j -= used;
+        if (first_prefix < first_empty || j == 0) {
+            done = 1;
+            break;
+        }
+        if (used == 0) {
+            if (LB_FALLBACK && ++polls > LB_FALLBACK_POLLS) {
+                stalled = 1;
+                break;
+            }
+            LB_BACKOFF();
+        } else {
+            polls = 0;
+        }
+    }
+    if (lane == 0) { // (every lane read the state before the votes above)
+        state[0] = j;
+        state[1] = acc;
+        state[2] = done;
+        state[3] = stalled;
+    }
+}
+
+// The state's start for tile t (work-item 0 writes it; a barrier must follow before it is read).
+inline void cpy_walk_init(uint t, __local uint* state)
+{
+    if (get_local_id(0) == 0) {
+        state[0] = t;       // tiles t-1 .. state[0] - 1 are still to add
+        state[1] = 0;       // the sum so far
+        state[2] = t == 0;  // done
+        state[3] = LB_WINDOW_FALLBACK_FIRST && t > 0; // stalled: the group counts tile state[0] - 1
+    }
+}
+
+// The whole look-back (every work-item calls it): warp 0 walks, the group takes the fallback
+// where the walk stalls. With init 0 the caller has set the state up (cpy_walk_init) and may
+// have let warp 0 walk already (overlapping the walk's round trips with other work); the
+// barrier at the start makes that visible.
 inline uint cpy_look_back_warp(__global volatile ulong* slots, uint epoch, uint t, __global const T* in, ulong n,
-                               __local uint* scratch, __local uint* state)
+                               __local uint* scratch, __local uint* state, int init)
 {
     const uint lid = (uint)get_local_id(0);
-    // state: [0] tiles t-1 .. state[0] - 1 ... still to add (the next slot is state[0] - 1),
-    // [1] the sum so far, [2] done, [3] stalled (the group counts tile state[0] - 1 itself)
-    if (lid == 0) {
-        state[0] = t;
-        state[1] = 0;
-        state[2] = t == 0;
-        state[3] = LB_WINDOW_FALLBACK_FIRST && t > 0;
-    }
+    if (init) cpy_walk_init(t, state);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (;;) {
         const uint finished = state[2], stall = state[3];
@@ -249,41 +297,7 @@ inline uint cpy_look_back_warp(__global volatile ulong* slots, uint epoch, uint 
             barrier(CLK_LOCAL_MEM_FENCE);
             continue;
         }
-        if (lid < 32u) { // warp 0: whole-warp votes and shuffles, the loop's exits uniform in it
-            const uint lane = lid;
-            uint j = state[0], acc = state[1], polls = 0, done = 0, stalled = 0;
-            for (;;) {
-                uint v = 0, flag = LB_PREFIX; // past tile 0: never reached (tile 0 reads PREFIX or EMPTY)
-                if (lane < j) flag = lb64_read(slots + (j - 1 - lane), epoch, &v);
-                const uint empty = cpy_ballot(flag == LB_EMPTY);
-                const uint prefix = cpy_ballot(flag == LB_PREFIX);
-                const uint first_empty = empty ? cpy_lowest(empty) : 32u;
-                const uint first_prefix = prefix ? cpy_lowest(prefix) : 32u;
-                uint used = first_prefix < first_empty ? first_prefix + 1u : first_empty;
-                used = min(used, j);
-                acc += cpy_warp_sum(lane < used ? v : 0u);
-                j -= used;
-                if (first_prefix < first_empty || j == 0) {
-                    done = 1;
-                    break;
-                }
-                if (used == 0) {
-                    if (LB_FALLBACK && ++polls > LB_FALLBACK_POLLS) {
-                        stalled = 1;
-                        break;
-                    }
-                    LB_BACKOFF();
-                } else {
-                    polls = 0;
-                }
-            }
-            if (lane == 0) {
-                state[0] = j;
-                state[1] = acc;
-                state[2] = done;
-                state[3] = stalled;
-            }
-        }
+        if (lid < 32u) cpy_warp_walk(slots, epoch, state); // whole warp 0: votes, shuffles
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     return state[1];
