@@ -188,6 +188,23 @@ void run_three_pass(const buffer_range& in, const buffer_range& out, element_typ
         local_bytes{scan_scratch(k.wg) * sizeof(cl_uint)});
 }
 
+// The zero-copy count word of CLPRIM_COPY_IF_READ=map: per host thread and queue (the queue kept,
+// so its handle is not reused), never destroyed (no releases at exit after the runtime is gone).
+bc::buffer& zero_copy_word(const bc::command_queue& queue)
+{
+    struct entry {
+        bc::command_queue queue;
+        bc::buffer buffer;
+    };
+    thread_local std::map<cl_command_queue, entry>* words = new std::map<cl_command_queue, entry>;
+    entry& e = (*words)[queue.get()];
+    if (e.buffer.get() == nullptr) {
+        e.buffer = bc::buffer(queue.get_context(), 64, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR);
+        e.queue = queue;
+    }
+    return e.buffer;
+}
+
 std::size_t three_pass_tiles(const bc::command_queue& queue, element_type type, const std::string& pred_file,
                              std::size_t n)
 {
@@ -227,6 +244,14 @@ std::size_t copy_if_impl(const buffer_range& in, const buffer_range& out, elemen
     bc::command_queue& queue = scope.queue();
     guarded(who, [&] {
         const copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), in.size);
+        if (policy.path == copy_if_path::single_pass && policy.read == copy_if_read::map) {
+            bc::buffer& word = zero_copy_word(queue);
+            run_single_pass(in, out, type, pred_file, policy, word, 0, queue);
+            void* p = queue.enqueue_map_buffer(word, CL_MAP_READ, 0, sizeof total); // waits for the kernel
+            std::memcpy(&total, p, sizeof total);
+            queue.enqueue_unmap_buffer(word, p);
+            return;
+        }
         if (policy.path == copy_if_path::single_pass) {
             scratch_lease lease(queue);
             const bc::buffer count = lease.buffer(sizeof(cl_ulong));
