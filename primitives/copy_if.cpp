@@ -93,12 +93,10 @@ single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type
     k.items = policy.items;
     // By rows: work-groups a multiple of 32 (else in place).
     k.compact = policy.compact == copy_if_compact::rows && policy.wg % 32 != 0 ? copy_if_compact::in_place : policy.compact;
-    // 16-byte loads: 4- and 8-byte types whose items fill whole vectors (not by rows: straight
-    // into registers, element by element).
-    const std::size_t vec = policy.vec && k.compact != copy_if_compact::rows && (elem == 4 || elem == 8) &&
-                                    k.items % (16 / elem) == 0
-                                ? 16 / elem
-                                : 1;
+    // 16-byte loads: 4- and 8-byte types whose items fill whole vectors (by rows: registers of
+    // vectors, CLPRIM_COPY_IF_ROWS_VEC).
+    const bool want_vec = k.compact == copy_if_compact::rows ? policy.rows_vec : policy.vec;
+    const std::size_t vec = want_vec && (elem == 4 || elem == 8) && k.items % (16 / elem) == 0 ? 16 / elem : 1;
     // NVIDIA: the look-back backs off with PTX nanosleep (lookback.cl); the tile scan by warp
     // shuffles where the policy asks (the work-group size is then kept a multiple of 32).
     const bool shfl = policy.warp_scan && profile.nvidia && policy.wg % 32 == 0;
@@ -147,7 +145,7 @@ single_pass_kernel& cached_single_pass(const bc::command_queue& queue, element_t
 {
     using key = std::tuple<cl_context, cl_device_id, int, std::string, std::size_t, std::size_t, int, std::string>;
     thread_local std::map<key, single_pass_kernel> cache;
-    const int variant = int(policy.warp_lookback) * 16 + int(policy.group_order) * 8 + int(policy.compact) * 4 + int(policy.vec) * 2 + int(policy.warp_scan);
+    const int variant = int(policy.rows_vec) * 32 + int(policy.warp_lookback) * 16 + int(policy.group_order) * 8 + int(policy.compact) * 4 + int(policy.vec) * 2 + int(policy.warp_scan);
     const key k{queue.get_context().get(), queue.get_device().get(), int(type), pred_file, policy.wg, policy.items,
                 variant, lookback_build_options() + extra_options()};
     auto it = cache.find(k);

@@ -112,6 +112,33 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
         const uint before_lane = (1u << lane) - 1u;
         __local uint* table = scratch + WG_SCAN_SCRATCH(wg); // CPY_ITEMS * warps counts
         __local uint* words = table + CPY_ITEMS * warps;      // the portable ballot's words
+#if CPY_VEC > 1
+        // Work-item lid holds the CPY_VEC-element vectors j * wg + lid (CPY_VEC 1: elements): a
+        // row of a warp is 32 x CPY_VEC consecutive elements. Full tiles on a 16-byte boundary
+        // load whole vectors; otherwise element by element, and past the end a work-item loads the
+        // tile's last element again (always in range, count >= 1) and takes none. Element k of
+        // vector j is mask bit j * CPY_VEC + k.
+        CPY_RT r[CPY_RROWS];
+        uint mask = 0;
+        if (count == tile_n && (in_off + base) % CPY_VEC == 0) { // alike in every full tile of a launch
+            #pragma unroll
+            for (uint j = 0; j < CPY_RROWS; ++j) r[j] = ((__global const CPY_RT*)src)[j * wg + lid];
+        } else {
+            #pragma unroll
+            for (uint j = 0; j < CPY_RROWS; ++j) r[j] = cpy_rload(src, (j * wg + lid) * CPY_VEC, count - 1u);
+        }
+        #pragma unroll
+        for (uint j = 0; j < CPY_RROWS; ++j)
+            #pragma unroll
+            for (uint k = 0; k < CPY_VEC; ++k)
+                mask |= ((j * wg + lid) * CPY_VEC + k < count && CLPRIM_PRED(CPY_RGET(r[j], k)) ? 1u : 0u) << (j * CPY_VEC + k);
+        #pragma unroll
+        for (uint j = 0; j < CPY_RROWS; ++j) {
+            uint before_me, in_warp;
+            cpy_rank_row(cpy_row_count(mask, j), before_lane, words, &before_me, &in_warp);
+            if (lane == 0) table[j * warps + warp] = in_warp;
+        }
+#else
         // One path for full and partial tiles: past the end a work-item loads the tile's last
         // element again (always in range, count >= 1) and takes none.
         T r[CPY_ITEMS];
@@ -125,8 +152,9 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
             const uint b = cpy_row_ballot((mask >> j) & 1u, words);
             if (lane == 0) table[j * warps + warp] = popcount(b);
         }
+#endif
         barrier(CLK_LOCAL_MEM_FENCE);
-        const uint parts = CPY_ITEMS * warps; // at most wg (CPY_ITEMS <= 32)
+        const uint parts = CPY_RROWS * warps; // at most wg (CPY_ITEMS <= 32)
         const uint part = lid < parts ? table[lid] : 0u;
         const uint start = cpy_exclusive_scan(part, scratch, &total);
         if (lid < parts) table[lid] = start;
@@ -143,8 +171,25 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
 #ifdef CPY_SHFL
         // Lane j holds its warp's start in row j, handed round by a shuffle per row (a load of
         // the table per row would be hoisted: a register per row).
-        const uint mine = lane < CPY_ITEMS ? table[lane * warps + warp] : 0u;
+        const uint mine = lane < CPY_RROWS ? table[lane * warps + warp] : 0u;
 #endif
+#if CPY_VEC > 1
+        #pragma unroll
+        for (uint j = 0; j < CPY_RROWS; ++j) {
+            uint before_me, in_warp;
+            cpy_rank_row(cpy_row_count(mask, j), before_lane, words, &before_me, &in_warp);
+#ifdef CPY_SHFL
+            uint row_start;
+            asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(row_start) : "r"(mine), "r"(j));
+#else
+            const uint row_start = table[j * warps + warp];
+#endif
+            uint d = row_start + before_me;
+            #pragma unroll
+            for (uint k = 0; k < CPY_VEC; ++k)
+                if ((mask >> (j * CPY_VEC + k)) & 1u) tile[d++] = CPY_RGET(r[j], k);
+        }
+#else
         #pragma unroll
         for (uint j = 0; j < CPY_ITEMS; ++j) {
             const uint f = (mask >> j) & 1u;
@@ -157,6 +202,7 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
 #endif
             if (f) tile[row_start + popcount(b & before_lane)] = r[j];
         }
+#endif
     }
 #else
     // 1. Coalesced load into local memory (16-byte vectors where the tile starts on a 16-byte

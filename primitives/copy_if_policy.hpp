@@ -40,6 +40,8 @@ namespace detail {
 //    vote per row of 32 elements, written once to their compacted places (work-groups a
 //    multiple of 32; NVIDIA's votes, elsewhere a slow portable stand-in for tests);
 //  - vec (CLPRIM_COPY_IF_VEC=0|1): 16-byte vector loads of full tiles (4- and 8-byte types);
+//    by rows CLPRIM_COPY_IF_ROWS_VEC=0|1: registers of 16-byte vectors, a row of a warp 32
+//    vectors, ranked by a vote per bit of each work-item's count in it;
 //  - warp_scan (CLPRIM_COPY_IF_WARP=0|1): the tile's scan by warp shuffles (NVIDIA's inline
 //    PTX; other devices always take the local-memory scan).
 //  - look-back (CLPRIM_COPY_IF_LOOKBACK=window|warp): the work-group's window look-back
@@ -69,6 +71,7 @@ struct copy_if_policy {
     copy_if_read read = copy_if_read::pinned; // how the value-returning call reads its count
     bool group_order = false; // tile index = group id (no start-order counter)
     bool warp_lookback = false; // NVIDIA only: the look-back walked by one warp
+    bool rows_vec = false;   // by rows: 16-byte loads into registers of vectors
 };
 
 inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::size_t elem, std::size_t n)
@@ -97,6 +100,7 @@ inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::
     p.warp_scan = p.warp_lookback = p.group_order = profile.nvidia;
     if (const auto c = knob_choice("CLPRIM_COPY_IF_COMPACT", {"gather", "in_place", "rows"})) p.compact = copy_if_compact(*c);
     if (const auto v = knob_number("CLPRIM_COPY_IF_VEC", 0, 1)) p.vec = *v == 1;
+    if (const auto v = knob_number("CLPRIM_COPY_IF_ROWS_VEC", 0, 1)) p.rows_vec = *v == 1;
     if (const auto w = knob_number("CLPRIM_COPY_IF_WARP", 0, 1)) p.warp_scan = profile.nvidia && *w == 1;
     if (const auto r = knob_choice("CLPRIM_COPY_IF_READ", {"pinned", "plain", "finish", "async", "map"})) p.read = copy_if_read(*r);
     if (const auto o = knob_choice("CLPRIM_COPY_IF_ORDER", {"start", "group"})) p.group_order = *o == 1;

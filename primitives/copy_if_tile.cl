@@ -106,6 +106,56 @@ inline uint cpy_row_ballot(uint flag, __local uint* words)
 }
 #endif
 
+// By rows (CPY_COMPACT=2): a work-item holds CPY_RROWS registers of CPY_VEC elements each
+// (CPY_RT), element k of one is CPY_RGET(v, k); cpy_rload gathers one element by element (k
+// past `last` loads element `last` again).
+#if CPY_VEC > 1
+#define CPY_RT CLPRIM_CAT(T, CPY_VEC)
+#else
+#define CPY_RT T
+#endif
+#define CPY_RROWS (CPY_ITEMS / CPY_VEC)
+#if CPY_VEC == 4
+#define CPY_RGET(v, k) ((k) == 0 ? (v).s0 : (k) == 1 ? (v).s1 : (k) == 2 ? (v).s2 : (v).s3)
+#define CPY_RBITS 3
+inline CPY_RT cpy_rload(__global const T* src, uint e, uint last)
+{
+    return (CPY_RT)(src[min(e, last)], src[min(e + 1u, last)], src[min(e + 2u, last)], src[min(e + 3u, last)]);
+}
+#elif CPY_VEC == 2
+#define CPY_RGET(v, k) ((k) == 0 ? (v).s0 : (v).s1)
+#define CPY_RBITS 2
+inline CPY_RT cpy_rload(__global const T* src, uint e, uint last)
+{
+    return (CPY_RT)(src[min(e, last)], src[min(e + 1u, last)]);
+}
+#else
+#define CPY_RGET(v, k) (v)
+#define CPY_RBITS 1
+#endif
+
+// The kept elements of this work-item's register j (0 .. CPY_VEC).
+inline uint cpy_row_count(uint mask, uint j)
+{
+    return popcount((mask >> (j * CPY_VEC)) & ((1u << CPY_VEC) - 1u));
+}
+
+// Ranks a row of a warp: c is this work-item's count in it (0 .. CPY_VEC); *before gets the
+// counts of the warp's work-items before this one, *all the warp's. One vote per bit of c (a
+// count below 2^CPY_RBITS): the sum over earlier lanes is sum_b 2^b popcount(vote_b & earlier).
+inline void cpy_rank_row(uint c, uint before_lane, __local uint* words, uint* before, uint* all)
+{
+    uint b_sum = 0, a_sum = 0;
+    #pragma unroll
+    for (uint bit = 0; bit < CPY_RBITS; ++bit) {
+        const uint b = cpy_row_ballot((c >> bit) & 1u, words);
+        b_sum += (uint)popcount(b & before_lane) << bit;
+        a_sum += (uint)popcount(b) << bit;
+    }
+    *before = b_sum;
+    *all = a_sum;
+}
+
 // A tile of count elements from src (its first element at index start of the buffer) into local
 // memory, coalesced: work-item lid takes elements j * local size + lid, or, for a full tile on a
 // 16-byte boundary with CPY_VEC > 1, the CPY_VEC-element vectors j * local size + lid (a quarter

@@ -128,6 +128,7 @@ struct forced_path {
     const char* vec;      // CLPRIM_COPY_IF_VEC, or "" for the policy's
     const char* order = ""; // CLPRIM_COPY_IF_ORDER, or "" for the policy's
     const char* walk = "";  // CLPRIM_COPY_IF_LOOKBACK (warp: NVIDIA only, the window elsewhere)
+    const char* rows_vec = ""; // CLPRIM_COPY_IF_ROWS_VEC
 };
 const forced_path forced_paths[] = {
     {"three_pass", nullptr, "wait", "", ""},                   // 0
@@ -143,6 +144,7 @@ const forced_path forced_paths[] = {
     {"single_pass", "32,8", "fallback", "in_place", "1", "group"}, // 10
     {"single_pass", "32,8", "fallback", "rows", "", "", "warp"}, // 11
     {"single_pass", "64,31", "wait", "rows", "", "group", ""}, // 12
+    {"single_pass", "32,8", "fallback", "rows", "", "group", "warp", "1"}, // 13
 };
 
 // The knobs of one forced path, set while it lives.
@@ -150,10 +152,11 @@ struct forcing {
     explicit forcing(const forced_path& f)
         : path("CLPRIM_COPY_IF_PATH", f.path), tune("CLPRIM_COPY_IF_TUNE", f.tune ? f.tune : ""),
           lookback("CLPRIM_LOOKBACK", f.lookback), compact("CLPRIM_COPY_IF_COMPACT", f.compact),
-          vec("CLPRIM_COPY_IF_VEC", f.vec), order("CLPRIM_COPY_IF_ORDER", f.order), walk("CLPRIM_COPY_IF_LOOKBACK", f.walk)
+          vec("CLPRIM_COPY_IF_VEC", f.vec), order("CLPRIM_COPY_IF_ORDER", f.order), walk("CLPRIM_COPY_IF_LOOKBACK", f.walk),
+          rows_vec("CLPRIM_COPY_IF_ROWS_VEC", f.rows_vec)
     {
     }
-    env_override path, tune, lookback, compact, vec, order, walk;
+    env_override path, tune, lookback, compact, vec, order, walk, rows_vec;
 };
 
 std::string label_of(const forced_path& f)
@@ -161,7 +164,8 @@ std::string label_of(const forced_path& f)
     return std::string(f.path) + (f.tune ? std::string(" tune ") + f.tune : std::string()) + " lookback " + f.lookback +
            (*f.compact ? std::string(" ") + f.compact : std::string()) + (*f.vec ? std::string(" vec ") + f.vec : std::string()) +
            (*f.order ? std::string(" order ") + f.order : std::string()) +
-           (*f.walk ? std::string(" walk ") + f.walk : std::string());
+           (*f.walk ? std::string(" walk ") + f.walk : std::string()) +
+           (*f.rows_vec ? std::string(" rows_vec ") + f.rows_vec : std::string());
 }
 
 // Sizes around the tiny tiles' boundaries (4 x 3 = 12 elements) and the default ones (256 x 16),
@@ -214,7 +218,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_type_every_path, T, all_types)
 {
     if (!type_runs_here<T>()) return;
     using bc::lambda::_1;
-    for (const auto& f : {forced_paths[0], forced_paths[3], forced_paths[11]}) {
+    for (const auto& f : {forced_paths[0], forced_paths[3], forced_paths[11], forced_paths[13]}) {
         forcing force(f);
         for (std::size_t n : {std::size_t(13), std::size_t(1000)}) {
             const auto v = make_data<T>(n, distribution::random);
@@ -269,7 +273,7 @@ BOOST_AUTO_TEST_CASE(out_of_order_queue_every_path)
 {
     using T = cl_uint;
     bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-    for (const auto& f : {forced_paths[0], forced_paths[1], forced_paths[3], forced_paths[10], forced_paths[7], forced_paths[12]}) {
+    for (const auto& f : {forced_paths[0], forced_paths[1], forced_paths[3], forced_paths[10], forced_paths[7], forced_paths[12], forced_paths[13]}) {
         forcing force(f);
         const std::size_t n = 20000;
         const auto v = make_data<T>(n, distribution::random, 99);
