@@ -172,18 +172,15 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
         // Lane j holds its warp's start in row j, handed round by a shuffle per row (a load of
         // the table per row would be hoisted: a register per row).
         const uint mine = lane < CPY_RROWS ? table[lane * warps + warp] : 0u;
+#else
+        const uint mine = 0;
 #endif
 #if CPY_VEC > 1
         #pragma unroll
         for (uint j = 0; j < CPY_RROWS; ++j) {
             uint before_me, in_warp;
             cpy_rank_row(cpy_row_count(mask, j), before_lane, words, &before_me, &in_warp);
-#ifdef CPY_SHFL
-            uint row_start;
-            asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(row_start) : "r"(mine), "r"(j));
-#else
-            const uint row_start = table[j * warps + warp];
-#endif
+            const uint row_start = cpy_row_start(mine, j, table, warps, warp);
             uint d = row_start + before_me;
             #pragma unroll
             for (uint k = 0; k < CPY_VEC; ++k)
@@ -194,12 +191,7 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
         for (uint j = 0; j < CPY_ITEMS; ++j) {
             const uint f = (mask >> j) & 1u;
             const uint b = cpy_row_ballot(f, words);
-#ifdef CPY_SHFL
-            uint row_start;
-            asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(row_start) : "r"(mine), "r"(j));
-#else
-            const uint row_start = table[j * warps + warp];
-#endif
+            const uint row_start = cpy_row_start(mine, j, table, warps, warp);
             if (f) tile[row_start + popcount(b & before_lane)] = r[j];
         }
 #endif

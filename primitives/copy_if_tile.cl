@@ -134,6 +134,23 @@ inline CPY_RT cpy_rload(__global const T* src, uint e, uint last)
 #define CPY_RBITS 1
 #endif
 
+// This warp's start in row j: with CPY_SHFL lane j holds it in `mine` (one shuffle), else the
+// table has it.
+inline uint cpy_row_start(uint mine, uint j, __local const uint* table, uint warps, uint warp)
+{
+#ifdef CPY_SHFL
+    (void)table;
+    (void)warps;
+    (void)warp;
+    uint start;
+    asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(start) : "r"(mine), "r"(j));
+    return start;
+#else
+    (void)mine;
+    return table[j * warps + warp];
+#endif
+}
+
 // The kept elements of this work-item's register j (0 .. CPY_VEC).
 inline uint cpy_row_count(uint mask, uint j)
 {
