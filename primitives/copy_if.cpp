@@ -105,6 +105,7 @@ single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type
                                 (shfl ? " -DCPY_SHFL" : "") + (shfl && policy.warp_lookback ? " -DCPY_WARP_LOOKBACK" : "") +
                                 (policy.group_order ? " -DCPY_GROUP_ORDER=1" : "") +
                                 (profile.nvidia ? " -DLB_NANOSLEEP" : "") +
+                                (profile.nvidia && policy.reg_cap ? " -cl-nv-maxrregcount=" + std::to_string(policy.reg_cap) : "") +
                                 lookback_build_options() + extra_options();
     bc::program program = primitives_program(queue.get_context(),
                                              {pred_file, "workgroup_scan.cl", "lookback.cl", "scan_window_lookback.cl", "copy_if_tile.cl",
@@ -145,7 +146,7 @@ single_pass_kernel& cached_single_pass(const bc::command_queue& queue, element_t
 {
     using key = std::tuple<cl_context, cl_device_id, int, std::string, std::size_t, std::size_t, int, std::string>;
     thread_local std::map<key, single_pass_kernel> cache;
-    const int variant = int(policy.rows_vec) * 32 + int(policy.warp_lookback) * 16 + int(policy.group_order) * 8 + int(policy.compact) * 4 + int(policy.vec) * 2 + int(policy.warp_scan);
+    const int variant = int(policy.reg_cap) * 64 + int(policy.rows_vec) * 32 + int(policy.warp_lookback) * 16 + int(policy.group_order) * 8 + int(policy.compact) * 4 + int(policy.vec) * 2 + int(policy.warp_scan);
     const key k{queue.get_context().get(), queue.get_device().get(), int(type), pred_file, policy.wg, policy.items,
                 variant, lookback_build_options() + extra_options()};
     auto it = cache.find(k);

@@ -72,6 +72,7 @@ struct copy_if_policy {
     bool group_order = false; // tile index = group id (no start-order counter)
     bool warp_lookback = false; // NVIDIA only: the look-back walked by one warp
     bool rows_vec = false;   // by rows: 16-byte loads into registers of vectors
+    std::size_t reg_cap = 0; // NVIDIA: -cl-nv-maxrregcount for the single pass (0: none)
 };
 
 inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::size_t elem, std::size_t n)
