@@ -5,16 +5,20 @@
 //
 // Per tile (one work-group, CPY_ITEMS elements per work-item, numbered in the order the groups
 // start, or by group id with CPY_GROUP_ORDER):
-//   1. load the tile coalesced into local memory (16-byte vectors where it can); each work-item
-//      takes its CPY_ITEMS consecutive elements from there, evaluates the predicate (a bit mask)
-//      and counts them;
-//   2. an exclusive work-group scan of the counts: each work-item's first slot within the tile,
-//      and the tile's total (warp shuffles on NVIDIA, CPY_SHFL);
+//   1. load the tile coalesced, evaluate the predicate once per element;
+//   2. rank the kept elements within the tile and get the tile's total: either the tile staged
+//      in local memory, each work-item taking CPY_ITEMS consecutive elements and a work-group
+//      scan of their counts (warp shuffles on NVIDIA, CPY_SHFL), or by rows (CPY_COMPACT=2):
+//      registers straight from the coalesced loads, a warp vote per row of 32, a scan of the
+//      warps' counts per row;
 //   3. publish the total at once, so that successors wait on nothing more;
-//   4. compact the kept elements within local memory: their values moved down in place
-//      (CPY_COMPACT=1), or their positions (CPY_COMPACT=0, gathered in the store);
+//   4. compact the kept elements within local memory: values moved down in place
+//      (CPY_COMPACT=1), positions (CPY_COMPACT=0, gathered in the store), or each value written
+//      once to its place (by rows);
 //   5. look back over the earlier tiles' counts (with the decoupled fallback: a stalled
-//      predecessor's count is recomputed from its input), publish the inclusive count;
+//      predecessor's count is recomputed from its input): the work-group's window
+//      (scan_window_lookback.cl) or one warp's walk (CPY_WARP_LOOKBACK); publish the inclusive
+//      count;
 //   6. one contiguous store of the kept elements from the tile's output start: coalesced,
 //      whatever was kept;
 //   7. the last tile writes the total count (the host reads it, or it stays on the device).
@@ -22,13 +26,13 @@
 // Required: T (type_options), CLPRIM_PRED(x) (a generated predicate, operator_source.hpp),
 // CPY_ITEMS (1..32: one mask bit per element), and workgroup_scan.cl (wg_exclusive_scan_uint),
 // lookback.cl, scan_window_lookback.cl and copy_if_tile.cl (the kernel's pieces) joined before
-// this file. Optional (the host's
-// copy_if_policy.hpp picks them): CPY_COMPACT (0 gather through positions, 1 in place, 2 by
-// rows with warp votes (work-groups a multiple of 32; portable but slow without CPY_SHFL);
-// default 0), CPY_VEC (elements per 16-byte load of a full tile, 1 for none; CPY_ITEMS a multiple of it),
-// CPY_SHFL (NVIDIA only, work-groups a multiple of 32: the tile scan by warp shuffles, PTX),
-// CPY_GROUP_ORDER (1: tile index = group id instead of the start-order counter; default 0),
-// CPY_WARP_LOOKBACK (NVIDIA, with CPY_SHFL: the look-back walked by one warp).
+// this file. Optional (the host's copy_if_policy.hpp picks them): CPY_COMPACT (0 gather through
+// positions, 1 in place, 2 by rows with warp votes: work-groups a multiple of 32, portable but
+// slow without CPY_SHFL; default 0), CPY_VEC (elements per 16-byte load, 1 for none; CPY_ITEMS a
+// multiple of it), CPY_SHFL (NVIDIA only, work-groups a multiple of 32: warp shuffles and votes,
+// PTX), CPY_GROUP_ORDER (1: tile index = group id instead of the start-order counter),
+// CPY_WARP_LOOKBACK (NVIDIA, with CPY_SHFL: the look-back walked by one warp), CPY_EARLY_WALK
+// (measurements).
 #ifndef T
 #error "copy_if_lookback.cl needs T"
 #endif
