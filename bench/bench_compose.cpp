@@ -1,11 +1,13 @@
 // Bench case "compose": the composing pieces beside Boost.Compute, uint at each size.
 //   reduce_device / device_x100: 100 back-to-back clprim::reduce(first, last, result, queue)
 //       (result on the device, no wait) then one finish; time per call. Beside it the
-//       value-returning fast reduce and Boost.Compute's reduce (the baseline).
+//       value-returning fast reduce and Boost.Compute's reduce (the baseline); device_one: one
+//       such call, then the finish (launch + wait, no read: the floor without a result to read).
 //   reduce_op / bit_xor: clprim::reduce with bc::bit_xor<cl_uint>() and its identity, beside the
 //       sum (reduce_op::sum) and Boost.Compute's reduce with bc::bit_xor (the baseline).
 //   copy_if / half: clprim::copy_if keeping the odd values (about half), beside
-//       boost::compute::copy_if (the baseline).
+//       boost::compute::copy_if (the baseline); half_count_device: the count_result overload
+//       (the count stays on the device: one launch and the finish, no read).
 //   scan_op / max: clprim::inclusive_scan with bc::max<cl_uint>() and identity 0, beside the sum
 //       scan (clprim::inclusive_scan, fast) and Boost.Compute's inclusive_scan with bc::max (the
 //       baseline). Target: max within 10% of sum.
@@ -81,6 +83,12 @@ CLPRIM_BENCH(compose)
             bool ok = true;
             for (cl_uint v : h) ok = ok && v == sum;
             add("reduce_device", "device_x100", x100_ms / 100, in_bytes, false, ok);
+            // One call with its result on the device, then the finish: launch + wait, no read.
+            const double one_ms = clprim_bench::median_ms(
+                ctx.queue, [&] { clprim::reduce(d.begin(), d.end(), results.begin(), ctx.queue); }, ctx.repeat);
+            cl_uint one = 0;
+            bc::copy(results.begin(), results.begin() + 1, &one, ctx.queue);
+            add("reduce_device", "device_one", one_ms, in_bytes, false, one == sum);
         }
 
         // Reduce with an operator: bit_xor against the sum.
@@ -113,6 +121,16 @@ CLPRIM_BENCH(compose)
             std::vector<cl_uint> h(count);
             if (count) bc::copy(out.begin(), out.begin() + count, h.begin(), ctx.queue);
             add("copy_if", "half", ms, in_bytes + double(odd.size()) * sizeof(cl_uint), false, h == odd);
+            // The count_result overload: the count stays on the device (no read), then the finish.
+            bc::vector<cl_ulong> dcount(1, ctx.ctx);
+            const double dev_ms = clprim_bench::median_ms(
+                ctx.queue, [&] { clprim::copy_if(d.begin(), d.end(), out.begin(), dcount.begin(), ctx.queue, bench_is_odd); },
+                ctx.repeat);
+            cl_ulong c = 0;
+            bc::copy(dcount.begin(), dcount.end(), &c, ctx.queue);
+            std::vector<cl_uint> h2(static_cast<std::size_t>(c));
+            if (c) bc::copy(out.begin(), out.begin() + std::ptrdiff_t(c), h2.begin(), ctx.queue);
+            add("copy_if", "half_count_device", dev_ms, in_bytes + double(odd.size()) * sizeof(cl_uint), false, h2 == odd);
         }
 
         // Inclusive scan with bc::max against the sum scan (read n, write n).
@@ -172,4 +190,44 @@ CLPRIM_BENCH(copy_if_profile)
                     prof.kernel_ms, count == kept ? "right" : "WRONG");
         clprim_bench::print_kernel_times(prof.times, reps);
     }
+}
+
+// Bench case "small_call_host" (diagnostic, prints to stdout, adds no rows): the host's share of a
+// small call, timed over 2000 calls that enqueue nothing (empty ranges: the checks and, for
+// copy_if, the predicate's source rendered from the function object), beside the same calls at
+// 1024 elements with their finish. Where a small call's time goes between the host and the device.
+CLPRIM_BENCH(small_call_host)
+{
+    using clock = std::chrono::steady_clock;
+    bc::vector<cl_uint> d(1024, ctx.ctx), out(1024, ctx.ctx), one(1, ctx.ctx);
+    bc::vector<cl_ulong> count(1, ctx.ctx);
+    std::vector<cl_uint> host(1024);
+    for (std::size_t i = 0; i < host.size(); ++i) host[i] = cl_uint(i * 2654435761u);
+    bc::copy(host.begin(), host.end(), d.begin(), ctx.queue);
+    auto per_call_us = [&](const std::function<void()>& f, int reps) {
+        f();
+        ctx.queue.finish();
+        const auto t0 = clock::now();
+        for (int i = 0; i < reps; ++i) f();
+        ctx.queue.finish();
+        return std::chrono::duration<double, std::micro>(clock::now() - t0).count() / reps;
+    };
+    using bc::lambda::_1;
+    std::printf("small_call_host: us per call\n");
+    std::printf("  copy_if n=0 (BOOST_COMPUTE_FUNCTION)  %8.2f\n",
+                per_call_us([&] { (void)clprim::copy_if(d.begin(), d.begin(), out.begin(), ctx.queue, bench_is_odd); }, 2000));
+    std::printf("  copy_if n=0 (lambda)                  %8.2f\n",
+                per_call_us([&] { (void)clprim::copy_if(d.begin(), d.begin(), out.begin(), ctx.queue, (_1 & 1u) == 1u); }, 2000));
+    std::printf("  reduce n=0                            %8.2f\n",
+                per_call_us([&] { (void)clprim::reduce(d.begin(), d.begin(), ctx.queue); }, 2000));
+    std::printf("  copy_if n=1024 value (each finished)  %8.2f\n", per_call_us([&] {
+        (void)clprim::copy_if(d.begin(), d.end(), out.begin(), ctx.queue, bench_is_odd);
+    }, 200));
+    std::printf("  copy_if n=1024 count_result x200, one finish %8.2f\n", per_call_us([&] {
+        clprim::copy_if(d.begin(), d.end(), out.begin(), count.begin(), ctx.queue, bench_is_odd);
+    }, 200));
+    std::printf("  reduce n=1024 value                   %8.2f\n",
+                per_call_us([&] { (void)clprim::reduce(d.begin(), d.end(), ctx.queue); }, 200));
+    std::printf("  reduce n=1024 to device x200, one finish %8.2f\n",
+                per_call_us([&] { clprim::reduce(d.begin(), d.end(), one.begin(), ctx.queue); }, 200));
 }

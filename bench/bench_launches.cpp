@@ -5,7 +5,10 @@
 // (wall time per call, median, the bench's usual harness: the call, then clFinish):
 //   launches / empty_kernel:      one launch of an empty kernel (one work-group of 256);
 //   launches / empty_kernel_read: the same, then a blocking read of 8 bytes (what a call that
-//                                 returns a value, like reduce or copy_if, cannot go below).
+//                                 returns a value, like reduce or copy_if, cannot go below);
+//   launches / empty_kernel_read_pinned, _read_async, _finish_read: the same 8 bytes into
+//                                 pinned memory: blocking; non-blocking then clFinish; clFinish
+//                                 then blocking.
 #include "bench_framework.hpp"
 
 #include <boost/compute/functional.hpp>
@@ -64,6 +67,36 @@ CLPRIM_BENCH(launches)
                                          ctx.queue.enqueue_read_buffer(word, 0, sizeof host_word, &host_word);
                                      },
                                      reps));
+        // The same 8 bytes other ways (how a value-returning call may wait): into pinned memory
+        // (a CL_MEM_ALLOC_HOST_PTR buffer mapped once), blocking; non-blocking then clFinish;
+        // clFinish first, then the blocking read.
+        bc::buffer pinned_buf(ctx.ctx, 64, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR);
+        void* pinned = ctx.queue.enqueue_map_buffer(pinned_buf, CL_MAP_READ | CL_MAP_WRITE, 0, 64);
+        add("empty_kernel_read_pinned", clprim_bench::median_ms(
+                                            ctx.queue,
+                                            [&] {
+                                                ctx.queue.enqueue_1d_range_kernel(empty, 0, 256, 256);
+                                                ctx.queue.enqueue_read_buffer(word, 0, sizeof host_word, pinned);
+                                            },
+                                            reps));
+        add("empty_kernel_read_async", clprim_bench::median_ms(
+                                           ctx.queue,
+                                           [&] {
+                                               ctx.queue.enqueue_1d_range_kernel(empty, 0, 256, 256);
+                                               ctx.queue.enqueue_read_buffer_async(word, 0, sizeof host_word, pinned);
+                                               ctx.queue.finish();
+                                           },
+                                           reps));
+        add("empty_kernel_finish_read", clprim_bench::median_ms(
+                                            ctx.queue,
+                                            [&] {
+                                                ctx.queue.enqueue_1d_range_kernel(empty, 0, 256, 256);
+                                                ctx.queue.finish();
+                                                ctx.queue.enqueue_read_buffer(word, 0, sizeof host_word, pinned);
+                                            },
+                                            reps));
+        ctx.queue.enqueue_unmap_buffer(pinned_buf, pinned);
+        ctx.queue.finish();
     }
     bc::command_queue q(ctx.ctx, ctx.device, CL_QUEUE_PROFILING_ENABLE);
     std::printf("launches per call (kernels enqueued by one call)\n%-28s %12s %9s\n", "primitive", "n", "launches");

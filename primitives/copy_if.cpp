@@ -65,8 +65,19 @@ three_pass_kernels make_three_pass(const bc::command_queue& queue, element_type 
 struct single_pass_kernel {
     bc::kernel kernel;
     std::size_t wg = 1, items = 1;
-    std::string shape; // "256x16": names the launches in kernel profiles
+    copy_if_compact compact = copy_if_compact::gather;
+    std::string shape; // "256x16 in_place vec warp": names the launches in kernel profiles
     std::size_t tile() const { return wg * items; }
+    // The kept elements' positions (gather only).
+    std::size_t idx_bytes() const
+    {
+        return compact == copy_if_compact::gather ? tile() * sizeof(cl_ushort) : sizeof(cl_ushort);
+    }
+    // The scan's scratch, and by rows the warps' counts per row and the portable vote's words.
+    std::size_t scratch_words() const
+    {
+        return scan_scratch(wg) + (compact == copy_if_compact::rows ? (items + 1) * (wg / 32) : 0);
+    }
 };
 
 // CLPRIM_COPY_IF_OPTIONS: extra build options of the single-pass program (measurements).
@@ -80,21 +91,41 @@ single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type
     const bc::device device = queue.get_device();
     const device_profile& profile = profile_of(device);
     k.items = policy.items;
-    // NVIDIA: the look-back backs off with PTX nanosleep (lookback.cl).
+    // By rows: work-groups a multiple of 32 (else in place).
+    k.compact = policy.compact == copy_if_compact::rows && policy.wg % 32 != 0 ? copy_if_compact::in_place : policy.compact;
+    // 16-byte loads: 4- and 8-byte types whose items fill whole vectors (by rows: registers of
+    // vectors, CLPRIM_COPY_IF_ROWS_VEC).
+    const bool want_vec = k.compact == copy_if_compact::rows ? policy.rows_vec : policy.vec;
+    const std::size_t vec = want_vec && (elem == 4 || elem == 8) && k.items % (16 / elem) == 0 ? 16 / elem : 1;
+    // NVIDIA: the look-back backs off with PTX nanosleep (lookback.cl); the tile scan by warp
+    // shuffles where the policy asks (the work-group size is then kept a multiple of 32).
+    const bool shfl = policy.warp_scan && profile.nvidia && policy.wg % 32 == 0;
     const std::string options = type_options(type, "T") + " -DCPY_ITEMS=" + std::to_string(k.items) +
-                                (profile.nvidia ? " -DLB_NANOSLEEP" : "") + lookback_build_options() + extra_options();
+                                " -DCPY_COMPACT=" + std::to_string(int(k.compact)) + " -DCPY_VEC=" + std::to_string(vec) +
+                                (shfl ? " -DCPY_SHFL" : "") + (shfl && policy.warp_lookback ? " -DCPY_WARP_LOOKBACK" : "") +
+                                (policy.group_order ? " -DCPY_GROUP_ORDER=1" : "") +
+                                (profile.nvidia ? " -DLB_NANOSLEEP" : "") +
+                                (profile.nvidia && policy.reg_cap ? " -cl-nv-maxrregcount=" + std::to_string(policy.reg_cap) : "") +
+                                lookback_build_options() + extra_options();
     bc::program program = primitives_program(queue.get_context(),
-                                             {pred_file, "workgroup_scan.cl", "lookback.cl", "scan_window_lookback.cl", "copy_if_lookback.cl"}, options);
+                                             {pred_file, "workgroup_scan.cl", "lookback.cl", "scan_window_lookback.cl", "copy_if_tile.cl",
+                                              "copy_if_lookback.cl"},
+                                             options);
     k.kernel = program.create_kernel("copy_if_single_pass");
     const auto lim = limits_for(k.kernel, device);
     k.wg = std::max<std::size_t>(1, std::min(policy.wg, lim.max_work_group_size));
-    if (k.wg < policy.wg) k.wg = floor_pow2(k.wg);
-    // Local memory: the tile, the kept elements' positions (ushort), the scan's scratch, the
-    // look-back window (2 x 32 + 6 uints). Tiles of at most 2^16 elements (ushort positions).
-    while (k.wg > 1 && (k.tile() > 65536 || tile_slots(k.tile()) * elem + k.tile() * 2 + scan_scratch(k.wg) * 4 +
-                                                  70 * 4 > lim.local_mem_size))
+    const bool warps = shfl || k.compact == copy_if_compact::rows; // work-groups a multiple of 32
+    if (k.wg < policy.wg) k.wg = warps ? std::max<std::size_t>(32, floor_pow2(k.wg)) : floor_pow2(k.wg);
+    // Local memory: the tile, the kept elements' positions (ushort; gather only), the scan's
+    // scratch, the look-back window (2 x 32 + 6 uints). Tiles of at most 2^16 elements (ushort
+    // positions).
+    while (k.wg > (warps ? 32u : 1u) &&
+           (k.tile() > 65536 || tile_slots(k.tile()) * elem + k.idx_bytes() + k.scratch_words() * 4 + 70 * 4 > lim.local_mem_size))
         k.wg /= 2;
-    k.shape = std::to_string(k.wg) + "x" + std::to_string(k.items);
+    static const char* const compact_names[] = {" gather", " in_place", " rows"};
+    k.shape = std::to_string(k.wg) + "x" + std::to_string(k.items) + compact_names[int(k.compact)] +
+              (vec > 1 ? " vec" : "") + (shfl ? " warp" : "") + (shfl && policy.warp_lookback ? " warp_lookback" : "") +
+              (policy.group_order ? " group" : "");
     return k;
 }
 
@@ -113,10 +144,11 @@ three_pass_kernels& cached_three_pass(const bc::command_queue& queue, element_ty
 single_pass_kernel& cached_single_pass(const bc::command_queue& queue, element_type type, const std::string& pred_file,
                                        const copy_if_policy& policy)
 {
-    using key = std::tuple<cl_context, cl_device_id, int, std::string, std::size_t, std::size_t, std::string>;
+    using key = std::tuple<cl_context, cl_device_id, int, std::string, std::size_t, std::size_t, int, std::string>;
     thread_local std::map<key, single_pass_kernel> cache;
+    const int variant = int(policy.reg_cap) * 64 + int(policy.rows_vec) * 32 + int(policy.warp_lookback) * 16 + int(policy.group_order) * 8 + int(policy.compact) * 4 + int(policy.vec) * 2 + int(policy.warp_scan);
     const key k{queue.get_context().get(), queue.get_device().get(), int(type), pred_file, policy.wg, policy.items,
-                lookback_build_options() + extra_options()};
+                variant, lookback_build_options() + extra_options()};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_single_pass(queue, type, pred_file, policy)).first;
     return it->second;
@@ -134,8 +166,8 @@ void run_single_pass(const buffer_range& in, const buffer_range& out, element_ty
     profile_label label(k.shape.c_str());
     launch(queue, k.kernel, tiles * wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), out.buffer,
         cl_ulong(out.offset), cl_ulong(out.size), count_buffer, cl_ulong(count_offset), status.buffer, status.epoch,
-        local_bytes{tile_slots(tile) * size_of(type)}, local_bytes{scan_scratch(wg) * sizeof(cl_uint)},
-        local_bytes{tile * sizeof(cl_ushort)});
+        local_bytes{tile_slots(tile) * size_of(type)}, local_bytes{k.scratch_words() * sizeof(cl_uint)},
+        local_bytes{k.idx_bytes()});
 }
 
 // counts (tiles + 1 ulongs) ends up holding each tile's first output slot and, at [tiles], the total.
@@ -153,6 +185,23 @@ void run_three_pass(const buffer_range& in, const buffer_range& out, element_typ
     launch(queue, k.scatter, tiles * k.wg, k.wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), out.buffer,
         cl_ulong(out.offset), cl_ulong(out.size), counts, local_bytes{tile_slots(k.tile()) * size_of(type)},
         local_bytes{scan_scratch(k.wg) * sizeof(cl_uint)});
+}
+
+// The zero-copy count word of CLPRIM_COPY_IF_READ=map: per host thread and queue (the queue kept,
+// so its handle is not reused), never destroyed (no releases at exit after the runtime is gone).
+bc::buffer& zero_copy_word(const bc::command_queue& queue)
+{
+    struct entry {
+        bc::command_queue queue;
+        bc::buffer buffer;
+    };
+    thread_local std::map<cl_command_queue, entry>* words = new std::map<cl_command_queue, entry>;
+    entry& e = (*words)[queue.get()];
+    if (e.buffer.get() == nullptr) {
+        e.buffer = bc::buffer(queue.get_context(), 64, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR);
+        e.queue = queue;
+    }
+    return e.buffer;
 }
 
 std::size_t three_pass_tiles(const bc::command_queue& queue, element_type type, const std::string& pred_file,
@@ -194,16 +243,30 @@ std::size_t copy_if_impl(const buffer_range& in, const buffer_range& out, elemen
     bc::command_queue& queue = scope.queue();
     guarded(who, [&] {
         const copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), in.size);
+        if (policy.path == copy_if_path::single_pass && policy.read == copy_if_read::map) {
+            bc::buffer& word = zero_copy_word(queue);
+            run_single_pass(in, out, type, pred_file, policy, word, 0, queue);
+            void* p = queue.enqueue_map_buffer(word, CL_MAP_READ, 0, sizeof total); // waits for the kernel
+            std::memcpy(&total, p, sizeof total);
+            queue.enqueue_unmap_buffer(word, p);
+            return;
+        }
         if (policy.path == copy_if_path::single_pass) {
             scratch_lease lease(queue);
             const bc::buffer count = lease.buffer(sizeof(cl_ulong));
             run_single_pass(in, out, type, pred_file, policy, count, 0, queue);
-            // The one wait: a blocking read into pinned memory (reduce_pinned.hpp).
-            if (void* pinned = pinned_result_word(queue.get_context(), queue)) {
-                queue.enqueue_read_buffer(count, 0, sizeof total, pinned);
+            // The one wait, as the policy says (copy_if_read; the pinned word: reduce_pinned.hpp).
+            void* pinned = policy.read == copy_if_read::plain ? nullptr : pinned_result_word(queue.get_context(), queue);
+            if (!pinned) {
+                queue.enqueue_read_buffer(count, 0, sizeof total, &total);
+            } else if (policy.read == copy_if_read::async) {
+                queue.enqueue_read_buffer_async(count, 0, sizeof total, pinned);
+                queue.finish();
                 std::memcpy(&total, pinned, sizeof total);
             } else {
-                queue.enqueue_read_buffer(count, 0, sizeof total, &total);
+                if (policy.read == copy_if_read::finish) queue.finish();
+                queue.enqueue_read_buffer(count, 0, sizeof total, pinned);
+                std::memcpy(&total, pinned, sizeof total);
             }
             return;
         }

@@ -28,13 +28,51 @@ namespace detail {
 //    uint: 0.039 ms against 0.094).
 // CLPRIM_COPY_IF_PATH=single_pass|three_pass forces one (any path runs on any device; 2^32
 // elements or more always take three_pass). CLPRIM_COPY_IF_TUNE="wg,items" sets the single-pass
-// tile (measurements, tests: tiny tiles make many tiles from few elements).
+// tile (measurements, tests: tiny tiles make many tiles from few elements); a range of at most
+// 4 x 256 elements otherwise takes one tile of 256 x 4 (one work-group, no look-back, the
+// fewest loop steps).
+//
+// The single-pass kernel's variants (copy_if_lookback.cl), each with a measurement knob:
+//  - compact (CLPRIM_COPY_IF_COMPACT=gather|in_place|rows): how a tile compacts its kept elements
+//    in local memory before its one contiguous store: their positions (2 bytes each) then a
+//    gather in the store, or the values moved down in place (no position array: a third less
+//    local memory per work-group), or by rows: loaded straight into registers, ranked by a warp
+//    vote per row of 32 elements, written once to their compacted places (work-groups a
+//    multiple of 32; NVIDIA's votes, elsewhere a slow portable stand-in for tests);
+//  - vec (CLPRIM_COPY_IF_VEC=0|1): 16-byte vector loads of full tiles (4- and 8-byte types);
+//    by rows CLPRIM_COPY_IF_ROWS_VEC=0|1: registers of 16-byte vectors, a row of a warp 32
+//    vectors, ranked by a vote per bit of each work-item's count in it;
+//  - warp_scan (CLPRIM_COPY_IF_WARP=0|1): the tile's scan by warp shuffles (NVIDIA's inline
+//    PTX; other devices always take the local-memory scan).
+//  - look-back (CLPRIM_COPY_IF_LOOKBACK=window|warp): the work-group's window look-back
+//    (scan_window_lookback.cl) or one warp walking with votes and shuffles (NVIDIA, with
+//    warp_scan's conditions; elsewhere always the window);
+//  - tile order (CLPRIM_COPY_IF_ORDER=start|group): tiles numbered in the order the work-groups
+//    start (an atomic counter before the loads) or by group id (the loads start at once; safe
+//    only because the look-back's decoupled fallback never waits without bound).
+// CLPRIM_COPY_IF_READ=pinned|plain|finish|async|map: how the value-returning call reads the count
+// (copy_if_read below; the pinned word: reduce_pinned.hpp).
 enum class copy_if_path { single_pass, three_pass };
+enum class copy_if_compact { gather, in_place, rows };
+// pinned: a blocking read into this host thread's pinned word; plain: a blocking read into the
+// variable; finish: clFinish, then the blocking read into the pinned word; async: a non-blocking
+// read into the pinned word, then clFinish; map: the kernel writes the count into a zero-copy
+// word (CL_MEM_ALLOC_HOST_PTR, one per host thread and queue), mapped after the kernel (the
+// blocking map waits for it) and unmapped again.
+enum class copy_if_read { pinned, plain, finish, async, map };
 
 struct copy_if_policy {
     copy_if_path path = copy_if_path::three_pass;
     std::size_t wg = 256;    // work-items per tile (a cap: the kernel's limits may lower it)
     std::size_t items = 16;  // elements per work-item
+    copy_if_compact compact = copy_if_compact::in_place;
+    bool vec = true;         // 16-byte loads where the type and the items allow (copy_if.cpp)
+    bool warp_scan = false;  // NVIDIA only
+    copy_if_read read = copy_if_read::pinned; // how the value-returning call reads its count
+    bool group_order = false; // tile index = group id (no start-order counter)
+    bool warp_lookback = false; // NVIDIA only: the look-back walked by one warp
+    bool rows_vec = false;   // by rows: 16-byte loads into registers of vectors
+    std::size_t reg_cap = 0; // NVIDIA: -cl-nv-maxrregcount for the single pass (0: none)
 };
 
 inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::size_t elem, std::size_t n)
@@ -44,6 +82,7 @@ inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::
     // half, kernel time: 256 x 24 0.244 ms, 256 x 16 0.277, 128 x 32 0.280); elsewhere 64 bytes.
     p.wg = 256;
     p.items = profile.is_gpu() ? (elem == 4 ? 24 : 12) : (elem == 4 ? 16 : 8);
+    if (n <= p.wg * 4) p.items = 4;
     if (const auto tune = knob_numbers("CLPRIM_COPY_IF_TUNE", 2, 2, 1, 1024)) {
         p.wg = (*tune)[0];
         p.items = std::min<std::size_t>((*tune)[1], 32); // a 32-bit mask of kept elements per work-item
@@ -53,6 +92,20 @@ inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::
     if (const auto forced = knob_choice("CLPRIM_COPY_IF_PATH", {"single_pass", "three_pass"}))
         p.path = copy_if_path(*forced);
     if (std::uint64_t(n) >= (std::uint64_t(1) << 32)) p.path = copy_if_path::three_pass;
+    // NVIDIA (H100, 2^26 uint keeping half, 256 x 24, kernel ms; docs/RESULTS.md, #27 s3-copyif):
+    // by rows with the warp look-back and tiles by group id 0.175; by rows alone 0.203; in place
+    // with 16-byte loads 0.212 (with the warp look-back 0.189); the session-2 kernel (gather,
+    // scalar loads, local-memory scan) 0.239. Elsewhere: in place with 16-byte loads, the window
+    // look-back, tiles in start order (votes and warp walks need NVIDIA's PTX).
+    p.compact = profile.nvidia ? copy_if_compact::rows : copy_if_compact::in_place;
+    p.warp_scan = p.warp_lookback = p.group_order = profile.nvidia;
+    if (const auto c = knob_choice("CLPRIM_COPY_IF_COMPACT", {"gather", "in_place", "rows"})) p.compact = copy_if_compact(*c);
+    if (const auto v = knob_number("CLPRIM_COPY_IF_VEC", 0, 1)) p.vec = *v == 1;
+    if (const auto v = knob_number("CLPRIM_COPY_IF_ROWS_VEC", 0, 1)) p.rows_vec = *v == 1;
+    if (const auto w = knob_number("CLPRIM_COPY_IF_WARP", 0, 1)) p.warp_scan = profile.nvidia && *w == 1;
+    if (const auto r = knob_choice("CLPRIM_COPY_IF_READ", {"pinned", "plain", "finish", "async", "map"})) p.read = copy_if_read(*r);
+    if (const auto o = knob_choice("CLPRIM_COPY_IF_ORDER", {"start", "group"})) p.group_order = *o == 1;
+    if (const auto l = knob_choice("CLPRIM_COPY_IF_LOOKBACK", {"window", "warp"})) p.warp_lookback = profile.nvidia && *l == 1;
     return p;
 }
 

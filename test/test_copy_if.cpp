@@ -79,6 +79,29 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_type_lambda, T, all_types)
     }
 }
 
+// Boost.Compute functions of one name with different sources (or definitions) are different
+// predicates: the file a function renders to is remembered by name, source and definitions, so
+// each call still runs its own (operator_source.hpp).
+BOOST_AUTO_TEST_CASE(functions_of_one_name)
+{
+    using T = cl_uint;
+    const auto v = make_data<T>(5000, distribution::random, 3);
+    auto low_bits = [](cl_uint mask) {
+        auto f = bc::make_function_from_source<bool(cl_uint)>(
+            "clprim_test_keep", "bool clprim_test_keep(uint x) { return (x & KEEP_MASK) == 0; }");
+        f.define("KEEP_MASK", std::to_string(mask) + "u");
+        return f;
+    };
+    for (int round = 0; round < 2; ++round)
+        for (cl_uint mask : {1u, 3u, 1u, 7u}) {
+            check_copy_if<T>(queue, v, low_bits(mask), [mask](T x) { return (x & mask) == 0; },
+                             "define KEEP_MASK=" + std::to_string(mask));
+            auto g = bc::make_function_from_source<bool(cl_uint)>(
+                "clprim_test_keep", "bool clprim_test_keep(uint x) { return (x % " + std::to_string(mask + 2) + "u) == 1u; }");
+            check_copy_if<T>(queue, v, g, [mask](T x) { return x % (mask + 2) == 1u; }, "source % " + std::to_string(mask + 2));
+        }
+}
+
 BOOST_AUTO_TEST_CASE(sub_range_in_and_out)
 {
     using T = cl_uint;
@@ -94,31 +117,55 @@ BOOST_AUTO_TEST_CASE(sub_range_in_and_out)
     BOOST_TEST(h[4] == 0u);
 }
 
-// The paths the knobs force, with the tile shapes and look-back modes they are tested in.
+// The paths the knobs force, with the tile shapes, look-back modes and single-pass kernel
+// variants (CLPRIM_COPY_IF_COMPACT, CLPRIM_COPY_IF_VEC: 16-byte loads where the items are a
+// multiple of the vector) they are tested in.
 struct forced_path {
     const char* path;
     const char* tune;     // CLPRIM_COPY_IF_TUNE, or nullptr for the policy's
     const char* lookback; // CLPRIM_LOOKBACK
+    const char* compact;  // CLPRIM_COPY_IF_COMPACT, or "" for the policy's
+    const char* vec;      // CLPRIM_COPY_IF_VEC, or "" for the policy's
+    const char* order = ""; // CLPRIM_COPY_IF_ORDER, or "" for the policy's
+    const char* walk = "";  // CLPRIM_COPY_IF_LOOKBACK (warp: NVIDIA only, the window elsewhere)
+    const char* rows_vec = ""; // CLPRIM_COPY_IF_ROWS_VEC
 };
 const forced_path forced_paths[] = {
-    {"three_pass", nullptr, "wait"},       {"single_pass", nullptr, "wait"},
-    {"single_pass", "4,3", "wait"},        {"single_pass", "4,3", "fallback"},
-    {"single_pass", "32,5", "fallback"},   {"single_pass", "64,32", "wait"},
+    {"three_pass", nullptr, "wait", "", ""},                   // 0
+    {"single_pass", nullptr, "wait", "", ""},                  // 1
+    {"single_pass", "4,3", "wait", "", ""},                    // 2
+    {"single_pass", "4,3", "fallback", "", ""},                // 3
+    {"single_pass", "32,5", "fallback", "", ""},               // 4
+    {"single_pass", "64,32", "wait", "", ""},                  // 5
+    {"single_pass", "4,3", "wait", "gather", "0"},             // 6
+    {"single_pass", "32,8", "fallback", "gather", "1", "", "warp"}, // 7
+    {"single_pass", "32,8", "wait", "in_place", "1"},          // 8
+    {"single_pass", "4,3", "wait", "", "", "group"},           // 9
+    {"single_pass", "32,8", "fallback", "in_place", "1", "group"}, // 10
+    {"single_pass", "32,8", "fallback", "rows", "", "", "warp"}, // 11
+    {"single_pass", "64,31", "wait", "rows", "", "group", ""}, // 12
+    {"single_pass", "32,8", "fallback", "rows", "", "group", "warp", "1"}, // 13
 };
 
 // The knobs of one forced path, set while it lives.
 struct forcing {
     explicit forcing(const forced_path& f)
         : path("CLPRIM_COPY_IF_PATH", f.path), tune("CLPRIM_COPY_IF_TUNE", f.tune ? f.tune : ""),
-          lookback("CLPRIM_LOOKBACK", f.lookback)
+          lookback("CLPRIM_LOOKBACK", f.lookback), compact("CLPRIM_COPY_IF_COMPACT", f.compact),
+          vec("CLPRIM_COPY_IF_VEC", f.vec), order("CLPRIM_COPY_IF_ORDER", f.order), walk("CLPRIM_COPY_IF_LOOKBACK", f.walk),
+          rows_vec("CLPRIM_COPY_IF_ROWS_VEC", f.rows_vec)
     {
     }
-    env_override path, tune, lookback;
+    env_override path, tune, lookback, compact, vec, order, walk, rows_vec;
 };
 
 std::string label_of(const forced_path& f)
 {
-    return std::string(f.path) + (f.tune ? std::string(" tune ") + f.tune : std::string()) + " lookback " + f.lookback;
+    return std::string(f.path) + (f.tune ? std::string(" tune ") + f.tune : std::string()) + " lookback " + f.lookback +
+           (*f.compact ? std::string(" ") + f.compact : std::string()) + (*f.vec ? std::string(" vec ") + f.vec : std::string()) +
+           (*f.order ? std::string(" order ") + f.order : std::string()) +
+           (*f.walk ? std::string(" walk ") + f.walk : std::string()) +
+           (*f.rows_vec ? std::string(" rows_vec ") + f.rows_vec : std::string());
 }
 
 // Sizes around the tiny tiles' boundaries (4 x 3 = 12 elements) and the default ones (256 x 16),
@@ -155,6 +202,13 @@ BOOST_AUTO_TEST_CASE(single_pass_large)
             env_override lb("CLPRIM_LOOKBACK", lookback);
             check_copy_if<T>(queue, random, keep_half, [](T x) { return (x & 1u) != 0; },
                              std::string("half single_pass lookback ") + lookback);
+            // GPUs: the other look-back walk and tile order too (NVIDIA's warp walk; the same
+            // window walk elsewhere).
+            if ((device.type() & CL_DEVICE_TYPE_GPU) != 0) {
+                env_override walk("CLPRIM_COPY_IF_LOOKBACK", "warp"), order("CLPRIM_COPY_IF_ORDER", "group");
+                check_copy_if<T>(queue, random, keep_half, [](T x) { return (x & 1u) != 0; },
+                                 std::string("half single_pass warp walk, group order, lookback ") + lookback);
+            }
         }
     }
 }
@@ -164,7 +218,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_type_every_path, T, all_types)
 {
     if (!type_runs_here<T>()) return;
     using bc::lambda::_1;
-    for (const auto& f : {forced_paths[0], forced_paths[3]}) {
+    for (const auto& f : {forced_paths[0], forced_paths[3], forced_paths[11], forced_paths[13]}) {
         forcing force(f);
         for (std::size_t n : {std::size_t(13), std::size_t(1000)}) {
             const auto v = make_data<T>(n, distribution::random);
@@ -219,7 +273,7 @@ BOOST_AUTO_TEST_CASE(out_of_order_queue_every_path)
 {
     using T = cl_uint;
     bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-    for (const auto& f : {forced_paths[0], forced_paths[1], forced_paths[3]}) {
+    for (const auto& f : {forced_paths[0], forced_paths[1], forced_paths[3], forced_paths[10], forced_paths[7], forced_paths[12], forced_paths[13]}) {
         forcing force(f);
         const std::size_t n = 20000;
         const auto v = make_data<T>(n, distribution::random, 99);

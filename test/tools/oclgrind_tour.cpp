@@ -247,6 +247,14 @@ int main(int argc, char** argv)
             knob p("CLPRIM_COPY_IF_PATH", "single_pass"), tune("CLPRIM_COPY_IF_TUNE", "32,3"), lb("CLPRIM_LOOKBACK", lookback);
             step(std::string("copy_if single_pass ") + lookback, copy_if_step);
         }
+        // The single pass's variants: 256-element tiles of 32 x 8 (16-byte loads), compacting
+        // through positions, in place or by rows, tiles by group id, waiting and with every tile's fallback.
+        for (const char* compact : {"gather", "in_place", "rows"})
+            for (const char* lookback : {"wait", "fallback"}) {
+                knob p("CLPRIM_COPY_IF_PATH", "single_pass"), tune("CLPRIM_COPY_IF_TUNE", "32,8"), lb("CLPRIM_LOOKBACK", lookback),
+                    c("CLPRIM_COPY_IF_COMPACT", compact), o("CLPRIM_COPY_IF_ORDER", "group");
+                step(std::string("copy_if single_pass vec group ") + compact + " " + lookback, copy_if_step);
+            }
 
         using sa = clprim::sort_algorithm;
         for (const char* path : {"cpu", "multipass", "onesweep_portable", "small"}) {

@@ -23,6 +23,7 @@
 
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 
 namespace clprim {
 
@@ -90,6 +91,28 @@ std::string predicate_file(const Pred& pred)
     std::string definitions, expression;
     split_rendered(k.source(), "clprim_render_pred", definitions, expression);
     return register_generated_source(predicate_source(element_type_of<T>(), definitions, expression));
+}
+
+// The same for a Boost.Compute function (BOOST_COMPUTE_FUNCTION, make_function_from_source): its
+// file follows from its name, source and definitions alone, so the name of the file is kept per
+// host thread under those, and a call renders nothing after the first (rendering through a
+// meta_kernel costs microseconds a call: bench case small_call_host).
+template <class T, class Signature>
+std::string predicate_file(const bc::function<Signature>& pred)
+{
+    const auto call = pred(0); // the function's name, source and definitions, without a kernel
+    std::string key = std::to_string(int(element_type_of<T>())) + '\n' + call.name() + '\n' + call.source();
+    for (const auto& d : call.definitions()) key += '\n' + d.first + '=' + d.second;
+    thread_local std::unordered_map<std::string, std::string> files;
+    auto it = files.find(key);
+    if (it != files.end()) return it->second;
+    bc::detail::meta_kernel k("clprim_render_pred");
+    k << pred(k.var<T>("x"));
+    std::string definitions, expression;
+    split_rendered(k.source(), "clprim_render_pred", definitions, expression);
+    std::string file = register_generated_source(predicate_source(element_type_of<T>(), definitions, expression));
+    files.emplace(std::move(key), file);
+    return file;
 }
 
 // Registers the source of the binary predicate comp over T (comp(a, b): a goes before b) and
