@@ -44,6 +44,9 @@
 #error "segmented_reduce_single.cl: 32-bit elements, or 64-bit ones with SR_ATOM64"
 #endif
 
+#define SR_WALK 4     // segments a work-item looks at per step of the walk
+#define SR_MAX_WG 256 // the host launches at most this many work-items a group
+
 // Counts one arrival on word for this epoch; returns the count including this one.
 inline uint sr_arrive(volatile __global uint* word, uint epoch)
 {
@@ -151,7 +154,7 @@ __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __globa
                             ulong span, __global SR_R* partials, volatile __global uint* arrivals, uint epoch,
                             __local SR_R* scratch)
 {
-    __local ulong list[256]; // long segments found in one step of the walk
+    __local ulong list[SR_WALK * SR_MAX_WG]; // long segments found in one step of the walk
     __local uint count, stop, best, last;
     const uint lid = get_local_id(0), wg = get_local_size(0);
     const ulong g = get_group_id(0);
@@ -163,15 +166,21 @@ __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __globa
     {
         const uint lane = lid % SR_TEAM, team = lid / SR_TEAM, teams = wg / SR_TEAM;
         const ulong first_seg = g * per_group, last_seg = min(first_seg + per_group, num_segments);
+        // The next round's offsets are read before this round's elements (two memory latencies
+        // a round would otherwise follow one another).
+        ulong b = 0, e = 0;
+        if (first_seg + team < last_seg) SR_SEGMENT(offsets, off_off, first_seg + team, n, b, e);
         for (ulong base = first_seg; base < last_seg; base += teams) {
             const ulong s = base + team;
-            ulong b = 0, e = 0;
-            if (s < last_seg) SR_SEGMENT(offsets, off_off, s, n, b, e);
+            ulong nb = 0, ne = 0;
+            if (s + teams < last_seg) SR_SEGMENT(offsets, off_off, s + teams, n, nb, ne);
             const bool mine = s < last_seg && e - b <= long_len;
             scratch[lid] = mine ? sr_accumulate(in, b, e, lane, SR_TEAM, 0) : SR_ID;
             sr_tree(scratch, lid, lane, SR_TEAM);
             if (lane == 0 && mine) out[s] = (T)scratch[lid];
             barrier(CLK_LOCAL_MEM_FENCE);
+            b = nb;
+            e = ne;
         }
     }
 
@@ -191,23 +200,25 @@ __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __globa
         L += (ulong)best * step;
         H = min(L + step, H);
     }
-    for (ulong s0 = L;; s0 += min(wg, 256u)) {
+    // The walk: SR_WALK segments a work-item per step (wg * SR_WALK in all, the list's room).
+    for (ulong s0 = L;; s0 += (ulong)wg * SR_WALK) {
         barrier(CLK_LOCAL_MEM_FENCE); // the list and flags of the last step are read
         if (lid == 0) {
             count = 0;
             stop = 0;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid < 256) {
-            const ulong s = s0 + lid;
-            if (s < num_segments) {
-                ulong b, e;
-                SR_SEGMENT(offsets, off_off, s, n, b, e);
-                if (b >= hi) stop = 1;
-                else if (e - b > long_len && e > lo) list[atomic_inc(&count)] = s;
-            } else {
-                stop = 1;
-            }
+        ulong sb[SR_WALK], se[SR_WALK];
+        for (uint k = 0; k < SR_WALK; ++k) {
+            const ulong s = s0 + lid + (ulong)k * wg;
+            sb[k] = n;
+            se[k] = n;
+            if (s < num_segments) SR_SEGMENT(offsets, off_off, s, n, sb[k], se[k]);
+        }
+        for (uint k = 0; k < SR_WALK; ++k) {
+            const ulong s = s0 + lid + (ulong)k * wg;
+            if (s >= num_segments || sb[k] >= hi) atomic_or(&stop, 1u);
+            else if (se[k] - sb[k] > long_len && se[k] > lo) list[atomic_inc(&count)] = s;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         const uint c = count;
