@@ -70,8 +70,8 @@ segsort_kernels& cached_kernels(const bc::command_queue& queue, const sort_reque
 // find them in the pool). Many: one segmented LSD radix sort of all of them
 // (segmented_sort_lsd.cpp) or, 32-bit keys and by policy, all packed as (segment rank, key)
 // words into one radix sort (segsort_gather / segsort_scatter).
-void sort_long_segments(const sort_request& r, std::vector<cl_ulong>& large, segsort_kernels& k,
-                        const segmented_sort_policy& p, bc::command_queue& queue, const char* who)
+void sort_long_rest(const sort_request& r, std::vector<cl_ulong>& large, segsort_kernels& k,
+                    const segmented_sort_policy& p, bc::command_queue& queue, const char* who)
 {
     const std::size_t count = large.size() / 2;
     if (count > p.calls_up_to &&
@@ -129,6 +129,29 @@ void sort_long_segments(const sort_request& r, std::vector<cl_ulong>& large, seg
            cl_uint(count), cl_ulong(m), ck, cv, tv);
 }
 
+// Many long segments (more than calls_up_to): those of at most group_max keys by one work-group
+// each (segmented_group_sort), the rest as above, sorted between the group sort's allocations and
+// its launch (every temporary is had before the first command that writes the caller's data).
+void sort_long_segments(const sort_request& r, std::vector<cl_ulong>& large, segsort_kernels& k,
+                        const segmented_sort_policy& p, bc::command_queue& queue, const char* who)
+{
+    const std::size_t count = large.size() / 2;
+    std::vector<cl_ulong> grouped, rest;
+    if (count > p.calls_up_to && p.group_max > 0)
+        for (std::size_t i = 0; i < count; ++i) {
+            auto& to = large[2 * i + 1] - large[2 * i] <= p.group_max ? grouped : rest;
+            to.push_back(large[2 * i]);
+            to.push_back(large[2 * i + 1]);
+        }
+    if (grouped.empty()) {
+        sort_long_rest(r, large, k, p, queue, who);
+        return;
+    }
+    segmented_group_sort(r, grouped, p, queue, who, [&] {
+        if (!rest.empty()) sort_long_rest(r, rest, k, p, queue, who);
+    });
+}
+
 } // namespace
 
 void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, element_type offset_type,
@@ -168,13 +191,16 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
         }
 
         const cl_uint classes = cl_uint(p.classes), min_log = cl_uint(p.min_log), step_log = cl_uint(p.step_log);
+        const bc::buffer& values = r.has_values ? r.values.buffer : r.keys.buffer;
+        const cl_ulong voff = r.has_values ? r.values.offset : 0;
+        const cl_ulong tiny = p.cpu ? 0 : p.tiny; // left out of the binning: see below
         launch(queue, k.count, items, bin_wg, offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments), cl_ulong(n),
-               cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), table, cl_uint(items));
+               cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), tiny, table, cl_uint(items));
         const buffer_range t{table, 0, table_size};
         const cl_uint zero = 0;
         scan_impl(t, t, element_type::uint32, false, &zero, scan_algorithm::fast, queue);
         launch(queue, k.ids, items, bin_wg, offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments), cl_ulong(n),
-               cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), table, cl_uint(items), list, pairs,
+               cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), tiny, table, cl_uint(items), list, pairs,
                cl_uint(cap));
 
         // The start of every class in the list (table[c * items], c = 0 .. classes + 1) comes
@@ -195,7 +221,8 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
                                            0, starts.data());
         } else {
             for (std::size_t d = 1; d <= p.classes; ++d) { // class d: slice(d - 1), at least shortest
-                const std::size_t shortest = d == 1 ? 2 : p.slice(d - 2) + 1;
+                std::size_t shortest = d == 1 ? 2 : p.slice(d - 2) + 1;
+                if (d == 1 && tiny >= p.slice(0)) shortest = n + 1; // all of them tiny
                 starts[d + 1] = starts[d] + cl_uint(shortest <= n ? std::min(num_segments, n / shortest) : 0);
             }
         }
@@ -210,16 +237,22 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
             sort_long_segments(r, large, k, p, queue, who);
         }
 
-        const bc::buffer& values = r.has_values ? r.values.buffer : r.keys.buffer;
-        const cl_ulong voff = r.has_values ? r.values.offset : 0;
         if (p.cpu) {
             if (starts[p.classes + 1] > starts[1])
                 launch(queue, k.cpu, p.groups, 1, r.keys.buffer, cl_ulong(r.keys.offset), values, voff, cl_ulong(n),
                        offsets.buffer, cl_ulong(offsets.offset), list, table, cl_uint(items), cl_uint(1), tk, tv);
             return;
         }
-        // One launch per size class with segments, a group per SS_TILE / slice of them (without
+        // Tiny segments by their numbers (segsort_local's direct mode, outside the binning), then
+        // one launch per size class with segments, a group per SS_TILE / slice of them (without
         // the round trip: starts holds upper bounds of the counts).
+        if (tiny > 0) {
+            const std::size_t slice = p.slice(0);
+            const std::size_t groups = std::min(p.groups, ceil_div(num_segments, p.tile / slice));
+            launch(queue, k.local, groups * p.wg, p.wg, r.keys.buffer, cl_ulong(r.keys.offset), values, voff,
+                   cl_ulong(n), offsets.buffer, cl_ulong(offsets.offset), list, table, cl_uint(items), cl_uint(1),
+                   cl_uint(slice), cl_uint(num_segments));
+        }
         for (std::size_t c = 0; c < p.classes; ++c) {
             const std::size_t in_class = starts[c + 2] - starts[c + 1];
             if (in_class == 0) continue;
@@ -227,7 +260,7 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
             const std::size_t groups = std::min(p.groups, ceil_div(in_class, p.tile / slice));
             launch(queue, k.local, groups * p.wg, p.wg, r.keys.buffer, cl_ulong(r.keys.offset), values, voff,
                    cl_ulong(n), offsets.buffer, cl_ulong(offsets.offset), list, table, cl_uint(items),
-                   cl_uint(c + 1), cl_uint(slice));
+                   cl_uint(c + 1), cl_uint(slice), cl_uint(0));
         }
     });
 }

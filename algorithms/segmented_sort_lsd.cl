@@ -44,6 +44,11 @@
 #define SSR_PAD(i) ((i) + ((i) >> 5)) // a spare word per 32 against bank conflicts
 
 typedef K_UNSIGNED ssr_bits;
+#ifdef SSR_HAS_VALUES
+#define LIDX_ARG lidx
+#else
+#define LIDX_ARG 0 // no origins to move
+#endif
 
 // Tile t's place: its segment's record s, its number i inside the segment, its key count m, its
 // first key in the source (the caller's range or the packed temporary).
@@ -62,6 +67,49 @@ inline ssr_bits ssr_load(__global const ssr_bits* src, ulong i, uint convert)
 }
 
 inline uint ssr_digit(ssr_bits u, uint shift) { return (uint)(u >> shift) & (SSR_RADIX - 1u); }
+
+// Ranks the tile in lkeys (and the origins in lidx) stably by the SSR_BITS-bit digit at shift, in
+// place, 4 bits at a time: work-item w counts its SSR_KPT consecutive keys into column w of a
+// sub-digit-major table; the table's exclusive scan gives every key the number of keys before it
+// in (sub-digit, position) order. Starts after and ends with a barrier.
+inline void ssr_rank(__local ssr_bits* lkeys, __local ushort* lidx, __local uint* table, __local uint* scratch,
+                     uint shift)
+{
+    const uint lid = get_local_id(0);
+    for (uint sub = 0; sub < SSR_BITS; sub += SSR_SUB_BITS) {
+        ssr_bits keys[SSR_KPT];
+#ifdef SSR_HAS_VALUES
+        ushort idx[SSR_KPT];
+#endif
+        for (uint b = 0; b < SSR_SUB_BINS; ++b) table[SSR_PAD(b * SSR_WG + lid)] = 0;
+        for (uint k = 0; k < SSR_KPT; ++k) {
+            keys[k] = lkeys[SSR_PAD(lid * SSR_KPT + k)];
+#ifdef SSR_HAS_VALUES
+            idx[k] = lidx[SSR_PAD(lid * SSR_KPT + k)];
+#endif
+            table[SSR_PAD(((uint)(keys[k] >> (shift + sub)) & (SSR_SUB_BINS - 1u)) * SSR_WG + lid)] += 1u;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        uint sum = 0;
+        for (uint q = 0; q < SSR_SUB_BINS; ++q) sum += table[SSR_PAD(lid * SSR_SUB_BINS + q)];
+        uint total;
+        uint prefix = wg_exclusive_scan_uint(sum, scratch, &total);
+        for (uint q = 0; q < SSR_SUB_BINS; ++q) {
+            const uint c = table[SSR_PAD(lid * SSR_SUB_BINS + q)];
+            table[SSR_PAD(lid * SSR_SUB_BINS + q)] = prefix;
+            prefix += c;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint k = 0; k < SSR_KPT; ++k) {
+            const uint pos = table[SSR_PAD(((uint)(keys[k] >> (shift + sub)) & (SSR_SUB_BINS - 1u)) * SSR_WG + lid)]++;
+            lkeys[SSR_PAD(pos)] = keys[k];
+#ifdef SSR_HAS_VALUES
+            lidx[SSR_PAD(pos)] = idx[k];
+#endif
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
 
 // One tile's digit counts (work-group histogram in local memory), stored segment-major.
 __kernel __attribute__((reqd_work_group_size(SSR_WG, 1, 1)))
@@ -117,39 +165,7 @@ void ssr_scatter(__global const ssr_bits* src, ulong src_off, uint src_packed, _
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    for (uint sub = 0; sub < SSR_BITS; sub += SSR_SUB_BITS) {
-        ssr_bits keys[SSR_KPT];
-#ifdef SSR_HAS_VALUES
-        ushort idx[SSR_KPT];
-#endif
-        for (uint b = 0; b < SSR_SUB_BINS; ++b) table[SSR_PAD(b * SSR_WG + lid)] = 0;
-        for (uint k = 0; k < SSR_KPT; ++k) {
-            keys[k] = lkeys[SSR_PAD(lid * SSR_KPT + k)];
-#ifdef SSR_HAS_VALUES
-            idx[k] = lidx[SSR_PAD(lid * SSR_KPT + k)];
-#endif
-            table[SSR_PAD(((uint)(keys[k] >> (shift + sub)) & (SSR_SUB_BINS - 1u)) * SSR_WG + lid)] += 1u;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        uint sum = 0;
-        for (uint q = 0; q < SSR_SUB_BINS; ++q) sum += table[SSR_PAD(lid * SSR_SUB_BINS + q)];
-        uint total;
-        uint prefix = wg_exclusive_scan_uint(sum, scratch, &total);
-        for (uint q = 0; q < SSR_SUB_BINS; ++q) {
-            const uint c = table[SSR_PAD(lid * SSR_SUB_BINS + q)];
-            table[SSR_PAD(lid * SSR_SUB_BINS + q)] = prefix;
-            prefix += c;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint k = 0; k < SSR_KPT; ++k) {
-            const uint pos = table[SSR_PAD(((uint)(keys[k] >> (shift + sub)) & (SSR_SUB_BINS - 1u)) * SSR_WG + lid)]++;
-            lkeys[SSR_PAD(pos)] = keys[k];
-#ifdef SSR_HAS_VALUES
-            lidx[SSR_PAD(pos)] = idx[k];
-#endif
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    ssr_rank(lkeys, LIDX_ARG, table, scratch, shift);
 
     // Where each digit's run of the ranked tile starts in the segment (real keys are j < m).
     for (uint k = 0; k < SSR_KPT; ++k) {
@@ -174,3 +190,112 @@ void ssr_scatter(__global const ssr_bits* src, ulong src_off, uint src_packed, _
         }
     }
 }
+
+#if defined(SSR_PASSES)
+// One work-group per segment (segments of a few tiles up to a few hundred thousand keys, many of
+// them): the whole LSD sort of the segment in one launch and no look-back, as nobody else touches
+// the segment. The work-group counts the digits of every pass in one read of the segment (local
+// atomics), scans them into each pass's digit starts, then per pass goes over the segment tile by
+// tile in order: rank the tile stably (ssr_rank), write each key to its digit's running position,
+// and advance the positions by the tile's counts. Passes alternate between the caller's range
+// and the segment's place P in the packed temporary (an even number of passes: the last one
+// writes the caller's range); a barrier with a global fence between passes makes one pass's
+// writes visible to the next one's reads (the same work-group).
+// seg[r] = (begin, length, P, -) as for the LSD kernels above; launched with one group per
+// listed segment.
+__kernel __attribute__((reqd_work_group_size(SSR_WG, 1, 1)))
+void ssr_group_sort(__global ssr_bits* keys, ulong koff, __global ssr_bits* tmp, __global const uint4* seg
+#ifdef SSR_HAS_VALUES
+                    , __global SSR_V* values, ulong voff, __global SSR_V* tv
+#endif
+                    )
+{
+    __local ssr_bits lkeys[SSR_PAD(SSR_TILE) + 1];
+#ifdef SSR_HAS_VALUES
+    __local ushort lidx[SSR_PAD(SSR_TILE) + 1];
+#endif
+    __local uint table[SSR_PAD(SSR_SUB_BINS * SSR_WG) + 1];
+    __local uint scratch[WG_SCAN_SCRATCH(SSR_WG)];
+    __local uint base[SSR_PASSES * SSR_RADIX]; // digit counts, then each digit's next position
+    __local uint first[SSR_RADIX];
+    const uint lid = get_local_id(0);
+    const uint4 sg = seg[get_group_id(0)];
+    const uint len = sg.y;
+    __global ssr_bits* const user = keys + koff + sg.x;
+    __global ssr_bits* const packed = tmp + sg.z;
+#ifdef SSR_HAS_VALUES
+    __global SSR_V* const vuser = values + voff + sg.x;
+    __global SSR_V* const vpacked = tv + sg.z;
+#endif
+
+    for (uint i = lid; i < SSR_PASSES * SSR_RADIX; i += SSR_WG) base[i] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = lid; j < len; j += SSR_WG) {
+        const ssr_bits u = key_to_sortable(K_AS_KEY(user[j]));
+        for (uint p = 0; p < SSR_PASSES; ++p) atomic_inc(&base[p * SSR_RADIX + ssr_digit(u, p * SSR_BITS)]);
+    }
+    for (uint p = 0; p < SSR_PASSES; ++p) { // (the scan starts with a barrier)
+        uint total;
+        const uint c = lid < SSR_RADIX ? base[p * SSR_RADIX + lid] : 0u;
+        const uint start = wg_exclusive_scan_uint(c, scratch, &total);
+        if (lid < SSR_RADIX) base[p * SSR_RADIX + lid] = start;
+    }
+
+    for (uint p = 0; p < SSR_PASSES; ++p) {
+        const uint shift = p * SSR_BITS;
+        __global const ssr_bits* src = p % 2 == 0 ? user : packed;
+        __global ssr_bits* dst = p % 2 == 0 ? packed : user;
+#ifdef SSR_HAS_VALUES
+        __global const SSR_V* vsrc = p % 2 == 0 ? vuser : vpacked;
+        __global SSR_V* vdst = p % 2 == 0 ? vpacked : vuser;
+#endif
+        __local uint* const next = base + p * SSR_RADIX;
+        for (uint t0 = 0; t0 < len; t0 += SSR_TILE) {
+            const uint m = min((uint)SSR_TILE, len - t0);
+            barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); // the last tile (or pass) is done
+            for (uint k = 0; k < SSR_KPT; ++k) {
+                const uint j = k * SSR_WG + lid;
+                ssr_bits u = ~(ssr_bits)0; // missing keys rank after every real one
+                if (j < m) u = p == 0 ? key_to_sortable(K_AS_KEY(src[t0 + j])) : src[t0 + j];
+                lkeys[SSR_PAD(j)] = u;
+#ifdef SSR_HAS_VALUES
+                lidx[SSR_PAD(j)] = (ushort)j;
+#endif
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            ssr_rank(lkeys, LIDX_ARG, table, scratch, shift);
+            for (uint k = 0; k < SSR_KPT; ++k) {
+                const uint j = k * SSR_WG + lid;
+                if (j < m) {
+                    const uint d = ssr_digit(lkeys[SSR_PAD(j)], shift);
+                    if (j == 0 || ssr_digit(lkeys[SSR_PAD(j - 1)], shift) != d) first[d] = j;
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (uint k = 0; k < SSR_KPT; ++k) {
+                const uint j = k * SSR_WG + lid;
+                if (j < m) {
+                    const ssr_bits u = lkeys[SSR_PAD(j)];
+                    const uint d = ssr_digit(u, shift);
+                    // (min: only malformed offsets - segments that overlap, written by other
+                    // work-groups while this one reads - can make a count disagree with the keys)
+                    const uint pos = min(next[d] + (j - first[d]), len - 1u);
+                    dst[pos] = p + 1 == SSR_PASSES ? K_AS_UNSIGNED(sortable_to_key(u)) : u;
+#ifdef SSR_HAS_VALUES
+                    vdst[pos] = vsrc[t0 + lidx[SSR_PAD(j)]];
+#endif
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            // Each digit's last key in the tile moves the digit's position past the tile's keys.
+            for (uint k = 0; k < SSR_KPT; ++k) {
+                const uint j = k * SSR_WG + lid;
+                if (j < m) {
+                    const uint d = ssr_digit(lkeys[SSR_PAD(j)], shift);
+                    if (j + 1 == m || ssr_digit(lkeys[SSR_PAD(j + 1)], shift) != d) next[d] += j + 1 - first[d];
+                }
+            }
+        }
+    }
+}
+#endif

@@ -33,33 +33,69 @@ const char* segmented_value_word(std::size_t bytes)
 namespace {
 
 struct lsd_kernels {
-    bc::kernel count, scatter;
+    bc::kernel count, scatter, group;
 };
 
 std::size_t digit_bits(std::size_t key_bytes) { return key_bytes == 1 ? 4 : 8; } // an even number of passes
 
 lsd_kernels& cached_lsd_kernels(const bc::command_queue& queue, const sort_request& r, const segmented_sort_policy& p)
 {
-    using key = std::tuple<cl_context, cl_device_id, int, std::size_t, bool, bool, std::size_t, std::size_t>;
+    using key = std::tuple<cl_context, cl_device_id, int, std::size_t, bool, bool, std::size_t, std::size_t, bool>;
     thread_local std::map<key, lsd_kernels> cache;
     const std::size_t value_bytes = r.has_values ? size_of(r.value_type) : 0;
     const key k{queue.get_context().get(), queue.get_device().get(), int(r.key_type), value_bytes, r.has_values,
-                r.order == sort_order::descending, p.lsd_wg, p.lsd_kpt};
+                r.order == sort_order::descending, p.lsd_wg, p.lsd_kpt, p.group_max > 0};
     auto it = cache.find(k);
     if (it != cache.end()) return it->second;
     std::string options = type_options(r.key_type, "K") + " -DSSR_WG=" + std::to_string(p.lsd_wg) +
                           " -DSSR_KPT=" + std::to_string(p.lsd_kpt) +
                           " -DSSR_BITS=" + std::to_string(digit_bits(size_of(r.key_type)));
+    // The work-group-per-segment kernel only where the policy found its local memory fits.
+    if (p.group_max > 0) options += " -DSSR_PASSES=" + std::to_string(size_of(r.key_type) * 8 / digit_bits(size_of(r.key_type)));
     if (r.order == sort_order::descending) options += " -DSORT_DESCENDING";
     if (r.has_values) options += std::string(" -DSSR_HAS_VALUES -DSSR_V=") + segmented_value_word(value_bytes);
     const bc::program program = algorithms_program(
         queue.get_context(), {"sort_key_order.cl", "workgroup_scan.cl", "workgroup_histogram.cl", "segmented_sort_lsd.cl"},
         options);
-    return cache.emplace(k, lsd_kernels{program.create_kernel("ssr_count"), program.create_kernel("ssr_scatter")})
+    return cache
+        .emplace(k, lsd_kernels{program.create_kernel("ssr_count"), program.create_kernel("ssr_scatter"),
+                                p.group_max > 0 ? program.create_kernel("ssr_group_sort") : bc::kernel()})
         .first->second;
 }
 
 } // namespace
+
+void segmented_group_sort(const sort_request& r, const std::vector<cl_ulong>& pairs, const segmented_sort_policy& p,
+                          bc::command_queue& queue, const char* who, const std::function<void()>& before_launch)
+{
+    const std::size_t count = pairs.size() / 2;
+    if (count == 0) return;
+    // Per segment (begin, length, packed start, 0): one work-group each.
+    std::vector<cl_uint> seg(4 * count);
+    std::size_t m = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::size_t len = std::size_t(pairs[2 * i + 1] - pairs[2 * i]);
+        if (m + len > std::size_t(std::numeric_limits<cl_uint>::max()))
+            throw invalid_argument_error(std::string(who) + ": malformed offsets name more than 2^32 keys");
+        seg[4 * i] = cl_uint(pairs[2 * i]);
+        seg[4 * i + 1] = cl_uint(len);
+        seg[4 * i + 2] = cl_uint(m);
+        m += len;
+    }
+    lsd_kernels& k = cached_lsd_kernels(queue, r, p);
+    scratch_lease lease(queue);
+    const bc::buffer d_seg = lease.buffer(seg.size() * sizeof(cl_uint));
+    const bc::buffer tk = lease.buffer(std::max<std::size_t>(m, 1) * size_of(r.key_type));
+    const bc::buffer tv = r.has_values ? lease.buffer(std::max<std::size_t>(m, 1) * size_of(r.value_type)) : tk;
+    queue.enqueue_write_buffer(d_seg, 0, seg.size() * sizeof(cl_uint), seg.data());
+    before_launch();
+    if (r.has_values) {
+        launch(queue, k.group, count * p.lsd_wg, p.lsd_wg, r.keys.buffer, cl_ulong(r.keys.offset), tk, d_seg,
+               r.values.buffer, cl_ulong(r.values.offset), tv);
+    } else {
+        launch(queue, k.group, count * p.lsd_wg, p.lsd_wg, r.keys.buffer, cl_ulong(r.keys.offset), tk, d_seg);
+    }
+}
 
 void segmented_lsd_sort(const sort_request& r, const std::vector<cl_ulong>& large, const segmented_sort_policy& p,
                         bc::command_queue& queue, const char* who)

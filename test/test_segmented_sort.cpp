@@ -17,6 +17,21 @@ constexpr std::size_t guard_count = 4;
 
 bool on_cpu() { return clprim::detail::profile_of(device_under_test::get().device).is_cpu(); }
 
+// The ways of the GPU path with many segments longer than the tile, forced for a scope: "group"
+// (one work-group per segment, the default), "split" (segments of up to split_at keys so, the
+// longer ones the way the rest goes), "lsd", "packed" (no work-group sorts), "calls" (one radix
+// sort each).
+struct long_way {
+    const char* mode;
+    env_override long_mode, group_max;
+    explicit long_way(const std::string& way, const char* split_at = "9000")
+        : mode(way == "group" || way == "split" ? "lsd" : way == "lsd" ? "lsd" : way == "packed" ? "packed" : "calls"),
+          long_mode("CLPRIM_SEGMENTED_LONG", mode),
+          group_max("CLPRIM_SEGMENTED_GROUP_MAX", way == "group" ? nullptr : way == "split" ? split_at : "0")
+    {
+    }
+};
+
 // The host reference: every well-formed segment stably sorted in the library's order.
 template <class K, class V, class Offset>
 void host_sort(std::vector<K>& keys, std::vector<V>* values, const std::vector<Offset>& offsets, clprim::sort_order order)
@@ -172,8 +187,9 @@ BOOST_AUTO_TEST_CASE(many_long_segments_each_way)
     // in one radix sort (32-bit keys; others fall to the LSD), one radix call each.
     for (const char* path : {"gpu", "cpu"}) {
         env_override force("CLPRIM_SEGMENTED_PATH", path);
-        for (const char* mode : {"lsd", "packed", "calls"}) {
-            env_override force_long("CLPRIM_SEGMENTED_LONG", mode);
+        for (const char* way : {"group", "split", "lsd", "packed", "calls"}) {
+            long_way force_long(way);
+            const char* mode = force_long.mode;
             const std::size_t len = 5001, count = 12; // both paths' tiles are 4096 or less
             std::vector<std::size_t> lengths;
             for (std::size_t i = 0; i < count; ++i) {
@@ -183,7 +199,7 @@ BOOST_AUTO_TEST_CASE(many_long_segments_each_way)
             std::size_t n = 5;
             for (std::size_t l : lengths) n += l;
             const auto offsets = offsets_from_lengths<cl_uint>(lengths, 5);
-            const std::string p = std::string(path) + " " + mode;
+            const std::string p = std::string(path) + " " + way;
             check(queue, dup_keys<cl_uint>(n), offsets, clprim::sort_order::ascending, true, p + " uint pairs");
             check(queue, make_data<cl_float>(n, distribution::float_specials), offsets, clprim::sort_order::descending,
                   false, p + " float desc keys");
@@ -200,9 +216,11 @@ BOOST_AUTO_TEST_CASE(many_long_segments_each_way)
 BOOST_AUTO_TEST_CASE(small_tiles_every_path)
 {
     // The GPU path with a tile of 256 (CLPRIM_SEGMENTED_TUNE): every size class, and more than a
-    // few long segments in the segmented LSD (partial tiles) and packed, at a size Oclgrind runs.
+    // few long segments (several LSD tiles of 256 each, the last one partial) by a work-group
+    // each, split between those and the segmented LSD, in the segmented LSD and packed, at a
+    // size Oclgrind runs.
     env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
-    env_override tune("CLPRIM_SEGMENTED_TUNE", "32,256");
+    env_override tune("CLPRIM_SEGMENTED_TUNE", "32,256,1"); // LSD tiles of 256 keys too
     std::vector<std::size_t> lengths;
     for (std::size_t i = 0; i < 12; ++i) {
         lengths.push_back(257 + i * 61);
@@ -212,13 +230,31 @@ BOOST_AUTO_TEST_CASE(small_tiles_every_path)
     std::size_t n = 2;
     for (std::size_t l : lengths) n += l;
     const auto offsets = offsets_from_lengths<cl_uint>(lengths, 2);
-    for (const char* mode : {"lsd", "packed"}) {
-        env_override force_long("CLPRIM_SEGMENTED_LONG", mode);
-        const std::string p = std::string("small tiles ") + mode;
+    for (const char* way : {"group", "split", "lsd", "packed"}) {
+        long_way force_long(way, "600");
+        const std::string p = std::string("small tiles ") + way;
         check(queue, dup_keys<cl_uint>(n), offsets, clprim::sort_order::ascending, true, p + " uint pairs");
         check(queue, make_data<cl_uint>(n, distribution::random), offsets, clprim::sort_order::descending, false,
               p + " uint desc keys");
         check(queue, dup_keys<cl_long>(n), offsets, clprim::sort_order::descending, true, p + " long desc pairs");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(tiny_segments_both_ways)
+{
+    // The GPU path's smallest class sorted by segment number before the binning (direct, the
+    // default) or binned like the others, in mixes where tiny segments sit between longer ones.
+    env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
+    for (const char* way : {"direct", "binned"}) {
+        env_override tiny("CLPRIM_SEGMENTED_TINY", way);
+        for (seg_mix mix : {seg_mix::tiny, seg_mix::power_law, seg_mix::with_empties}) {
+            const std::size_t n = 60013;
+            const auto offsets = offsets_from_lengths<cl_uint>(segment_lengths(mix, n, 40), 3);
+            const std::string p = std::string("tiny ") + way + " " + name_of(mix);
+            check(queue, dup_keys<cl_uint>(n + 3), offsets, clprim::sort_order::ascending, true, p + " uint pairs");
+            check(queue, make_data<cl_float>(n + 3, distribution::float_specials), offsets,
+                  clprim::sort_order::descending, false, p + " float desc keys");
+        }
     }
 }
 
