@@ -234,7 +234,8 @@ void ssr_group_sort(__global ssr_bits* keys, ulong koff, __global ssr_bits* tmp,
         const ssr_bits u = key_to_sortable(K_AS_KEY(user[j]));
         for (uint p = 0; p < SSR_PASSES; ++p) atomic_inc(&base[p * SSR_RADIX + ssr_digit(u, p * SSR_BITS)]);
     }
-    for (uint p = 0; p < SSR_PASSES; ++p) { // (the scan starts with a barrier)
+    barrier(CLK_LOCAL_MEM_FENCE); // every count in before any is read
+    for (uint p = 0; p < SSR_PASSES; ++p) {
         uint total;
         const uint c = lid < SSR_RADIX ? base[p * SSR_RADIX + lid] : 0u;
         const uint start = wg_exclusive_scan_uint(c, scratch, &total);
