@@ -193,6 +193,7 @@ __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __globa
     while (H - L > 1) { // uniform: L and H are the same in every work-item
         const ulong step = (H - L + wg - 1) / wg;
         const ulong p = L + (ulong)lid * step;
+        barrier(CLK_LOCAL_MEM_FENCE); // every work-item has read the last round's best
         if (lid == 0) best = 0;
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid > 0 && p < H && sr_begin(offsets, off_off, p, n) <= lo) atomic_max(&best, lid);
