@@ -34,9 +34,12 @@ struct segmented_sort_policy {
     // segments are long) are sorted by one work-group each (ssr_group_sort: the segment's whole
     // LSD sort in one launch, same tile); 0: none.
     std::size_t group_max = 0;
-    // GPU: segments of at most `tiny` keys (0 or slice(0)) are sorted by segsort_local's direct
-    // mode before the binning, which leaves them out.
+    // GPU: segments of at most `tiny` keys (0 or slice(0)) are left out of the binning and
+    // sorted by number: a warp each with lanes exchanging keys (tiny_warp: segmented_sort_tiny.cl,
+    // keys of up to 32 bits without values; tiny_shuffle: by NVIDIA's shfl.sync) or by
+    // segsort_local's direct mode.
     std::size_t tiny = 0;
+    bool tiny_warp = false, tiny_shuffle = false;
     std::size_t slice(std::size_t c) const
     {
         return c + 1 == classes ? tile : std::size_t(1) << (min_log + step_log * c);
@@ -50,8 +53,8 @@ struct segmented_sort_policy {
 // CLPRIM_SEGMENTED_TUNE="items[,tile[,lsd_kpt[,spt]]]" sets the GPU path's registers per
 // work-item, tile, LSD keys per work-item and segments per binning work-item, for measurements;
 // CLPRIM_SEGMENTED_GROUP_MAX=keys sets group_max (0: no work-group-per-segment sort);
-// CLPRIM_SEGMENTED_TINY=direct|binned: segments of the smallest class by number before the
-// binning (direct) or binned like the others.
+// CLPRIM_SEGMENTED_TINY=warp|direct|binned: segments of the smallest class by number, a warp
+// each (where the keys allow) or segsort_local's direct mode, or binned like the others.
 inline segmented_sort_policy select_segmented_sort_policy(const device_profile& profile, std::size_t key_bytes,
                                                           bool has_values)
 {
@@ -123,7 +126,12 @@ inline segmented_sort_policy select_segmented_sort_policy(const device_profile& 
     while ((std::size_t(1) << (p.min_log + p.step_log * (p.classes - 1))) < p.tile) ++p.classes;
     p.groups = cu * 128; // groups of a class launch at most (they loop over the rest)
     p.tiny = p.slice(0);
-    if (const auto t = knob_choice("CLPRIM_SEGMENTED_TINY", {"direct", "binned"})) p.tiny = *t == 0 ? p.slice(0) : 0;
+    p.tiny_shuffle = profile.nvidia;
+    p.tiny_warp = p.tiny_shuffle && key_bytes <= 4 && !has_values && p.slice(0) <= 32 && p.wg % 32 == 0;
+    if (const auto t = knob_choice("CLPRIM_SEGMENTED_TINY", {"warp", "direct", "binned"})) {
+        p.tiny = *t == 2 ? 0 : p.slice(0);
+        p.tiny_warp = *t == 0 && key_bytes <= 4 && !has_values && p.slice(0) <= 32 && p.wg % 32 == 0;
+    }
     return p;
 }
 

@@ -242,10 +242,11 @@ BOOST_AUTO_TEST_CASE(small_tiles_every_path)
 
 BOOST_AUTO_TEST_CASE(tiny_segments_both_ways)
 {
-    // The GPU path's smallest class sorted by segment number before the binning (direct, the
-    // default) or binned like the others, in mixes where tiny segments sit between longer ones.
+    // The GPU path's smallest class sorted by segment number outside the binning (a warp each:
+    // keys alone, by local memory here instead of NVIDIA's shuffles; segsort_local's direct mode)
+    // or binned like the others, in mixes where tiny segments sit between longer ones.
     env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
-    for (const char* way : {"direct", "binned"}) {
+    for (const char* way : {"warp", "direct", "binned"}) {
         env_override tiny("CLPRIM_SEGMENTED_TINY", way);
         for (seg_mix mix : {seg_mix::tiny, seg_mix::power_law, seg_mix::with_empties}) {
             const std::size_t n = 60013;
@@ -254,6 +255,9 @@ BOOST_AUTO_TEST_CASE(tiny_segments_both_ways)
             check(queue, dup_keys<cl_uint>(n + 3), offsets, clprim::sort_order::ascending, true, p + " uint pairs");
             check(queue, make_data<cl_float>(n + 3, distribution::float_specials), offsets,
                   clprim::sort_order::descending, false, p + " float desc keys");
+            check(queue, dup_keys<cl_short>(n + 3), offsets, clprim::sort_order::ascending, false, p + " short keys");
+            check(queue, make_data<cl_uint>(n + 3, distribution::random), offsets, clprim::sort_order::ascending,
+                  false, p + " uint keys");
         }
     }
 }
