@@ -10,12 +10,13 @@
 //   SS_HAS_VALUES  (optional) values travel with their keys, moved as SS_V (uint or ulong: the
 //                  value's bytes; wider values would be a wider SS_V)
 //
-// Tiny segments (at most `tiny` keys, GPUs, by policy) skip the binning: segsort_local in its
-// direct mode takes every segment by its number and sorts those short enough (coalesced loads
-// of consecutive segments, no list to write and read); it runs before the binning.
+// Tiny segments (class 1, GPUs, by policy) are counted but not listed (segsort_ids' `tiny`): a
+// kernel that takes every segment by its number sorts those short enough (coalesced loads of
+// consecutive segments, no list to write and read): segmented_sort_tiny.cl, or segsort_local's
+// direct mode.
 // Binning (no host round trip): segsort_count counts per run of SS_SPT segments how many fall in
 // each size class (class 0: longer than the largest slice, for the device-wide sort; class c > 0:
-// at most the c-th slice; segments of 0 or 1 element, or tiny ones, in none); clprim's exclusive scan of the
+// at most the c-th slice; segments of 0 or 1 element in none); clprim's exclusive scan of the
 // class-major table gives every (class, run) its first slot in one list; segsort_ids writes the
 // segment numbers there (and the begin/end pairs of class 0, which the host reads back).
 // Each class then has its own strategy: segsort_local (GPUs) sorts SS_TILE / slice segments per
@@ -120,9 +121,9 @@ inline void ss_segment(__global const OFF* offsets, ulong ooff, ulong s, ulong n
 
 // The size class of a segment of len elements (see the header comment); classes - 1 slices of
 // 2^(min_log + step_log * c) elements, the last one `tile`.
-inline uint ss_class(ulong len, uint classes, uint min_log, uint step_log, ulong tile, ulong tiny)
+inline uint ss_class(ulong len, uint classes, uint min_log, uint step_log, ulong tile)
 {
-    if (len <= 1 || len <= tiny) return SS_NONE;
+    if (len <= 1) return SS_NONE;
     if (len > tile) return 0;
     for (uint c = 0; c + 1 < classes; ++c)
         if (len <= ((ulong)1 << (min_log + step_log * c))) return c + 1;
@@ -131,16 +132,15 @@ inline uint ss_class(ulong len, uint classes, uint min_log, uint step_log, ulong
 
 // The class of segment s and its clamped range.
 inline uint ss_class_of(__global const OFF* offsets, ulong ooff, ulong s, ulong n, uint classes, uint min_log,
-                        uint step_log, ulong tile, ulong tiny, ulong* b, ulong* e)
+                        uint step_log, ulong tile, ulong* b, ulong* e)
 {
     ss_segment(offsets, ooff, s, n, b, e);
-    return ss_class(*e - *b, classes, min_log, step_log, tile, tiny);
+    return ss_class(*e - *b, classes, min_log, step_log, tile);
 }
 
 // Counts per run of spt segments (work-item w) and class: table[class * items + w].
 __kernel void segsort_count(__global const OFF* offsets, ulong ooff, ulong num_segments, ulong n, uint spt,
-                            uint classes, uint min_log, uint step_log, ulong tile, ulong tiny, __global uint* table,
-                            uint items)
+                            uint classes, uint min_log, uint step_log, ulong tile, __global uint* table, uint items)
 {
     const uint w = get_global_id(0);
     if (w >= items) return;
@@ -149,7 +149,7 @@ __kernel void segsort_count(__global const OFF* offsets, ulong ooff, ulong num_s
     const ulong last = min(first + spt, num_segments);
     for (ulong s = first; s < last; ++s) {
         ulong b, e;
-        const uint c = ss_class_of(offsets, ooff, s, n, classes, min_log, step_log, tile, tiny, &b, &e);
+        const uint c = ss_class_of(offsets, ooff, s, n, classes, min_log, step_log, tile, &b, &e);
         if (c != SS_NONE) counts[c]++;
     }
     for (uint c = 0; c <= classes; ++c) table[c * items + w] = counts[c];
@@ -159,7 +159,7 @@ __kernel void segsort_count(__global const OFF* offsets, ulong ooff, ulong num_s
 // Writes segment numbers into the class lists (table scanned); class 0 also as (begin, end)
 // pairs for the host, the first `cap` of them.
 __kernel void segsort_ids(__global const OFF* offsets, ulong ooff, ulong num_segments, ulong n, uint spt,
-                          uint classes, uint min_log, uint step_log, ulong tile, ulong tiny,
+                          uint classes, uint min_log, uint step_log, ulong tile, uint tiny,
                           __global const uint* table, uint items, __global uint* list, __global ulong* large, uint cap)
 {
     const uint w = get_global_id(0);
@@ -170,8 +170,8 @@ __kernel void segsort_ids(__global const OFF* offsets, ulong ooff, ulong num_seg
     const ulong last = min(first + spt, num_segments);
     for (ulong s = first; s < last; ++s) {
         ulong b, e;
-        const uint c = ss_class_of(offsets, ooff, s, n, classes, min_log, step_log, tile, tiny, &b, &e);
-        if (c == SS_NONE) continue;
+        const uint c = ss_class_of(offsets, ooff, s, n, classes, min_log, step_log, tile, &b, &e);
+        if (c == SS_NONE || (tiny && c == 1)) continue; // tiny: class 1 counted, its list unwritten
         const uint slot = next[c]++;
         list[slot] = (uint)s;
         if (c == 0 && slot < cap) {
@@ -218,7 +218,7 @@ void segsort_local(__global K* keys, ulong koff, __global SS_V_OR_UINT* values, 
     __local uint sl[SS_TILE / SS_MIN_SLICE];
     const uint lid = get_local_id(0);
     // direct: every segment by its number (direct of them), those of at most `slice` keys
-    // (the binning left them out: tiny); else the class list's entries.
+    // (class 1 unlisted: tiny); else the class list's entries.
     const uint start = direct ? 0 : table[cls * items];
     const uint count = direct ? direct : table[(cls + 1) * items] - start;
     const uint per_round = SS_TILE / slice;

@@ -219,9 +219,9 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
         const cl_uint classes = cl_uint(p.classes), min_log = cl_uint(p.min_log), step_log = cl_uint(p.step_log);
         const bc::buffer& values = r.has_values ? r.values.buffer : r.keys.buffer;
         const cl_ulong voff = r.has_values ? r.values.offset : 0;
-        const cl_ulong tiny = p.cpu ? 0 : p.tiny; // left out of the binning: see below
+        const cl_uint tiny = !p.cpu && p.tiny > 0; // class 1 counted, not listed: see below
         launch(queue, k.count, items, bin_wg, offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments), cl_ulong(n),
-               cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), tiny, table, cl_uint(items));
+               cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), table, cl_uint(items));
         const buffer_range t{table, 0, table_size};
         const cl_uint zero = 0;
         scan_impl(t, t, element_type::uint32, false, &zero, scan_algorithm::fast, queue);
@@ -247,8 +247,7 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
                                            0, starts.data());
         } else {
             for (std::size_t d = 1; d <= p.classes; ++d) { // class d: slice(d - 1), at least shortest
-                std::size_t shortest = d == 1 ? 2 : p.slice(d - 2) + 1;
-                if (d == 1 && tiny >= p.slice(0)) shortest = n + 1; // all of them tiny
+                const std::size_t shortest = d == 1 ? 2 : p.slice(d - 2) + 1;
                 starts[d + 1] = starts[d] + cl_uint(shortest <= n ? std::min(num_segments, n / shortest) : 0);
             }
         }
@@ -269,26 +268,26 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
                        offsets.buffer, cl_ulong(offsets.offset), list, table, cl_uint(items), cl_uint(1), tk, tv);
             return;
         }
-        // Tiny segments by their numbers (segsort_local's direct mode, outside the binning), then
-        // one launch per size class with segments, a group per SS_TILE / slice of them (without
-        // the round trip: starts holds upper bounds of the counts).
-        bc::kernel* warp = tiny > 0 && p.tiny_warp
-                               ? &tiny_kernel(k, queue, program_options(r, offset_type, p), p)
-                               : nullptr;
-        if (warp && warp->get() != nullptr) {
-            const std::size_t groups = std::min(p.groups, ceil_div(num_segments, p.wg));
-            launch(queue, *warp, groups * p.wg, p.wg, r.keys.buffer, cl_ulong(r.keys.offset), cl_ulong(n),
-                   offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments));
-        } else if (tiny > 0) {
-            const std::size_t slice = p.slice(0);
-            const std::size_t groups = std::min(p.groups, ceil_div(num_segments, p.tile / slice));
-            launch(queue, k.local, groups * p.wg, p.wg, r.keys.buffer, cl_ulong(r.keys.offset), values, voff,
-                   cl_ulong(n), offsets.buffer, cl_ulong(offsets.offset), list, table, cl_uint(items), cl_uint(1),
-                   cl_uint(slice), cl_uint(num_segments));
+        // Class 1 with `tiny`: by segment number (a warp each, or segsort_local's direct mode),
+        // not from the list; then one launch per size class with segments, a group per
+        // SS_TILE / slice of them (without the round trip: starts holds upper bounds of the counts).
+        if (tiny && starts[2] > starts[1]) {
+            bc::kernel* warp = p.tiny_warp ? &tiny_kernel(k, queue, program_options(r, offset_type, p), p) : nullptr;
+            if (warp && warp->get() != nullptr) {
+                const std::size_t groups = std::min(p.groups, ceil_div(num_segments, p.wg));
+                launch(queue, *warp, groups * p.wg, p.wg, r.keys.buffer, cl_ulong(r.keys.offset), cl_ulong(n),
+                       offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments));
+            } else {
+                const std::size_t slice = p.slice(0);
+                const std::size_t groups = std::min(p.groups, ceil_div(num_segments, p.tile / slice));
+                launch(queue, k.local, groups * p.wg, p.wg, r.keys.buffer, cl_ulong(r.keys.offset), values, voff,
+                       cl_ulong(n), offsets.buffer, cl_ulong(offsets.offset), list, table, cl_uint(items), cl_uint(1),
+                       cl_uint(slice), cl_uint(num_segments));
+            }
         }
         for (std::size_t c = 0; c < p.classes; ++c) {
             const std::size_t in_class = starts[c + 2] - starts[c + 1];
-            if (in_class == 0) continue;
+            if (in_class == 0 || (tiny && c == 0)) continue;
             const std::size_t slice = p.slice(c);
             const std::size_t groups = std::min(p.groups, ceil_div(in_class, p.tile / slice));
             launch(queue, k.local, groups * p.wg, p.wg, r.keys.buffer, cl_ulong(r.keys.offset), values, voff,

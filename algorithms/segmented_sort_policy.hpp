@@ -34,8 +34,8 @@ struct segmented_sort_policy {
     // segments are long) are sorted by one work-group each (ssr_group_sort: the segment's whole
     // LSD sort in one launch, same tile); 0: none.
     std::size_t group_max = 0;
-    // GPU: segments of at most `tiny` keys (0 or slice(0)) are left out of the binning and
-    // sorted by number: a warp each with lanes exchanging keys (tiny_warp: segmented_sort_tiny.cl,
+    // GPU: segments of the smallest class (tiny = slice(0); 0: off) are counted by the binning
+    // but not listed, and sorted by number: a warp each with lanes exchanging keys (tiny_warp: segmented_sort_tiny.cl,
     // keys of up to 32 bits without values; tiny_shuffle: by NVIDIA's shfl.sync) or by
     // segsort_local's direct mode.
     std::size_t tiny = 0;
@@ -127,10 +127,10 @@ inline segmented_sort_policy select_segmented_sort_policy(const device_profile& 
     p.groups = cu * 128; // groups of a class launch at most (they loop over the rest)
     p.tiny = p.slice(0);
     p.tiny_shuffle = profile.nvidia;
-    p.tiny_warp = p.tiny_shuffle && key_bytes <= 4 && !has_values && p.slice(0) <= 32 && p.wg % 32 == 0;
+    p.tiny_warp = p.tiny_shuffle && key_bytes <= 4 && !has_values && p.slice(0) == 32 && p.wg % 32 == 0;
     if (const auto t = knob_choice("CLPRIM_SEGMENTED_TINY", {"warp", "direct", "binned"})) {
         p.tiny = *t == 2 ? 0 : p.slice(0);
-        p.tiny_warp = *t == 0 && key_bytes <= 4 && !has_values && p.slice(0) <= 32 && p.wg % 32 == 0;
+        p.tiny_warp = *t == 0 && key_bytes <= 4 && !has_values && p.slice(0) == 32 && p.wg % 32 == 0;
     }
     return p;
 }
