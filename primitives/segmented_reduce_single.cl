@@ -80,29 +80,14 @@ inline SR_R sr_accumulate_wide(__global const T* base, ulong b, ulong e, uint li
     ulong i = lid;
     for (; i + 3 * (ulong)wg < q; i += 4 * (ulong)wg) {
         const CLPRIM_CAT(T, 4) x = v[i], y = v[i + wg], u = v[i + 2 * wg], w = v[i + 3 * wg];
-        acc = SR_OP(acc, (SR_R)x.s0);
-        a1 = SR_OP(a1, (SR_R)x.s1);
-        a2 = SR_OP(a2, (SR_R)x.s2);
-        a3 = SR_OP(a3, (SR_R)x.s3);
-        acc = SR_OP(acc, (SR_R)y.s0);
-        a1 = SR_OP(a1, (SR_R)y.s1);
-        a2 = SR_OP(a2, (SR_R)y.s2);
-        a3 = SR_OP(a3, (SR_R)y.s3);
-        acc = SR_OP(acc, (SR_R)u.s0);
-        a1 = SR_OP(a1, (SR_R)u.s1);
-        a2 = SR_OP(a2, (SR_R)u.s2);
-        a3 = SR_OP(a3, (SR_R)u.s3);
-        acc = SR_OP(acc, (SR_R)w.s0);
-        a1 = SR_OP(a1, (SR_R)w.s1);
-        a2 = SR_OP(a2, (SR_R)w.s2);
-        a3 = SR_OP(a3, (SR_R)w.s3);
+        SR_ADD4(x);
+        SR_ADD4(y);
+        SR_ADD4(u);
+        SR_ADD4(w);
     }
     for (; i < q; i += wg) {
         const CLPRIM_CAT(T, 4) x = v[i];
-        acc = SR_OP(acc, (SR_R)x.s0);
-        a1 = SR_OP(a1, (SR_R)x.s1);
-        a2 = SR_OP(a2, (SR_R)x.s2);
-        a3 = SR_OP(a3, (SR_R)x.s3);
+        SR_ADD4(x);
     }
     return SR_OP(SR_OP(acc, a1), SR_OP(a2, a3));
 #else
