@@ -80,9 +80,9 @@ segred_kernels& cached_kernels(const bc::command_queue& queue, element_type type
     return it->second;
 }
 
-// segred_single (segmented_reduce_single.cl): work-groups of `span` elements each (at most
-// 65534 of them, the arrival words' count field), every segment in some group's index range,
-// arrival words kept per queue with a new epoch per call (zero-filled when new or wrapping).
+// segred_single (segmented_reduce_single.cl): work-groups of `span` elements each (a power of
+// two: ranges then meet segments of power-of-two lengths at their ends), every segment in some
+// group's index range, two sets of arrival words kept per queue (zero-filled when new).
 void reduce_in_one_launch(const buffer_range& in, const buffer_range& offsets, std::size_t num_segments,
                           const buffer_range& result, std::size_t elem, const segmented_reduce_policy& p,
                           segred_kernels& k, bc::command_queue& queue)
@@ -90,24 +90,28 @@ void reduce_in_one_launch(const buffer_range& in, const buffer_range& offsets, s
     const std::size_t wg = k.wg, n = in.size;
     constexpr std::size_t max_groups = 65534;
     std::size_t span = std::max<std::size_t>(ceil_div(n, std::max<std::size_t>(1, p.single_groups)), 4 * wg);
-    span = std::max(round_up(span, 4 * wg), ceil_div(n, max_groups));
+    span = std::max(span, ceil_div(n, max_groups));
+    span = floor_pow2(span) == span ? span : 2 * floor_pow2(span);
     const std::size_t groups = std::max<std::size_t>(1, ceil_div(n, span));
     const std::size_t teams = wg / p.team;
     const std::size_t per_group = round_up(ceil_div(num_segments, groups), teams);
 
     scratch_lease lease(queue);
     const bc::buffer partials = lease.buffer(2 * groups * elem);
-    queue_state st = take_queue_state(queue, "segmented_reduce_arrivals", groups * sizeof(cl_uint));
-    if (st.fresh || st.counter == 0 || st.counter > 0xffff) {
+    // Two sets of arrival words: this call counts on one and clears the other for the next call.
+    const std::size_t words = round_up(groups, 32);
+    queue_state st = take_queue_state(queue, "segmented_reduce_arrivals", 2 * words * sizeof(cl_uint));
+    const std::size_t half = st.buffer.size() / 2 / sizeof(cl_uint); // words a set, at least `words`
+    if (st.fresh) {
         const cl_uint zero = 0;
         queue.enqueue_fill_buffer(st.buffer, &zero, sizeof zero, 0, st.buffer.size());
         st.fresh = false;
-        st.counter = 1;
     }
-    const cl_uint epoch = cl_uint(st.counter++);
+    const std::size_t set = std::size_t(st.counter++ % 2);
     launch(queue, k.single, groups * wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(n), offsets.buffer,
            cl_ulong(offsets.offset), cl_ulong(num_segments), result.buffer, cl_ulong(result.offset), cl_ulong(per_group),
-           cl_ulong(p.long_len), cl_ulong(span), partials, st.buffer, epoch, local_bytes{wg * std::max<std::size_t>(elem, 4)});
+           cl_ulong(p.long_len), cl_ulong(span), partials, st.buffer, cl_uint(set), cl_uint(half),
+           local_bytes{wg * std::max<std::size_t>(elem, 4)});
 }
 
 bool overlaps(const buffer_range& a, std::size_t a_elem, const buffer_range& b, std::size_t b_elem)

@@ -20,10 +20,11 @@
 // promise is needed). Partials are written and read with atomics (the device's coherent level;
 // a fence orders the partial before the arrival).
 //
-// Arrival words need no clearing command: the host keeps them per queue (queue_state.hpp) and
-// gives every call an epoch (1 .. 65535); a word holds (epoch << 16 | count), and a word of
-// another epoch counts as 0. Counts saturate at 0xffff, so malformed offsets (more arrivals than
-// ranges) can never carry into the epoch bits and fake a later call's epoch.
+// Arrival words need no clearing command: the host keeps two sets per queue (queue_state.hpp);
+// a call counts on one set (plain atomic_inc: a segment that spans every range gets an arrival
+// from every work-group, and a compare-and-swap loop there cost the H100 0.3 ms) and zeroes the
+// other, which the next call uses; whatever malformed offsets leave behind is cleared that way
+// too.
 //
 // Required macros: those of segmented_reduce.cl, T_BITS 32 or 64 (64: SR_ATOM64 defined by the
 // host where cl_khr_int64_base_atomics exists).
@@ -46,18 +47,6 @@
 
 #define SR_WALK 4     // segments a work-item looks at per step of the walk
 #define SR_MAX_WG 256 // the host launches at most this many work-items a group
-
-// Counts one arrival on word for this epoch; returns the count including this one.
-inline uint sr_arrive(volatile __global uint* word, uint epoch)
-{
-    uint old = 0; // a guess: the exchange fails and returns the word unless it is 0
-    for (;;) {
-        const uint count = (old >> 16) == epoch ? min((old & 0xffffu) + 1u, 0xffffu) : 1u;
-        const uint seen = atomic_cmpxchg(word, old, (epoch << 16) | count);
-        if (seen == old) return count;
-        old = seen;
-    }
-}
 
 // Clamped begin of segment s.
 inline ulong sr_begin(__global const OFF* offsets, ulong off_off, ulong s, ulong n)
@@ -100,7 +89,7 @@ inline SR_R sr_accumulate_wide(__global const T* base, ulong b, ulong e, uint li
 // partials. Called by every work-item (barriers).
 inline void sr_long_piece(__global const T* base, ulong in_off, ulong pb, ulong pe, ulong b, ulong e, ulong lo,
                           ulong hi, ulong s, ulong span, __global T* out, __global SR_R* partials,
-                          volatile __global uint* arrivals, uint epoch, __local SR_R* scratch, __local uint* last)
+                          volatile __global uint* arrivals, __local SR_R* scratch, __local uint* last)
 {
     const uint lid = get_local_id(0), wg = get_local_size(0);
     const ulong g = get_group_id(0);
@@ -113,7 +102,7 @@ inline void sr_long_piece(__global const T* base, ulong in_off, ulong pb, ulong 
             SR_PUBLISH(partials + 2 * g + (g == g0 ? 1 : 0), scratch[0]);
             mem_fence(CLK_GLOBAL_MEM_FENCE);
         }
-        *last = whole || sr_arrive(arrivals + g0, epoch) == (uint)(g1 - g0 + 1);
+        *last = whole || atomic_inc(arrivals + g0) + 1u == (uint)(g1 - g0 + 1);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (*last && !whole) { // uniform
@@ -136,7 +125,8 @@ inline void sr_long_piece(__global const T* base, ulong in_off, ulong pb, ulong 
 // ceil(n / span) work-groups (at least 1); per_group * groups >= num_segments.
 __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __global const OFF* offsets, ulong off_off,
                             ulong num_segments, __global T* out, ulong out_off, ulong per_group, ulong long_len,
-                            ulong span, __global SR_R* partials, volatile __global uint* arrivals, uint epoch,
+                            ulong span, __global SR_R* partials, volatile __global uint* arrival_sets,
+                            uint set, uint set_words,
                             __local SR_R* scratch)
 {
     __local ulong list[SR_WALK * SR_MAX_WG]; // long segments found in one step of the walk
@@ -146,6 +136,10 @@ __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __globa
     __global const T* const base = in;
     in += in_off;
     out += out_off;
+    // This call's arrival words (set `set`); the next call's (the other set) zeroed, a share each.
+    volatile __global uint* const arrivals = arrival_sets + set * set_words;
+    for (uint w = (uint)get_global_id(0); w < set_words; w += (uint)get_global_size(0))
+        arrival_sets[(1 - set) * set_words + w] = 0;
 
     // 1. Short segments of the index range, a team each.
     {
@@ -212,7 +206,7 @@ __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __globa
             const ulong s = list[k];
             ulong b, e;
             SR_SEGMENT(offsets, off_off, s, n, b, e);
-            sr_long_piece(base, in_off, max(b, lo), min(e, hi), b, e, lo, hi, s, span, out, partials, arrivals, epoch, scratch,
+            sr_long_piece(base, in_off, max(b, lo), min(e, hi), b, e, lo, hi, s, span, out, partials, arrivals, scratch,
                           &last);
         }
         if (stop) break; // uniform (read after the barrier that ended its writes)

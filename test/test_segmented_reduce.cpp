@@ -190,8 +190,8 @@ BOOST_AUTO_TEST_CASE(one_launch_many_ranges)
     // compute unit, ranges of 4 x the work-group): long segments crossing many ranges (partials
     // combined by the last work-group, in order for a non-commutative operator), ends at every
     // residue mod 4 (aligned vector reads around scalars), offsets[0] > 0; then a call with
-    // malformed offsets and a well-formed one after it on the same queue (the arrival words
-    // left behind must not count in the next call).
+    // malformed offsets and two well-formed ones after it on the same queue (the arrival words
+    // left behind must not count in later calls).
     env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
     env_override long_way("CLPRIM_SEGMENTED_REDUCE_LONG", "single");
     env_override tune("CLPRIM_SEGMENTED_REDUCE_TUNE", "64,32,64");
@@ -219,6 +219,7 @@ BOOST_AUTO_TEST_CASE(one_launch_many_ranges)
     for (int i = 0; i < 40; ++i) overlapping.push_back(i % 2 ? cl_uint(n) : cl_uint(i));
     check_op(queue, small_values<cl_uint>(n), overlapping, clprim::reduce_op::sum, "many ranges overlapping", true);
     check_op(queue, small_values<cl_uint>(n), offsets, clprim::reduce_op::sum, "many ranges after malformed");
+    check_op(queue, small_values<cl_uint>(n, 8), offsets, clprim::reduce_op::sum, "many ranges after malformed 2");
 }
 
 BOOST_AUTO_TEST_CASE(ulong_offsets)
