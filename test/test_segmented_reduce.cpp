@@ -131,8 +131,8 @@ BOOST_FIXTURE_TEST_SUITE(segmented_reduce, fixture)
 
 BOOST_AUTO_TEST_CASE(length_mixes_both_paths)
 {
-    for (int i = 0; i < 3; ++i) {
-        forced_path force(i);
+    for (int way = 0; way < 3; ++way) {
+        forced_path force(way);
         const char* path = force.name;
         for (const auto& m : mixes()) {
             const auto lengths = segment_lengths(m.mix, m.n, m.len);
@@ -150,8 +150,8 @@ BOOST_AUTO_TEST_CASE(length_mixes_both_paths)
 BOOST_AUTO_TEST_CASE_TEMPLATE(every_type_and_op, T, all_types)
 {
     if (!type_runs_here<T>()) return;
-    for (int i = 0; i < 3; ++i) {
-        forced_path force(i);
+    for (int way = 0; way < 3; ++way) {
+        forced_path force(way);
         const char* path = force.name;
         const auto lengths = segment_lengths(seg_mix::with_empties, 20011, 40);
         const auto offsets = offsets_from_lengths<cl_uint>(lengths, 2);
@@ -224,8 +224,8 @@ BOOST_AUTO_TEST_CASE(one_launch_many_ranges)
 
 BOOST_AUTO_TEST_CASE(ulong_offsets)
 {
-    for (int i = 0; i < 3; ++i) {
-        forced_path force(i);
+    for (int way = 0; way < 3; ++way) {
+        forced_path force(way);
         const char* path = force.name;
         for (seg_mix mix : {seg_mix::few_large, seg_mix::power_law, seg_mix::tiny}) {
             const std::size_t n = 200003;
@@ -239,8 +239,8 @@ BOOST_AUTO_TEST_CASE(ulong_offsets)
 
 BOOST_AUTO_TEST_CASE(user_operators)
 {
-    for (int i = 0; i < 3; ++i) {
-        forced_path force(i);
+    for (int way = 0; way < 3; ++way) {
+        forced_path force(way);
         const char* path = force.name;
         for (seg_mix mix : {seg_mix::few_large, seg_mix::with_empties, seg_mix::empty_plus_one}) {
             const std::size_t n = 150001;
@@ -277,8 +277,8 @@ BOOST_AUTO_TEST_CASE(user_operators)
 
 BOOST_AUTO_TEST_CASE(empty_ranges_and_segments)
 {
-    for (int i = 0; i < 3; ++i) {
-        forced_path force(i);
+    for (int way = 0; way < 3; ++way) {
+        forced_path force(way);
         const char* path = force.name;
         const std::vector<cl_uint> none;
         check_op(queue, none, std::vector<cl_uint>{0, 0, 0, 0}, clprim::reduce_op::sum, std::string(path) + " n=0");
@@ -293,8 +293,8 @@ BOOST_AUTO_TEST_CASE(empty_ranges_and_segments)
 
 BOOST_AUTO_TEST_CASE(malformed_offsets_stay_inside)
 {
-    for (int i = 0; i < 3; ++i) {
-        forced_path force(i);
+    for (int way = 0; way < 3; ++way) {
+        forced_path force(way);
         const char* path = force.name;
         const std::size_t n = 100000;
         const auto data = small_values<cl_uint>(n);
