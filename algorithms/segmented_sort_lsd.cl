@@ -230,9 +230,15 @@ void ssr_group_sort(__global ssr_bits* keys, ulong koff, __global ssr_bits* tmp,
 
     for (uint i = lid; i < SSR_PASSES * SSR_RADIX; i += SSR_WG) base[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint j = lid; j < len; j += SSR_WG) {
-        const ssr_bits u = key_to_sortable(K_AS_KEY(user[j]));
-        for (uint p = 0; p < SSR_PASSES; ++p) atomic_inc(&base[p * SSR_RADIX + ssr_digit(u, p * SSR_BITS)]);
+    for (uint t0 = 0; t0 < len; t0 += SSR_TILE) {
+        ssr_bits u[SSR_KPT]; // every load of the tile issued before the first local atomic
+        for (uint k = 0; k < SSR_KPT; ++k) {
+            const uint j = t0 + k * SSR_WG + lid;
+            u[k] = j < len ? key_to_sortable(K_AS_KEY(user[j])) : 0;
+        }
+        for (uint k = 0; k < SSR_KPT; ++k)
+            if (t0 + k * SSR_WG + lid < len)
+                for (uint p = 0; p < SSR_PASSES; ++p) atomic_inc(&base[p * SSR_RADIX + ssr_digit(u[k], p * SSR_BITS)]);
     }
     barrier(CLK_LOCAL_MEM_FENCE); // every count in before any is read
     for (uint p = 0; p < SSR_PASSES; ++p) {

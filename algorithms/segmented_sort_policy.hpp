@@ -85,7 +85,9 @@ inline segmented_sort_policy select_segmented_sort_policy(const device_profile& 
     // positions and the tile's run starts; left out where that does not fit.
     if (!cpu) {
         const std::size_t passes = key_bytes == 1 ? 2 : key_bytes;
-        p.group_max = std::size_t(1) << 17;
+        // Off by default: H100, 2^26 uint in segments of 65536, 4.20 ms against the segmented
+        // LSD's 3.08 (docs/RESULTS.md).
+        p.group_max = 0;
         if (const auto g = knob_number("CLPRIM_SEGMENTED_GROUP_MAX", 0, std::size_t(1) << 31)) p.group_max = *g;
         if (lsd_bytes(p.lsd_kpt) + (passes + 1) * 256 * 4 > local) p.group_max = 0;
     }

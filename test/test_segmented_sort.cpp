@@ -18,7 +18,7 @@ constexpr std::size_t guard_count = 4;
 bool on_cpu() { return clprim::detail::profile_of(device_under_test::get().device).is_cpu(); }
 
 // The ways of the GPU path with many segments longer than the tile, forced for a scope: "group"
-// (one work-group per segment, the default), "split" (segments of up to split_at keys so, the
+// (one work-group per segment), "split" (segments of up to split_at keys so, the
 // longer ones the way the rest goes), "lsd", "packed" (no work-group sorts), "calls" (one radix
 // sort each).
 struct long_way {
@@ -27,7 +27,7 @@ struct long_way {
     explicit long_way(const std::string& way, const char* split_at = "9000")
         : mode(way == "group" || way == "split" ? "lsd" : way == "lsd" ? "lsd" : way == "packed" ? "packed" : "calls"),
           long_mode("CLPRIM_SEGMENTED_LONG", mode),
-          group_max("CLPRIM_SEGMENTED_GROUP_MAX", way == "group" ? nullptr : way == "split" ? split_at : "0")
+          group_max("CLPRIM_SEGMENTED_GROUP_MAX", way == "group" ? "131072" : way == "split" ? split_at : "0")
     {
     }
 };
