@@ -96,8 +96,8 @@ segsort_kernels& cached_kernels(const bc::command_queue& queue, const sort_reque
 // find them in the pool). Many: one segmented LSD radix sort of all of them
 // (segmented_sort_lsd.cpp) or, 32-bit keys and by policy, all packed as (segment rank, key)
 // words into one radix sort (segsort_gather / segsort_scatter).
-void sort_long_rest(const sort_request& r, std::vector<cl_ulong>& large, segsort_kernels& k,
-                    const segmented_sort_policy& p, bc::command_queue& queue, const char* who)
+void sort_long_segments(const sort_request& r, std::vector<cl_ulong>& large, segsort_kernels& k,
+                        const segmented_sort_policy& p, bc::command_queue& queue, const char* who)
 {
     const std::size_t count = large.size() / 2;
     if (count > p.calls_up_to &&
@@ -153,29 +153,6 @@ void sort_long_rest(const sort_request& r, std::vector<cl_ulong>& large, segsort
     radix_sort_impl(packed, queue);
     launch(queue, k.scatter, global, wg, r.keys.buffer, cl_ulong(r.keys.offset), values, voff, d_starts, d_pairs,
            cl_uint(count), cl_ulong(m), ck, cv, tv);
-}
-
-// Many long segments (more than calls_up_to): those of at most group_max keys by one work-group
-// each (segmented_group_sort), the rest as above, sorted between the group sort's allocations and
-// its launch (every temporary is had before the first command that writes the caller's data).
-void sort_long_segments(const sort_request& r, std::vector<cl_ulong>& large, segsort_kernels& k,
-                        const segmented_sort_policy& p, bc::command_queue& queue, const char* who)
-{
-    const std::size_t count = large.size() / 2;
-    std::vector<cl_ulong> grouped, rest;
-    if (count > p.calls_up_to && p.group_max > 0)
-        for (std::size_t i = 0; i < count; ++i) {
-            auto& to = large[2 * i + 1] - large[2 * i] <= p.group_max ? grouped : rest;
-            to.push_back(large[2 * i]);
-            to.push_back(large[2 * i + 1]);
-        }
-    if (grouped.empty()) {
-        sort_long_rest(r, large, k, p, queue, who);
-        return;
-    }
-    segmented_group_sort(r, grouped, p, queue, who, [&] {
-        if (!rest.empty()) sort_long_rest(r, rest, k, p, queue, who);
-    });
 }
 
 } // namespace

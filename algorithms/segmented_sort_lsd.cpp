@@ -33,41 +33,37 @@ const char* segmented_value_word(std::size_t bytes)
 namespace {
 
 struct lsd_kernels {
-    bc::kernel count, scatter, group;
+    bc::kernel count, scatter;
 };
 
 std::size_t digit_bits(std::size_t key_bytes) { return key_bytes == 1 ? 4 : 8; } // an even number of passes
 
 lsd_kernels& cached_lsd_kernels(const bc::command_queue& queue, const sort_request& r, const segmented_sort_policy& p)
 {
-    using key = std::tuple<cl_context, cl_device_id, int, std::size_t, bool, bool, std::size_t, std::size_t, bool>;
+    using key = std::tuple<cl_context, cl_device_id, int, std::size_t, bool, bool, std::size_t, std::size_t>;
     thread_local std::map<key, lsd_kernels> cache;
     const std::size_t value_bytes = r.has_values ? size_of(r.value_type) : 0;
     const key k{queue.get_context().get(), queue.get_device().get(), int(r.key_type), value_bytes, r.has_values,
-                r.order == sort_order::descending, p.lsd_wg, p.lsd_kpt, p.group_max > 0};
+                r.order == sort_order::descending, p.lsd_wg, p.lsd_kpt};
     auto it = cache.find(k);
     if (it != cache.end()) return it->second;
     std::string options = type_options(r.key_type, "K") + " -DSSR_WG=" + std::to_string(p.lsd_wg) +
                           " -DSSR_KPT=" + std::to_string(p.lsd_kpt) +
                           " -DSSR_BITS=" + std::to_string(digit_bits(size_of(r.key_type)));
-    // The work-group-per-segment kernel only where the policy found its local memory fits.
-    if (p.group_max > 0) options += " -DSSR_PASSES=" + std::to_string(size_of(r.key_type) * 8 / digit_bits(size_of(r.key_type)));
     if (r.order == sort_order::descending) options += " -DSORT_DESCENDING";
     if (r.has_values) options += std::string(" -DSSR_HAS_VALUES -DSSR_V=") + segmented_value_word(value_bytes);
     const bc::program program = algorithms_program(
         queue.get_context(), {"sort_key_order.cl", "workgroup_scan.cl", "workgroup_histogram.cl", "segmented_sort_lsd.cl"},
         options);
-    return cache
-        .emplace(k, lsd_kernels{program.create_kernel("ssr_count"), program.create_kernel("ssr_scatter"),
-                                p.group_max > 0 ? program.create_kernel("ssr_group_sort") : bc::kernel()})
+    return cache.emplace(k, lsd_kernels{program.create_kernel("ssr_count"), program.create_kernel("ssr_scatter")})
         .first->second;
 }
 
 // The records of the segments [pairs[2i], pairs[2i+1]): (begin, length, packed start, first
-// tile) in seg, and (tile_seg given) each tile's segment for tiles of `tile` keys; returns the
-// keys in all (at most 2^32 - 1: more only from malformed offsets).
+// tile) in seg, and each tile's segment for tiles of `tile` keys in tile_seg; returns the keys in
+// all (at most 2^32 - 1: more only from malformed offsets).
 std::size_t segment_records(const std::vector<cl_ulong>& pairs, std::size_t tile, std::vector<cl_uint>& seg,
-                            std::vector<cl_uint>* tile_seg, const char* who)
+                            std::vector<cl_uint>& tile_seg, const char* who)
 {
     const std::size_t count = pairs.size() / 2;
     seg.assign(4 * count, 0);
@@ -79,39 +75,14 @@ std::size_t segment_records(const std::vector<cl_ulong>& pairs, std::size_t tile
         seg[4 * i] = cl_uint(pairs[2 * i]);
         seg[4 * i + 1] = cl_uint(len);
         seg[4 * i + 2] = cl_uint(m);
-        if (tile_seg) {
-            seg[4 * i + 3] = cl_uint(tile_seg->size());
-            tile_seg->insert(tile_seg->end(), ceil_div(len, tile), cl_uint(i));
-        }
+        seg[4 * i + 3] = cl_uint(tile_seg.size());
+        tile_seg.insert(tile_seg.end(), ceil_div(len, tile), cl_uint(i));
         m += len;
     }
     return m;
 }
 
 } // namespace
-
-void segmented_group_sort(const sort_request& r, const std::vector<cl_ulong>& pairs, const segmented_sort_policy& p,
-                          bc::command_queue& queue, const char* who, const std::function<void()>& before_launch)
-{
-    const std::size_t count = pairs.size() / 2;
-    if (count == 0) return;
-    // Per segment (begin, length, packed start, 0): one work-group each.
-    std::vector<cl_uint> seg;
-    const std::size_t m = segment_records(pairs, 0, seg, nullptr, who);
-    lsd_kernels& k = cached_lsd_kernels(queue, r, p);
-    scratch_lease lease(queue);
-    const bc::buffer d_seg = lease.buffer(seg.size() * sizeof(cl_uint));
-    const bc::buffer tk = lease.buffer(std::max<std::size_t>(m, 1) * size_of(r.key_type));
-    const bc::buffer tv = r.has_values ? lease.buffer(std::max<std::size_t>(m, 1) * size_of(r.value_type)) : tk;
-    queue.enqueue_write_buffer(d_seg, 0, seg.size() * sizeof(cl_uint), seg.data());
-    before_launch();
-    if (r.has_values) {
-        launch(queue, k.group, count * p.lsd_wg, p.lsd_wg, r.keys.buffer, cl_ulong(r.keys.offset), tk, d_seg,
-               r.values.buffer, cl_ulong(r.values.offset), tv);
-    } else {
-        launch(queue, k.group, count * p.lsd_wg, p.lsd_wg, r.keys.buffer, cl_ulong(r.keys.offset), tk, d_seg);
-    }
-}
 
 void segmented_lsd_sort(const sort_request& r, const std::vector<cl_ulong>& large, const segmented_sort_policy& p,
                         bc::command_queue& queue, const char* who)
@@ -121,7 +92,7 @@ void segmented_lsd_sort(const sort_request& r, const std::vector<cl_ulong>& larg
     const std::size_t radix = std::size_t(1) << digit_bits(key_bytes);
     // Per segment (begin, length, packed start, first tile); per tile its segment.
     std::vector<cl_uint> seg, tile_seg;
-    const std::size_t m = segment_records(large, tile, seg, &tile_seg, who);
+    const std::size_t m = segment_records(large, tile, seg, tile_seg, who);
     const std::size_t tiles = tile_seg.size();
     if (tiles == 0) return;
     const std::size_t value_bytes = r.has_values ? size_of(r.value_type) : 0;

@@ -30,10 +30,6 @@ struct segmented_sort_policy {
     enum class long_mode { lsd, packed } many_long = long_mode::lsd;
     std::size_t calls_up_to = 8;
     std::size_t lsd_wg = 256, lsd_kpt = 16;
-    // GPU: of those segments, the ones of at most group_max keys (when more than calls_up_to
-    // segments are long) are sorted by one work-group each (ssr_group_sort: the segment's whole
-    // LSD sort in one launch, same tile); 0: none.
-    std::size_t group_max = 0;
     // GPU: segments of the smallest class (tiny = slice(0); 0: off) are counted by the binning
     // but not listed, and sorted by number: a warp each with lanes exchanging keys (tiny_warp: segmented_sort_tiny.cl,
     // keys of up to 32 bits without values; tiny_shuffle: by NVIDIA's shfl.sync) or by
@@ -52,7 +48,6 @@ struct segmented_sort_policy {
 // segments longer than the tile are sorted (calls: one radix sort each, however many);
 // CLPRIM_SEGMENTED_TUNE="items[,tile[,lsd_kpt[,spt]]]" sets the GPU path's registers per
 // work-item, tile, LSD keys per work-item and segments per binning work-item, for measurements;
-// CLPRIM_SEGMENTED_GROUP_MAX=keys sets group_max (0: no work-group-per-segment sort);
 // CLPRIM_SEGMENTED_TINY=warp|direct|binned: segments of the smallest class by number, a warp
 // each (where the keys allow) or segsort_local's direct mode, or binned like the others.
 inline segmented_sort_policy select_segmented_sort_policy(const device_profile& profile, std::size_t key_bytes,
@@ -81,16 +76,6 @@ inline segmented_sort_policy select_segmented_sort_policy(const device_profile& 
                (2 * p.lsd_wg + p.lsd_wg / 16 + 1) * 4 + 256 * 4 + 64;
     };
     while (p.lsd_kpt > 1 && lsd_bytes(p.lsd_kpt) > local) p.lsd_kpt /= 2;
-    // The work-group-per-segment sort: the LSD tile's local memory plus every pass's 256 digit
-    // positions and the tile's run starts; left out where that does not fit.
-    if (!cpu) {
-        const std::size_t passes = key_bytes == 1 ? 2 : key_bytes;
-        // Off by default: H100, 2^26 uint in segments of 65536, 4.20 ms against the segmented
-        // LSD's 3.08 (docs/RESULTS.md).
-        p.group_max = 0;
-        if (const auto g = knob_number("CLPRIM_SEGMENTED_GROUP_MAX", 0, std::size_t(1) << 31)) p.group_max = *g;
-        if (lsd_bytes(p.lsd_kpt) + (passes + 1) * 256 * 4 > local) p.group_max = 0;
-    }
     // CPU devices (PoCL, 2^20 keys in 15 segments of 65536: packed 49 ms, LSD 172 ms): packed.
     if (cpu) p.many_long = segmented_sort_policy::long_mode::packed;
     if (const auto forced = knob_choice("CLPRIM_SEGMENTED_LONG", {"calls", "lsd", "packed"})) {

@@ -17,20 +17,6 @@ constexpr std::size_t guard_count = 4;
 
 bool on_cpu() { return clprim::detail::profile_of(device_under_test::get().device).is_cpu(); }
 
-// The ways of the GPU path with many segments longer than the tile, forced for a scope: "group"
-// (one work-group per segment), "split" (segments of up to split_at keys so, the
-// longer ones the way the rest goes), "lsd", "packed" (no work-group sorts), "calls" (one radix
-// sort each).
-struct long_way {
-    const char* mode;
-    env_override long_mode, group_max;
-    explicit long_way(const std::string& way, const char* split_at = "9000")
-        : mode(way == "group" || way == "split" ? "lsd" : way == "lsd" ? "lsd" : way == "packed" ? "packed" : "calls"),
-          long_mode("CLPRIM_SEGMENTED_LONG", mode),
-          group_max("CLPRIM_SEGMENTED_GROUP_MAX", way == "group" ? "131072" : way == "split" ? split_at : "0")
-    {
-    }
-};
 
 // The host reference: every well-formed segment stably sorted in the library's order.
 template <class K, class V, class Offset>
@@ -187,9 +173,8 @@ BOOST_AUTO_TEST_CASE(many_long_segments_each_way)
     // in one radix sort (32-bit keys; others fall to the LSD), one radix call each.
     for (const char* path : {"gpu", "cpu"}) {
         env_override force("CLPRIM_SEGMENTED_PATH", path);
-        for (const char* way : {"group", "split", "lsd", "packed", "calls"}) {
-            long_way force_long(way);
-            const char* mode = force_long.mode;
+        for (const char* mode : {"lsd", "packed", "calls"}) {
+            env_override force_long("CLPRIM_SEGMENTED_LONG", mode);
             const std::size_t len = 5001, count = 12; // both paths' tiles are 4096 or less
             std::vector<std::size_t> lengths;
             for (std::size_t i = 0; i < count; ++i) {
@@ -199,7 +184,7 @@ BOOST_AUTO_TEST_CASE(many_long_segments_each_way)
             std::size_t n = 5;
             for (std::size_t l : lengths) n += l;
             const auto offsets = offsets_from_lengths<cl_uint>(lengths, 5);
-            const std::string p = std::string(path) + " " + way;
+            const std::string p = std::string(path) + " " + mode;
             check(queue, dup_keys<cl_uint>(n), offsets, clprim::sort_order::ascending, true, p + " uint pairs");
             check(queue, make_data<cl_float>(n, distribution::float_specials), offsets, clprim::sort_order::descending,
                   false, p + " float desc keys");
@@ -216,9 +201,8 @@ BOOST_AUTO_TEST_CASE(many_long_segments_each_way)
 BOOST_AUTO_TEST_CASE(small_tiles_every_path)
 {
     // The GPU path with a tile of 256 (CLPRIM_SEGMENTED_TUNE): every size class, and more than a
-    // few long segments (several LSD tiles of 256 each, the last one partial) by a work-group
-    // each, split between those and the segmented LSD, in the segmented LSD and packed, at a
-    // size Oclgrind runs.
+    // few long segments in the segmented LSD (several tiles of 256 each, the last one partial)
+    // and packed, at a size Oclgrind runs.
     env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
     env_override tune("CLPRIM_SEGMENTED_TUNE", "32,256,1"); // LSD tiles of 256 keys too
     std::vector<std::size_t> lengths;
@@ -230,9 +214,9 @@ BOOST_AUTO_TEST_CASE(small_tiles_every_path)
     std::size_t n = 2;
     for (std::size_t l : lengths) n += l;
     const auto offsets = offsets_from_lengths<cl_uint>(lengths, 2);
-    for (const char* way : {"group", "split", "lsd", "packed"}) {
-        long_way force_long(way, "600");
-        const std::string p = std::string("small tiles ") + way;
+    for (const char* mode : {"lsd", "packed"}) {
+        env_override force_long("CLPRIM_SEGMENTED_LONG", mode);
+        const std::string p = std::string("small tiles ") + mode;
         check(queue, dup_keys<cl_uint>(n), offsets, clprim::sort_order::ascending, true, p + " uint pairs");
         check(queue, make_data<cl_uint>(n, distribution::random), offsets, clprim::sort_order::descending, false,
               p + " uint desc keys");
