@@ -143,14 +143,15 @@ void onesweep_histogram(__global const bits_t* src, ulong src_off, uint n, __glo
     for (uint i = lid; i < PASSES * RADIX; i += WG)
         if (bins[i] != 0u) atomic_add(&info[INFO_COUNTS + i], bins[i]);
 
-    // The last work-group to get here sees every other group's counts (they were added before
-    // those groups took their ticket) and writes the starts: no second launch.
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    // The last work-group to get here sees every other group's counts (each work-item's adds are
+    // fenced at device scope before its group takes a ticket) and writes the starts: no second
+    // launch.
+    clprim_device_fence();
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     if (lid == 0) is_last = atomic_inc(&info[INFO_DONE]) == get_num_groups(0) - 1;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (!is_last) return;
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    clprim_device_fence();
     // Every pass's count of digit lid read at once (one round trip, not one per pass), then scanned.
     uint counts[PASSES];
 #pragma unroll

@@ -254,12 +254,13 @@ void topk_pass(__global const SK* cs, __global const uint* ci, uint depth, __glo
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint b = l; b < 256; b += TOPK_WG)
         if (lh[b]) atomic_add(&hist[b], lh[b]);
-    mem_fence(CLK_GLOBAL_MEM_FENCE); // our counts before our ticket
+    clprim_device_fence(); // our counts before our ticket, for every group (clprim_types.cl)
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (l == 0) last = !done && atomic_inc(&st[ST_TICKET]) == get_num_groups(0) - 1;
     barrier(CLK_LOCAL_MEM_FENCE);
     // Uniform in the group; no early return (see topk_filter).
     const uint is_last = last;
+    if (is_last) clprim_device_fence(); // every group's counts, seen after its ticket
     for (uint b = l; b < 256; b += TOPK_WG)
         if (is_last) lh[b] = atomic_xchg(&hist[b], 0);
     barrier(CLK_LOCAL_MEM_FENCE);

@@ -1,4 +1,5 @@
 #include <clprim/detail/binary_cache.hpp>
+#include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/kernel_registry.hpp>
 #include <clprim/detail/knobs.hpp>
 #include <clprim/detail/program_builder.hpp>
@@ -6,6 +7,7 @@
 
 #include <boost/compute/utility/program_cache.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 
@@ -74,6 +76,11 @@ bc::program get_program(const bc::context& context, const std::vector<std::strin
     // CLPRIM_BUILD_OPTIONS adds options to every program (e.g. -cl-opt-disable where compile
     // time matters more than kernel speed); they are part of every cache key.
     std::string options = "-cl-std=CL1.2" + options_in;
+    // NVIDIA's compiler takes inline PTX: clprim_types.cl's device-scope fence uses it.
+    const auto context_devices = context.get_devices();
+    if (!context_devices.empty() && std::all_of(context_devices.begin(), context_devices.end(),
+                                                [](const bc::device& d) { return profile_of(d).nvidia; }))
+        options += " -DCLPRIM_PTX";
     options += knob_options("CLPRIM_BUILD_OPTIONS");
     std::string key;
     for (const auto& s : sources) key += s + ";";

@@ -403,12 +403,12 @@ inline void reduce_finish_once(R r, __global R *out, __global R *res, volatile _
     const uint lid = get_local_id(0), L = get_local_size(0), G = get_num_groups(0);
     if (lid == 0) {
         R_PUBLISH(out + get_group_id(0), r);
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        clprim_device_fence(); // the partial before the ticket, for every group (clprim_types.cl)
         *is_last = atomic_inc(counter) == G - 1;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (*is_last) { // uniform: every work-item of this group read the same flag
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        clprim_device_fence();
         R a = R_ID;
         for (uint j = lid; j < G; j += L) a = R_OP(a, R_FETCH(out + j));
         a = reduce_workgroup(a, s);

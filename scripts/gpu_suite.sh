@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (device tool), from the repository root, with build-gpu carried:
-#   scripts/gpu_suite.sh [tests|bench|examples|all]...
+#   scripts/gpu_suite.sh [tests|stress|bench|examples|all]...
 # Registers NVIDIA's OpenCL driver with the ICD loader, then runs every test binary directly
 # (CTest files hold the build machine's paths), the benchmark and the examples; logs go to $OUT.
 set -uo pipefail
@@ -21,6 +21,19 @@ if [[ " $what " == *" tests "* || " $what " == *" all "* ]]; then
     printf '%-28s %s (%d ms)\n' "$name" "$r" "$(( ($(date +%s%N) - start) / 1000000 ))"
     [ "$r" = FAILED ] && tail -25 "$out/$name.log"
   done
+fi
+if [[ " $what " == *" stress "* || " $what " == *" all "* ]] && [ -x "$b/test/stress_sort" ]; then
+  # Races that show rarely or only under load: four sorts of each kind at once, each repeated
+  # and checked (test/tools/stress_sort.cpp).
+  pids=()
+  for args in "--type char --pairs" "--type ushort --pairs" "--type uint --pairs" "--type ulong"; do
+    for i in 1 2; do
+      "$b/test/stress_sort" $args --iterations "${CLPRIM_STRESS_ITERATIONS:-200}" --seed $i \
+        > "$out/stress_${args// /_}_$i.log" 2>&1 & pids+=($!)
+    done
+  done
+  for p in "${pids[@]}"; do wait "$p" || status=1; done
+  tail -qn 1 "$out"/stress_*.log
 fi
 if [[ " $what " == *" bench "* || " $what " == *" all "* ]]; then
   "$b"/bench/clprim_bench --sizes "${CLPRIM_BENCH_SIZES:-2^10:2^26}" --repeat "${CLPRIM_BENCH_REPEAT:-10}" \
