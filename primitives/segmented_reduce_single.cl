@@ -17,8 +17,9 @@
 // Then the work-group counts itself on the segment's arrival word (arrivals[g0]); the one that
 // counts g1 - g0 + 1 knows every partial is published and combines them in order (the
 // "last block" pattern of reduce.cl's reduce_fast_once: nobody waits, so no forward-progress
-// promise is needed). Partials are written and read with atomics (the device's coherent level;
-// a fence orders the partial before the arrival).
+// promise is needed). Partials are written and read with atomics (the device's coherent level);
+// a device-scope fence (clprim_device_fence: membar.gl on NVIDIA, whose mem_fence is only
+// membar.cta) orders the partial before the arrival, and the arrival before the last group's reads.
 //
 // Arrival words need no clearing command: the host keeps two sets per queue (queue_state.hpp);
 // a call counts on one set (plain atomic_inc: a segment that spans every range gets an arrival
@@ -100,13 +101,13 @@ inline void sr_long_piece(__global const T* base, ulong in_off, ulong pb, ulong 
     if (lid == 0) {
         if (!whole) {
             SR_PUBLISH(partials + 2 * g + (g == g0 ? 1 : 0), scratch[0]);
-            mem_fence(CLK_GLOBAL_MEM_FENCE);
+            clprim_device_fence(); // the partial reaches the device before the ticket does
         }
         *last = whole || atomic_inc(arrivals + g0) + 1u == (uint)(g1 - g0 + 1);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (*last && !whole) { // uniform
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        clprim_device_fence();
         // Partial j (0 .. m - 1): range g0's tail, then the heads of g0 + 1 .. g1; each
         // work-item one contiguous block, blocks combined left to right (order kept).
         const ulong m = g1 - g0 + 1, per = (m + wg - 1) / wg;
