@@ -31,9 +31,10 @@ struct segmented_sort_policy {
     std::size_t calls_up_to = 8;
     std::size_t lsd_wg = 256, lsd_kpt = 16;
     // GPU: segments of the smallest class (tiny = slice(0); 0: off) are counted by the binning
-    // but not listed, and sorted by number: a warp each with lanes exchanging keys (tiny_warp: segmented_sort_tiny.cl,
-    // keys of up to 32 bits without values; tiny_shuffle: by NVIDIA's shfl.sync) or by
-    // segsort_local's direct mode.
+    // but not listed, and sorted by number: a warp each with lanes exchanging keys (tiny_warp:
+    // segmented_sort_tiny.cl, keys of up to 32 bits without values; tiny_shuffle: by NVIDIA's
+    // shfl.sync) or by segsort_local's direct mode (H100, 2^21 segments of 32: warp 0.35 ms,
+    // direct 0.50, binned 0.52; docs/RESULTS.md).
     std::size_t tiny = 0;
     bool tiny_warp = false, tiny_shuffle = false;
     std::size_t slice(std::size_t c) const

@@ -62,8 +62,7 @@ inline segmented_reduce_policy select_segmented_reduce_policy(const device_profi
     // Chunks of 64 elements a work-item (16 Ki with 256): fewer partials, tree steps and
     // segment searches per byte; a grid of about one chunk per group for 2^26 elements.
     // One launch: about 4 groups of 256 per compute unit (fewer: the range is a power of two),
-    // one wave (H100, 2^26 in segments of 65536: 4 0.113 ms, 8 0.138 (more groups than fit in
-    // one wave), 16 0.114).
+    // one wave (H100, 2^26 in segments of 65536: 2 0.124, 4 0.114, 8 0.116 ms; docs/RESULTS.md).
     std::size_t chunk_items = 64, chunk_groups_per_cu = 32, single_groups_per_cu = 4;
     if (const auto t = knob_numbers("CLPRIM_SEGMENTED_REDUCE_TUNE", 1, 3, 1)) {
         chunk_items = (*t)[0];
