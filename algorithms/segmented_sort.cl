@@ -10,6 +10,10 @@
 //   SS_HAS_VALUES  (optional) values travel with their keys, moved as SS_V (uint or ulong: the
 //                  value's bytes; wider values would be a wider SS_V)
 //
+// Tiny segments (class 1, GPUs, by policy) are counted but not listed (segsort_ids' `tiny`): a
+// kernel that takes every segment by its number sorts those short enough (coalesced loads of
+// consecutive segments, no list to write and read): segmented_sort_tiny.cl, or segsort_local's
+// direct mode.
 // Binning (no host round trip): segsort_count counts per run of SS_SPT segments how many fall in
 // each size class (class 0: longer than the largest slice, for the device-wide sort; class c > 0:
 // at most the c-th slice; segments of 0 or 1 element in none); clprim's exclusive scan of the
@@ -155,8 +159,8 @@ __kernel void segsort_count(__global const OFF* offsets, ulong ooff, ulong num_s
 // Writes segment numbers into the class lists (table scanned); class 0 also as (begin, end)
 // pairs for the host, the first `cap` of them.
 __kernel void segsort_ids(__global const OFF* offsets, ulong ooff, ulong num_segments, ulong n, uint spt,
-                          uint classes, uint min_log, uint step_log, ulong tile, __global const uint* table,
-                          uint items, __global uint* list, __global ulong* large, uint cap)
+                          uint classes, uint min_log, uint step_log, ulong tile, uint tiny,
+                          __global const uint* table, uint items, __global uint* list, __global ulong* large, uint cap)
 {
     const uint w = get_global_id(0);
     if (w >= items) return;
@@ -167,7 +171,7 @@ __kernel void segsort_ids(__global const OFF* offsets, ulong ooff, ulong num_seg
     for (ulong s = first; s < last; ++s) {
         ulong b, e;
         const uint c = ss_class_of(offsets, ooff, s, n, classes, min_log, step_log, tile, &b, &e);
-        if (c == SS_NONE) continue;
+        if (c == SS_NONE || (tiny && c == 1)) continue; // tiny: class 1 counted, its list unwritten
         const uint slot = next[c]++;
         list[slot] = (uint)s;
         if (c == 0 && slot < cap) {
@@ -197,7 +201,7 @@ inline bool ss_before(K_UNSIGNED ka, uint ta, K_UNSIGNED kb, uint tb)
 __kernel __attribute__((reqd_work_group_size(SS_WG, 1, 1)))
 void segsort_local(__global K* keys, ulong koff, __global SS_V_OR_UINT* values, ulong voff, ulong n,
                    __global const OFF* offsets, ulong ooff, __global const uint* list, __global const uint* table,
-                   uint items, uint cls, uint slice)
+                   uint items, uint cls, uint slice, uint direct)
 {
     __local SS_E lk[SS_PAD(SS_TILE)];
 #if SS_MODE == 0
@@ -213,17 +217,19 @@ void segsort_local(__global K* keys, ulong koff, __global SS_V_OR_UINT* values, 
     __local ulong sb[SS_TILE / SS_MIN_SLICE];
     __local uint sl[SS_TILE / SS_MIN_SLICE];
     const uint lid = get_local_id(0);
-    const uint start = table[cls * items];
-    const uint count = table[(cls + 1) * items] - start;
+    // direct: every segment by its number (direct of them), those of at most `slice` keys
+    // (class 1 unlisted: tiny); else the class list's entries.
+    const uint start = direct ? 0 : table[cls * items];
+    const uint count = direct ? direct : table[(cls + 1) * items] - start;
     const uint per_round = SS_TILE / slice;
     const uint slice_log = 31 - clz(slice);
     const uint rbase = lid * SS_ITEMS; // this work-item's block
     for (uint base = get_group_id(0) * per_round; base < count; base += get_num_groups(0) * per_round) {
         for (uint q = lid; q < per_round; q += SS_WG) {
             ulong b = 0, e = 0;
-            if (base + q < count) ss_segment(offsets, ooff, list[start + base + q], n, &b, &e);
+            if (base + q < count) ss_segment(offsets, ooff, direct ? base + q : list[start + base + q], n, &b, &e);
             sb[q] = b;
-            sl[q] = (uint)min(e - b, (ulong)slice);
+            sl[q] = e - b > slice ? 0u : (uint)(e - b); // (a longer one only where direct: not ours)
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         for (uint i = lid; i < SS_TILE; i += SS_WG) {

@@ -27,10 +27,30 @@ namespace {
 
 struct segsort_kernels {
     bc::kernel count, ids, local, cpu, gather, scatter; // gather/scatter: 32-bit keys only
+    bc::kernel tiny;    // segsort_tiny, its own program (inline PTX may be refused), made at first use
+    bool tiny_tried = false;
 };
 
-segsort_kernels make_kernels(const bc::command_queue& queue, const sort_request& r, element_type offset_type,
-                             const segmented_sort_policy& p)
+// segsort_tiny (segmented_sort_tiny.cl) for these kernels' options, or a null kernel where its
+// program does not build (then segsort_local's direct mode takes the tiny segments).
+bc::kernel& tiny_kernel(segsort_kernels& k, const bc::command_queue& queue, const std::string& options,
+                        const segmented_sort_policy& p)
+{
+    if (!k.tiny_tried) {
+        k.tiny_tried = true;
+        try {
+            k.tiny = algorithms_program(queue.get_context(),
+                                        {"sort_key_order.cl", "segmented_sort.cl", "segmented_sort_tiny.cl"},
+                                        options + (p.tiny_shuffle ? " -DST_SHUFFLE" : ""))
+                         .create_kernel("segsort_tiny");
+        } catch (const build_error&) {
+            k.tiny = bc::kernel();
+        }
+    }
+    return k.tiny;
+}
+
+std::string program_options(const sort_request& r, element_type offset_type, const segmented_sort_policy& p)
 {
     std::string options = type_options(r.key_type, "K") + " -DOFF=" + cl_name(offset_type) +
                           " -DSS_TILE=" + std::to_string(p.tile) + " -DSS_WG=" + std::to_string(p.wg) +
@@ -39,8 +59,14 @@ segsort_kernels make_kernels(const bc::command_queue& queue, const sort_request&
     if (p.cpu) options += " -DSS_CPU_PATH";
     // Values move as their bytes (4 or 8 here; 8/16/32-byte vector values would be ulong2/4...).
     if (r.has_values) options += std::string(" -DSS_HAS_VALUES -DSS_V=") + segmented_value_word(size_of(r.value_type));
-    const bc::program program =
-        algorithms_program(queue.get_context(), {"sort_key_order.cl", "segmented_sort.cl"}, options);
+    return options;
+}
+
+segsort_kernels make_kernels(const bc::command_queue& queue, const sort_request& r, element_type offset_type,
+                             const segmented_sort_policy& p)
+{
+    const bc::program program = algorithms_program(queue.get_context(), {"sort_key_order.cl", "segmented_sort.cl"},
+                                                   program_options(r, offset_type, p));
     segsort_kernels k;
     k.count = program.create_kernel("segsort_count");
     k.ids = program.create_kernel("segsort_ids");
@@ -168,13 +194,16 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
         }
 
         const cl_uint classes = cl_uint(p.classes), min_log = cl_uint(p.min_log), step_log = cl_uint(p.step_log);
+        const bc::buffer& values = r.has_values ? r.values.buffer : r.keys.buffer;
+        const cl_ulong voff = r.has_values ? r.values.offset : 0;
+        const cl_uint tiny = !p.cpu && p.tiny > 0; // class 1 counted, not listed: see below
         launch(queue, k.count, items, bin_wg, offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments), cl_ulong(n),
                cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), table, cl_uint(items));
         const buffer_range t{table, 0, table_size};
         const cl_uint zero = 0;
         scan_impl(t, t, element_type::uint32, false, &zero, scan_algorithm::fast, queue);
         launch(queue, k.ids, items, bin_wg, offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments), cl_ulong(n),
-               cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), table, cl_uint(items), list, pairs,
+               cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), tiny, table, cl_uint(items), list, pairs,
                cl_uint(cap));
 
         // The start of every class in the list (table[c * items], c = 0 .. classes + 1) comes
@@ -210,24 +239,37 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
             sort_long_segments(r, large, k, p, queue, who);
         }
 
-        const bc::buffer& values = r.has_values ? r.values.buffer : r.keys.buffer;
-        const cl_ulong voff = r.has_values ? r.values.offset : 0;
         if (p.cpu) {
             if (starts[p.classes + 1] > starts[1])
                 launch(queue, k.cpu, p.groups, 1, r.keys.buffer, cl_ulong(r.keys.offset), values, voff, cl_ulong(n),
                        offsets.buffer, cl_ulong(offsets.offset), list, table, cl_uint(items), cl_uint(1), tk, tv);
             return;
         }
-        // One launch per size class with segments, a group per SS_TILE / slice of them (without
-        // the round trip: starts holds upper bounds of the counts).
+        // Class 1 with `tiny`: by segment number (a warp each, or segsort_local's direct mode),
+        // not from the list; then one launch per size class with segments, a group per
+        // SS_TILE / slice of them (without the round trip: starts holds upper bounds of the counts).
+        if (tiny && starts[2] > starts[1]) {
+            bc::kernel* warp = p.tiny_warp ? &tiny_kernel(k, queue, program_options(r, offset_type, p), p) : nullptr;
+            if (warp && warp->get() != nullptr) {
+                const std::size_t groups = std::min(p.groups, ceil_div(num_segments, p.wg));
+                launch(queue, *warp, groups * p.wg, p.wg, r.keys.buffer, cl_ulong(r.keys.offset), cl_ulong(n),
+                       offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments));
+            } else {
+                const std::size_t slice = p.slice(0);
+                const std::size_t groups = std::min(p.groups, ceil_div(num_segments, p.tile / slice));
+                launch(queue, k.local, groups * p.wg, p.wg, r.keys.buffer, cl_ulong(r.keys.offset), values, voff,
+                       cl_ulong(n), offsets.buffer, cl_ulong(offsets.offset), list, table, cl_uint(items), cl_uint(1),
+                       cl_uint(slice), cl_uint(num_segments));
+            }
+        }
         for (std::size_t c = 0; c < p.classes; ++c) {
             const std::size_t in_class = starts[c + 2] - starts[c + 1];
-            if (in_class == 0) continue;
+            if (in_class == 0 || (tiny && c == 0)) continue;
             const std::size_t slice = p.slice(c);
             const std::size_t groups = std::min(p.groups, ceil_div(in_class, p.tile / slice));
             launch(queue, k.local, groups * p.wg, p.wg, r.keys.buffer, cl_ulong(r.keys.offset), values, voff,
                    cl_ulong(n), offsets.buffer, cl_ulong(offsets.offset), list, table, cl_uint(items),
-                   cl_uint(c + 1), cl_uint(slice));
+                   cl_uint(c + 1), cl_uint(slice), cl_uint(0));
         }
     });
 }

@@ -44,6 +44,11 @@
 #define SSR_PAD(i) ((i) + ((i) >> 5)) // a spare word per 32 against bank conflicts
 
 typedef K_UNSIGNED ssr_bits;
+#ifdef SSR_HAS_VALUES
+#define LIDX_ARG lidx
+#else
+#define LIDX_ARG 0 // no origins to move
+#endif
 
 // Tile t's place: its segment's record s, its number i inside the segment, its key count m, its
 // first key in the source (the caller's range or the packed temporary).
@@ -62,6 +67,49 @@ inline ssr_bits ssr_load(__global const ssr_bits* src, ulong i, uint convert)
 }
 
 inline uint ssr_digit(ssr_bits u, uint shift) { return (uint)(u >> shift) & (SSR_RADIX - 1u); }
+
+// Ranks the tile in lkeys (and the origins in lidx) stably by the SSR_BITS-bit digit at shift, in
+// place, 4 bits at a time: work-item w counts its SSR_KPT consecutive keys into column w of a
+// sub-digit-major table; the table's exclusive scan gives every key the number of keys before it
+// in (sub-digit, position) order. Starts after and ends with a barrier.
+inline void ssr_rank(__local ssr_bits* lkeys, __local ushort* lidx, __local uint* table, __local uint* scratch,
+                     uint shift)
+{
+    const uint lid = get_local_id(0);
+    for (uint sub = 0; sub < SSR_BITS; sub += SSR_SUB_BITS) {
+        ssr_bits keys[SSR_KPT];
+#ifdef SSR_HAS_VALUES
+        ushort idx[SSR_KPT];
+#endif
+        for (uint b = 0; b < SSR_SUB_BINS; ++b) table[SSR_PAD(b * SSR_WG + lid)] = 0;
+        for (uint k = 0; k < SSR_KPT; ++k) {
+            keys[k] = lkeys[SSR_PAD(lid * SSR_KPT + k)];
+#ifdef SSR_HAS_VALUES
+            idx[k] = lidx[SSR_PAD(lid * SSR_KPT + k)];
+#endif
+            table[SSR_PAD(((uint)(keys[k] >> (shift + sub)) & (SSR_SUB_BINS - 1u)) * SSR_WG + lid)] += 1u;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        uint sum = 0;
+        for (uint q = 0; q < SSR_SUB_BINS; ++q) sum += table[SSR_PAD(lid * SSR_SUB_BINS + q)];
+        uint total;
+        uint prefix = wg_exclusive_scan_uint(sum, scratch, &total);
+        for (uint q = 0; q < SSR_SUB_BINS; ++q) {
+            const uint c = table[SSR_PAD(lid * SSR_SUB_BINS + q)];
+            table[SSR_PAD(lid * SSR_SUB_BINS + q)] = prefix;
+            prefix += c;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint k = 0; k < SSR_KPT; ++k) {
+            const uint pos = table[SSR_PAD(((uint)(keys[k] >> (shift + sub)) & (SSR_SUB_BINS - 1u)) * SSR_WG + lid)]++;
+            lkeys[SSR_PAD(pos)] = keys[k];
+#ifdef SSR_HAS_VALUES
+            lidx[SSR_PAD(pos)] = idx[k];
+#endif
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
 
 // One tile's digit counts (work-group histogram in local memory), stored segment-major.
 __kernel __attribute__((reqd_work_group_size(SSR_WG, 1, 1)))
@@ -117,39 +165,7 @@ void ssr_scatter(__global const ssr_bits* src, ulong src_off, uint src_packed, _
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    for (uint sub = 0; sub < SSR_BITS; sub += SSR_SUB_BITS) {
-        ssr_bits keys[SSR_KPT];
-#ifdef SSR_HAS_VALUES
-        ushort idx[SSR_KPT];
-#endif
-        for (uint b = 0; b < SSR_SUB_BINS; ++b) table[SSR_PAD(b * SSR_WG + lid)] = 0;
-        for (uint k = 0; k < SSR_KPT; ++k) {
-            keys[k] = lkeys[SSR_PAD(lid * SSR_KPT + k)];
-#ifdef SSR_HAS_VALUES
-            idx[k] = lidx[SSR_PAD(lid * SSR_KPT + k)];
-#endif
-            table[SSR_PAD(((uint)(keys[k] >> (shift + sub)) & (SSR_SUB_BINS - 1u)) * SSR_WG + lid)] += 1u;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        uint sum = 0;
-        for (uint q = 0; q < SSR_SUB_BINS; ++q) sum += table[SSR_PAD(lid * SSR_SUB_BINS + q)];
-        uint total;
-        uint prefix = wg_exclusive_scan_uint(sum, scratch, &total);
-        for (uint q = 0; q < SSR_SUB_BINS; ++q) {
-            const uint c = table[SSR_PAD(lid * SSR_SUB_BINS + q)];
-            table[SSR_PAD(lid * SSR_SUB_BINS + q)] = prefix;
-            prefix += c;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint k = 0; k < SSR_KPT; ++k) {
-            const uint pos = table[SSR_PAD(((uint)(keys[k] >> (shift + sub)) & (SSR_SUB_BINS - 1u)) * SSR_WG + lid)]++;
-            lkeys[SSR_PAD(pos)] = keys[k];
-#ifdef SSR_HAS_VALUES
-            lidx[SSR_PAD(pos)] = idx[k];
-#endif
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    ssr_rank(lkeys, LIDX_ARG, table, scratch, shift);
 
     // Where each digit's run of the ranked tile starts in the segment (real keys are j < m).
     for (uint k = 0; k < SSR_KPT; ++k) {

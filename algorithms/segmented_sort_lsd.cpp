@@ -59,30 +59,40 @@ lsd_kernels& cached_lsd_kernels(const bc::command_queue& queue, const sort_reque
         .first->second;
 }
 
-} // namespace
-
-void segmented_lsd_sort(const sort_request& r, const std::vector<cl_ulong>& large, const segmented_sort_policy& p,
-                        bc::command_queue& queue, const char* who)
+// The records of the segments [pairs[2i], pairs[2i+1]): (begin, length, packed start, first
+// tile) in seg, and each tile's segment for tiles of `tile` keys in tile_seg; returns the keys in
+// all (at most 2^32 - 1: more only from malformed offsets).
+std::size_t segment_records(const std::vector<cl_ulong>& pairs, std::size_t tile, std::vector<cl_uint>& seg,
+                            std::vector<cl_uint>& tile_seg, const char* who)
 {
-    const std::size_t count = large.size() / 2;
-    const std::size_t tile = p.lsd_wg * p.lsd_kpt;
-    const std::size_t key_bytes = size_of(r.key_type);
-    const std::size_t radix = std::size_t(1) << digit_bits(key_bytes);
-    // Per segment (begin, length, packed start, first tile); per tile its segment.
-    std::vector<cl_uint> seg(4 * count);
-    std::vector<cl_uint> tile_seg;
+    const std::size_t count = pairs.size() / 2;
+    seg.assign(4 * count, 0);
     std::size_t m = 0;
     for (std::size_t i = 0; i < count; ++i) {
-        const std::size_t len = std::size_t(large[2 * i + 1] - large[2 * i]);
+        const std::size_t len = std::size_t(pairs[2 * i + 1] - pairs[2 * i]);
         if (m + len > std::size_t(std::numeric_limits<cl_uint>::max()))
             throw invalid_argument_error(std::string(who) + ": malformed offsets name more than 2^32 keys");
-        seg[4 * i] = cl_uint(large[2 * i]);
+        seg[4 * i] = cl_uint(pairs[2 * i]);
         seg[4 * i + 1] = cl_uint(len);
         seg[4 * i + 2] = cl_uint(m);
         seg[4 * i + 3] = cl_uint(tile_seg.size());
         tile_seg.insert(tile_seg.end(), ceil_div(len, tile), cl_uint(i));
         m += len;
     }
+    return m;
+}
+
+} // namespace
+
+void segmented_lsd_sort(const sort_request& r, const std::vector<cl_ulong>& large, const segmented_sort_policy& p,
+                        bc::command_queue& queue, const char* who)
+{
+    const std::size_t tile = p.lsd_wg * p.lsd_kpt;
+    const std::size_t key_bytes = size_of(r.key_type);
+    const std::size_t radix = std::size_t(1) << digit_bits(key_bytes);
+    // Per segment (begin, length, packed start, first tile); per tile its segment.
+    std::vector<cl_uint> seg, tile_seg;
+    const std::size_t m = segment_records(large, tile, seg, tile_seg, who);
     const std::size_t tiles = tile_seg.size();
     if (tiles == 0) return;
     const std::size_t value_bytes = r.has_values ? size_of(r.value_type) : 0;

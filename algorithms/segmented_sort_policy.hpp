@@ -30,6 +30,13 @@ struct segmented_sort_policy {
     enum class long_mode { lsd, packed } many_long = long_mode::lsd;
     std::size_t calls_up_to = 8;
     std::size_t lsd_wg = 256, lsd_kpt = 16;
+    // GPU: segments of the smallest class (tiny = slice(0); 0: off) are counted by the binning
+    // but not listed, and sorted by number: a warp each with lanes exchanging keys (tiny_warp:
+    // segmented_sort_tiny.cl, keys of up to 32 bits without values; tiny_shuffle: by NVIDIA's
+    // shfl.sync) or by segsort_local's direct mode (H100, 2^21 segments of 32: warp 0.35 ms,
+    // direct 0.50, binned 0.52; docs/RESULTS.md).
+    std::size_t tiny = 0;
+    bool tiny_warp = false, tiny_shuffle = false;
     std::size_t slice(std::size_t c) const
     {
         return c + 1 == classes ? tile : std::size_t(1) << (min_log + step_log * c);
@@ -41,7 +48,9 @@ struct segmented_sort_policy {
 // CLPRIM_SEGMENTED_PATH=gpu|cpu forces a path; CLPRIM_SEGMENTED_LONG=calls|lsd|packed how the
 // segments longer than the tile are sorted (calls: one radix sort each, however many);
 // CLPRIM_SEGMENTED_TUNE="items[,tile[,lsd_kpt[,spt]]]" sets the GPU path's registers per
-// work-item, tile, LSD keys per work-item and segments per binning work-item, for measurements.
+// work-item, tile, LSD keys per work-item and segments per binning work-item, for measurements;
+// CLPRIM_SEGMENTED_TINY=warp|direct|binned: segments of the smallest class by number, a warp
+// each (where the keys allow) or segsort_local's direct mode, or binned like the others.
 inline segmented_sort_policy select_segmented_sort_policy(const device_profile& profile, std::size_t key_bytes,
                                                           bool has_values)
 {
@@ -104,6 +113,13 @@ inline segmented_sort_policy select_segmented_sort_policy(const device_profile& 
     p.classes = 1;
     while ((std::size_t(1) << (p.min_log + p.step_log * (p.classes - 1))) < p.tile) ++p.classes;
     p.groups = cu * 128; // groups of a class launch at most (they loop over the rest)
+    p.tiny = p.slice(0);
+    p.tiny_shuffle = profile.nvidia;
+    p.tiny_warp = p.tiny_shuffle && key_bytes <= 4 && !has_values && p.slice(0) == 32 && p.wg % 32 == 0;
+    if (const auto t = knob_choice("CLPRIM_SEGMENTED_TINY", {"warp", "direct", "binned"})) {
+        p.tiny = *t == 2 ? 0 : p.slice(0);
+        p.tiny_warp = *t == 0 && key_bytes <= 4 && !has_values && p.slice(0) == 32 && p.wg % 32 == 0;
+    }
     return p;
 }
 

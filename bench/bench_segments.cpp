@@ -3,7 +3,9 @@
 // segments_65536 (equal lengths), power_law (lengths 1 .. 2^20, P(len > x) ~ 1/x), one_huge
 // (100 000 empty segments + one of n): segment_layouts.hpp. Beside them: one clprim sort /
 // reduce of the whole range (`whole_range`, the floor the one_huge rows aim at). Results checked
-// on the host (every segment in order, values with their keys, sums).
+// on the host (every segment in order, values with their keys, sums). The cases segments_sort
+// and segments_reduce run the same rows of one family only (sort and sort_by_key, or reduce), so
+// that one GPU request measures several knob settings of one family.
 #include "bench_framework.hpp"
 #include "segment_layouts.hpp"
 
@@ -15,7 +17,9 @@
 namespace bc = boost::compute;
 
 
-CLPRIM_BENCH(segments)
+namespace {
+
+void run_segments(clprim_bench::context& ctx, bool sorts, bool reduces)
 {
     const char* layouts[] = {"segments_32", "segments_1024", "segments_65536", "power_law", "one_huge"};
     for (const std::size_t n : ctx.sizes) {
@@ -62,19 +66,23 @@ CLPRIM_BENCH(segments)
                 for (std::size_t i = 0; pairs && i < n && ok; ++i) ok = v[i] == (k[i] ^ 0x5a5a5a5au);
                 return ok;
             };
-            double ms = clprim_examples::median_ms(
-                ctx.queue, restore,
-                [&] { clprim::segmented_sort(keys.begin(), keys.end(), d_off.begin(), d_off.end(), ctx.queue); },
-                ctx.repeat);
-            add("segmented_sort", layout, ms, check_sorted(false), true);
-            ms = clprim_examples::median_ms(
-                ctx.queue, restore,
-                [&] {
-                    clprim::segmented_sort_by_key(keys.begin(), keys.end(), values.begin(), d_off.begin(), d_off.end(),
-                                                  ctx.queue);
-                },
-                ctx.repeat);
-            add("segmented_sort_by_key", layout, ms, check_sorted(true), true);
+            double ms = 0;
+            if (sorts) {
+                ms = clprim_examples::median_ms(
+                    ctx.queue, restore,
+                    [&] { clprim::segmented_sort(keys.begin(), keys.end(), d_off.begin(), d_off.end(), ctx.queue); },
+                    ctx.repeat);
+                add("segmented_sort", layout, ms, check_sorted(false), true);
+                ms = clprim_examples::median_ms(
+                    ctx.queue, restore,
+                    [&] {
+                        clprim::segmented_sort_by_key(keys.begin(), keys.end(), values.begin(), d_off.begin(),
+                                                      d_off.end(), ctx.queue);
+                    },
+                    ctx.repeat);
+                add("segmented_sort_by_key", layout, ms, check_sorted(true), true);
+            }
+            if (!reduces) continue;
 
             ms = clprim_examples::median_ms(
                 ctx.queue,
@@ -93,18 +101,28 @@ CLPRIM_BENCH(segments)
             add("segmented_reduce", layout, ms, ok, false);
         }
         // The floor: one sort / sort_by_key / reduce of the whole range.
-        double ms = clprim_examples::median_ms(
-            ctx.queue, restore, [&] { clprim::sort(keys.begin(), keys.end(), ctx.queue); }, ctx.repeat);
-        std::vector<cl_uint> sorted(n);
-        if (n) bc::copy(keys.begin(), keys.end(), sorted.begin(), ctx.queue);
-        add("segmented_sort", "whole_range", ms, std::is_sorted(sorted.begin(), sorted.end()), true);
-        ms = clprim_examples::median_ms(
-            ctx.queue, restore, [&] { clprim::sort_by_key(keys.begin(), keys.end(), values.begin(), ctx.queue); },
-            ctx.repeat);
-        add("segmented_sort_by_key", "whole_range", ms, true, true);
+        double ms = 0;
+        if (sorts) {
+            ms = clprim_examples::median_ms(
+                ctx.queue, restore, [&] { clprim::sort(keys.begin(), keys.end(), ctx.queue); }, ctx.repeat);
+            std::vector<cl_uint> sorted(n);
+            if (n) bc::copy(keys.begin(), keys.end(), sorted.begin(), ctx.queue);
+            add("segmented_sort", "whole_range", ms, std::is_sorted(sorted.begin(), sorted.end()), true);
+            ms = clprim_examples::median_ms(
+                ctx.queue, restore, [&] { clprim::sort_by_key(keys.begin(), keys.end(), values.begin(), ctx.queue); },
+                ctx.repeat);
+            add("segmented_sort_by_key", "whole_range", ms, true, true);
+        }
+        if (!reduces) continue;
         bc::vector<cl_uint> one(1, ctx.ctx);
         ms = clprim_examples::median_ms(
             ctx.queue, [&] { clprim::reduce(src.begin(), src.end(), one.begin(), ctx.queue); }, ctx.repeat);
         add("segmented_reduce", "whole_range", ms, true, false);
     }
 }
+
+} // namespace
+
+CLPRIM_BENCH(segments) { run_segments(ctx, true, true); }
+CLPRIM_BENCH(segments_sort) { run_segments(ctx, true, false); }
+CLPRIM_BENCH(segments_reduce) { run_segments(ctx, false, true); }

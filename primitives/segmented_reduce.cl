@@ -73,6 +73,15 @@
         e = clamp(e_, b, (ulong)(n));                                                              \
     } while (0)
 
+// The four elements of vector x into the four accumulators acc, a1, a2, a3.
+#define SR_ADD4(x)                                                                                 \
+    do {                                                                                           \
+        acc = SR_OP(acc, (SR_R)(x).s0);                                                            \
+        a1 = SR_OP(a1, (SR_R)(x).s1);                                                              \
+        a2 = SR_OP(a2, (SR_R)(x).s2);                                                              \
+        a3 = SR_OP(a3, (SR_R)(x).s3);                                                              \
+    } while (0)
+
 // Reduces [b, e) of in as work-item `lane` of `width`: strided (coalesced; vec and SR_VLOAD: 4
 // elements a load) or one contiguous block per work-item (SR_ORDERED, so that blocks combine
 // left to right).
@@ -98,21 +107,12 @@ inline SR_R sr_accumulate(__global const T* in, ulong b, ulong e, uint lane, uin
         ulong v = lane;
         for (; v + width < q; v += 2 * (ulong)width) {
             const CLPRIM_CAT(T, 4) x = vload4(v, p), y = vload4(v + width, p);
-            acc = SR_OP(acc, (SR_R)x.s0);
-            a1 = SR_OP(a1, (SR_R)x.s1);
-            a2 = SR_OP(a2, (SR_R)x.s2);
-            a3 = SR_OP(a3, (SR_R)x.s3);
-            acc = SR_OP(acc, (SR_R)y.s0);
-            a1 = SR_OP(a1, (SR_R)y.s1);
-            a2 = SR_OP(a2, (SR_R)y.s2);
-            a3 = SR_OP(a3, (SR_R)y.s3);
+            SR_ADD4(x);
+            SR_ADD4(y);
         }
         if (v < q) {
             const CLPRIM_CAT(T, 4) x = vload4(v, p);
-            acc = SR_OP(acc, (SR_R)x.s0);
-            a1 = SR_OP(a1, (SR_R)x.s1);
-            a2 = SR_OP(a2, (SR_R)x.s2);
-            a3 = SR_OP(a3, (SR_R)x.s3);
+            SR_ADD4(x);
         }
         i = b + 4 * q + lane;
     } else

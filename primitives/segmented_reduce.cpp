@@ -6,6 +6,7 @@
 #include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/primitives_kernels.hpp>
 #include <clprim/detail/queue_order.hpp>
+#include <clprim/detail/queue_state.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/scan.hpp>
 #include <clprim/segmented_reduce.hpp>
@@ -32,9 +33,16 @@ bool scalar(element_type type)
 }
 
 struct segred_kernels {
-    bc::kernel teams, chunks, finish;
+    bc::kernel teams, chunks, finish, single; // single: where the type allows (one_launch)
     std::size_t wg = 1; // what the kernels allow, at most the policy's
 };
+
+// Whether segred_single can publish partials of this type with atomics.
+bool one_launch(element_type type, const bc::device& device)
+{
+    const std::size_t bytes = size_of(type);
+    return scalar(type) && (bytes == 4 || (bytes == 8 && device.supports_extension("cl_khr_int64_base_atomics")));
+}
 
 segred_kernels make_kernels(const bc::command_queue& queue, element_type type, element_type offset_type, int op_code,
                             const std::string& op_file, bool ordered, const segmented_reduce_policy& p)
@@ -42,16 +50,20 @@ segred_kernels make_kernels(const bc::command_queue& queue, element_type type, e
     std::vector<std::string> files;
     if (op_code == 3) files.push_back(op_file);
     files.push_back("segmented_reduce.cl");
-    const std::string options = type_options(type, "T") + " -DOFF=" + cl_name(offset_type) +
-                                " -DSR_OP_CODE=" + std::to_string(op_code) + " -DSR_TEAM=" + std::to_string(p.team) +
-                                " -DSR_ORDERED=" + (ordered ? "1" : "0") + (!ordered && scalar(type) ? " -DSR_VLOAD" : "");
+    const bc::device device = queue.get_device();
+    const bool single = one_launch(type, device);
+    if (single) files.push_back("segmented_reduce_single.cl");
+    std::string options = type_options(type, "T") + " -DOFF=" + cl_name(offset_type) +
+                          " -DSR_OP_CODE=" + std::to_string(op_code) + " -DSR_TEAM=" + std::to_string(p.team) +
+                          " -DSR_ORDERED=" + (ordered ? "1" : "0") + (!ordered && scalar(type) ? " -DSR_VLOAD" : "");
+    if (single && size_of(type) == 8) options += " -DSR_ATOM64";
     bc::program program = primitives_program(queue.get_context(), files, options);
     segred_kernels k{program.create_kernel("segred_teams"), program.create_kernel("segred_chunks"),
-                     program.create_kernel("segred_finish")};
-    const bc::device device = queue.get_device();
-    std::size_t wg = p.wg;
-    for (const bc::kernel* kern : {&k.teams, &k.chunks, &k.finish})
-        wg = std::min(wg, limits_for(*kern, device).max_work_group_size);
+                     program.create_kernel("segred_finish"), {}};
+    if (single) k.single = program.create_kernel("segred_single");
+    std::size_t wg = std::min<std::size_t>(p.wg, 256); // segred_single's walk: 256 segments a step
+    for (const bc::kernel* kern : {&k.teams, &k.chunks, &k.finish, &k.single})
+        if (kern->get() != nullptr) wg = std::min(wg, limits_for(*kern, device).max_work_group_size);
     k.wg = std::max<std::size_t>(p.team, floor_pow2(std::max<std::size_t>(1, wg)));
     return k;
 }
@@ -66,6 +78,40 @@ segred_kernels& cached_kernels(const bc::command_queue& queue, element_type type
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, type, offset_type, op_code, op_file, ordered, p)).first;
     return it->second;
+}
+
+// segred_single (segmented_reduce_single.cl): work-groups of `span` elements each (a power of
+// two: ranges then meet segments of power-of-two lengths at their ends), every segment in some
+// group's index range, two sets of arrival words kept per queue (zero-filled when new).
+void reduce_in_one_launch(const buffer_range& in, const buffer_range& offsets, std::size_t num_segments,
+                          const buffer_range& result, std::size_t elem, const segmented_reduce_policy& p,
+                          segred_kernels& k, bc::command_queue& queue)
+{
+    const std::size_t wg = k.wg, n = in.size;
+    constexpr std::size_t max_groups = 65534;
+    std::size_t span = std::max<std::size_t>(ceil_div(n, std::max<std::size_t>(1, p.single_groups)), 4 * wg);
+    span = std::max(span, ceil_div(n, max_groups));
+    span = floor_pow2(span) == span ? span : 2 * floor_pow2(span);
+    const std::size_t groups = std::max<std::size_t>(1, ceil_div(n, span));
+    const std::size_t teams = wg / p.team;
+    const std::size_t per_group = round_up(ceil_div(num_segments, groups), teams);
+
+    scratch_lease lease(queue);
+    const bc::buffer partials = lease.buffer(2 * groups * elem);
+    // Two sets of arrival words: this call counts on one and clears the other for the next call.
+    const std::size_t words = round_up(groups, 32);
+    queue_state st = take_queue_state(queue, "segmented_reduce_arrivals", 2 * words * sizeof(cl_uint));
+    const std::size_t half = st.buffer.size() / 2 / sizeof(cl_uint); // words a set, at least `words`
+    if (st.fresh) {
+        const cl_uint zero = 0;
+        queue.enqueue_fill_buffer(st.buffer, &zero, sizeof zero, 0, st.buffer.size());
+        st.fresh = false;
+    }
+    const std::size_t set = std::size_t(st.counter++ % 2);
+    launch(queue, k.single, groups * wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(n), offsets.buffer,
+           cl_ulong(offsets.offset), cl_ulong(num_segments), result.buffer, cl_ulong(result.offset), cl_ulong(per_group),
+           cl_ulong(p.long_len), cl_ulong(span), partials, st.buffer, cl_uint(set), cl_uint(half),
+           local_bytes{wg * std::max<std::size_t>(elem, 4)});
 }
 
 bool overlaps(const buffer_range& a, std::size_t a_elem, const buffer_range& b, std::size_t b_elem)
@@ -97,6 +143,10 @@ void segmented_reduce_impl(const buffer_range& in, const buffer_range& offsets, 
             select_segmented_reduce_policy(profile_of(queue.get_device()), in.size, num_segments);
         segred_kernels& k = cached_kernels(queue, type, offset_type, op_code, op_file, !commutative, p);
         const std::size_t wg = k.wg;
+        if (p.single && k.single.get() != nullptr) {
+            reduce_in_one_launch(in, offsets, num_segments, result, elem, p, k, queue);
+            return;
+        }
         const std::size_t teams = wg / p.team;
         const std::size_t groups = std::min(ceil_div(num_segments, teams), p.max_groups);
         const std::size_t per_group = round_up(ceil_div(num_segments, groups), teams);

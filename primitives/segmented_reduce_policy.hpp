@@ -19,12 +19,19 @@ struct segmented_reduce_policy {
     std::size_t chunk = 0;     // elements per chunk (one work-group each)
     std::size_t max_groups = 0;       // teams kernel: at most this many groups
     std::size_t chunk_groups = 0;     // chunks kernel: a fixed grid
+    // GPU: everything in one launch (segmented_reduce_single.cl; 32-bit elements, 64-bit ones
+    // with 64-bit atomics), about single_groups work-groups each owning an element range for the
+    // long segments; otherwise teams + scan + chunks + finish.
+    bool single = true;
+    std::size_t single_groups = 0;
 };
 
 // n elements in num_segments segments (n / num_segments: the mean length; offsets are not read on
 // the host). CLPRIM_SEGMENTED_PATH=gpu|cpu forces a path; CLPRIM_SEGMENTED_REDUCE_TUNE=
 // "chunk_items[,chunk_groups_per_cu]" sets the GPU path's chunks (elements per work-item, grid), for
-// measurements.
+// measurements; a third number sets the one-launch grid (work-groups per compute unit);
+// CLPRIM_SEGMENTED_REDUCE_LONG=single|chunks picks the GPU path's way with long segments (one
+// launch, or teams + scan + chunks + finish).
 inline segmented_reduce_policy select_segmented_reduce_policy(const device_profile& profile, std::size_t n,
                                                               std::size_t num_segments)
 {
@@ -37,6 +44,7 @@ inline segmented_reduce_policy select_segmented_reduce_policy(const device_profi
         // A work-group of one work-item owns a contiguous run of segments and reduces them one
         // after another; segments longer than 64 Ki elements are split into chunks so one huge
         // segment still uses every core.
+        p.single = false;
         p.wg = 1;
         p.team = 1;
         p.long_len = std::size_t(1) << 16;
@@ -53,11 +61,16 @@ inline segmented_reduce_policy select_segmented_reduce_policy(const device_profi
     p.long_len = p.team * 64;
     // Chunks of 64 elements a work-item (16 Ki with 256): fewer partials, tree steps and
     // segment searches per byte; a grid of about one chunk per group for 2^26 elements.
-    std::size_t chunk_items = 64, chunk_groups_per_cu = 32;
-    if (const auto t = knob_numbers("CLPRIM_SEGMENTED_REDUCE_TUNE", 1, 2, 1)) {
+    // One launch: about 4 groups of 256 per compute unit (fewer: the range is a power of two),
+    // one wave (H100, 2^26 in segments of 65536: 2 0.124, 4 0.114, 8 0.116 ms; docs/RESULTS.md).
+    std::size_t chunk_items = 64, chunk_groups_per_cu = 32, single_groups_per_cu = 4;
+    if (const auto t = knob_numbers("CLPRIM_SEGMENTED_REDUCE_TUNE", 1, 3, 1)) {
         chunk_items = (*t)[0];
         if (t->size() > 1) chunk_groups_per_cu = (*t)[1];
+        if (t->size() > 2) single_groups_per_cu = (*t)[2];
     }
+    if (const auto forced = knob_choice("CLPRIM_SEGMENTED_REDUCE_LONG", {"single", "chunks"})) p.single = *forced == 0;
+    p.single_groups = cu * single_groups_per_cu;
     p.chunk = p.wg * chunk_items;
     p.max_groups = cu * 32;
     p.chunk_groups = cu * chunk_groups_per_cu;

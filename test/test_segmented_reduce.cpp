@@ -21,6 +21,18 @@ constexpr std::size_t guard_count = 3;
 
 bool on_cpu() { return clprim::detail::profile_of(device_under_test::get().device).is_cpu(); }
 
+// The three paths: the GPU one in one launch (segmented_reduce_single.cl), the GPU one with
+// teams + scan + chunks + finish, the CPU one; each forced for the scope of a loop body.
+struct forced_path {
+    const char* name;
+    env_override path, long_way;
+    explicit forced_path(int i)
+        : name(i == 0 ? "gpu" : i == 1 ? "gpu-chunks" : "cpu"), path("CLPRIM_SEGMENTED_PATH", i == 2 ? "cpu" : "gpu"),
+          long_way("CLPRIM_SEGMENTED_REDUCE_LONG", i == 1 ? "chunks" : "single")
+    {
+    }
+};
+
 // Data of n elements that sum exactly in every type (small integers; signed ones also negative).
 template <class T>
 std::vector<T> small_values(std::size_t n, std::uint64_t seed = 3)
@@ -119,8 +131,9 @@ BOOST_FIXTURE_TEST_SUITE(segmented_reduce, fixture)
 
 BOOST_AUTO_TEST_CASE(length_mixes_both_paths)
 {
-    for (const char* path : {"gpu", "cpu"}) {
-        env_override force("CLPRIM_SEGMENTED_PATH", path);
+    for (int way = 0; way < 3; ++way) {
+        forced_path force(way);
+        const char* path = force.name;
         for (const auto& m : mixes()) {
             const auto lengths = segment_lengths(m.mix, m.n, m.len);
             for (std::size_t base : {std::size_t(0), std::size_t(5)}) {
@@ -137,8 +150,9 @@ BOOST_AUTO_TEST_CASE(length_mixes_both_paths)
 BOOST_AUTO_TEST_CASE_TEMPLATE(every_type_and_op, T, all_types)
 {
     if (!type_runs_here<T>()) return;
-    for (const char* path : {"gpu", "cpu"}) {
-        env_override force("CLPRIM_SEGMENTED_PATH", path);
+    for (int way = 0; way < 3; ++way) {
+        forced_path force(way);
+        const char* path = force.name;
         const auto lengths = segment_lengths(seg_mix::with_empties, 20011, 40);
         const auto offsets = offsets_from_lengths<cl_uint>(lengths, 2);
         const auto sums = small_values<T>(20020);
@@ -155,6 +169,7 @@ BOOST_AUTO_TEST_CASE(small_chunks_vector_reads)
     // segments in several chunks with ends at every residue mod 4 (the 4-element reads and their
     // one-by-one tail), at a size Oclgrind runs.
     env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
+    env_override long_way("CLPRIM_SEGMENTED_REDUCE_LONG", "chunks");
     env_override tune("CLPRIM_SEGMENTED_REDUCE_TUNE", "1,2");
     std::vector<std::size_t> lengths;
     for (std::size_t i = 0; i < 9; ++i) {
@@ -169,10 +184,49 @@ BOOST_AUTO_TEST_CASE(small_chunks_vector_reads)
     check_op(queue, small_values<cl_long>(n), offsets, clprim::reduce_op::sum, "small chunks long");
 }
 
+BOOST_AUTO_TEST_CASE(one_launch_many_ranges)
+{
+    // The one-launch GPU path with as many element ranges as the tuning allows (64 groups per
+    // compute unit, ranges of 4 x the work-group): long segments crossing many ranges (partials
+    // combined by the last work-group, in order for a non-commutative operator), ends at every
+    // residue mod 4 (aligned vector reads around scalars), offsets[0] > 0; then a call with
+    // malformed offsets and two well-formed ones after it on the same queue (the arrival words
+    // left behind must not count in later calls).
+    env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
+    env_override long_way("CLPRIM_SEGMENTED_REDUCE_LONG", "single");
+    env_override tune("CLPRIM_SEGMENTED_REDUCE_TUNE", "64,32,64");
+    std::vector<std::size_t> lengths;
+    for (std::size_t i = 0; i < 7; ++i) {
+        lengths.push_back(9000 + 1031 * i + i % 4);
+        lengths.push_back(i % 3);
+        lengths.push_back(2049 + i);
+    }
+    std::size_t n = 3;
+    for (std::size_t l : lengths) n += l;
+    const auto offsets = offsets_from_lengths<cl_uint>(lengths, 3);
+    check_op(queue, small_values<cl_uint>(n), offsets, clprim::reduce_op::sum, "many ranges uint");
+    check_op(queue, make_data<cl_float>(n, distribution::random), offsets, clprim::reduce_op::min, "many ranges float");
+    check_op(queue, small_values<cl_long>(n), offsets, clprim::reduce_op::sum, "many ranges long");
+    std::vector<cl_uint> sparse(n);
+    std::mt19937 rng(9);
+    for (auto& x : sparse) x = rng() % 3000 == 0 ? 1 + rng() % 1000 : 0;
+    check(queue, sparse, offsets, [](cl_uint a, cl_uint b) { return a != 0 ? a : b; }, cl_uint(0),
+          [](auto f, auto l, auto of, auto ol, auto res, bc::command_queue& q) {
+              clprim::segmented_reduce(f, l, of, ol, res, q, first_nonzero, 0u);
+          },
+          "many ranges first_nonzero");
+    std::vector<cl_uint> overlapping;
+    for (int i = 0; i < 40; ++i) overlapping.push_back(i % 2 ? cl_uint(n) : cl_uint(i));
+    check_op(queue, small_values<cl_uint>(n), overlapping, clprim::reduce_op::sum, "many ranges overlapping", true);
+    check_op(queue, small_values<cl_uint>(n), offsets, clprim::reduce_op::sum, "many ranges after malformed");
+    check_op(queue, small_values<cl_uint>(n, 8), offsets, clprim::reduce_op::sum, "many ranges after malformed 2");
+}
+
 BOOST_AUTO_TEST_CASE(ulong_offsets)
 {
-    for (const char* path : {"gpu", "cpu"}) {
-        env_override force("CLPRIM_SEGMENTED_PATH", path);
+    for (int way = 0; way < 3; ++way) {
+        forced_path force(way);
+        const char* path = force.name;
         for (seg_mix mix : {seg_mix::few_large, seg_mix::power_law, seg_mix::tiny}) {
             const std::size_t n = 200003;
             const auto data = small_values<cl_uint>(n + 9);
@@ -185,8 +239,9 @@ BOOST_AUTO_TEST_CASE(ulong_offsets)
 
 BOOST_AUTO_TEST_CASE(user_operators)
 {
-    for (const char* path : {"gpu", "cpu"}) {
-        env_override force("CLPRIM_SEGMENTED_PATH", path);
+    for (int way = 0; way < 3; ++way) {
+        forced_path force(way);
+        const char* path = force.name;
         for (seg_mix mix : {seg_mix::few_large, seg_mix::with_empties, seg_mix::empty_plus_one}) {
             const std::size_t n = 150001;
             const auto lengths = segment_lengths(mix, n, 37);
@@ -222,8 +277,9 @@ BOOST_AUTO_TEST_CASE(user_operators)
 
 BOOST_AUTO_TEST_CASE(empty_ranges_and_segments)
 {
-    for (const char* path : {"gpu", "cpu"}) {
-        env_override force("CLPRIM_SEGMENTED_PATH", path);
+    for (int way = 0; way < 3; ++way) {
+        forced_path force(way);
+        const char* path = force.name;
         const std::vector<cl_uint> none;
         check_op(queue, none, std::vector<cl_uint>{0, 0, 0, 0}, clprim::reduce_op::sum, std::string(path) + " n=0");
         check_op(queue, none, std::vector<cl_uint>{0}, clprim::reduce_op::min, std::string(path) + " no segments");
@@ -237,8 +293,9 @@ BOOST_AUTO_TEST_CASE(empty_ranges_and_segments)
 
 BOOST_AUTO_TEST_CASE(malformed_offsets_stay_inside)
 {
-    for (const char* path : {"gpu", "cpu"}) {
-        env_override force("CLPRIM_SEGMENTED_PATH", path);
+    for (int way = 0; way < 3; ++way) {
+        forced_path force(way);
+        const char* path = force.name;
         const std::size_t n = 100000;
         const auto data = small_values<cl_uint>(n);
         const std::string p(path);

@@ -17,6 +17,7 @@ constexpr std::size_t guard_count = 4;
 
 bool on_cpu() { return clprim::detail::profile_of(device_under_test::get().device).is_cpu(); }
 
+
 // The host reference: every well-formed segment stably sorted in the library's order.
 template <class K, class V, class Offset>
 void host_sort(std::vector<K>& keys, std::vector<V>* values, const std::vector<Offset>& offsets, clprim::sort_order order)
@@ -200,9 +201,10 @@ BOOST_AUTO_TEST_CASE(many_long_segments_each_way)
 BOOST_AUTO_TEST_CASE(small_tiles_every_path)
 {
     // The GPU path with a tile of 256 (CLPRIM_SEGMENTED_TUNE): every size class, and more than a
-    // few long segments in the segmented LSD (partial tiles) and packed, at a size Oclgrind runs.
+    // few long segments in the segmented LSD (several tiles of 256 each, the last one partial)
+    // and packed, at a size Oclgrind runs.
     env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
-    env_override tune("CLPRIM_SEGMENTED_TUNE", "32,256");
+    env_override tune("CLPRIM_SEGMENTED_TUNE", "32,256,1"); // LSD tiles of 256 keys too
     std::vector<std::size_t> lengths;
     for (std::size_t i = 0; i < 12; ++i) {
         lengths.push_back(257 + i * 61);
@@ -219,6 +221,28 @@ BOOST_AUTO_TEST_CASE(small_tiles_every_path)
         check(queue, make_data<cl_uint>(n, distribution::random), offsets, clprim::sort_order::descending, false,
               p + " uint desc keys");
         check(queue, dup_keys<cl_long>(n), offsets, clprim::sort_order::descending, true, p + " long desc pairs");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(tiny_segments_both_ways)
+{
+    // The GPU path's smallest class sorted by segment number outside the binning (a warp each:
+    // keys alone, by local memory here instead of NVIDIA's shuffles; segsort_local's direct mode)
+    // or binned like the others, in mixes where tiny segments sit between longer ones.
+    env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
+    for (const char* way : {"warp", "direct", "binned"}) {
+        env_override tiny("CLPRIM_SEGMENTED_TINY", way);
+        for (seg_mix mix : {seg_mix::tiny, seg_mix::power_law, seg_mix::with_empties}) {
+            const std::size_t n = 6007; // (Oclgrind runs it)
+            const auto offsets = offsets_from_lengths<cl_uint>(segment_lengths(mix, n, 40), 3);
+            const std::string p = std::string("tiny ") + way + " " + name_of(mix);
+            check(queue, dup_keys<cl_uint>(n + 3), offsets, clprim::sort_order::ascending, true, p + " uint pairs");
+            check(queue, make_data<cl_float>(n + 3, distribution::float_specials), offsets,
+                  clprim::sort_order::descending, false, p + " float desc keys");
+            check(queue, dup_keys<cl_short>(n + 3), offsets, clprim::sort_order::ascending, false, p + " short keys");
+            check(queue, make_data<cl_uint>(n + 3, distribution::random), offsets, clprim::sort_order::ascending,
+                  false, p + " uint keys");
+        }
     }
 }
 
