@@ -126,20 +126,16 @@ void sort_small_tiles(const sort_request& r, bc::command_queue& queue, const sma
         values_a = scratch.buffer(n * value_size);
         values_b = scratch.buffer(n * value_size);
     }
-    struct place {
-        bc::buffer keys, values;
-        std::size_t key_off, value_off;
-    };
-    const place caller{r.keys.buffer, values_buffer_or(r), r.keys.offset, r.has_values ? r.values.offset : 0};
-    const place a{keys_a, values_a, 0, 0}, b{keys_b, values_b, 0, 0};
+    const sort_place caller = sort_place::caller(r);
+    const sort_place a{keys_a, values_a, 0, 0}, b{keys_b, values_b, 0, 0};
     for (std::size_t p = 0; p < passes; ++p) {
         // caller -> a -> b -> a ... -> caller (an even number of passes ends where it started).
         // Pass p clears region (p + 1) % 2 for the pass after it, the last pass region 0 for the
         // next call (the pass that used it has finished: same in-order queue).
-        const place& from = p == 0 ? caller : (p % 2 == 1 ? a : b);
-        const place& to = p + 1 == passes ? caller : (p % 2 == 0 ? a : b);
-        k.args[p].set(k.pass[p], from.keys, cl_ulong(from.key_off), to.keys, cl_ulong(to.key_off),
-               from.values, cl_ulong(from.value_off), to.values, cl_ulong(to.value_off), cl_uint(n), cl_uint(p), st.buffer,
+        const sort_place& from = p == 0 ? caller : (p % 2 == 1 ? a : b);
+        const sort_place& to = p + 1 == passes ? caller : (p % 2 == 0 ? a : b);
+        k.args[p].set(k.pass[p], from.k, cl_ulong(from.koff), to.k, cl_ulong(to.koff),
+               from.v, cl_ulong(from.voff), to.v, cl_ulong(to.voff), cl_uint(n), cl_uint(p), st.buffer,
                cl_ulong(half * counts_words), cl_ulong((1 - half) * counts_words), cl_ulong(slots_at + (p % 2) * region_words),
                cl_ulong(slots_at + ((p + 1) % 2) * region_words)); // the last pass clears region 0
         small_launch(queue, k.pass[p], tiles * k.wg, k.wg);
