@@ -116,9 +116,10 @@ void sort_small_tiles(const sort_request& r, bc::command_queue& queue, const sma
         st.fresh = false;
     }
     const std::size_t half = std::size_t(st.counter & 1);
-    ++st.counter;
     const std::size_t slots_at = 2 * counts_words;
 
+    // Scratch first: a call that fails here has touched no status word (the next call uses the
+    // same clean half). The counter moves once pass 0, which clears the next call's half, is out.
     scratch_lease scratch(queue);
     const bc::buffer keys_a = scratch.buffer(n * key_size), keys_b = scratch.buffer(n * key_size);
     bc::buffer values_a = keys_a, values_b = keys_b;
@@ -128,17 +129,25 @@ void sort_small_tiles(const sort_request& r, bc::command_queue& queue, const sma
     }
     const sort_place caller = sort_place::caller(r);
     const sort_place a{keys_a, values_a, 0, 0}, b{keys_b, values_b, 0, 0};
-    for (std::size_t p = 0; p < passes; ++p) {
-        // caller -> a -> b -> a ... -> caller (an even number of passes ends where it started).
-        // Pass p clears region (p + 1) % 2 for the pass after it, the last pass region 0 for the
-        // next call (the pass that used it has finished: same in-order queue).
-        const sort_place& from = p == 0 ? caller : (p % 2 == 1 ? a : b);
-        const sort_place& to = p + 1 == passes ? caller : (p % 2 == 0 ? a : b);
-        k.args[p].set(k.pass[p], from.k, cl_ulong(from.koff), to.k, cl_ulong(to.koff),
-               from.v, cl_ulong(from.voff), to.v, cl_ulong(to.voff), cl_uint(n), cl_uint(p), st.buffer,
-               cl_ulong(half * counts_words), cl_ulong((1 - half) * counts_words), cl_ulong(slots_at + (p % 2) * region_words),
-               cl_ulong(slots_at + ((p + 1) % 2) * region_words)); // the last pass clears region 0
-        small_launch(queue, k.pass[p], tiles * k.wg, k.wg);
+    // A launch refused after pass 0 leaves this call's slots and counts dirty: the next call
+    // zero-fills the whole buffer first (fresh).
+    try {
+        for (std::size_t p = 0; p < passes; ++p) {
+            // caller -> a -> b -> a ... -> caller (an even number of passes ends where it started).
+            // Pass p clears region (p + 1) % 2 for the pass after it, the last pass region 0 for the
+            // next call (the pass that used it has finished: same in-order queue).
+            const sort_place& from = p == 0 ? caller : (p % 2 == 1 ? a : b);
+            const sort_place& to = p + 1 == passes ? caller : (p % 2 == 0 ? a : b);
+            k.args[p].set(k.pass[p], from.k, cl_ulong(from.koff), to.k, cl_ulong(to.koff),
+                   from.v, cl_ulong(from.voff), to.v, cl_ulong(to.voff), cl_uint(n), cl_uint(p), st.buffer,
+                   cl_ulong(half * counts_words), cl_ulong((1 - half) * counts_words), cl_ulong(slots_at + (p % 2) * region_words),
+                   cl_ulong(slots_at + ((p + 1) % 2) * region_words)); // the last pass clears region 0
+            small_launch(queue, k.pass[p], tiles * k.wg, k.wg);
+            if (p == 0) ++st.counter;
+        }
+    } catch (...) {
+        st.fresh = true;
+        throw;
     }
 }
 

@@ -69,19 +69,25 @@ bc::program build_program_from_source(const bc::context& context, const std::str
     return build_or_throw(program, options, "a program", context);
 }
 
+std::string build_options(const bc::context& context, const std::string& options_in)
+{
+    std::string options = "-cl-std=CL1.2" + options_in;
+    // NVIDIA's compiler takes inline PTX: clprim_types.cl's device-scope fence uses it.
+    const auto devices = context.get_devices();
+    if (!devices.empty() &&
+        std::all_of(devices.begin(), devices.end(), [](const bc::device& d) { return profile_of(d).nvidia; }))
+        options += " -DCLPRIM_PTX";
+    options += knob_options("CLPRIM_BUILD_OPTIONS");
+    return options;
+}
+
 bc::program get_program(const bc::context& context, const std::vector<std::string>& sources,
                         const std::string& options_in)
 {
     // -cl-std pins the language level: Boost.Compute and our kernels are OpenCL C 1.2.
     // CLPRIM_BUILD_OPTIONS adds options to every program (e.g. -cl-opt-disable where compile
     // time matters more than kernel speed); they are part of every cache key.
-    std::string options = "-cl-std=CL1.2" + options_in;
-    // NVIDIA's compiler takes inline PTX: clprim_types.cl's device-scope fence uses it.
-    const auto context_devices = context.get_devices();
-    if (!context_devices.empty() && std::all_of(context_devices.begin(), context_devices.end(),
-                                                [](const bc::device& d) { return profile_of(d).nvidia; }))
-        options += " -DCLPRIM_PTX";
-    options += knob_options("CLPRIM_BUILD_OPTIONS");
+    const std::string options = build_options(context, options_in);
     std::string key;
     for (const auto& s : sources) key += s + ";";
 

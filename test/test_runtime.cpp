@@ -196,7 +196,7 @@ BOOST_AUTO_TEST_CASE(disk_cache_corrupt_entry_falls_back)
         bc::context fresh(device);
         cd::get_program(fresh, {name}, " -DT=int");
     }
-    const std::string path = cd::binary_cache::entry_path(device, cd::join_sources({name}), "-cl-std=CL1.2 -DT=int");
+    const std::string path = cd::binary_cache::entry_path(device, cd::join_sources({name}), cd::build_options(bc::context(device), " -DT=int"));
     std::ifstream check(path);
     BOOST_REQUIRE_MESSAGE(bool(check), "expected a cache entry at " << path);
     for (int mode = 0; mode < 3; ++mode) {
@@ -254,7 +254,7 @@ BOOST_AUTO_TEST_CASE(disk_cache_automatic_by_platform)
     bc::command_queue q(fresh, device);
     BOOST_TEST(run_add_tag(cd::get_program(fresh, {name}, " -DT=int"), q) == 20);
     BOOST_TEST(cd::binary_cache::stats().stores == (pocl ? 0u : 1u));
-    std::ifstream entry(cd::binary_cache::entry_path(device, cd::join_sources({name}), "-cl-std=CL1.2 -DT=int"));
+    std::ifstream entry(cd::binary_cache::entry_path(device, cd::join_sources({name}), cd::build_options(fresh, " -DT=int")));
     BOOST_TEST(bool(entry) == !pocl);
     scoped_env on("CLPRIM_CACHE", "on");
     BOOST_TEST(cd::binary_cache::enabled_for(device));

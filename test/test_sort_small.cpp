@@ -146,19 +146,29 @@ BOOST_AUTO_TEST_CASE(registers_items_per_work_item)
 {
     env_override path("CLPRIM_RADIX_PATH", "small");
     env_override kernel("CLPRIM_SORT_SMALL", "registers");
+    // A forced shape needs n / items work-items in one group: where the built kernel allows
+    // fewer (the H100 gives this kernel 256), clprim says so with unsupported_error and sorts
+    // nothing; those shapes are skipped, and at least one shape must have run everywhere.
+    int ran = 0;
     for (const char* items : {"2", "4", "16", "32"}) {
         env_override e("CLPRIM_SORT_SMALL_ITEMS", items);
         const std::string label = std::string("registers items ") + items;
-        check_sorted_keys<cl_uint>(1021, distribution::random, order_t::ascending,
-                                   [](auto f, auto l, auto& q) { clprim::radix_sort(f, l, q); }, label);
-        check_sorted_keys<cl_uint>(4096, distribution::few_distinct, order_t::ascending,
-                                   [](auto f, auto l, auto& q) { clprim::radix_sort(f, l, q); }, label);
-        check_sorted_pairs<cl_uint, cl_uint>(4093, distribution::few_distinct, order_t::descending, true,
-                                             [](auto f, auto l, auto v, auto& q) {
-                                                 clprim::radix_sort_by_key(f, l, v, q, order_t::descending);
-                                             },
-                                             label);
+        try {
+            check_sorted_keys<cl_uint>(1021, distribution::random, order_t::ascending,
+                                       [](auto f, auto l, auto& q) { clprim::radix_sort(f, l, q); }, label);
+            check_sorted_keys<cl_uint>(4096, distribution::few_distinct, order_t::ascending,
+                                       [](auto f, auto l, auto& q) { clprim::radix_sort(f, l, q); }, label);
+            check_sorted_pairs<cl_uint, cl_uint>(4093, distribution::few_distinct, order_t::descending, true,
+                                                 [](auto f, auto l, auto v, auto& q) {
+                                                     clprim::radix_sort_by_key(f, l, v, q, order_t::descending);
+                                                 },
+                                                 label);
+            ++ran;
+        } catch (const clprim::unsupported_error& x) {
+            BOOST_TEST_MESSAGE(label << ": not on this device (" << x.what() << ")");
+        }
     }
+    BOOST_TEST(ran > 0);
 }
 
 // The network kernel (CLPRIM_SORT_SMALL=network): every step through local memory.
