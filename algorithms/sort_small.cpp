@@ -115,7 +115,7 @@ void sort_small(const sort_request& r, bc::command_queue& queue)
     small_kernel& k = cached_kernel(queue, ids, profile, r, pol, p);
     k.args.set(k.kernel, r.keys.buffer, cl_ulong(r.keys.offset), values_buffer_or(r),
                cl_ulong(r.has_values ? r.values.offset : 0), cl_uint(n));
-    small_launch(queue, k.kernel, k.wg, k.wg);
+    launch_1d(queue, k.kernel, k.wg, k.wg);
 }
 
 } // namespace detail

@@ -54,22 +54,6 @@ inline const bc::device& small_device(cl_device_id id)
 // profile_of for a device handle.
 inline const device_profile& small_profile_of(cl_device_id id) { return profile_of(small_device(id)); }
 
-// Enqueues k over global work-items in groups of local. On a queue without profiling the kernel
-// is enqueued without an event: NVIDIA's driver takes 2.1 us more host time per launch when it
-// makes one (H100, 7.98 against 5.84 us, bench case sort_small_probe). Profiling queues go
-// through launch_1d, so kernel_profile still sees every launch.
-inline void small_launch(bc::command_queue& queue, const bc::kernel& k, std::size_t global, std::size_t local)
-{
-    cl_command_queue_properties props = 0;
-    clGetCommandQueueInfo(queue.get(), CL_QUEUE_PROPERTIES, sizeof props, &props, nullptr);
-    if (props & CL_QUEUE_PROFILING_ENABLE) {
-        launch_1d(queue, k, global, local);
-        return;
-    }
-    const cl_int err = clEnqueueNDRangeKernel(queue.get(), k.get(), 1, nullptr, &global, &local, 0, nullptr, nullptr);
-    if (err != CL_SUCCESS) BOOST_THROW_EXCEPTION(bc::opencl_error(err));
-}
-
 // Throws clprim::unsupported_error where the device runs fewer than wg work-items per group of
 // this kernel (it needs exactly wg: reqd_work_group_size). Once per kernel built.
 inline void small_require_group(const bc::kernel& k, cl_device_id device, std::size_t wg, const char* what)

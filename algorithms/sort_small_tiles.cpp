@@ -142,7 +142,7 @@ void sort_small_tiles(const sort_request& r, bc::command_queue& queue, const sma
                    from.v, cl_ulong(from.voff), to.v, cl_ulong(to.voff), cl_uint(n), cl_uint(p), st.buffer,
                    cl_ulong(half * counts_words), cl_ulong((1 - half) * counts_words), cl_ulong(slots_at + (p % 2) * region_words),
                    cl_ulong(slots_at + ((p + 1) % 2) * region_words)); // the last pass clears region 0
-            small_launch(queue, k.pass[p], tiles * k.wg, k.wg);
+            launch_1d(queue, k.pass[p], tiles * k.wg, k.wg);
             if (p == 0) ++st.counter;
         }
     } catch (...) {
