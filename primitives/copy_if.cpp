@@ -5,6 +5,7 @@
 // The value-returning copy_if waits for the count only; the count_result overload (API.md,
 // "Composing") leaves the count on the device and does not wait.
 #include "copy_if_policy.hpp"
+#include "count_read.hpp"
 #include "reduce_pinned.hpp"
 
 #include <clprim/copy_if.hpp>
@@ -255,19 +256,12 @@ std::size_t copy_if_impl(const buffer_range& in, const buffer_range& out, elemen
             scratch_lease lease(queue);
             const bc::buffer count = lease.buffer(sizeof(cl_ulong));
             run_single_pass(in, out, type, pred_file, policy, count, 0, queue);
-            // The one wait, as the policy says (copy_if_read; the pinned word: reduce_pinned.hpp).
-            void* pinned = policy.read == copy_if_read::plain ? nullptr : pinned_result_word(queue.get_context(), queue);
-            if (!pinned) {
-                queue.enqueue_read_buffer(count, 0, sizeof total, &total);
-            } else if (policy.read == copy_if_read::async) {
-                queue.enqueue_read_buffer_async(count, 0, sizeof total, pinned);
-                queue.finish();
-                std::memcpy(&total, pinned, sizeof total);
-            } else {
-                if (policy.read == copy_if_read::finish) queue.finish();
-                queue.enqueue_read_buffer(count, 0, sizeof total, pinned);
-                std::memcpy(&total, pinned, sizeof total);
-            }
+            // The one wait, as the policy says (copy_if_read; map is handled above).
+            const result_read form = policy.read == copy_if_read::plain    ? result_read::plain
+                                     : policy.read == copy_if_read::finish ? result_read::finish
+                                     : policy.read == copy_if_read::async  ? result_read::async
+                                                                           : result_read::pinned;
+            read_result_word(queue, count, sizeof total, &total, form);
             return;
         }
         const std::size_t tiles = three_pass_tiles(queue, type, pred_file, in.size);

@@ -1,9 +1,8 @@
 #pragma once
 // One word of a device result (a by-key count, min/max_element's index) to the host: the one
 // round trip those calls make. Through this host thread's pinned word where there is one
-// (reduce_pinned.hpp: no staging copy on discrete GPUs). CLPRIM_BY_KEY_READ picks the form
-// (measurements): 0 a blocking read into the caller's variable, 1 a blocking read into the pinned
-// word, 2 (default) a non-blocking read into it, then clFinish. Private to the primitives layer.
+// (reduce_pinned.hpp: no staging copy on discrete GPUs). Used by the by-key family,
+// min/max_element and copy_if. Private to the primitives layer.
 #include "reduce_pinned.hpp"
 
 #include <clprim/detail/knobs.hpp>
@@ -14,21 +13,35 @@
 namespace clprim {
 namespace detail {
 
-inline void read_result_word(bc::command_queue& queue, const bc::buffer& from, std::size_t bytes, void* result)
+// How a result word comes back (measurements pick; every form gives the same value): a blocking
+// read into the caller's variable (plain), a blocking read into the pinned word (pinned), the same
+// after a clFinish (finish), or a non-blocking read into the pinned word, then clFinish (async).
+enum class result_read { plain, pinned, finish, async };
+
+inline void read_result_word(bc::command_queue& queue, const bc::buffer& from, std::size_t bytes, void* result,
+                             result_read mode)
 {
-    const std::size_t mode = knob_number("CLPRIM_BY_KEY_READ", 0, 2).value_or(2);
-    void* pinned = mode == 0 ? nullptr : pinned_result_word(queue.get_context(), queue);
+    void* pinned = mode == result_read::plain ? nullptr : pinned_result_word(queue.get_context(), queue);
     if (pinned == nullptr) {
         queue.enqueue_read_buffer(from, 0, bytes, result);
         return;
     }
-    if (mode == 2) {
+    if (mode == result_read::async) {
         queue.enqueue_read_buffer_async(from, 0, bytes, pinned);
         queue.finish();
     } else {
+        if (mode == result_read::finish) queue.finish();
         queue.enqueue_read_buffer(from, 0, bytes, pinned);
     }
     std::memcpy(result, pinned, bytes);
+}
+
+// The by-key family's and min/max_element's form: CLPRIM_BY_KEY_READ=0 plain, 1 pinned, 2 async
+// (the default).
+inline void read_result_word(bc::command_queue& queue, const bc::buffer& from, std::size_t bytes, void* result)
+{
+    static const result_read forms[] = {result_read::plain, result_read::pinned, result_read::async};
+    read_result_word(queue, from, bytes, result, forms[knob_number("CLPRIM_BY_KEY_READ", 0, 2).value_or(2)]);
 }
 
 } // namespace detail
