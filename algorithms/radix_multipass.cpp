@@ -136,39 +136,24 @@ void radix_sort_multipass(const sort_request& r, bc::command_queue& queue)
     cl_uint m[4];
     queue.enqueue_read_buffer(mask, 0, sizeof m, m);
     const std::uint64_t varying = ((std::uint64_t(m[1]) << 32) | m[0]) ^ ((std::uint64_t(m[3]) << 32) | m[2]);
-    std::vector<unsigned> passes;
-    for (unsigned p = 0; p < num_passes; ++p)
-        if ((varying >> (p * radix_bits)) & (radix - 1)) passes.push_back(p);
+    const std::vector<unsigned> passes = varying_digit_passes(varying, num_passes, radix_bits);
     if (passes.empty()) return; // every key has the same bits: already in (stable) order
 
-    const sort_place caller = sort_place::caller(r);
-    const sort_place a{keys_a, values_a, 0, 0};
-    sort_place b = a;
-    sort_place from = caller;
-    if (passes.size() == 1) {
-        // One pass cannot scatter in place: copy the input aside and sort it back.
-        queue.enqueue_copy_buffer(caller.k, keys_a, caller.koff * key_size, 0, n * key_size);
-        if (r.has_values)
-            queue.enqueue_copy_buffer(caller.v, values_a, caller.voff * value_size, 0, n * value_size);
-        from = a;
-    } else {
-        b.k = scratch.buffer(n * key_size);
-        if (r.has_values) b.v = scratch.buffer(n * value_size);
-    }
+    const sort_pingpong places(queue, r, scratch, keys_a, values_a, n, passes.size());
     sort_observer* const trace = sort_trace(); // examples/sort_steps prints each step
     using step = sort_observer::radix_step;
     for (std::size_t i = 0; i < passes.size(); ++i) {
         const unsigned shift = passes[i] * radix_bits;
         const bool first = i == 0, last = i + 1 == passes.size();
+        const sort_place& from = places.from(i);
+        const sort_place& to = places.to(i);
         // Pass 0's counts are already there (same keys, same tiles) if pass 0 runs first.
         if (!(first && passes[i] == 0)) count(from.k, from.koff, first, shift, false);
         if (trace) trace->radix_pass(queue, step::counts, shift, counts, groups, radix, from.k, from.koff, n, first);
         scan_counts();
         if (trace) trace->radix_pass(queue, step::offsets, shift, counts, groups, radix, from.k, from.koff, n, first);
-        const sort_place to = last ? caller : (i % 2 == 0 ? a : b);
         scatter(from, to, first, last, shift);
         if (trace) trace->radix_pass(queue, step::scattered, shift, counts, groups, radix, to.k, to.koff, n, last);
-        from = to;
     }
 }
 

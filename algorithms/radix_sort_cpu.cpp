@@ -81,30 +81,17 @@ void radix_sort_cpu_impl(const sort_request& r, bc::command_queue& queue)
         }
         std::uint64_t varying = any ^ all;
         if (key_size < 8) varying &= (std::uint64_t(1) << (8 * key_size)) - 1;
-        std::vector<unsigned> passes;
-        for (unsigned p = 0; p < num_passes; ++p)
-            if ((varying >> (p * pol.digit_bits)) & (radix - 1)) passes.push_back(p);
+        const std::vector<unsigned> passes = varying_digit_passes(varying, num_passes, pol.digit_bits);
         if (passes.empty()) return; // every key has the same bits: already in (stable) order
 
         // (3) One scatter per varying digit, ping-ponging through scratch; the last lands in the
-        // caller's range. A single pass cannot scatter in place: the input is copied aside first.
-        const sort_place caller = sort_place::caller(r);
-        const sort_place a{keys_a, values_a, 0, 0};
-        sort_place b = a;
-        sort_place from = caller;
-        if (passes.size() == 1) {
-            queue.enqueue_copy_buffer(caller.k, keys_a, caller.koff * key_size, 0, n * key_size);
-            if (r.has_values)
-                queue.enqueue_copy_buffer(caller.v, values_a, caller.voff * value_size, 0, n * value_size);
-            from = a;
-        } else {
-            b.k = scratch.buffer(n * key_size);
-            b.v = r.has_values ? scratch.buffer(n * value_size) : b.k;
-        }
+        // caller's range.
+        const sort_pingpong places(queue, r, scratch, keys_a, values_a, n, passes.size());
         const std::size_t wc_elems = pol.wc_line ? radix * pol.wc_line : 1;
         for (std::size_t i = 0; i < passes.size(); ++i) {
             const bool first = i == 0, last = i + 1 == passes.size();
-            const sort_place to = last ? caller : (i % 2 == 0 ? a : b);
+            const sort_place& from = places.from(i);
+            const sort_place& to = places.to(i);
             // Pass 0's slots are there already (same keys, same chunks) if pass 0 runs first.
             if (!(first && passes[i] == 0)) count_and_offsets(from.k, from.koff, passes[i], first, false);
             set_kernel_args(scatter, from.k, cl_ulong(from.koff), to.k, cl_ulong(to.koff), from.v,
@@ -114,7 +101,6 @@ void radix_sort_cpu_impl(const sort_request& r, bc::command_queue& queue)
             set_kernel_args_from(scatter, 11, cl_uint(first), cl_uint(last), counts, local_bytes{wc_elems * key_size},
                 local_bytes{r.has_values ? wc_elems * value_size : 8});
             launch_1d(queue, scatter, chunks, 1);
-            from = to;
         }
     });
 }

@@ -4,10 +4,13 @@
 #include <clprim/detail/algorithms_kernels.hpp>
 #include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/scratch_pool.hpp>
 #include <clprim/sort_types.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace clprim {
 namespace detail {
@@ -53,6 +56,46 @@ struct sort_place {
         set_kernel_args_from(kern, first, k, cl_ulong(koff), v, cl_ulong(voff));
         return first + 4;
     }
+};
+
+// The LSD passes a radix sort needs: one per digit whose bits differ among the keys (varying =
+// the OR of all keys XOR their AND). A digit every key shares leaves the (stable) order as it is.
+inline std::vector<unsigned> varying_digit_passes(std::uint64_t varying, unsigned num_passes, unsigned digit_bits)
+{
+    const std::uint64_t digit_mask = (std::uint64_t(1) << digit_bits) - 1;
+    std::vector<unsigned> passes;
+    for (unsigned p = 0; p < num_passes; ++p)
+        if ((varying >> (p * digit_bits)) & digit_mask) passes.push_back(p);
+    return passes;
+}
+
+// Ping-pong of scatter passes that each read one place and write another: caller -> a -> b -> a
+// ... and the last pass back into the caller's range. One pass cannot scatter in place, so a
+// single-pass sort first copies the input into a and reads it from there (start()).
+struct sort_pingpong {
+    sort_place caller, a, b;
+    std::size_t passes;
+
+    // a is the scratch pair the caller already holds; b is leased only when two or more passes
+    // need it (without values b.v stands in as b.k, never read).
+    sort_pingpong(bc::command_queue& queue, const sort_request& r, scratch_lease& scratch, const bc::buffer& keys_a,
+        const bc::buffer& values_a, std::size_t n, std::size_t pass_count)
+        : caller(sort_place::caller(r)), a{keys_a, r.has_values ? values_a : keys_a, 0, 0}, b(a), passes(pass_count)
+    {
+        const std::size_t key_size = size_of(r.key_type);
+        if (passes == 1) {
+            queue.enqueue_copy_buffer(caller.k, a.k, caller.koff * key_size, 0, n * key_size);
+            if (r.has_values) {
+                const std::size_t value_size = size_of(r.value_type);
+                queue.enqueue_copy_buffer(caller.v, a.v, caller.voff * value_size, 0, n * value_size);
+            }
+        } else if (passes > 1) {
+            b.k = scratch.buffer(n * key_size);
+            b.v = r.has_values ? scratch.buffer(n * size_of(r.value_type)) : b.k;
+        }
+    }
+    const sort_place& from(std::size_t i) const { return i == 0 ? (passes == 1 ? a : caller) : (i % 2 == 1 ? a : b); }
+    const sort_place& to(std::size_t i) const { return i + 1 == passes ? caller : (i % 2 == 0 ? a : b); }
 };
 
 // Bytes of one value as the kernels store it (a dummy 4 bytes without values).
