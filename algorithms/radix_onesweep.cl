@@ -14,27 +14,20 @@
 // needs three launches; here a pass is one launch and one read.
 //
 // Ranking (stable): the tile is split into warps of 32 work-items; warp w owns the 32*KPT keys
-// [w*32*KPT, (w+1)*32*KPT) and ranks them 32 at a time (key k*32 + lane at step k). At each step
-// the keys of one digit in the warp ("peers") are ranked among themselves by lane, the last of
-// them adds the peer count to the warp's counter of that digit, and each peer's rank is the
-// counter before that plus the peers on lower lanes. Afterwards a scan over warps (per digit) and
-// over digits (per tile) turns the warp counters into positions in the tile.
-// - MATCH_RANK (NVIDIA, where the host found the compiler takes inline PTX): peers come from
-//   RADIX_BITS warp votes (vote.sync.ballot, one per digit bit; PEERS_MATCH_ANY: one
-//   match.any.sync instead, which is slower on the H100), the counter is broadcast with
-//   shfl.sync, and bar.warp.sync orders the counter updates between steps: no work-group barrier
-//   inside the ranking loop.
-// - otherwise (portable): peers are found by comparing the warp's 32 digits through local memory,
-//   with work-group barriers between the steps. Slower, but correct on any OpenCL device.
+// [w*32*KPT, (w+1)*32*KPT) and ranks them 32 at a time (key k*32 + lane at step k) with
+// warp_rank.cl (warp votes on NVIDIA: MATCH_RANK brings WARP_RANK_VOTES; a portable ranking
+// through local memory elsewhere). Afterwards a scan over warps (per digit) and over digits (per
+// tile) turns the warp counters into positions in the tile.
 //
 // Build macros: K... (key type), WG (work-group size, a multiple of 32, >= RADIX), KPT (keys per
 // work-item), RADIX_BITS, PASSES, HAS_VALUES with V, V_BYTES (values only move, as bits: uchar to
 // ulong, uint4 or uint8 for 16- and 32-byte vector values) and V_PIECE_BYTES (the values go
 // through local memory in pieces of this many bytes, V_BYTES by default), MATCH_RANK;
-// for measurements only: PEERS_MATCH_ANY (NVIDIA ranking by match.any.sync) and LB_TRACE (a
+// for measurements only: WARP_RANK_MATCH_ANY (NVIDIA ranking by match.any.sync) and LB_TRACE (a
 // per-tile timeline, see below). Needs sort_key_order.cl, workgroup_scan.cl, lookback.cl and
-// radix_onesweep_layout.cl joined before it. The pass kernel is radix_onesweep_pass.cl (and the
-// 8-bit counting sort radix_counting.cl), joined after it.
+// radix_onesweep_layout.cl joined before it. The pass kernel is radix_onesweep_pass.cl (after
+// warp_rank.cl, with WARP_RANK_BITS = RADIX_BITS), and the 8-bit counting sort radix_counting.cl,
+// joined after it.
 #ifndef ONESWEEP_INFO_STRIDE
 #error "radix_onesweep.cl needs radix_onesweep_layout.cl joined before it"
 #endif
@@ -190,49 +183,3 @@ inline uint os_smid(void)
 }
 #endif
 
-#ifdef MATCH_RANK
-// The lanes of this warp whose d equals this lane's (a bit mask by lane).
-#ifdef PEERS_MATCH_ANY
-// One match.any.sync instruction: short to write, but slow on the H100: a 256 x 16 tile's ranking
-// took 8.4 us of its 17.4 us in the pass, against 4.9 us with the votes below (measured with
-// CLPRIM_ONESWEEP_TRACE); measurement builds only.
-inline uint os_peers(uint d, uint lane, __local uint* ldigits)
-{
-    (void)lane;
-    (void)ldigits;
-    uint m;
-    asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(m) : "r"(d));
-    return m;
-}
-#else
-// One warp vote per digit bit: the lanes whose bit b equals this lane's are the ballot of bit b
-// or its complement, and the peers are the lanes that agree on every bit (RADIX_BITS ballots).
-inline uint os_peers(uint d, uint lane, __local uint* ldigits)
-{
-    (void)lane;
-    (void)ldigits;
-    uint m = 0xffffffffu;
-#pragma unroll
-    for (uint b = 0; b < RADIX_BITS; ++b) {
-        const uint bit = (d >> b) & 1u;
-        uint ones;
-        asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %1, 0;\n\tvote.sync.ballot.b32 %0, p, 0xffffffff;\n\t}"
-                     : "=r"(ones)
-                     : "r"(bit));
-        m &= bit ? ones : ~ones;
-    }
-    return m;
-}
-#endif
-#else
-inline uint os_peers(uint d, uint lane, __local uint* ldigits)
-{
-    barrier(CLK_LOCAL_MEM_FENCE); // the last step's digits have been read
-    ldigits[get_local_id(0)] = d;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    __local const uint* warp_digits = ldigits + (get_local_id(0) - lane);
-    uint m = 0;
-    for (uint j = 0; j < WARP; ++j) m |= (warp_digits[j] == d ? 1u : 0u) << j;
-    return m;
-}
-#endif

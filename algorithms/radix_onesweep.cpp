@@ -60,20 +60,20 @@ std::string program_options(const sort_request& r, std::size_t wg, std::size_t k
                             onesweep_ranking ranking, bool portions, const std::string& extra = std::string())
 {
     std::string o = type_options(r.key_type, "K") + " -DWG=" + std::to_string(wg) + " -DKPT=" + std::to_string(kpt) +
-                    " -DRADIX_BITS=" + std::to_string(radix_bits) + " -DPASSES=" + std::to_string(passes) +
+                    " -DRADIX_BITS=" + std::to_string(radix_bits) + " -DWARP_RANK_BITS=" + std::to_string(radix_bits) + " -DPASSES=" + std::to_string(passes) +
                     " -DHIST_KEYS=" + std::to_string(histogram_keys);
     if (portions) o += " -DONESWEEP_PORTIONS";
     if (r.order == sort_order::descending) o += " -DSORT_DESCENDING";
     if (r.has_values)
         o += std::string(" -DHAS_VALUES -DV=") + bits_name(r.value_type) + " -DV_BYTES=" + std::to_string(size_of(r.value_type));
-    if (ranking == onesweep_ranking::match_any) o += " -DMATCH_RANK -DLB_NANOSLEEP"; // NVIDIA: PTX in both
+    if (ranking == onesweep_ranking::match_any) o += " -DMATCH_RANK -DWARP_RANK_VOTES -DLB_NANOSLEEP"; // NVIDIA: PTX in both
     return o + extra;
 }
 
 const std::vector<std::string>& program_files()
 {
     static const std::vector<std::string> files{"sort_key_order.cl", "workgroup_scan.cl", "lookback.cl",
-                                                "radix_onesweep_layout.cl", "radix_onesweep.cl", "radix_onesweep_pass.cl",
+                                                "radix_onesweep_layout.cl", "radix_onesweep.cl", "warp_rank.cl", "radix_onesweep_pass.cl",
                                                 "radix_counting.cl"};
     return files;
 }

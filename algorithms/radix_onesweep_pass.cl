@@ -12,11 +12,14 @@
 // the build with ONESWEEP_PORTIONS reads these arguments: the build for one portion (every sort
 // below 2^30 keys) is the kernel as it was, argument for argument.
 //
-// Build macros: those of radix_onesweep.cl (which must be joined before this file),
+// Build macros: those of radix_onesweep.cl and warp_rank.cl (both joined before this file),
 // ONESWEEP_PORTIONS, and V_OVER_KEYS (values wider than the keys staged over the keys' local
 // array instead of one of their own: radix_policy.hpp).
 #ifndef TILE
 #error "radix_onesweep_pass.cl needs radix_onesweep.cl joined before it"
+#endif
+#if !defined(WARP_RANK_BITS) || WARP_RANK_BITS != RADIX_BITS
+#error "radix_onesweep_pass.cl needs warp_rank.cl joined before it, with WARP_RANK_BITS = RADIX_BITS"
 #endif
 #ifndef ONESWEEP_INFO_CARRY
 #error "radix_onesweep_pass.cl needs radix_onesweep_layout.cl"
@@ -161,7 +164,6 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
         // 1. Rank within the warp: rank[k] = keys of the same digit earlier in the warp's segment.
         uint rank[KPT];
         __local uint* my_counts = warp_counts + warp * RADIX;
-        const uint lanes_below = (1u << lane) - 1u;
 #ifdef LB_TRACE
         {   // when every key of warp 0 has arrived (warp 0 waits for them here; the others do not)
             uint x = 0;
@@ -174,22 +176,7 @@ void onesweep_pass(__global const bits_t* src, ulong src_off, __global bits_t* d
 #pragma unroll
         for (uint k = 0; k < KPT; ++k) {
             const uint d = os_digit(keys[k], shift);
-            const uint peers = os_peers(d, lane, ldigits);
-            const uint leader = 31u - clz(peers); // the highest peer lane updates the counter
-#ifdef MATCH_RANK
-            uint before = 0;
-            if (lane == leader) {
-                before = my_counts[d];
-                my_counts[d] = before + popcount(peers);
-            }
-            asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(before) : "r"(before), "r"(leader));
-            asm volatile("bar.warp.sync 0xffffffff;" ::: "memory"); // the update is seen at the next step
-#else
-            const uint before = my_counts[d];
-            barrier(CLK_LOCAL_MEM_FENCE); // every peer has read the counter
-            if (lane == leader) my_counts[d] = before + popcount(peers);
-#endif
-            rank[k] = before + popcount(peers & lanes_below);
+            rank[k] = warp_rank_step(d, warp_peers(d, ldigits), my_counts);
         }
 #ifdef LB_TRACE
         trace_time[3] = os_now();

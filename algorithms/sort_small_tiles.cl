@@ -27,9 +27,9 @@
 //
 // Required macros: K... and V... (sort_key_order.cl's key type, the values' type, SORT_HAS_VALUES,
 // SORT_DESCENDING), ST_WG (work-group size, a multiple of 32, >= 256), ST_KPT (keys per
-// work-item), ST_PASSES (8-bit digits of the key: 2, 4 or 8); ST_BALLOT: NVIDIA's warp votes for
-// the ranking (inline PTX), else a portable ranking through local memory. Needs sort_key_order.cl,
-// workgroup_scan.cl and lookback.cl joined before it.
+// work-item), ST_PASSES (8-bit digits of the key: 2, 4 or 8). Needs sort_key_order.cl,
+// workgroup_scan.cl, lookback.cl and warp_rank.cl (WARP_RANK_BITS 8; WARP_RANK_VOTES: NVIDIA's
+// warp votes for the ranking, else a portable ranking through local memory) joined before it.
 #ifndef ST_WG
 #error "sort_small_tiles.cl needs ST_WG"
 #endif
@@ -45,6 +45,9 @@
 #ifndef K_UNSIGNED
 #error "sort_small_tiles.cl needs the key type's macros"
 #endif
+#if !defined(WARP_RANK_BITS) || WARP_RANK_BITS != 8
+#error "sort_small_tiles.cl needs warp_rank.cl joined before it, with 8-bit digits"
+#endif
 
 #define ST_RADIX 256u
 #define ST_MAX_PASSES 8u // a half of later-pass counts holds this many passes (64-bit keys)
@@ -58,37 +61,6 @@
 #endif
 
 inline uint st_digit(K_UNSIGNED u, uint pass) { return (uint)(u >> (8u * pass)) & 0xFFu; }
-
-// The lanes of this warp whose digit equals this lane's, as a bit mask by lane.
-#ifdef ST_BALLOT
-inline uint st_peers(uint d, __local uint* scratch)
-{
-    (void)scratch;
-    uint m = 0xffffffffu;
-#pragma unroll
-    for (uint b = 0; b < 8u; ++b) {
-        const uint bit = (d >> b) & 1u;
-        uint votes;
-        asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %1, 0;\n\tvote.sync.ballot.b32 %0, q, 0xffffffff;\n\t}"
-                     : "=r"(votes)
-                     : "r"(bit));
-        m &= bit ? votes : ~votes;
-    }
-    return m;
-}
-#else
-inline uint st_peers(uint d, __local uint* scratch)
-{
-    const uint lid = get_local_id(0);
-    barrier(CLK_LOCAL_MEM_FENCE); // the last step's digits have been read
-    scratch[lid] = d;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    __local const uint* warp_digits = scratch + (lid & ~31u);
-    uint m = 0;
-    for (uint j = 0; j < 32u; ++j) m |= (warp_digits[j] == d ? 1u : 0u) << j;
-    return m;
-}
-#endif
 
 // The digit counts of tile f of this pass's input, into hist[ST_RADIX] (all work-items call it).
 inline void st_count_tile(__global const K_UNSIGNED* src, uint f, uint n, uint pass, uint convert,
@@ -223,26 +195,10 @@ void sort_small_tiles_pass(__global const K_UNSIGNED* src, ulong src_off, __glob
     //    ranked by lane; the highest peer adds their number to the warp's counter of the digit.
     uint rank[ST_KPT];
     __local uint* my_counts = warp_counts + warp * ST_RADIX;
-    const uint lanes_below = (1u << lane) - 1u;
 #pragma unroll
     for (uint k = 0; k < ST_KPT; ++k) {
         const uint d = st_digit(keys[k], pass);
-        const uint peers = st_peers(d, scratch);
-        const uint leader = 31u - clz(peers);
-#ifdef ST_BALLOT
-        uint before = 0;
-        if (lane == leader) {
-            before = my_counts[d];
-            my_counts[d] = before + popcount(peers);
-        }
-        asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(before) : "r"(before), "r"(leader));
-        asm volatile("bar.warp.sync 0xffffffff;" ::: "memory");
-#else
-        const uint before = my_counts[d];
-        barrier(CLK_LOCAL_MEM_FENCE); // every peer has read the counter
-        if (lane == leader) my_counts[d] = before + popcount(peers);
-#endif
-        rank[k] = before + popcount(peers & lanes_below);
+        rank[k] = warp_rank_step(d, warp_peers(d, scratch), my_counts);
     }
 #if ST_PASSES > 1
     if (pass == 0) { // every later pass's digits of this tile's real keys

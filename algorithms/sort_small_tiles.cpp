@@ -67,13 +67,13 @@ tiles_kernel& cached_kernel(const bc::command_queue& queue, const small_queue_id
     if (it != cache.end()) return it->second;
     const std::size_t passes = size_of(r.key_type);
     const std::string options = sort_build_options(r) + " -DST_WG=" + std::to_string(pol.tiles_wg) +
-                                " -DST_KPT=" + std::to_string(kpt) + " -DST_PASSES=" + std::to_string(passes) + lookback;
-    const std::vector<std::string> files{"sort_key_order.cl", "workgroup_scan.cl", "lookback.cl", "sort_small_tiles.cl"};
+                                " -DST_KPT=" + std::to_string(kpt) + " -DST_PASSES=" + std::to_string(passes) + " -DWARP_RANK_BITS=8" + lookback;
+    const std::vector<std::string> files{"sort_key_order.cl", "workgroup_scan.cl", "lookback.cl", "warp_rank.cl", "sort_small_tiles.cl"};
     bc::program program;
     bool built = false;
     if (profile.nvidia && pol.tiles_ballot) {
         try {
-            program = algorithms_program(queue.get_context(), files, options + " -DST_BALLOT -DLB_NANOSLEEP");
+            program = algorithms_program(queue.get_context(), files, options + " -DWARP_RANK_VOTES -DLB_NANOSLEEP");
             built = true;
         } catch (const build_error&) {
         }
