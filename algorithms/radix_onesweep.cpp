@@ -21,6 +21,7 @@
 #include <clprim/detail/algorithms_kernels.hpp>
 #include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/device_profile.hpp>
+#include <clprim/detail/kernel_cache.hpp>
 #include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/knobs.hpp>
 #include <clprim/detail/queue_state.hpp>
@@ -145,14 +146,11 @@ onesweep_kernels& cached_kernels(const bc::command_queue& queue, const sort_requ
                                  onesweep_ranking ranking, bool portions)
 {
     using key = std::tuple<cl_context, cl_device_id, int, int, int, int, bool, std::size_t, std::size_t, std::string>;
-    thread_local std::map<key, onesweep_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(r.key_type),
                 r.has_values ? int(r.value_type) : -1, int(r.order), int(ranking), portions, t.wg, t.kpt,
                 t.extra_options + "/" + std::to_string(t.histogram_rounds) + "/" + std::to_string(t.histogram_groups_per_cu) +
                     "/" + std::to_string(t.value_piece)};
-    auto it = cache.find(k);
-    if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, r, ranking, portions)).first;
-    return it->second;
+    return per_thread_kernels<onesweep_kernels>(k, [&] { return make_kernels(queue, r, ranking, portions); });
 }
 
 } // namespace

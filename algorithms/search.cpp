@@ -8,6 +8,7 @@
 
 #include <clprim/detail/algorithms_kernels.hpp>
 #include <clprim/detail/device_limits.hpp>
+#include <clprim/detail/kernel_cache.hpp>
 #include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/radix_sort.hpp>
@@ -38,16 +39,13 @@ struct search_kernels {
 // Kernels per host thread, by context, device and build options.
 search_kernels& kernels_for(const bc::command_queue& queue, const std::string& options)
 {
-    thread_local std::map<std::tuple<cl_context, cl_device_id, std::string>, search_kernels> cache;
-    const auto key = std::make_tuple(queue.get_context().get(), queue.get_device().id(), options);
-    auto it = cache.find(key);
-    if (it != cache.end()) return it->second;
-    const bc::program program = algorithms_program(queue.get_context(), {"sort_key_order.cl", "search.cl", "search_tree.cl"}, options);
-    search_kernels k{program.create_kernel("search_plain"),     program.create_kernel("search_samples"),
-                     program.create_kernel("search_cached"),    program.create_kernel("search_keys"),
-                     program.create_kernel("search_partition"), program.create_kernel("search_sorted"),
-                     program.create_kernel("search_tree_build"), program.create_kernel("search_tree")};
-    return cache.emplace(key, k).first->second;
+    return per_thread_kernels<search_kernels>(std::make_tuple(queue.get_context().get(), queue.get_device().id(), options), [&] {
+        const bc::program p = algorithms_program(queue.get_context(), {"sort_key_order.cl", "search.cl", "search_tree.cl"}, options);
+        return search_kernels{p.create_kernel("search_plain"),      p.create_kernel("search_samples"),
+                              p.create_kernel("search_cached"),     p.create_kernel("search_keys"),
+                              p.create_kernel("search_partition"),  p.create_kernel("search_sorted"),
+                              p.create_kernel("search_tree_build"), p.create_kernel("search_tree")};
+    });
 }
 
 // The sorted path: the queries' ordered keys and positions sorted (radix), bounds of every

@@ -8,6 +8,7 @@
 
 #include <clprim/detail/algorithms_kernels.hpp>
 #include <clprim/detail/device_limits.hpp>
+#include <clprim/detail/kernel_cache.hpp>
 #include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/radix_sort.hpp>
@@ -28,16 +29,13 @@ struct top_k_kernels {
 
 top_k_kernels& kernels_for(const bc::command_queue& queue, const std::string& options)
 {
-    thread_local std::map<std::tuple<cl_context, cl_device_id, std::string>, top_k_kernels> cache;
-    const auto key = std::make_tuple(queue.get_context().get(), queue.get_device().id(), options);
-    auto it = cache.find(key);
-    if (it != cache.end()) return it->second;
-    const bc::program p = algorithms_program(queue.get_context(), {"sort_key_order.cl", "top_k.cl"}, options);
-    top_k_kernels k{p.create_kernel("topk_sample"),     p.create_kernel("topk_filter"),
-                    p.create_kernel("topk_pass"),       p.create_kernel("topk_gather"),
-                    p.create_kernel("topk_sort_small"), p.create_kernel("topk_sortable"),
-                    p.create_kernel("topk_write"),      p.create_kernel("topk_write_composite")};
-    return cache.emplace(key, k).first->second;
+    return per_thread_kernels<top_k_kernels>(std::make_tuple(queue.get_context().get(), queue.get_device().id(), options), [&] {
+        const bc::program p = algorithms_program(queue.get_context(), {"sort_key_order.cl", "top_k.cl"}, options);
+        return top_k_kernels{p.create_kernel("topk_sample"),     p.create_kernel("topk_filter"),
+                             p.create_kernel("topk_pass"),       p.create_kernel("topk_gather"),
+                             p.create_kernel("topk_sort_small"), p.create_kernel("topk_sortable"),
+                             p.create_kernel("topk_write"),      p.create_kernel("topk_write_composite")};
+    });
 }
 
 // A stable ascending radix sort of count keys (buffer keys, type kt) carrying values (uint32).

@@ -5,6 +5,7 @@
 #include "scan_policy.hpp"
 
 #include <clprim/detail/device_limits.hpp>
+#include <clprim/detail/kernel_cache.hpp>
 #include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/knobs.hpp>
@@ -126,12 +127,9 @@ scan_kernels& cached_kernels(const bc::command_queue& queue, element_type type, 
 {
     // The generated file's name is a hash of the operator's text, identity included.
     using key = std::tuple<cl_context, cl_device_id, int, int, std::string, bool, std::size_t, std::string>;
-    thread_local std::map<key, scan_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(type), int(algorithm), op.file, op.ordered,
                 scan_items(profile_of(queue.get_device()), size_of(type)), extra_options() + lookback_build_options()};
-    auto it = cache.find(k);
-    if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, type, algorithm, op)).first;
-    return it->second;
+    return per_thread_kernels<scan_kernels>(k, [&] { return make_kernels(queue, type, algorithm, op); });
 }
 
 // Scans n elements from (in, in_off) into (out, out_off); init is used by an exclusive scan.
