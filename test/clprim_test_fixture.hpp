@@ -2,6 +2,7 @@
 // Shared by every clprim suite: the device under test (clprim::default_device(), so CLPRIM_DEVICE
 // picks it), host data generators over the standard sizes and distributions, and host references.
 #include <clprim/clprim.hpp>
+#include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/knobs.hpp>
 
 #include <boost/mpl/list.hpp>
@@ -36,11 +37,14 @@ struct device_under_test {
         static device_under_test d;
         return d;
     }
-    bool has_fp64() const
-    {
-        return device.get_info<cl_device_fp_config>(CL_DEVICE_DOUBLE_FP_CONFIG) != 0 ||
-               device.supports_extension("cl_khr_fp64");
-    }
+    // What the library knows of the device (kind, vendor, limits): tests ask it, as the library
+    // does, instead of reading device types or platform names themselves.
+    const clprim::detail::device_profile& profile() const { return clprim::detail::profile_of(device); }
+    bool is_gpu() const { return profile().is_gpu(); }
+    bool is_cpu() const { return profile().is_cpu(); }
+    bool nvidia() const { return profile().nvidia; }
+    bool pocl() const { return profile().pocl; }
+    bool has_fp64() const { return profile().fp64; }
 
 private:
     device_under_test()
@@ -56,6 +60,10 @@ struct fixture {
     bc::device& device = device_under_test::get().device;
     bc::context& context = device_under_test::get().context;
     bc::command_queue& queue = device_under_test::get().queue;
+
+    bool on_gpu() const { return device_under_test::get().is_gpu(); }
+    bool on_cpu() const { return device_under_test::get().is_cpu(); }
+    bool on_nvidia() const { return device_under_test::get().nvidia(); }
 };
 
 using all_types = boost::mpl::list<cl_int, cl_uint, cl_long, cl_ulong, cl_float, cl_double>;

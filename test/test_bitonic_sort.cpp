@@ -148,7 +148,7 @@ BOOST_AUTO_TEST_CASE(variants_at_larger_sizes)
 // always on GPUs.
 BOOST_AUTO_TEST_CASE(above_two_to_the_24)
 {
-    if (!(device.type() & CL_DEVICE_TYPE_GPU) && !clprim::detail::knob_text("CLPRIM_TEST_LARGE")) {
+    if (!on_gpu() && !clprim::detail::knob_text("CLPRIM_TEST_LARGE")) {
         BOOST_TEST_MESSAGE("CPU device: n > 2^24 case skipped (set CLPRIM_TEST_LARGE to run it)");
         return;
     }

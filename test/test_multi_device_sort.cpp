@@ -232,7 +232,7 @@ BOOST_AUTO_TEST_CASE(scratch_cap_makes_chunks)
 // Large inputs: 2^22 - 1 uint keys and 2^22 + 1 pairs in 8 and 128 chunks (2^23 on GPUs).
 BOOST_AUTO_TEST_CASE(large)
 {
-    const bool cpu = device.type() & CL_DEVICE_TYPE_CPU;
+    const bool cpu = on_cpu();
     const std::size_t n = (std::size_t(1) << (cpu ? 22 : 23)) - 1;
     {
         env_override cap("CLPRIM_MULTI_CHUNK", cap_for(n, 8));

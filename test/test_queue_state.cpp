@@ -30,7 +30,7 @@ struct single_pass_paths {
     std::unique_ptr<env_override> scan, items, radix;
     explicit single_pass_paths(const bc::device& device)
     {
-        if (device.type() & CL_DEVICE_TYPE_GPU) return;
+        if (clprim::detail::profile_of(device).is_gpu()) return;
         scan = std::make_unique<env_override>("CLPRIM_SCAN_PATH", "lookback");
         items = std::make_unique<env_override>("CLPRIM_SCAN_ITEMS", "2");
         radix = std::make_unique<env_override>("CLPRIM_RADIX_PATH", "onesweep_portable");

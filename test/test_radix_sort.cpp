@@ -392,9 +392,9 @@ BOOST_AUTO_TEST_CASE(kernel_variants)
 // tiles wait on running predecessors.
 BOOST_AUTO_TEST_CASE(onesweep_paths)
 {
-    const bool gpu = (device.type() & CL_DEVICE_TYPE_GPU) != 0;
+    const bool gpu = on_gpu();
     std::vector<std::string> paths{"onesweep_portable"};
-    if (device.platform().name().find("NVIDIA") != std::string::npos) paths.push_back("onesweep");
+    if (on_nvidia()) paths.push_back("onesweep");
     for (const std::string& path : paths) {
         env_override force("CLPRIM_RADIX_PATH", path);
         auto keys_of = [&](auto key, std::vector<std::size_t> sizes) {
@@ -483,10 +483,10 @@ BOOST_AUTO_TEST_CASE(small_path)
 // keys, both orders, every ranking the device has, with thousands of tiles on the GPU.
 BOOST_AUTO_TEST_CASE(onesweep_fallback_every_tile)
 {
-    const bool gpu = (device.type() & CL_DEVICE_TYPE_GPU) != 0;
+    const bool gpu = on_gpu();
     env_override fallback("CLPRIM_LOOKBACK", "fallback");
     std::vector<std::string> paths{"onesweep_portable"};
-    if (device.platform().name().find("NVIDIA") != std::string::npos) paths.push_back("onesweep");
+    if (on_nvidia()) paths.push_back("onesweep");
     for (const std::string& path : paths) {
         env_override force("CLPRIM_RADIX_PATH", path);
         std::vector<std::size_t> sizes{1, 4097, 65537, (std::size_t(1) << 20) + 3};
@@ -512,7 +512,7 @@ BOOST_AUTO_TEST_CASE(onesweep_fallback_every_tile)
 BOOST_AUTO_TEST_CASE(onesweep_state_across_calls)
 {
     std::vector<std::string> paths{"onesweep_portable"};
-    if (device.platform().name().find("NVIDIA") != std::string::npos) paths.push_back("onesweep");
+    if (on_nvidia()) paths.push_back("onesweep");
     bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
     const bool has_ooo = (ooo.get_properties() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
     for (const std::string& path : paths) {
@@ -696,7 +696,7 @@ BOOST_AUTO_TEST_CASE(beyond_2_30_on_gpus)
 // the issue names, far past what the device runs at once. Skipped on CPU devices (minutes there).
 BOOST_AUTO_TEST_CASE(huge_on_gpus)
 {
-    if ((device.type() & CL_DEVICE_TYPE_GPU) == 0) return;
+    if (!on_gpu()) return;
     const std::size_t n = (std::size_t(1) << 28) + 1;
     check_sort(make_data<cl_uint>(n, distribution::random), false, queue, "uint 2^28+1 random");
 }

@@ -176,7 +176,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_fast_path, T, all_types)
 // devices, which run every_fast_path's look-back cases.
 BOOST_AUTO_TEST_CASE(lookback_many_tiles_on_gpus)
 {
-    if ((device.type() & CL_DEVICE_TYPE_GPU) == 0) return;
+    if (!on_gpu()) return;
     env_override force("CLPRIM_SCAN_PATH", "lookback");
     run_case<cl_uint>((std::size_t(1) << 28) + 5, clprim::scan_algorithm::fast, true, false, queue);
     run_case<cl_ulong>((std::size_t(1) << 26) + 3, clprim::scan_algorithm::fast, false, true, queue);
@@ -193,7 +193,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(lookback_fallback_every_tile, T, all_types)
     if (!type_runs_here<T>()) return;
     env_override force("CLPRIM_SCAN_PATH", "lookback");
     env_override fallback("CLPRIM_LOOKBACK", "fallback");
-    const bool gpu = (device.type() & CL_DEVICE_TYPE_GPU) != 0;
+    const bool gpu = on_gpu();
     env_override items("CLPRIM_SCAN_ITEMS", gpu ? nullptr : "2");
     std::vector<std::size_t> sizes{1, 511, 513, 4097, 65537, (std::size_t(1) << 20) + 3};
     if (gpu) sizes.push_back((std::size_t(1) << 26) + 1);

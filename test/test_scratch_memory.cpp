@@ -213,7 +213,7 @@ BOOST_AUTO_TEST_CASE(failure_at_each_allocation_leaves_data_intact)
 // once the memory is given back, the same sort must work.
 BOOST_AUTO_TEST_CASE(sort_with_device_memory_nearly_full)
 {
-    if ((device.type() & CL_DEVICE_TYPE_GPU) == 0) {
+    if (!on_gpu()) {
         BOOST_TEST_MESSAGE("not a GPU: case skipped");
         return;
     }

@@ -71,7 +71,7 @@ BOOST_AUTO_TEST_CASE(ulong_results_and_large)
 {
     matrix<cl_float, cl_ulong>();
     matrix<cl_ulong, cl_ulong>();
-    const std::size_t big = std::size_t(1) << ((device.type() & CL_DEVICE_TYPE_GPU) ? 24 : 20);
+    const std::size_t big = std::size_t(1) << (on_gpu() ? 24 : 20);
     check_search<cl_uint, cl_uint>(big + 3, big, distribution::random, false, queue);
     check_search<cl_float, cl_ulong>(big - 1, 100000, distribution::few_distinct, true, queue);
 }

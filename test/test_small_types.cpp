@@ -51,7 +51,7 @@ void check_sort_path(Sort&& sort, SortByKey&& sort_by_key, bool stable, const st
                      std::size_t max_n = std::size_t(-1), bool all = all_combinations<T>())
 {
     auto sizes = sort_sizes();
-    if ((device_under_test::get().device.type() & CL_DEVICE_TYPE_CPU) == 0) sizes.push_back((std::size_t(1) << 22) + 3);
+    if (!device_under_test::get().is_cpu()) sizes.push_back((std::size_t(1) << 22) + 3);
     for (std::size_t n : sizes) {
         if (n > max_n) continue;
         for (distribution d : sort_distributions()) {

@@ -73,7 +73,7 @@ BOOST_FIXTURE_TEST_SUITE(sort_comparator, fixture)
 BOOST_AUTO_TEST_CASE(boost_compute_function_abs)
 {
     abs_cases(queue, sizes);
-    const std::size_t big = std::size_t(1) << ((device.type() & CL_DEVICE_TYPE_GPU) ? 24 : 20);
+    const std::size_t big = std::size_t(1) << (on_gpu() ? 24 : 20);
     check<cl_int, cl_uint>(big + 3, distribution::random, abs_less, host_abs_less, true, queue, "int abs pairs");
 }
 

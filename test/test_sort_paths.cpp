@@ -121,7 +121,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(radix_cpu_path_keys, K, all_types)
 BOOST_AUTO_TEST_CASE(radix_cpu_path_shapes)
 {
     env_override path("CLPRIM_RADIX_PATH", "cpu");
-    const bool cpu = (device.type() & CL_DEVICE_TYPE_CPU) != 0;
+    const bool cpu = on_cpu();
     for (const char* shape : {"4,3,0", "8,5,0", "8,7,16", "11,3,8", "11,2,0", "8,1,4"}) {
         // Write-combining lines (a non-zero third field) are per-work-item buffers sized for a
         // CPU's cache; on the H100 their private memory makes the launch fail with
@@ -295,7 +295,7 @@ BOOST_AUTO_TEST_CASE(bitonic_gpu_path_shapes_and_pairs)
     // Each (shape, key type, value type, order) is a program; PoCL takes about ten seconds to
     // build one, so CPU devices split the key and value types between the two shapes (each shape
     // still sorts keys alone and pairs, 4- and 8-byte keys); GPUs run every type on both.
-    const bool all = (device.type() & CL_DEVICE_TYPE_CPU) == 0;
+    const bool all = !on_cpu();
     for (const char* shape : {"6,3", "9,2"}) {
         env_override tune("CLPRIM_BITONIC_TUNE", shape);
         const std::string label = std::string("bitonic gpu ") + shape;

@@ -91,7 +91,7 @@ BOOST_AUTO_TEST_CASE(by_key_values)
 BOOST_AUTO_TEST_CASE(larger_sizes)
 {
     auto& q = queue;
-    const std::size_t big = std::size_t(1) << ((device.type() & CL_DEVICE_TYPE_GPU) ? 24 : 20);
+    const std::size_t big = std::size_t(1) << (on_gpu() ? 24 : 20);
     for (std::size_t k : {std::size_t(100), std::size_t(1) << 14})
         check_top_k<cl_uint, cl_uint>(big + 3, k, distribution::random, order_t::descending, true, q);
     check_top_k<cl_float, cl_uint>(big - 1, 1000, distribution::float_specials, order_t::ascending, true, q);

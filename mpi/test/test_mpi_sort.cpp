@@ -192,7 +192,7 @@ BOOST_AUTO_TEST_CASE(exchange_in_rounds)
 // rounds of 1 MiB per rank pair; CPU devices skip it (the host references dominate there).
 BOOST_AUTO_TEST_CASE(large_on_gpus)
 {
-    if ((device_under_test::get().device.type() & CL_DEVICE_TYPE_GPU) == 0) return;
+    if (!device_under_test::get().is_gpu()) return;
     const std::size_t n = (std::size_t(1) << 22) + 1;
     check_sort<cl_uint>(spread::balanced, distribution::random, clprim::sort_order::ascending, n, 101);
     check_sort<cl_double>(spread::last_only, distribution::float_specials, clprim::sort_order::descending, n, 102);
