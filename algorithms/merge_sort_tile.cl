@@ -32,7 +32,15 @@ inline void tile_sort(__global const SK* in, ulong in_off, __global const V* vin
 #ifdef SORT_HAS_VALUES
     vin += vin_off;
     vout += vout_off;
-    __local uint* li = (__local uint*)(lmem + ((tile + 1) * sizeof(SK) + 7) / 8); // 8-aligned (8/16-bit keys)
+    // The indices right after the keys (and their look-ahead slot). After 8/16-bit keys that place
+    // is rounded up to 4 bytes (a misaligned uint access faults on the H100); after wider keys it is
+    // left exactly as it is: rounding it to 8 bytes made the H100's tile sort of uint pairs 35%
+    // slower (1.23 -> 1.66 ms at 2^26; docs/RESULTS.md, "#26 before and after").
+#if K_BITS >= 32
+    __local uint* li = (__local uint*)(lk + tile + 1);
+#else
+    __local uint* li = (__local uint*)((__local uchar*)lmem + (((tile + 1) * sizeof(SK) + 3) & ~3u));
+#endif
     __local V* lv = (__local V*)lmem;
 #endif
 
