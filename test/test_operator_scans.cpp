@@ -5,6 +5,7 @@
 // operator on uint, and one operator on every other type.
 #define BOOST_TEST_MODULE clprim_operator_scans
 #include "clprim_test_fixture.hpp"
+#include "host_operators.hpp"
 
 #include <boost/compute/function.hpp>
 #include <boost/compute/functional.hpp>
@@ -14,60 +15,6 @@
 using namespace clprim_test;
 
 namespace {
-
-// Associative, not commutative, and sensitive to every element's position: composition of the
-// affine maps x -> a*x + b (mod 2^16), a map packed as a << 16 | b; op(f, g) = "f, then g".
-// Identity: x -> x, (1 << 16).
-BOOST_COMPUTE_FUNCTION(cl_uint, affine_then, (cl_uint f, cl_uint g), {
-    const uint af = f >> 16, bf = f & 0xffffu, ag = g >> 16, bg = g & 0xffffu;
-    return (((ag * af) & 0xffffu) << 16) | ((ag * bf + bg) & 0xffffu);
-});
-cl_uint host_affine_then(cl_uint f, cl_uint g)
-{
-    const cl_uint af = f >> 16, bf = f & 0xffffu, ag = g >> 16, bg = g & 0xffffu;
-    return (((ag * af) & 0xffffu) << 16) | ((ag * bf + bg) & 0xffffu);
-}
-// The same over 64 bits: x -> a*x + b (mod 2^32), packed as a << 32 | b. Identity 1 << 32.
-BOOST_COMPUTE_FUNCTION(cl_ulong, affine_then64, (cl_ulong f, cl_ulong g), {
-    const ulong af = f >> 32, bf = f & 0xfffffffful, ag = g >> 32, bg = g & 0xfffffffful;
-    return (((ag * af) & 0xfffffffful) << 32) | ((ag * bf + bg) & 0xfffffffful);
-});
-cl_ulong host_affine_then64(cl_ulong f, cl_ulong g)
-{
-    const cl_ulong af = f >> 32, bf = f & 0xffffffffull, ag = g >> 32, bg = g & 0xffffffffull;
-    return (((ag * af) & 0xffffffffull) << 32) | ((ag * bf + bg) & 0xffffffffull);
-}
-
-// Integer wrap-around on the host, the way OpenCL does it.
-template <class T>
-T wrap_add(T a, T b)
-{
-    if constexpr (std::is_integral_v<T>) {
-        using U = std::make_unsigned_t<T>;
-        return T(U(U(a) + U(b)));
-    } else {
-        return a + b;
-    }
-}
-template <class T>
-T wrap_mul(T a, T b)
-{
-    using U = std::make_unsigned_t<T>;
-    return T(U(U(a) * U(b)));
-}
-
-template <class T>
-T host_max(T a, T b)
-{
-    return a < b ? b : a;
-}
-
-template <class T>
-T lowest()
-{
-    if constexpr (std::is_floating_point_v<T>) return -std::numeric_limits<T>::infinity();
-    else return std::numeric_limits<T>::lowest();
-}
 
 const char* const paths[] = {"lookback", "chunks", "tiles"};
 

@@ -7,6 +7,7 @@
 // and a 64-bit type.
 #define BOOST_TEST_MODULE clprim_operators
 #include "clprim_test_fixture.hpp"
+#include "host_operators.hpp"
 
 #include <boost/compute/function.hpp>
 #include <boost/compute/functional.hpp>
@@ -21,45 +22,10 @@ namespace {
 // Associative, not commutative: the first non-zero element (identity 0).
 BOOST_COMPUTE_FUNCTION(cl_long, first_nonzero_long, (cl_long a, cl_long b), { return a != 0 ? a : b; });
 
-// Associative, not commutative, and sensitive to every element's position: composition of the
-// affine maps x -> a*x + b (mod 2^16), a map packed as a << 16 | b; op(f, g) = "f, then g".
-// Identity: the map x -> x, (1 << 16).
-BOOST_COMPUTE_FUNCTION(cl_uint, affine_then, (cl_uint f, cl_uint g), {
-    const uint af = f >> 16, bf = f & 0xffffu, ag = g >> 16, bg = g & 0xffffu;
-    return (((ag * af) & 0xffffu) << 16) | ((ag * bf + bg) & 0xffffu);
-});
-cl_uint host_affine_then(cl_uint f, cl_uint g)
-{
-    const cl_uint af = f >> 16, bf = f & 0xffffu, ag = g >> 16, bg = g & 0xffffu;
-    return (((ag * af) & 0xffffu) << 16) | ((ag * bf + bg) & 0xffffu);
-}
-
 template <class T>
 T host_first_nonzero(T a, T b)
 {
     return a != 0 ? a : b;
-}
-
-// Integer wrap-around on the host, the way OpenCL does it.
-template <class T>
-T wrap_add(T a, T b)
-{
-    if constexpr (std::is_integral_v<T>) {
-        using U = std::make_unsigned_t<T>;
-        return T(U(U(a) + U(b)));
-    } else {
-        return a + b;
-    }
-}
-template <class T>
-T wrap_mul(T a, T b)
-{
-    if constexpr (std::is_integral_v<T>) {
-        using U = std::make_unsigned_t<T>;
-        return T(U(U(a) * U(b)));
-    } else {
-        return a * b;
-    }
 }
 
 const std::vector<std::size_t> sizes{0, 1, 2, 31, 257, 4097, 65537};

@@ -8,6 +8,7 @@
 // them (8192-element scan tiles: 16384 then 24576 was the reported sequence).
 #define BOOST_TEST_MODULE clprim_queue_state
 #include "clprim_test_fixture.hpp"
+#include "host_operators.hpp"
 
 #include <boost/compute/function.hpp>
 #include <boost/compute/functional.hpp>
@@ -36,17 +37,6 @@ struct single_pass_paths {
         radix = std::make_unique<env_override>("CLPRIM_RADIX_PATH", "onesweep_portable");
     }
 };
-
-template <class T>
-T wrap_add(T a, T b)
-{
-    if constexpr (std::is_integral_v<T>) {
-        using U = std::make_unsigned_t<T>;
-        return T(U(U(a) + U(b)));
-    } else {
-        return a + b;
-    }
-}
 
 // Data whose sums are exact in every type (small non-negative integers).
 template <class T>
