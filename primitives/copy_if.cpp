@@ -257,10 +257,12 @@ std::size_t copy_if_impl(const buffer_range& in, const buffer_range& out, elemen
             const bc::buffer count = lease.buffer(sizeof(cl_ulong));
             run_single_pass(in, out, type, pred_file, policy, count, 0, queue);
             // The one wait, as the policy says (copy_if_read; map is handled above).
-            const result_read form = policy.read == copy_if_read::plain    ? result_read::plain
-                                     : policy.read == copy_if_read::finish ? result_read::finish
-                                     : policy.read == copy_if_read::async  ? result_read::async
-                                                                           : result_read::pinned;
+            const result_read form = policy.read == copy_if_read::plain          ? result_read::plain
+                                     : policy.read == copy_if_read::finish       ? result_read::finish
+                                     : policy.read == copy_if_read::async        ? result_read::async
+                                     : policy.read == copy_if_read::flush_pinned ? result_read::flush_pinned
+                                     : policy.read == copy_if_read::flush_async  ? result_read::flush_async
+                                                                                 : result_read::pinned;
             read_result_word(queue, count, sizeof total, &total, form);
             return;
         }

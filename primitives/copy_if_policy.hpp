@@ -50,7 +50,7 @@ namespace detail {
 //  - tile order (CLPRIM_COPY_IF_ORDER=start|group): tiles numbered in the order the work-groups
 //    start (an atomic counter before the loads) or by group id (the loads start at once; safe
 //    only because the look-back's decoupled fallback never waits without bound).
-// CLPRIM_COPY_IF_READ=pinned|plain|finish|async|map: how the value-returning call reads the count
+// CLPRIM_COPY_IF_READ=pinned|plain|finish|async|map|flush_pinned|flush_async: how the value-returning call reads the count
 // (copy_if_read below; the pinned word: reduce_pinned.hpp).
 enum class copy_if_path { single_pass, three_pass };
 enum class copy_if_compact { gather, in_place, rows };
@@ -58,8 +58,9 @@ enum class copy_if_compact { gather, in_place, rows };
 // variable; finish: clFinish, then the blocking read into the pinned word; async: a non-blocking
 // read into the pinned word, then clFinish; map: the kernel writes the count into a zero-copy
 // word (CL_MEM_ALLOC_HOST_PTR, one per host thread and queue), mapped after the kernel (the
-// blocking map waits for it) and unmapped again.
-enum class copy_if_read { pinned, plain, finish, async, map };
+// blocking map waits for it) and unmapped again; flush_pinned / flush_async: pinned / async after a
+// clFlush (the kernel submitted before the read's enqueue work; count_read.hpp).
+enum class copy_if_read { pinned, plain, finish, async, map, flush_pinned, flush_async };
 
 struct copy_if_policy {
     copy_if_path path = copy_if_path::three_pass;
@@ -103,7 +104,7 @@ inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::
     if (const auto v = knob_number("CLPRIM_COPY_IF_VEC", 0, 1)) p.vec = *v == 1;
     if (const auto v = knob_number("CLPRIM_COPY_IF_ROWS_VEC", 0, 1)) p.rows_vec = *v == 1;
     if (const auto w = knob_number("CLPRIM_COPY_IF_WARP", 0, 1)) p.warp_scan = profile.nvidia && *w == 1;
-    if (const auto r = knob_choice("CLPRIM_COPY_IF_READ", {"pinned", "plain", "finish", "async", "map"})) p.read = copy_if_read(*r);
+    if (const auto r = knob_choice("CLPRIM_COPY_IF_READ", {"pinned", "plain", "finish", "async", "map", "flush_pinned", "flush_async"})) p.read = copy_if_read(*r);
     if (const auto o = knob_choice("CLPRIM_COPY_IF_ORDER", {"start", "group"})) p.group_order = *o == 1;
     if (const auto l = knob_choice("CLPRIM_COPY_IF_LOOKBACK", {"window", "warp"})) p.warp_lookback = profile.nvidia && *l == 1;
     return p;

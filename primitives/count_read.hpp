@@ -16,11 +16,18 @@ namespace detail {
 // How a result word comes back (measurements pick; every form gives the same value): a blocking
 // read into the caller's variable (plain), a blocking read into the pinned word (pinned), the same
 // after a clFinish (finish), or a non-blocking read into the pinned word, then clFinish (async).
-enum class result_read { plain, pinned, finish, async };
+// flush_pinned / flush_async: the same as pinned / async after a clFlush, so that the kernel is
+// submitted before the host does the read's own enqueue work (the kernel's run overlaps it; a
+// blocking read or clFinish flushes only once the read is enqueued).
+enum class result_read { plain, pinned, finish, async, flush_pinned, flush_async };
 
 inline void read_result_word(bc::command_queue& queue, const bc::buffer& from, std::size_t bytes, void* result,
                              result_read mode)
 {
+    if (mode == result_read::flush_pinned || mode == result_read::flush_async) {
+        queue.flush();
+        mode = mode == result_read::flush_pinned ? result_read::pinned : result_read::async;
+    }
     void* pinned = mode == result_read::plain ? nullptr : pinned_result_word(queue.get_context(), queue);
     if (pinned == nullptr) {
         queue.enqueue_read_buffer(from, 0, bytes, result);
@@ -37,11 +44,12 @@ inline void read_result_word(bc::command_queue& queue, const bc::buffer& from, s
 }
 
 // The by-key family's and min/max_element's form: CLPRIM_BY_KEY_READ=0 plain, 1 pinned, 2 async
-// (the default).
+// (the default), 3 flush then pinned, 4 flush then async.
 inline void read_result_word(bc::command_queue& queue, const bc::buffer& from, std::size_t bytes, void* result)
 {
-    static const result_read forms[] = {result_read::plain, result_read::pinned, result_read::async};
-    read_result_word(queue, from, bytes, result, forms[knob_number("CLPRIM_BY_KEY_READ", 0, 2).value_or(2)]);
+    static const result_read forms[] = {result_read::plain, result_read::pinned, result_read::async,
+                                        result_read::flush_pinned, result_read::flush_async};
+    read_result_word(queue, from, bytes, result, forms[knob_number("CLPRIM_BY_KEY_READ", 0, 4).value_or(2)]);
 }
 
 } // namespace detail
