@@ -4,17 +4,21 @@
 // at 2^10). Every entry is timed interleaved with the others: each round runs every entry once,
 // in turn (the call, then clFinish; its knobs set before the clock starts), and an entry's figure
 // is its median over the rounds (--repeat, at least 30), so that the GPU's clock drift falls on
-// all entries alike. Entries, uint keeping the odd values (about half):
+// all entries alike. Knobs are set in the environment for an entry (not as scoped overrides,
+// which make every knob read take a lock). Entries, uint keeping the odd values (about half):
 //   floor/empty, floor/empty_read_pinned, floor/empty_read_async: one empty kernel (no event)
 //       then clFinish; the same with a blocking 8-byte read into pinned memory; a non-blocking
 //       read into it then clFinish (what a value-returning call cannot go below);
 //   value/<form>: copy_if returning the count, CLPRIM_COPY_IF_READ=<form>;
 //   device_count: the count_result overload (no read), device_count_x4: four of them then one
 //       clFinish, per call (the GPU's time per call once launch latency is hidden);
-//   n <= 4096, value (default read) with a small-tile shape: rows_vec (CLPRIM_COPY_IF_ROWS_VEC=1),
-//       in_place (16-byte loads into local memory), tune_<wg>x<items>;
-//   n > 4096, device_count with -cl-nv-maxrregcount=<r> (NVIDIA only);
-//   n <= 65536, unique (keys in runs of 1..4): value with CLPRIM_BY_KEY_READ=<form>, device_count.
+//   unique/value_read<k>: unique (keys in runs of about 3) returning the count,
+//       CLPRIM_BY_KEY_READ=<k>; unique/device_count: its count_result overload;
+//   <variant>/copy_if_value, /copy_if_device, /unique_value: the same calls under a variant's
+//       knobs: built in, at n <= 4096 the small tiles (rows_vec: CLPRIM_COPY_IF_ROWS_VEC=1;
+//       in_place; tune_<wg>x<items> for copy_if and the by-key family; by_key_registers), above
+//       it -cl-nv-maxrregcount=32/40/48 for copy_if (NVIDIA); then every variant of
+//       CLPRIM_BENCH_OVERHEAD_VARIANTS="KNOB=VALUE KNOB=VALUE;..." (labelled [its text]).
 // Then the kernel time of the default call from a profiling queue (copy_if_profile's figure).
 #include "bench_framework.hpp"
 
@@ -26,9 +30,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <random>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,6 +52,38 @@ struct entry {
     int calls = 1;                                         // calls per run (figures per call)
     std::vector<double> ms;
     bool right = true;
+};
+
+// An entry's knobs, set in the environment while it lives (not as scoped_knob overrides: while
+// an override lives, every knob read takes the override table's lock, which calls without
+// overrides do not pay, and the entries must pay what real calls pay).
+class env_set {
+public:
+    explicit env_set(const std::vector<std::pair<std::string, std::string>>& knobs)
+    {
+        for (const auto& kv : knobs) {
+            const char* old = std::getenv(kv.first.c_str());
+            saved_.push_back({kv.first, old != nullptr, old ? old : ""});
+            ::setenv(kv.first.c_str(), kv.second.c_str(), 1);
+        }
+    }
+    ~env_set()
+    {
+        for (const auto& s : saved_) {
+            if (s.had) ::setenv(s.name.c_str(), s.value.c_str(), 1);
+            else ::unsetenv(s.name.c_str());
+        }
+    }
+    env_set(const env_set&) = delete;
+    env_set& operator=(const env_set&) = delete;
+
+private:
+    struct saved {
+        std::string name;
+        bool had;
+        std::string value;
+    };
+    std::vector<saved> saved_;
 };
 
 double median(std::vector<double> v)
@@ -74,6 +112,37 @@ CLPRIM_BENCH(copy_if_overhead)
         clEnqueueNDRangeKernel(q.get(), empty.get(), 1, nullptr, &g, &g, 0, nullptr, nullptr);
     };
     const int rounds = std::max(ctx.repeat, 30);
+    // The variants: built in (small = 1: n <= 4096 only, 2: n > 4096 only), then those of
+    // CLPRIM_BENCH_OVERHEAD_VARIANTS="KNOB=VALUE KNOB=VALUE;..." (every size).
+    struct variant {
+        std::string label;
+        std::vector<std::pair<std::string, std::string>> knobs;
+        int small = 0;
+        bool nvidia_only = false;
+    };
+    std::vector<variant> variants{
+        {"rows_vec", {{"CLPRIM_COPY_IF_ROWS_VEC", "1"}}, 1},
+        {"in_place", {{"CLPRIM_COPY_IF_COMPACT", "in_place"}}, 1},
+        {"tune_1024x1", {{"CLPRIM_COPY_IF_TUNE", "1024,1"}, {"CLPRIM_BY_KEY_TUNE", "1024,1"}}, 1},
+        {"tune_128x8", {{"CLPRIM_COPY_IF_TUNE", "128,8"}, {"CLPRIM_BY_KEY_TUNE", "128,8"}}, 1},
+        {"tune_64x16", {{"CLPRIM_COPY_IF_TUNE", "64,16"}, {"CLPRIM_BY_KEY_TUNE", "64,16"}}, 1},
+        {"by_key_registers", {{"CLPRIM_BY_KEY_KERNEL", "registers"}}, 1},
+    };
+    for (const char* r : {"32", "40", "48"})
+        variants.push_back({std::string("maxrregcount_") + r, {{"CLPRIM_COPY_IF_OPTIONS", std::string("-cl-nv-maxrregcount=") + r}}, 2, true});
+    if (const auto text = clprim::detail::knob_text("CLPRIM_BENCH_OVERHEAD_VARIANTS")) {
+        std::stringstream list(*text);
+        for (std::string v; std::getline(list, v, ';');) {
+            variant x;
+            x.label = "[" + v + "]";
+            std::stringstream words(v);
+            for (std::string w; words >> w;) {
+                const auto eq = w.find('=');
+                if (eq != std::string::npos) x.knobs.emplace_back(w.substr(0, eq), w.substr(eq + 1));
+            }
+            if (!x.knobs.empty()) variants.push_back(x);
+        }
+    }
 
     for (const std::size_t n : ctx.sizes) {
         if (n == 0) continue;
@@ -121,49 +190,50 @@ CLPRIM_BENCH(copy_if_overhead)
         add("device_count_x4", {}, [&] {
             for (int i = 0; i < 4; ++i) clprim::copy_if(d.begin(), d.end(), out.begin(), dcount.begin(), q, overhead_is_odd);
         }, 4);
-        if (n <= 4096) {
-            add("value/rows_vec", {{"CLPRIM_COPY_IF_ROWS_VEC", "1"}}, value_call);
-            add("value/in_place", {{"CLPRIM_COPY_IF_COMPACT", "in_place"}}, value_call);
-            for (const char* t : {"1024,1", "512,2", "128,8"})
-                add(std::string("value/tune_") + t, {{"CLPRIM_COPY_IF_TUNE", t}}, value_call);
-        } else if (nvidia) {
-            for (const char* r : {"32", "40", "48", "56"})
-                add(std::string("device_count/maxrregcount_") + r,
-                    {{"CLPRIM_COPY_IF_OPTIONS", std::string("-cl-nv-maxrregcount=") + r}},
-                    [&] { clprim::copy_if(d.begin(), d.end(), out.begin(), dcount.begin(), q, overhead_is_odd); });
-        }
-        const std::size_t first_unique = entries.size();
-        if (n <= 65536) {
+        {
             auto unique_value = [&] { last_count = clprim::unique(dk.begin(), dk.end(), out.begin(), q); };
             for (const char* form : {"1", "2", "3", "4"})
                 add(std::string("unique/value_read") + form, {{"CLPRIM_BY_KEY_READ", form}}, unique_value);
             add("unique/device_count", {}, [&] { clprim::unique(dk.begin(), dk.end(), out.begin(), dcount.begin(), q); });
         }
+        // The variants: copy_if's value call (default read) and count_result call, unique's
+        // value call, each under the variant's knobs.
+        for (const auto& v : variants) {
+            if (v.small != 0 && (v.small == 1) != (n <= 4096)) continue;
+            if (v.nvidia_only && !nvidia) continue;
+            add(v.label + "/copy_if_value", v.knobs, value_call);
+            add(v.label + "/copy_if_device", v.knobs,
+                [&] { clprim::copy_if(d.begin(), d.end(), out.begin(), dcount.begin(), q, overhead_is_odd); });
+            add(v.label + "/unique_value", v.knobs, [&] { last_count = clprim::unique(dk.begin(), dk.end(), out.begin(), q); });
+        }
 
         // Warm-up (programs built), then the interleaved rounds.
         for (auto& e : entries) {
-            std::vector<std::unique_ptr<clprim::detail::scoped_knob>> set;
-            for (const auto& kv : e.knobs) set.push_back(std::make_unique<clprim::detail::scoped_knob>(kv.first.c_str(), kv.second));
+            env_set set(e.knobs);
             for (int i = 0; i < 2; ++i) e.run();
             q.finish();
         }
         for (int r = 0; r < rounds; ++r) {
             for (std::size_t i = 0; i < entries.size(); ++i) {
                 entry& e = entries[i];
-                std::vector<std::unique_ptr<clprim::detail::scoped_knob>> set;
-                for (const auto& kv : e.knobs) set.push_back(std::make_unique<clprim::detail::scoped_knob>(kv.first.c_str(), kv.second));
+                env_set set(e.knobs);
                 last_count = std::size_t(-1);
                 const auto t0 = std::chrono::steady_clock::now();
                 e.run();
                 q.finish();
                 e.ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / e.calls);
-                if (i >= first_value && e.name.rfind("value/", 0) == 0 && last_count != kept) e.right = false;
-                if (i >= first_unique && e.name.rfind("unique/value", 0) == 0 && last_count != runs) e.right = false;
+                const bool unique_call = e.name.find("unique") != std::string::npos;
+                if (i >= first_value && e.name.find("value") != std::string::npos && last_count != (unique_call ? runs : kept))
+                    e.right = false;
             }
         }
-        // The device counts' last value.
+        // The device count of the last entry that wrote one.
         cl_ulong c = 0;
         q.enqueue_read_buffer(dcount.get_buffer(), 0, sizeof c, &c);
+        std::string last_device;
+        for (const auto& e : entries)
+            if (e.name.find("device") != std::string::npos) last_device = e.name;
+        const bool device_right = c == cl_ulong(last_device.find("unique") != std::string::npos ? runs : kept);
 
         // Kernel time of the default call (profiling queue).
         bc::command_queue pq(ctx.ctx, ctx.device, CL_QUEUE_PROFILING_ENABLE);
@@ -176,8 +246,7 @@ CLPRIM_BENCH(copy_if_overhead)
             std::printf("  %-34s %9.4f %9.4f%s\n", e.name.c_str(), median(e.ms), *std::min_element(e.ms.begin(), e.ms.end()),
                         e.right ? "" : "  WRONG");
         }
-        std::printf("  unique device count last value %s\n",
-                    n <= 65536 ? (c == cl_ulong(runs) ? "right" : "WRONG") : (c == cl_ulong(kept) ? "right (copy_if)" : "WRONG"));
+        std::printf("  device count of %s: %s\n", last_device.c_str(), device_right ? "right" : "WRONG");
         std::printf("  kernel (profiling queue, default call): %.4f ms, wall there %.4f ms, count %s\n", prof.kernel_ms,
                     prof.wall_ms, pcount == kept ? "right" : "WRONG");
         clprim_bench::print_kernel_times(prof.times, rounds);

@@ -9,6 +9,7 @@
 
 #include <boost/compute/function.hpp>
 #include <boost/compute/lambda.hpp>
+#include <clprim/detail/lookback_slots.hpp>
 
 using namespace clprim_test;
 
@@ -317,6 +318,65 @@ BOOST_AUTO_TEST_CASE(result_too_small_every_path)
         BOOST_TEST(std::equal(expected.begin(), expected.begin() + 10, h.begin() + 30), label_of(f));
         BOOST_TEST(std::all_of(h.begin(), h.begin() + 30, [](T x) { return x == T(77); }), label_of(f));
     }
+}
+
+// Calls one after another on one queue leave their look-back status words in the queue's slots
+// (clprim/detail/lookback_slots.hpp: tagged by the call's epoch, never cleared between calls),
+// so each call must take only its own epoch's words as published. Sizes shrinking and growing
+// with tiny tiles (thousands of tiles: a later call's slots lie over an earlier call's counts,
+// flagged aggregate and prefix), keep-all / half / sparse in turn (the stale counts differ from
+// the right ones), both overloads, a look-back scan and a unique on the same queue in between
+// (other users of the slots), every read form of the count, and across the epoch's wrap.
+BOOST_AUTO_TEST_CASE(stale_status_words_across_calls)
+{
+    using T = cl_uint;
+    env_override path("CLPRIM_COPY_IF_PATH", "single_pass");
+    env_override scan_path("CLPRIM_SCAN_PATH", "lookback"), by_key_path("CLPRIM_BY_KEY_PATH", "lookback");
+    const std::size_t sizes[] = {50001, 4097, 13, 65537, 1000, 50001, 257, 12, 30011};
+    const char* const reads[] = {"pinned", "async", "plain", "flush_pinned", "flush_async", "finish", "map"};
+    auto run_all = [&](const std::string& label) {
+        int i = 0;
+        for (std::size_t n : sizes) {
+            env_override read("CLPRIM_COPY_IF_READ", reads[i % 7]);
+            const auto v = make_data<T>(n, distribution::random, unsigned(n + i));
+            const std::string what = label + " call " + std::to_string(i) + " read " + reads[i % 7];
+            if (i % 3 == 0) check_copy_if<T>(queue, v, keep_all, [](T) { return true; }, "all " + what);
+            else if (i % 3 == 1) check_copy_if<T>(queue, v, keep_half, [](T x) { return (x & 1u) != 0; }, "half " + what);
+            else check_copy_if<T>(queue, v, keep_sparse, [](T x) { return (x & 63u) == 5u; }, "sparse " + what);
+            // The count_result overload, then another user of the slots on the same queue.
+            const std::size_t half = std::size_t(std::count_if(v.begin(), v.end(), [](T x) { return (x & 1u) != 0; }));
+            bc::vector<T> d = to_device(v, queue), out(n, context);
+            bc::vector<cl_ulong> c(1, context);
+            clprim::copy_if(d.begin(), d.end(), out.begin(), c.begin(), queue, keep_half);
+            BOOST_TEST(to_host(c, queue)[0] == half, "count_result " << what);
+            if (i % 2 == 0) {
+                std::vector<T> expected(n);
+                T sum = 0;
+                for (std::size_t k = 0; k < n; ++k) {
+                    expected[k] = sum;
+                    sum += v[k];
+                }
+                clprim::exclusive_scan(d.begin(), d.end(), out.begin(), queue);
+                BOOST_TEST(to_host(out, queue) == expected, "scan between calls " << what);
+            } else {
+                std::vector<T> keys(v), expected;
+                for (auto& k : keys) k &= 3u; // runs of equal values
+                std::unique_copy(keys.begin(), keys.end(), std::back_inserter(expected));
+                bc::vector<T> dk = to_device(keys, queue);
+                const std::size_t runs = clprim::unique(dk.begin(), dk.end(), out.begin(), queue);
+                BOOST_TEST(runs == expected.size(), "unique between calls " << what);
+            }
+            ++i;
+        }
+    };
+    for (const char* tune : {"4,3", "32,5", ""}) {
+        env_override t("CLPRIM_COPY_IF_TUNE", tune);
+        run_all(std::string("tune ") + (*tune ? tune : "policy's"));
+    }
+    // Across the wrap: the last epochs, then 1 again on a cleared buffer.
+    env_override t("CLPRIM_COPY_IF_TUNE", "4,3");
+    clprim::detail::set_next_lookback_epoch(queue, clprim::detail::max_lookback_epoch - 4);
+    run_all("across the epoch's wrap");
 }
 
 BOOST_AUTO_TEST_CASE(bad_ranges)
