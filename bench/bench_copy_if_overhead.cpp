@@ -19,7 +19,8 @@
 //       in_place; tune_<wg>x<items> for copy_if and the by-key family; by_key_registers), above
 //       it -cl-nv-maxrregcount=32/40/48 for copy_if (NVIDIA); then every variant of
 //       CLPRIM_BENCH_OVERHEAD_VARIANTS="KNOB=VALUE KNOB=VALUE;..." (labelled [its text]).
-// Then the kernel time of the default call from a profiling queue (copy_if_profile's figure).
+// Then the kernel time of the default call from a profiling queue (copy_if_profile's figure), and
+// of copy_if's and unique's count_result calls under each variant.
 #include "bench_framework.hpp"
 
 #include <clprim/detail/device_profile.hpp>
@@ -31,6 +32,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <random>
@@ -183,7 +185,6 @@ CLPRIM_BENCH(copy_if_overhead)
         auto value_call = [&] {
             last_count = clprim::copy_if(d.begin(), d.end(), out.begin(), q, overhead_is_odd);
         };
-        const std::size_t first_value = entries.size();
         for (const char* form : {"pinned", "async", "plain", "flush_pinned", "flush_async"})
             add(std::string("value/") + form, {{"CLPRIM_COPY_IF_READ", form}}, value_call);
         add("device_count", {}, [&] { clprim::copy_if(d.begin(), d.end(), out.begin(), dcount.begin(), q, overhead_is_odd); });
@@ -208,10 +209,17 @@ CLPRIM_BENCH(copy_if_overhead)
         }
 
         // Warm-up (programs built), then the interleaved rounds.
-        for (auto& e : entries) {
-            env_set set(e.knobs);
-            for (int i = 0; i < 2; ++i) e.run();
-            q.finish();
+        // An entry that throws (a variant's build options the device refuses, say) is dropped.
+        for (std::size_t i = 0; i < entries.size();) {
+            try {
+                env_set set(entries[i].knobs);
+                for (int k = 0; k < 2; ++k) entries[i].run();
+                q.finish();
+                ++i;
+            } catch (const std::exception& ex) {
+                std::printf("  %s dropped: %s\n", entries[i].name.c_str(), ex.what());
+                entries.erase(entries.begin() + std::ptrdiff_t(i));
+            }
         }
         for (int r = 0; r < rounds; ++r) {
             for (std::size_t i = 0; i < entries.size(); ++i) {
@@ -223,7 +231,7 @@ CLPRIM_BENCH(copy_if_overhead)
                 q.finish();
                 e.ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / e.calls);
                 const bool unique_call = e.name.find("unique") != std::string::npos;
-                if (i >= first_value && e.name.find("value") != std::string::npos && last_count != (unique_call ? runs : kept))
+                if (e.name.find("value") != std::string::npos && last_count != (unique_call ? runs : kept))
                     e.right = false;
             }
         }
@@ -250,6 +258,25 @@ CLPRIM_BENCH(copy_if_overhead)
         std::printf("  kernel (profiling queue, default call): %.4f ms, wall there %.4f ms, count %s\n", prof.kernel_ms,
                     prof.wall_ms, pcount == kept ? "right" : "WRONG");
         clprim_bench::print_kernel_times(prof.times, rounds);
+        // Kernel time per call of each variant (copy_if and unique, profiling queue).
+        for (const auto& v : variants) {
+            if (v.small != 0 && (v.small == 1) != (n <= 4096)) continue;
+            if (v.nvidia_only && !nvidia) continue;
+            env_set set(v.knobs);
+            if (std::none_of(entries.begin(), entries.end(), [&](const entry& e) { return e.name.rfind(v.label + "/", 0) == 0; }))
+                continue; // dropped above
+            const auto pc = clprim_bench::profile_calls(
+                pq, [&] { clprim::copy_if(d.begin(), d.end(), out.begin(), dcount.begin(), pq, overhead_is_odd); }, 10);
+            const auto pu = clprim_bench::profile_calls(
+                pq, [&] { clprim::unique(dk.begin(), dk.end(), out.begin(), dcount.begin(), pq); }, 10);
+            std::printf("  kernels of %-40s copy_if %.4f ms, unique %.4f ms\n", v.label.c_str(), pc.kernel_ms, pu.kernel_ms);
+        }
+        {
+            const auto pu = clprim_bench::profile_calls(
+                pq, [&] { clprim::unique(dk.begin(), dk.end(), out.begin(), dcount.begin(), pq); }, 10);
+            std::printf("  kernels of unique (default): %.4f ms\n", pu.kernel_ms);
+            clprim_bench::print_kernel_times(pu.times, 10);
+        }
     }
     q.enqueue_unmap_buffer(pinned_buf, pinned);
     q.finish();

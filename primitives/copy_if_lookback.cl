@@ -31,7 +31,8 @@
 // slow without CPY_SHFL; default 0), CPY_VEC (elements per 16-byte load, 1 for none; CPY_ITEMS a
 // multiple of it), CPY_SHFL (NVIDIA only, work-groups a multiple of 32: warp shuffles and votes,
 // PTX), CPY_GROUP_ORDER (1: tile index = group id instead of the start-order counter),
-// CPY_WARP_LOOKBACK (NVIDIA, with CPY_SHFL: the look-back walked by one warp), CPY_EARLY_WALK
+// CPY_WARP_LOOKBACK (NVIDIA, with CPY_SHFL: the look-back walked by one warp), CPY_WALK_READS
+// (the warp walk's slots per lane per round: 1, 2 or 4; default 1), CPY_EARLY_WALK
 // (measurements).
 #ifndef T
 #error "copy_if_lookback.cl needs T"

@@ -47,6 +47,8 @@ namespace detail {
 //  - look-back (CLPRIM_COPY_IF_LOOKBACK=window|warp): the work-group's window look-back
 //    (scan_window_lookback.cl) or one warp walking with votes and shuffles (NVIDIA, with
 //    warp_scan's conditions; elsewhere always the window);
+//  - the warp walk's reach (CLPRIM_COPY_IF_WALK_READS=1|2|4): slots each lane reads per round
+//    trip (32, 64 or 128 predecessors at once);
 //  - tile order (CLPRIM_COPY_IF_ORDER=start|group): tiles numbered in the order the work-groups
 //    start (an atomic counter before the loads) or by group id (the loads start at once; safe
 //    only because the look-back's decoupled fallback never waits without bound).
@@ -74,6 +76,7 @@ struct copy_if_policy {
     bool warp_lookback = false; // NVIDIA only: the look-back walked by one warp
     bool rows_vec = false;   // by rows: 16-byte loads into registers of vectors
     std::size_t reg_cap = 0; // NVIDIA: -cl-nv-maxrregcount for the single pass (0: none)
+    std::size_t walk_reads = 1; // the warp look-back's slots per lane per round (1, 2, 4)
 };
 
 inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::size_t elem, std::size_t n)
@@ -107,6 +110,7 @@ inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::
     if (const auto r = knob_choice("CLPRIM_COPY_IF_READ", {"pinned", "plain", "finish", "async", "map", "flush_pinned", "flush_async"})) p.read = copy_if_read(*r);
     if (const auto o = knob_choice("CLPRIM_COPY_IF_ORDER", {"start", "group"})) p.group_order = *o == 1;
     if (const auto l = knob_choice("CLPRIM_COPY_IF_LOOKBACK", {"window", "warp"})) p.warp_lookback = profile.nvidia && *l == 1;
+    if (const auto w = knob_choice("CLPRIM_COPY_IF_WALK_READS", {"1", "2", "4"})) p.walk_reads = std::size_t(1) << *w;
     return p;
 }
 

@@ -281,27 +281,46 @@ inline uint cpy_lowest(uint m) { return popcount((m & (0u - m)) - 1u); }
 
 // Warp 0 only (work-items 0..31, no barrier inside): walks back from tile state[0] - 1 adding to
 // state[1] until an inclusive prefix (state[2] = 1) or LB_FALLBACK_POLLS empty rounds in a row
-// (state[3] = 1: the group counts tile state[0] - 1 itself).
+// (state[3] = 1: the group counts tile state[0] - 1 itself). Each round reads CPY_WALK_READS x 32
+// slots at once (lane k reads the slots k, 32 + k, ... behind the nearest unread one: all loads
+// in flight together, one round trip to L2), then takes them 32 at a time in order of distance:
+// with hundreds of tiles running, the nearest prefix is often more than 32 tiles back, and a
+// round trip per 32 slots made the walk the longest wait of a tile.
+#ifndef CPY_WALK_READS
+#define CPY_WALK_READS 1
+#endif
 inline void cpy_warp_walk(__global volatile ulong* slots, uint epoch, __local uint* state)
 {
     const uint lane = (uint)get_local_id(0);
     uint j = state[0], acc = state[1], polls = 0, done = 0, stalled = 0;
     for (;;) {
-        uint v = 0, flag = LB_PREFIX; // past tile 0: never reached (tile 0 reads PREFIX or EMPTY)
-        if (lane < j) flag = lb64_read(slots + (j - 1 - lane), epoch, &v);
-        const uint empty = cpy_ballot(flag == LB_EMPTY);
-        const uint prefix = cpy_ballot(flag == LB_PREFIX);
-        const uint first_empty = empty ? cpy_lowest(empty) : 32u;
-        const uint first_prefix = prefix ? cpy_lowest(prefix) : 32u;
-        uint used = first_prefix < first_empty ? first_prefix + 1u : first_empty;
-        used = min(used, j);
-        acc += cpy_warp_sum(lane < used ? v : 0u);
-        j -= used;
-        if (first_prefix < first_empty || j == 0) {
-            done = 1;
-            break;
+        uint v[CPY_WALK_READS], flag[CPY_WALK_READS];
+        #pragma unroll
+        for (uint k = 0; k < CPY_WALK_READS; ++k) {
+            const uint d = k * 32u + lane; // distance behind the nearest unread slot
+            v[k] = 0;
+            flag[k] = LB_PREFIX; // past tile 0: ends the walk there (a count of 0)
+            if (d < j) flag[k] = lb64_read(slots + (j - 1 - d), epoch, &v[k]);
         }
-        if (used == 0) {
+        uint used_here = 0, more = 1; // more: the slots read so far were all taken (alike in the warp)
+        #pragma unroll
+        for (uint k = 0; k < CPY_WALK_READS; ++k) {
+            if (more) {
+                const uint empty = cpy_ballot(flag[k] == LB_EMPTY);
+                const uint prefix = cpy_ballot(flag[k] == LB_PREFIX);
+                const uint first_empty = empty ? cpy_lowest(empty) : 32u;
+                const uint first_prefix = prefix ? cpy_lowest(prefix) : 32u;
+                uint used = first_prefix < first_empty ? first_prefix + 1u : first_empty;
+                used = min(used, j);
+                acc += cpy_warp_sum(lane < used ? v[k] : 0u);
+                j -= used;
+                used_here += used;
+                if (first_prefix < first_empty || j == 0) done = 1;
+                more = !done && used == 32u; // else an empty slot: read again from it next round
+            }
+        }
+        if (done) break;
+        if (used_here == 0) {
             if (LB_FALLBACK && ++polls > LB_FALLBACK_POLLS) {
                 stalled = 1;
                 break;
