@@ -144,15 +144,15 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
     guarded(who, [&] {
         by_key_kernels& k = cached_kernels(queue, call);
         const std::size_t velem = size_of(call.value_type);
-        scratch_lease lease(queue);
-        // The count goes to the caller's count_result, or to a scratch word read back at the end.
+        // The count goes to the caller's count_result, or to this thread's result word
+        // (count_read.hpp), read back at the end.
         buffer_range count_out{call.keys.buffer, 0, 0};
         bool write_count = false;
         if (call.count_result) {
             count_out = *call.count_result;
             write_count = true;
         } else if (wants_count) {
-            count_out = buffer_range{lease.buffer(sizeof(cl_ulong)), 0, 1};
+            count_out = buffer_range{result_device_word(queue.get_context()), 0, 1};
             write_count = true;
         }
         const bc::buffer& vals = values ? call.values.buffer : call.keys.buffer;
@@ -186,6 +186,7 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
             }
             launch_1d(queue, k.lookback, tiles * k.wg, k.wg);
         } else {
+            scratch_lease lease(queue);
             const std::size_t chunks = std::max<std::size_t>(
                 1, std::min(ceil_div(n, k.policy.min_chunk), k.policy.chunks_per_cu * k.compute_units));
             const std::size_t chunk = ceil_div(n, chunks);

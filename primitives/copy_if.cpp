@@ -253,8 +253,7 @@ std::size_t copy_if_impl(const buffer_range& in, const buffer_range& out, elemen
             return;
         }
         if (policy.path == copy_if_path::single_pass) {
-            scratch_lease lease(queue);
-            const bc::buffer count = lease.buffer(sizeof(cl_ulong));
+            const bc::buffer& count = result_device_word(queue.get_context());
             run_single_pass(in, out, type, pred_file, policy, count, 0, queue);
             // The one wait, as the policy says (copy_if_read; map is handled above).
             const result_read form = policy.read == copy_if_read::plain          ? result_read::plain

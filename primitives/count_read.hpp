@@ -9,9 +9,25 @@
 
 #include <cstddef>
 #include <cstring>
+#include <map>
 
 namespace clprim {
 namespace detail {
+
+// The device word a value-returning call's kernel writes its result into (a count, an index),
+// one per host thread and context, instead of one from a scratch lease per call (the lease's
+// lock, free list and bookkeeping cost about as much host time as the rest of a small call's
+// setup, and it comes before the launch). Safe to share between calls: a host thread's calls run
+// one after the other and each reads its word back (blocking, or clFinish) before it returns;
+// other threads have words of their own. Never destroyed, like the pinned word: no releases at
+// exit after the runtime is gone (64 bytes per thread and context).
+inline const bc::buffer& result_device_word(const bc::context& context)
+{
+    thread_local std::map<cl_context, bc::buffer>* words = new std::map<cl_context, bc::buffer>;
+    bc::buffer& word = (*words)[context.get()];
+    if (word.get() == nullptr) word = bc::buffer(context, 64);
+    return word;
+}
 
 // How a result word comes back (measurements pick; every form gives the same value): a blocking
 // read into the caller's variable (plain), a blocking read into the pinned word (pinned), the same

@@ -379,6 +379,46 @@ BOOST_AUTO_TEST_CASE(stale_status_words_across_calls)
     run_all("across the epoch's wrap");
 }
 
+// Two host threads calling copy_if at once, on one in-order queue and then on queues of their
+// own: the value-returning call's count word is per host thread (count_read.hpp) and the
+// look-back slots are per queue with a new epoch per call, so neither thread may see the other's
+// count or status words. Tiny tiles (many slots), sizes alternating; each thread checks its own
+// results (Boost.Test's checks are not thread-safe: asserted afterwards).
+BOOST_AUTO_TEST_CASE(two_threads_value_and_count_calls)
+{
+    using T = cl_uint;
+    env_override path("CLPRIM_COPY_IF_PATH", "single_pass");
+    env_override tune("CLPRIM_COPY_IF_TUNE", "32,5");
+    for (bool shared_queue : {true, false}) {
+        const auto failure = run_on_two_threads(
+            context, device, shared_queue ? &queue : nullptr, 6, [&](int who, bc::command_queue& q, int round) {
+                const std::size_t n = (round % 2 ? 3001 : 40009) + std::size_t(who) * 17;
+                const auto host = make_data<T>(n, distribution::random, std::uint64_t(who * 100 + round));
+                std::vector<T> expected;
+                if (who == 0) std::copy_if(host.begin(), host.end(), std::back_inserter(expected), [](T x) { return (x & 1u) != 0; });
+                else std::copy_if(host.begin(), host.end(), std::back_inserter(expected), [](T x) { return (x & 63u) == 5u; });
+                auto d = to_device(host, q);
+                bc::vector<T> out(n, q.get_context());
+                const std::size_t count = who == 0 ? clprim::copy_if(d.begin(), d.end(), out.begin(), q, keep_half)
+                                                   : clprim::copy_if(d.begin(), d.end(), out.begin(), q, keep_sparse);
+                if (count != expected.size())
+                    return "round " + std::to_string(round) + " n=" + std::to_string(n) + ": count " + std::to_string(count) +
+                           " expected " + std::to_string(expected.size());
+                auto h = to_host(out, q);
+                h.resize(count);
+                if (h != expected) return "round " + std::to_string(round) + " n=" + std::to_string(n) + ": elements differ";
+                bc::vector<cl_ulong> c(1, q.get_context());
+                if (who == 0) clprim::copy_if(d.begin(), d.end(), out.begin(), c.begin(), q, keep_half);
+                else clprim::copy_if(d.begin(), d.end(), out.begin(), c.begin(), q, keep_sparse);
+                const cl_ulong hc = to_host(c, q)[0];
+                return hc == expected.size() ? std::string()
+                                             : "round " + std::to_string(round) + " count_result " + std::to_string(hc);
+            });
+        for (int who = 0; who < 2; ++who)
+            BOOST_TEST(failure[who].empty(), (shared_queue ? "one queue" : "own queues") << ", thread " << who << ": " << failure[who]);
+    }
+}
+
 BOOST_AUTO_TEST_CASE(bad_ranges)
 {
     using T = cl_uint;
