@@ -2,6 +2,7 @@
 // partition_copy, stable_partition, copy_if's count overload): one segmented scan with a fused
 // prologue and epilogue per mode (primitives/by_key.cl), on the path by_key_policy.hpp picks.
 #include "by_key_policy.hpp"
+#include "copy_if_unique.hpp"
 #include "count_read.hpp"
 
 #include <clprim/detail/by_key_impl.hpp>
@@ -142,6 +143,15 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
     in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
     bc::command_queue& queue = scope.queue();
     guarded(who, [&] {
+        if (mode == by_key_mode::unique && unique_takes_copy_if(profile_of(queue.get_device()))) {
+            // unique through copy_if's single pass (copy_if_unique.hpp): the count to the
+            // caller's count_result or to this thread's result word, read back here.
+            const buffer_range count_out =
+                call.count_result ? *call.count_result : buffer_range{result_device_word(queue.get_context()), 0, 1};
+            copy_if_unique_launch(call.keys, call.out1, call.key_type, count_out.buffer, count_out.offset, queue);
+            if (!call.count_result) read_result_word(queue, count_out.buffer, sizeof count, &count);
+            return;
+        }
         by_key_kernels& k = cached_kernels(queue, call);
         const std::size_t velem = size_of(call.value_type);
         // The count goes to the caller's count_result, or to this thread's result word

@@ -5,6 +5,7 @@
 // The value-returning copy_if waits for the count only; the count_result overload (API.md,
 // "Composing") leaves the count on the device and does not wait.
 #include "copy_if_policy.hpp"
+#include "copy_if_unique.hpp"
 #include "count_read.hpp"
 #include "reduce_pinned.hpp"
 
@@ -22,7 +23,9 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <string>
 #include <tuple>
+#include <vector>
 
 namespace clprim {
 namespace detail {
@@ -108,10 +111,11 @@ single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type
                                 (profile.nvidia ? " -DLB_NANOSLEEP" : "") +
                                 (profile.nvidia && policy.reg_cap ? " -cl-nv-maxrregcount=" + std::to_string(policy.reg_cap) : "") +
                                 lookback_build_options() + extra_options();
-    bc::program program = primitives_program(queue.get_context(),
-                                             {pred_file, "workgroup_scan.cl", "lookback.cl", "scan_window_lookback.cl", "copy_if_tile.cl",
-                                              "copy_if_lookback.cl"},
-                                             options);
+    // No predicate file: clprim::unique's form (CPY_UNIQUE: keep where the bits change).
+    std::vector<std::string> files{"workgroup_scan.cl", "lookback.cl", "scan_window_lookback.cl", "copy_if_tile.cl",
+                                   "copy_if_lookback.cl"};
+    if (!pred_file.empty()) files.insert(files.begin(), pred_file);
+    bc::program program = primitives_program(queue.get_context(), files, options + (pred_file.empty() ? " -DCPY_UNIQUE" : ""));
     k.kernel = program.create_kernel("copy_if_single_pass");
     const auto lim = limits_for(k.kernel, device);
     k.wg = std::max<std::size_t>(1, std::min(policy.wg, lim.max_work_group_size));
@@ -126,7 +130,7 @@ single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type
     static const char* const compact_names[] = {" gather", " in_place", " rows"};
     k.shape = std::to_string(k.wg) + "x" + std::to_string(k.items) + compact_names[int(k.compact)] +
               (vec > 1 ? " vec" : "") + (shfl ? " warp" : "") + (shfl && policy.warp_lookback ? " warp_lookback" + (policy.walk_reads > 1 ? "x" + std::to_string(policy.walk_reads) : std::string()) : std::string()) +
-              (policy.group_order ? " group" : "");
+              (policy.group_order ? " group" : "") + (pred_file.empty() ? " unique" : "");
     return k;
 }
 
@@ -302,6 +306,20 @@ void copy_if_count_impl(const buffer_range& in, const buffer_range& out, element
         queue.enqueue_copy_buffer(counts, count.buffer, tiles * sizeof(cl_ulong), count.offset * sizeof(cl_ulong),
                                   sizeof(cl_ulong));
     });
+}
+
+void copy_if_unique_launch(const buffer_range& in, const buffer_range& out, element_type type,
+                           const bc::buffer& count_buffer, std::size_t count_offset, bc::command_queue& queue)
+{
+    copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), in.size);
+    policy.path = copy_if_path::single_pass;
+    run_single_pass(in, out, type, std::string(), policy, count_buffer, count_offset, queue);
+}
+
+bool unique_takes_copy_if(const device_profile& profile)
+{
+    (void)profile;
+    return knob_choice("CLPRIM_UNIQUE_PATH", {"by_key", "copy_if"}).value_or(0) == 1;
 }
 
 } // namespace detail

@@ -2,13 +2,16 @@
 // tile scan, the warp votes, the full-tile load, the fallback's count of a tile, the look-backs
 // (the work-group's window, scan_window_lookback.cl, or NVIDIA's warp walk) and the tile index.
 //
-// Required: T, CLPRIM_PRED(x), CPY_ITEMS (copy_if_lookback.cl lists the options), and
+// Required: T, CLPRIM_PRED(x) or CPY_UNIQUE, CPY_ITEMS (copy_if_lookback.cl lists the options), and
 // workgroup_scan.cl, lookback.cl and scan_window_lookback.cl joined before this file.
 #ifndef T
 #error "copy_if_tile.cl needs T"
 #endif
-#ifndef CLPRIM_PRED
-#error "copy_if_tile.cl needs CLPRIM_PRED (a generated predicate source joined in front)"
+#if !defined(CLPRIM_PRED) && !defined(CPY_UNIQUE)
+#error "copy_if_tile.cl needs CLPRIM_PRED (a generated predicate source joined in front) or CPY_UNIQUE"
+#endif
+#if defined(CPY_UNIQUE) && !defined(T_UNSIGNED)
+#error "copy_if_tile.cl: CPY_UNIQUE needs T_UNSIGNED (type_options)"
 #endif
 #ifndef CPY_ITEMS
 #error "copy_if_tile.cl needs CPY_ITEMS"
@@ -37,6 +40,17 @@
 #endif
 #if CPY_ITEMS % CPY_VEC != 0
 #error "copy_if_tile.cl: CPY_ITEMS must be a multiple of CPY_VEC"
+#endif
+
+// Whether element i of the tile at src (element base + i of the range) is kept: the predicate,
+// or with CPY_UNIQUE (clprim::unique through this kernel) whether it starts a run of equal bits:
+// the first element of the range, or one whose bits differ from the element before it (read
+// again from global memory, in this tile or the one before: a cache hit).
+#ifdef CPY_UNIQUE
+#define CPY_BITS(x) CLPRIM_CAT(as_, T_UNSIGNED)(x)
+#define CPY_KEEP(x, src, base, i) ((base) + (i) == 0 || CPY_BITS(x) != CPY_BITS((src)[(long)(i) - 1]))
+#else
+#define CPY_KEEP(x, src, base, i) CLPRIM_PRED(x)
 #endif
 
 // An exclusive sum over the work-group of one uint per work-item, and the total (every work-item
@@ -215,7 +229,7 @@ inline uint cpy_tile_count(__global const T* in, ulong n, uint tile, __local uin
 #pragma unroll 1
     for (uint j = 0; j < CPY_ITEMS; ++j) { // a loop, not unrolled: the cold path takes no registers
         const uint i = j * wg + lid;
-        if (i < count && CLPRIM_PRED(in[base + i])) ++c;
+        if (i < count && CPY_KEEP(in[base + i], in + base, base, i)) ++c;
     }
     uint total;
     (void)cpy_exclusive_scan(c, scratch, &total);
