@@ -8,7 +8,8 @@
 // which make every knob read take a lock). Entries, uint keeping the odd values (about half):
 //   floor/empty, floor/empty_read_pinned, floor/empty_read_async: one empty kernel (no event)
 //       then clFinish; the same with a blocking 8-byte read into pinned memory; a non-blocking
-//       read into it then clFinish (what a value-returning call cannot go below);
+//       read into it then clFinish (what a value-returning call cannot go below); _no_event: the
+//       same reads without an event (Boost.Compute's reads make one);
 //   value/<form>: copy_if returning the count, CLPRIM_COPY_IF_READ=<form>;
 //   device_count: the count_result overload (no read), device_count_x4: four of them then one
 //       clFinish, per call (the GPU's time per call once launch latency is hidden);
@@ -179,6 +180,16 @@ CLPRIM_BENCH(copy_if_overhead)
         add("floor/empty_read_async", {}, [&] {
             empty_launch();
             q.enqueue_read_buffer_async(word, 0, 8, pinned);
+            q.finish();
+        });
+        // The same reads without an event (Boost.Compute's reads make one; clprim's do not).
+        add("floor/empty_read_pinned_no_event", {}, [&] {
+            empty_launch();
+            clEnqueueReadBuffer(q.get(), word.get(), CL_TRUE, 0, 8, pinned, 0, nullptr, nullptr);
+        });
+        add("floor/empty_read_async_no_event", {}, [&] {
+            empty_launch();
+            clEnqueueReadBuffer(q.get(), word.get(), CL_FALSE, 0, 8, pinned, 0, nullptr, nullptr);
             q.finish();
         });
         std::size_t last_count = 0; // the value calls' result, checked after each

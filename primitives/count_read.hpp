@@ -37,6 +37,17 @@ inline const bc::buffer& result_device_word(const bc::context& context)
 // blocking read or clFinish flushes only once the read is enqueued).
 enum class result_read { plain, pinned, finish, async, flush_pinned, flush_async };
 
+// clEnqueueReadBuffer of the word at offset 0 without an event (Boost.Compute's enqueue_read_buffer
+// makes one per call, which cost about 2 us of host time through NVIDIA's driver:
+// kernel_launch.cpp).
+inline void read_word_no_event(bc::command_queue& queue, const bc::buffer& from, std::size_t bytes, void* to,
+                               bool blocking)
+{
+    const cl_int err =
+        clEnqueueReadBuffer(queue.get(), from.get(), blocking ? CL_TRUE : CL_FALSE, 0, bytes, to, 0, nullptr, nullptr);
+    if (err != CL_SUCCESS) BOOST_THROW_EXCEPTION(bc::opencl_error(err));
+}
+
 inline void read_result_word(bc::command_queue& queue, const bc::buffer& from, std::size_t bytes, void* result,
                              result_read mode)
 {
@@ -46,15 +57,15 @@ inline void read_result_word(bc::command_queue& queue, const bc::buffer& from, s
     }
     void* pinned = mode == result_read::plain ? nullptr : pinned_result_word(queue.get_context(), queue);
     if (pinned == nullptr) {
-        queue.enqueue_read_buffer(from, 0, bytes, result);
+        read_word_no_event(queue, from, bytes, result, true);
         return;
     }
     if (mode == result_read::async) {
-        queue.enqueue_read_buffer_async(from, 0, bytes, pinned);
+        read_word_no_event(queue, from, bytes, pinned, false);
         queue.finish();
     } else {
         if (mode == result_read::finish) queue.finish();
-        queue.enqueue_read_buffer(from, 0, bytes, pinned);
+        read_word_no_event(queue, from, bytes, pinned, true);
     }
     std::memcpy(result, pinned, bytes);
 }
