@@ -130,6 +130,7 @@ struct forced_path {
     const char* order = ""; // CLPRIM_COPY_IF_ORDER, or "" for the policy's
     const char* walk = "";  // CLPRIM_COPY_IF_LOOKBACK (warp: NVIDIA only, the window elsewhere)
     const char* rows_vec = ""; // CLPRIM_COPY_IF_ROWS_VEC
+    const char* walk_reads = ""; // CLPRIM_COPY_IF_WALK_READS (the warp walk's reach: NVIDIA only)
 };
 const forced_path forced_paths[] = {
     {"three_pass", nullptr, "wait", "", ""},                   // 0
@@ -146,6 +147,9 @@ const forced_path forced_paths[] = {
     {"single_pass", "32,8", "fallback", "rows", "", "", "warp"}, // 11
     {"single_pass", "64,31", "wait", "rows", "", "group", ""}, // 12
     {"single_pass", "32,8", "fallback", "rows", "", "group", "warp", "1"}, // 13
+    {"single_pass", "32,8", "wait", "rows", "", "group", "warp", "", "4"}, // 14
+    {"single_pass", nullptr, "fallback", "", "", "", "warp", "", "2"}, // 15
+    {"single_pass", nullptr, "wait", "", "", "", "warp", "", "1"}, // 16
 };
 
 // The knobs of one forced path, set while it lives.
@@ -154,10 +158,10 @@ struct forcing {
         : path("CLPRIM_COPY_IF_PATH", f.path), tune("CLPRIM_COPY_IF_TUNE", f.tune ? f.tune : ""),
           lookback("CLPRIM_LOOKBACK", f.lookback), compact("CLPRIM_COPY_IF_COMPACT", f.compact),
           vec("CLPRIM_COPY_IF_VEC", f.vec), order("CLPRIM_COPY_IF_ORDER", f.order), walk("CLPRIM_COPY_IF_LOOKBACK", f.walk),
-          rows_vec("CLPRIM_COPY_IF_ROWS_VEC", f.rows_vec)
+          rows_vec("CLPRIM_COPY_IF_ROWS_VEC", f.rows_vec), walk_reads("CLPRIM_COPY_IF_WALK_READS", f.walk_reads)
     {
     }
-    env_override path, tune, lookback, compact, vec, order, walk, rows_vec;
+    env_override path, tune, lookback, compact, vec, order, walk, rows_vec, walk_reads;
 };
 
 std::string label_of(const forced_path& f)
@@ -166,7 +170,8 @@ std::string label_of(const forced_path& f)
            (*f.compact ? std::string(" ") + f.compact : std::string()) + (*f.vec ? std::string(" vec ") + f.vec : std::string()) +
            (*f.order ? std::string(" order ") + f.order : std::string()) +
            (*f.walk ? std::string(" walk ") + f.walk : std::string()) +
-           (*f.rows_vec ? std::string(" rows_vec ") + f.rows_vec : std::string());
+           (*f.rows_vec ? std::string(" rows_vec ") + f.rows_vec : std::string()) +
+           (*f.walk_reads ? std::string(" walk_reads ") + f.walk_reads : std::string());
 }
 
 // Sizes around the tiny tiles' boundaries (4 x 3 = 12 elements) and the default ones (256 x 16),
