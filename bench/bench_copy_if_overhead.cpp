@@ -196,7 +196,7 @@ CLPRIM_BENCH(copy_if_overhead)
         auto value_call = [&] {
             last_count = clprim::copy_if(d.begin(), d.end(), out.begin(), q, overhead_is_odd);
         };
-        for (const char* form : {"pinned", "async", "plain", "flush_pinned", "flush_async"})
+        for (const char* form : {"pinned", "async", "plain", "flush_pinned", "flush_async", "spin"})
             add(std::string("value/") + form, {{"CLPRIM_COPY_IF_READ", form}}, value_call);
         add("device_count", {}, [&] { clprim::copy_if(d.begin(), d.end(), out.begin(), dcount.begin(), q, overhead_is_odd); });
         add("device_count_x4", {}, [&] {
@@ -204,7 +204,7 @@ CLPRIM_BENCH(copy_if_overhead)
         }, 4);
         {
             auto unique_value = [&] { last_count = clprim::unique(dk.begin(), dk.end(), out.begin(), q); };
-            for (const char* form : {"1", "2", "3", "4"})
+            for (const char* form : {"1", "2", "3", "4", "5"})
                 add(std::string("unique/value_read") + form, {{"CLPRIM_BY_KEY_READ", form}}, unique_value);
             add("unique/device_count", {}, [&] { clprim::unique(dk.begin(), dk.end(), out.begin(), dcount.begin(), q); });
         }

@@ -109,7 +109,9 @@ single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type
                                 (shfl ? " -DCPY_SHFL" : "") + (shfl && policy.warp_lookback ? " -DCPY_WARP_LOOKBACK -DCPY_WALK_READS=" + std::to_string(policy.walk_reads) : std::string()) +
                                 (policy.group_order ? " -DCPY_GROUP_ORDER=1" : "") +
                                 (profile.nvidia ? " -DLB_NANOSLEEP" : "") +
-                                (profile.nvidia && policy.reg_cap ? " -cl-nv-maxrregcount=" + std::to_string(policy.reg_cap) : "") +
+                                (profile.nvidia && policy.reg_cap && extra_options().find("maxrregcount") == std::string::npos
+                                     ? " -cl-nv-maxrregcount=" + std::to_string(policy.reg_cap)
+                                     : "") +
                                 lookback_build_options() + extra_options();
     // No predicate file: clprim::unique's form (CPY_UNIQUE: keep where the bits change).
     std::vector<std::string> files{"workgroup_scan.cl", "lookback.cl", "scan_window_lookback.cl", "copy_if_tile.cl",
@@ -265,6 +267,7 @@ std::size_t copy_if_impl(const buffer_range& in, const buffer_range& out, elemen
                                      : policy.read == copy_if_read::async        ? result_read::async
                                      : policy.read == copy_if_read::flush_pinned ? result_read::flush_pinned
                                      : policy.read == copy_if_read::flush_async  ? result_read::flush_async
+                                     : policy.read == copy_if_read::spin         ? result_read::spin
                                                                                  : result_read::pinned;
             read_result_word(queue, count, sizeof total, &total, form);
             return;

@@ -257,8 +257,8 @@ BOOST_AUTO_TEST_CASE(stale_status_words_across_calls)
     auto run_all = [&](const std::string& label) {
         int i = 0;
         for (std::size_t n : sizes) {
-            env_override read("CLPRIM_BY_KEY_READ", std::to_string(i % 5));
-            const std::string what = label + " call " + std::to_string(i) + " read " + std::to_string(i % 5);
+            env_override read("CLPRIM_BY_KEY_READ", std::to_string(i % 6));
+            const std::string what = label + " call " + std::to_string(i) + " read " + std::to_string(i % 6);
             const auto keys = run_keys<cl_uint>(n, 1, std::min<std::size_t>(n, i % 2 ? 3 : 15));
             if (i % 2 == 0)
                 check_reduce<cl_uint, cl_uint>(queue, keys, small_values<cl_uint>(n), true, bc::plus<cl_uint>(),

@@ -338,13 +338,13 @@ BOOST_AUTO_TEST_CASE(stale_status_words_across_calls)
     env_override path("CLPRIM_COPY_IF_PATH", "single_pass");
     env_override scan_path("CLPRIM_SCAN_PATH", "lookback"), by_key_path("CLPRIM_BY_KEY_PATH", "lookback");
     const std::size_t sizes[] = {50001, 4097, 13, 65537, 1000, 50001, 257, 12, 30011};
-    const char* const reads[] = {"pinned", "async", "plain", "flush_pinned", "flush_async", "finish", "map"};
+    const char* const reads[] = {"pinned", "async", "plain", "flush_pinned", "flush_async", "finish", "map", "spin"};
     auto run_all = [&](const std::string& label) {
         int i = 0;
         for (std::size_t n : sizes) {
-            env_override read("CLPRIM_COPY_IF_READ", reads[i % 7]);
+            env_override read("CLPRIM_COPY_IF_READ", reads[i % 8]);
             const auto v = make_data<T>(n, distribution::random, unsigned(n + i));
-            const std::string what = label + " call " + std::to_string(i) + " read " + reads[i % 7];
+            const std::string what = label + " call " + std::to_string(i) + " read " + reads[i % 8];
             if (i % 3 == 0) check_copy_if<T>(queue, v, keep_all, [](T) { return true; }, "all " + what);
             else if (i % 3 == 1) check_copy_if<T>(queue, v, keep_half, [](T x) { return (x & 1u) != 0; }, "half " + what);
             else check_copy_if<T>(queue, v, keep_sparse, [](T x) { return (x & 63u) == 5u; }, "sparse " + what);
