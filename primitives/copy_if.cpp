@@ -321,8 +321,9 @@ void copy_if_unique_launch(const buffer_range& in, const buffer_range& out, elem
 
 bool unique_takes_copy_if(const device_profile& profile)
 {
-    (void)profile;
-    return knob_choice("CLPRIM_UNIQUE_PATH", {"by_key", "copy_if"}).value_or(0) == 1;
+    if (const auto forced = knob_choice("CLPRIM_UNIQUE_PATH", {"by_key", "copy_if"})) return *forced == 1;
+    // Devices that take copy_if's single pass (not CPUs: there the by-key family's chunks).
+    return !profile.is_cpu();
 }
 
 } // namespace detail

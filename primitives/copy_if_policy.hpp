@@ -72,10 +72,11 @@ struct copy_if_policy {
     copy_if_compact compact = copy_if_compact::in_place;
     bool vec = true;         // 16-byte loads where the type and the items allow (copy_if.cpp)
     bool warp_scan = false;  // NVIDIA only
-    // How the value-returning call reads its count. flush_async: H100, 2^10 uint, wall medians of
-    // 60 interleaved calls 0.0176 ms against pinned 0.0267, async 0.0255, plain 0.0187
-    // (docs/RESULTS.md, s4-copyif); on PoCL all alike.
-    copy_if_read read = copy_if_read::flush_async;
+    // How the value-returning call reads its count. H100, 2^10 uint, wall medians of 60
+    // interleaved calls: flush_async 0.0176 ms, pinned 0.0267, async 0.0255, plain 0.0187 (the
+    // blocking forms are bimodal: minima 0.017-0.018); spin (the host polls the read's event)
+    // against the driver's blocking wait (docs/RESULTS.md, s4-copyif). On PoCL all alike.
+    copy_if_read read = copy_if_read::spin;
     bool group_order = false; // tile index = group id (no start-order counter)
     bool warp_lookback = false; // NVIDIA only: the look-back walked by one warp
     bool rows_vec = false;   // by rows: 16-byte loads into registers of vectors

@@ -169,6 +169,7 @@ BOOST_FIXTURE_TEST_SUITE(selection, fixture)
 
 BOOST_AUTO_TEST_CASE(unique_and_run_length_encode)
 {
+    env_override unique_path("CLPRIM_UNIQUE_PATH", "by_key"); // unique_through_copy_if: the other
     for (const char* path : by_key_paths()) {
         env_override force("CLPRIM_BY_KEY_PATH", path);
         for (std::size_t n : by_key_sizes())
@@ -270,6 +271,7 @@ BOOST_AUTO_TEST_CASE(partition_types)
 BOOST_AUTO_TEST_CASE(lookback_fallback_tiny_tiles)
 {
     env_override force("CLPRIM_BY_KEY_PATH", "lookback");
+    env_override unique_path("CLPRIM_UNIQUE_PATH", "by_key"); // unique_through_copy_if: the other
     env_override tune("CLPRIM_BY_KEY_TUNE", "8,3");
     for (const char* kernel : {"gather", "gather_index", "registers"}) {
     env_override kern("CLPRIM_BY_KEY_KERNEL", std::string(kernel) == "registers" ? "registers" : "gather");
