@@ -106,7 +106,10 @@ single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type
     const bool shfl = policy.warp_scan && profile.nvidia && policy.wg % 32 == 0;
     const std::string options = type_options(type, "T") + " -DCPY_ITEMS=" + std::to_string(k.items) +
                                 " -DCPY_COMPACT=" + std::to_string(int(k.compact)) + " -DCPY_VEC=" + std::to_string(vec) +
-                                (shfl ? " -DCPY_SHFL" : "") + (shfl && policy.warp_lookback ? " -DCPY_WARP_LOOKBACK -DCPY_WALK_READS=" + std::to_string(policy.walk_reads) : std::string()) +
+                                (shfl ? " -DCPY_SHFL" : "") +
+                                (shfl && policy.warp_lookback
+                                     ? " -DCPY_WARP_LOOKBACK -DCPY_WALK_READS=" + std::to_string(policy.walk_reads)
+                                     : std::string()) +
                                 (policy.group_order ? " -DCPY_GROUP_ORDER=1" : "") +
                                 (profile.nvidia ? " -DLB_NANOSLEEP" : "") +
                                 (profile.nvidia && policy.reg_cap && extra_options().find("maxrregcount") == std::string::npos
@@ -131,7 +134,10 @@ single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type
         k.wg /= 2;
     static const char* const compact_names[] = {" gather", " in_place", " rows"};
     k.shape = std::to_string(k.wg) + "x" + std::to_string(k.items) + compact_names[int(k.compact)] +
-              (vec > 1 ? " vec" : "") + (shfl ? " warp" : "") + (shfl && policy.warp_lookback ? " warp_lookback" + (policy.walk_reads > 1 ? "x" + std::to_string(policy.walk_reads) : std::string()) : std::string()) +
+              (vec > 1 ? " vec" : "") + (shfl ? " warp" : "") +
+              (shfl && policy.warp_lookback
+                   ? " warp_lookback" + (policy.walk_reads > 1 ? "x" + std::to_string(policy.walk_reads) : std::string())
+                   : std::string()) +
               (policy.group_order ? " group" : "") + (pred_file.empty() ? " unique" : "");
     return k;
 }
@@ -153,7 +159,9 @@ single_pass_kernel& cached_single_pass(const bc::command_queue& queue, element_t
 {
     using key = std::tuple<cl_context, cl_device_id, int, std::string, std::size_t, std::size_t, int, std::string>;
     thread_local std::map<key, single_pass_kernel> cache;
-    const int variant = int(policy.walk_reads) * 65536 + int(policy.reg_cap) * 64 + int(policy.rows_vec) * 32 + int(policy.warp_lookback) * 16 + int(policy.group_order) * 8 + int(policy.compact) * 4 + int(policy.vec) * 2 + int(policy.warp_scan);
+    const int variant = int(policy.walk_reads) * 65536 + int(policy.reg_cap) * 64 + int(policy.rows_vec) * 32 +
+                        int(policy.warp_lookback) * 16 + int(policy.group_order) * 8 + int(policy.compact) * 4 +
+                        int(policy.vec) * 2 + int(policy.warp_scan);
     const key k{queue.get_context().get(), queue.get_device().get(), int(type), pred_file, policy.wg, policy.items,
                 variant, lookback_build_options() + extra_options()};
     auto it = cache.find(k);
