@@ -5,6 +5,7 @@
 // min/max_element and copy_if. Private to the primitives layer.
 #include "reduce_pinned.hpp"
 
+#include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/knobs.hpp>
 
 #include <chrono>
@@ -97,15 +98,24 @@ inline void read_result_word(bc::command_queue& queue, const bc::buffer& from, s
     std::memcpy(result, pinned, bytes);
 }
 
+// The form a device's value-returning calls take unless a knob says otherwise: spin, except on
+// CPU devices (there the polling host thread would take a core from the kernel's own threads),
+// which take flush_async.
+inline result_read default_result_read(const device_profile& profile)
+{
+    return profile.is_cpu() ? result_read::flush_async : result_read::spin;
+}
+
 // The by-key family's and min/max_element's form: CLPRIM_BY_KEY_READ=0 plain, 1 pinned, 2 async,
-// 3 flush then pinned, 4 flush then async, 5 spin (the default: H100, unique at 2^10 returned its
-// count 0.009 ms after the kernel with each blocking form, against 0.0035 for copy_if's
+// 3 flush then pinned, 4 flush then async, 5 spin; unset: default_result_read (H100: unique at
+// 2^10 returned its count 0.009 ms after its kernel with every blocking form, copy_if 0.0035 with
 // flush_async: docs/RESULTS.md, s4-copyif).
 inline void read_result_word(bc::command_queue& queue, const bc::buffer& from, std::size_t bytes, void* result)
 {
     static const result_read forms[] = {result_read::plain,        result_read::pinned,      result_read::async,
                                         result_read::flush_pinned, result_read::flush_async, result_read::spin};
-    read_result_word(queue, from, bytes, result, forms[knob_number("CLPRIM_BY_KEY_READ", 0, 5).value_or(5)]);
+    const auto knob = knob_number("CLPRIM_BY_KEY_READ", 0, 5);
+    read_result_word(queue, from, bytes, result, knob ? forms[*knob] : default_result_read(profile_of(queue.get_device())));
 }
 
 } // namespace detail
