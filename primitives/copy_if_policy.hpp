@@ -72,11 +72,12 @@ struct copy_if_policy {
     copy_if_compact compact = copy_if_compact::in_place;
     bool vec = true;         // 16-byte loads where the type and the items allow (copy_if.cpp)
     bool warp_scan = false;  // NVIDIA only
-    // How the value-returning call reads its count: spin (the host polls the read's event), on
-    // CPU devices flush_async (count_read.hpp's default_result_read). H100, 2^10 uint, wall
-    // medians of 60 interleaved calls: flush_async 0.0176 ms, pinned 0.0267, async 0.0255, plain
-    // 0.0187 (the blocking forms are bimodal: minima 0.017-0.018); docs/RESULTS.md, s4-copyif.
-    copy_if_read read = copy_if_read::spin;
+    // How the value-returning call reads its count: a clFlush right after the launch, then a
+    // non-blocking read into the pinned word and clFinish. H100, 2^10 uint, wall medians of 60
+    // interleaved calls, round 0: flush_async 0.0176 ms, pinned 0.0267, async 0.0255, plain
+    // 0.0187 (the blocking reads bimodal, minima 0.017-0.018); round 2: every form within noise,
+    // spin (polling the read's event) no better (docs/RESULTS.md, s4-copyif).
+    copy_if_read read = copy_if_read::flush_async;
     bool group_order = false; // tile index = group id (no start-order counter)
     bool warp_lookback = false; // NVIDIA only: the look-back walked by one warp
     bool rows_vec = false;   // by rows: 16-byte loads into registers of vectors
@@ -106,7 +107,6 @@ inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::
     // with 16-byte loads 0.212 (with the warp look-back 0.189); the session-2 kernel (gather,
     // scalar loads, local-memory scan) 0.239. Elsewhere: in place with 16-byte loads, the window
     // look-back, tiles in start order (votes and warp walks need NVIDIA's PTX).
-    if (profile.is_cpu()) p.read = copy_if_read::flush_async;
     p.compact = profile.nvidia ? copy_if_compact::rows : copy_if_compact::in_place;
     p.warp_scan = p.warp_lookback = p.group_order = profile.nvidia;
     // NVIDIA, 4-byte types: at most 40 registers a work-item (six work-groups of 256 an SM instead

@@ -5,7 +5,6 @@
 // min/max_element and copy_if. Private to the primitives layer.
 #include "reduce_pinned.hpp"
 
-#include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/knobs.hpp>
 
 #include <chrono>
@@ -38,10 +37,9 @@ inline const bc::buffer& result_device_word(const bc::context& context)
 // submitted before the host does the read's own enqueue work (the kernel's run overlaps it; a
 // blocking read or clFinish flushes only once the read is enqueued).
 // spin: flush, a non-blocking read into the pinned word with an event, then the host polls the
-// event's status instead of blocking in the driver (NVIDIA: a blocking wait that lasts more than
-// a few microseconds seemed to put the thread to sleep and wake it late: copy_if's and unique's
-// value calls at 2^10 took 0.018 or 0.026 ms for the same kernels); polling stops after 2 ms for a
-// blocking wait (long calls gain nothing from spinning).
+// event's status instead of blocking in the driver (tried against round 0's bimodal blocking
+// reads on the H100; in round 2 no faster than flush_async, stable_partition at 2^10 slower:
+// docs/RESULTS.md, s4-copyif); polling stops after 2 ms for a blocking wait.
 enum class result_read { plain, pinned, finish, async, flush_pinned, flush_async, spin };
 
 // clEnqueueReadBuffer of the word at offset 0 without an event (Boost.Compute's enqueue_read_buffer
@@ -98,24 +96,16 @@ inline void read_result_word(bc::command_queue& queue, const bc::buffer& from, s
     std::memcpy(result, pinned, bytes);
 }
 
-// The form a device's value-returning calls take unless a knob says otherwise: spin, except on
-// CPU devices (there the polling host thread would take a core from the kernel's own threads),
-// which take flush_async.
-inline result_read default_result_read(const device_profile& profile)
-{
-    return profile.is_cpu() ? result_read::flush_async : result_read::spin;
-}
-
 // The by-key family's and min/max_element's form: CLPRIM_BY_KEY_READ=0 plain, 1 pinned, 2 async,
-// 3 flush then pinned, 4 flush then async, 5 spin; unset: default_result_read (H100: unique at
-// 2^10 returned its count 0.009 ms after its kernel with every blocking form, copy_if 0.0035 with
-// flush_async: docs/RESULTS.md, s4-copyif).
+// 3 flush then pinned, 4 flush then async (the default), 5 spin. H100, 2^10, one run: spin
+// against async took 1.5-4.3 us off reduce_by_key, run_length_encode, partition_copy and
+// min_element, and flush_async and spin were alike where both were measured (unique); spin
+// made stable_partition (two kernels, then the read) 9 us slower (docs/RESULTS.md, s4-copyif).
 inline void read_result_word(bc::command_queue& queue, const bc::buffer& from, std::size_t bytes, void* result)
 {
     static const result_read forms[] = {result_read::plain,        result_read::pinned,      result_read::async,
                                         result_read::flush_pinned, result_read::flush_async, result_read::spin};
-    const auto knob = knob_number("CLPRIM_BY_KEY_READ", 0, 5);
-    read_result_word(queue, from, bytes, result, knob ? forms[*knob] : default_result_read(profile_of(queue.get_device())));
+    read_result_word(queue, from, bytes, result, forms[knob_number("CLPRIM_BY_KEY_READ", 0, 5).value_or(4)]);
 }
 
 } // namespace detail
