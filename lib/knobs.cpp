@@ -2,7 +2,10 @@
 #include <clprim/detail/knobs.hpp>
 #include <clprim/error.hpp>
 
+#include <atomic>
 #include <cstdlib>
+#include <functional>
+#include <string_view>
 #include <map>
 #include <mutex>
 
@@ -13,7 +16,11 @@ namespace {
 
 struct overrides {
     std::mutex mutex;
-    std::map<std::string, std::string> values;
+    std::map<std::string, std::string, std::less<>> values;
+    // How many scoped_knob objects live: while none does, a knob is read without the lock and the
+    // map (every call of every primitive reads several knobs; the lock, the name's std::string and
+    // the search cost about as much as the getenv itself).
+    std::atomic<std::size_t> live{0};
 };
 
 overrides& all_overrides()
@@ -47,10 +54,9 @@ std::string range_text(std::size_t min, std::size_t max)
 
 std::optional<std::string> knob_text(const char* name)
 {
-    {
-        overrides& o = all_overrides();
+    if (overrides& o = all_overrides(); o.live.load(std::memory_order_acquire) != 0) {
         std::lock_guard<std::mutex> lock(o.mutex);
-        auto it = o.values.find(name);
+        auto it = o.values.find(std::string_view(name));
         if (it != o.values.end()) {
             if (it->second.empty()) return std::nullopt;
             return it->second;
@@ -120,6 +126,7 @@ scoped_knob::scoped_knob(const char* name, std::string value) : name_(name)
     auto it = o.values.find(name_);
     if (it != o.values.end()) previous_ = it->second;
     o.values[name_] = std::move(value);
+    o.live.fetch_add(1, std::memory_order_release);
 }
 
 scoped_knob::~scoped_knob()
@@ -128,6 +135,7 @@ scoped_knob::~scoped_knob()
     std::lock_guard<std::mutex> lock(o.mutex);
     if (previous_) o.values[name_] = *previous_;
     else o.values.erase(name_);
+    o.live.fetch_sub(1, std::memory_order_release);
 }
 
 } // namespace detail

@@ -2,6 +2,7 @@
 // partition_copy, stable_partition, copy_if's count overload): one segmented scan with a fused
 // prologue and epilogue per mode (primitives/by_key.cl), on the path by_key_policy.hpp picks.
 #include "by_key_policy.hpp"
+#include "copy_if_unique.hpp"
 #include "count_read.hpp"
 
 #include <clprim/detail/by_key_impl.hpp>
@@ -142,17 +143,26 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
     in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
     bc::command_queue& queue = scope.queue();
     guarded(who, [&] {
+        if (mode == by_key_mode::unique && unique_takes_copy_if(profile_of(queue.get_device()))) {
+            // unique through copy_if's single pass (copy_if_unique.hpp): the count to the
+            // caller's count_result or to this thread's result word, read back here.
+            const buffer_range count_out =
+                call.count_result ? *call.count_result : buffer_range{result_device_word(queue.get_context()), 0, 1};
+            copy_if_unique_launch(call.keys, call.out1, call.key_type, count_out.buffer, count_out.offset, queue);
+            if (!call.count_result) read_result_word(queue, count_out.buffer, sizeof count, &count);
+            return;
+        }
         by_key_kernels& k = cached_kernels(queue, call);
         const std::size_t velem = size_of(call.value_type);
-        scratch_lease lease(queue);
-        // The count goes to the caller's count_result, or to a scratch word read back at the end.
+        // The count goes to the caller's count_result, or to this thread's result word
+        // (count_read.hpp), read back at the end.
         buffer_range count_out{call.keys.buffer, 0, 0};
         bool write_count = false;
         if (call.count_result) {
             count_out = *call.count_result;
             write_count = true;
         } else if (wants_count) {
-            count_out = buffer_range{lease.buffer(sizeof(cl_ulong)), 0, 1};
+            count_out = buffer_range{result_device_word(queue.get_context()), 0, 1};
             write_count = true;
         }
         const bc::buffer& vals = values ? call.values.buffer : call.keys.buffer;
@@ -186,6 +196,7 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
             }
             launch_1d(queue, k.lookback, tiles * k.wg, k.wg);
         } else {
+            scratch_lease lease(queue);
             const std::size_t chunks = std::max<std::size_t>(
                 1, std::min(ceil_div(n, k.policy.min_chunk), k.policy.chunks_per_cu * k.compute_units));
             const std::size_t chunk = ceil_div(n, chunks);

@@ -5,6 +5,7 @@
 // The value-returning copy_if waits for the count only; the count_result overload (API.md,
 // "Composing") leaves the count on the device and does not wait.
 #include "copy_if_policy.hpp"
+#include "copy_if_unique.hpp"
 #include "count_read.hpp"
 #include "reduce_pinned.hpp"
 
@@ -22,7 +23,9 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <string>
 #include <tuple>
+#include <vector>
 
 namespace clprim {
 namespace detail {
@@ -103,15 +106,21 @@ single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type
     const bool shfl = policy.warp_scan && profile.nvidia && policy.wg % 32 == 0;
     const std::string options = type_options(type, "T") + " -DCPY_ITEMS=" + std::to_string(k.items) +
                                 " -DCPY_COMPACT=" + std::to_string(int(k.compact)) + " -DCPY_VEC=" + std::to_string(vec) +
-                                (shfl ? " -DCPY_SHFL" : "") + (shfl && policy.warp_lookback ? " -DCPY_WARP_LOOKBACK" : "") +
+                                (shfl ? " -DCPY_SHFL" : "") +
+                                (shfl && policy.warp_lookback
+                                     ? " -DCPY_WARP_LOOKBACK -DCPY_WALK_READS=" + std::to_string(policy.walk_reads)
+                                     : std::string()) +
                                 (policy.group_order ? " -DCPY_GROUP_ORDER=1" : "") +
                                 (profile.nvidia ? " -DLB_NANOSLEEP" : "") +
-                                (profile.nvidia && policy.reg_cap ? " -cl-nv-maxrregcount=" + std::to_string(policy.reg_cap) : "") +
+                                (profile.nvidia && policy.reg_cap && extra_options().find("maxrregcount") == std::string::npos
+                                     ? " -cl-nv-maxrregcount=" + std::to_string(policy.reg_cap)
+                                     : "") +
                                 lookback_build_options() + extra_options();
-    bc::program program = primitives_program(queue.get_context(),
-                                             {pred_file, "workgroup_scan.cl", "lookback.cl", "scan_window_lookback.cl", "copy_if_tile.cl",
-                                              "copy_if_lookback.cl"},
-                                             options);
+    // No predicate file: clprim::unique's form (CPY_UNIQUE: keep where the bits change).
+    std::vector<std::string> files{"workgroup_scan.cl", "lookback.cl", "scan_window_lookback.cl", "copy_if_tile.cl",
+                                   "copy_if_lookback.cl"};
+    if (!pred_file.empty()) files.insert(files.begin(), pred_file);
+    bc::program program = primitives_program(queue.get_context(), files, options + (pred_file.empty() ? " -DCPY_UNIQUE" : ""));
     k.kernel = program.create_kernel("copy_if_single_pass");
     const auto lim = limits_for(k.kernel, device);
     k.wg = std::max<std::size_t>(1, std::min(policy.wg, lim.max_work_group_size));
@@ -125,8 +134,11 @@ single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type
         k.wg /= 2;
     static const char* const compact_names[] = {" gather", " in_place", " rows"};
     k.shape = std::to_string(k.wg) + "x" + std::to_string(k.items) + compact_names[int(k.compact)] +
-              (vec > 1 ? " vec" : "") + (shfl ? " warp" : "") + (shfl && policy.warp_lookback ? " warp_lookback" : "") +
-              (policy.group_order ? " group" : "");
+              (vec > 1 ? " vec" : "") + (shfl ? " warp" : "") +
+              (shfl && policy.warp_lookback
+                   ? " warp_lookback" + (policy.walk_reads > 1 ? "x" + std::to_string(policy.walk_reads) : std::string())
+                   : std::string()) +
+              (policy.group_order ? " group" : "") + (pred_file.empty() ? " unique" : "");
     return k;
 }
 
@@ -147,7 +159,9 @@ single_pass_kernel& cached_single_pass(const bc::command_queue& queue, element_t
 {
     using key = std::tuple<cl_context, cl_device_id, int, std::string, std::size_t, std::size_t, int, std::string>;
     thread_local std::map<key, single_pass_kernel> cache;
-    const int variant = int(policy.reg_cap) * 64 + int(policy.rows_vec) * 32 + int(policy.warp_lookback) * 16 + int(policy.group_order) * 8 + int(policy.compact) * 4 + int(policy.vec) * 2 + int(policy.warp_scan);
+    const int variant = int(policy.walk_reads) * 65536 + int(policy.reg_cap) * 64 + int(policy.rows_vec) * 32 +
+                        int(policy.warp_lookback) * 16 + int(policy.group_order) * 8 + int(policy.compact) * 4 +
+                        int(policy.vec) * 2 + int(policy.warp_scan);
     const key k{queue.get_context().get(), queue.get_device().get(), int(type), pred_file, policy.wg, policy.items,
                 variant, lookback_build_options() + extra_options()};
     auto it = cache.find(k);
@@ -253,14 +267,16 @@ std::size_t copy_if_impl(const buffer_range& in, const buffer_range& out, elemen
             return;
         }
         if (policy.path == copy_if_path::single_pass) {
-            scratch_lease lease(queue);
-            const bc::buffer count = lease.buffer(sizeof(cl_ulong));
+            const bc::buffer& count = result_device_word(queue.get_context());
             run_single_pass(in, out, type, pred_file, policy, count, 0, queue);
             // The one wait, as the policy says (copy_if_read; map is handled above).
-            const result_read form = policy.read == copy_if_read::plain    ? result_read::plain
-                                     : policy.read == copy_if_read::finish ? result_read::finish
-                                     : policy.read == copy_if_read::async  ? result_read::async
-                                                                           : result_read::pinned;
+            const result_read form = policy.read == copy_if_read::plain          ? result_read::plain
+                                     : policy.read == copy_if_read::finish       ? result_read::finish
+                                     : policy.read == copy_if_read::async        ? result_read::async
+                                     : policy.read == copy_if_read::flush_pinned ? result_read::flush_pinned
+                                     : policy.read == copy_if_read::flush_async  ? result_read::flush_async
+                                     : policy.read == copy_if_read::spin         ? result_read::spin
+                                                                                 : result_read::pinned;
             read_result_word(queue, count, sizeof total, &total, form);
             return;
         }
@@ -301,6 +317,21 @@ void copy_if_count_impl(const buffer_range& in, const buffer_range& out, element
         queue.enqueue_copy_buffer(counts, count.buffer, tiles * sizeof(cl_ulong), count.offset * sizeof(cl_ulong),
                                   sizeof(cl_ulong));
     });
+}
+
+void copy_if_unique_launch(const buffer_range& in, const buffer_range& out, element_type type,
+                           const bc::buffer& count_buffer, std::size_t count_offset, bc::command_queue& queue)
+{
+    copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), in.size);
+    policy.path = copy_if_path::single_pass;
+    run_single_pass(in, out, type, std::string(), policy, count_buffer, count_offset, queue);
+}
+
+bool unique_takes_copy_if(const device_profile& profile)
+{
+    if (const auto forced = knob_choice("CLPRIM_UNIQUE_PATH", {"by_key", "copy_if"})) return *forced == 1;
+    // Devices that take copy_if's single pass (not CPUs: there the by-key family's chunks).
+    return !profile.is_cpu();
 }
 
 } // namespace detail

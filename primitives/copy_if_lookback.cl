@@ -23,7 +23,8 @@
 //      whatever was kept;
 //   7. the last tile writes the total count (the host reads it, or it stays on the device).
 //
-// Required: T (type_options), CLPRIM_PRED(x) (a generated predicate, operator_source.hpp),
+// Required: T (type_options), CLPRIM_PRED(x) (a generated predicate, operator_source.hpp) or
+// CPY_UNIQUE (keep the first element of every run of equal bits: clprim::unique; T_UNSIGNED),
 // CPY_ITEMS (1..32: one mask bit per element), and workgroup_scan.cl (wg_exclusive_scan_uint),
 // lookback.cl, scan_window_lookback.cl and copy_if_tile.cl (the kernel's pieces) joined before
 // this file. Optional (the host's copy_if_policy.hpp picks them): CPY_COMPACT (0 gather through
@@ -31,13 +32,14 @@
 // slow without CPY_SHFL; default 0), CPY_VEC (elements per 16-byte load, 1 for none; CPY_ITEMS a
 // multiple of it), CPY_SHFL (NVIDIA only, work-groups a multiple of 32: warp shuffles and votes,
 // PTX), CPY_GROUP_ORDER (1: tile index = group id instead of the start-order counter),
-// CPY_WARP_LOOKBACK (NVIDIA, with CPY_SHFL: the look-back walked by one warp), CPY_EARLY_WALK
+// CPY_WARP_LOOKBACK (NVIDIA, with CPY_SHFL: the look-back walked by one warp), CPY_WALK_READS
+// (the warp walk's slots per lane per round: 1, 2 or 4; default 1), CPY_EARLY_WALK
 // (measurements).
 #ifndef T
 #error "copy_if_lookback.cl needs T"
 #endif
-#ifndef CLPRIM_PRED
-#error "copy_if_lookback.cl needs CLPRIM_PRED (a generated predicate source joined in front)"
+#if !defined(CLPRIM_PRED) && !defined(CPY_UNIQUE)
+#error "copy_if_lookback.cl needs CLPRIM_PRED (a generated predicate source joined in front) or CPY_UNIQUE"
 #endif
 #ifndef CPY_ITEMS
 #error "copy_if_lookback.cl needs CPY_ITEMS"
@@ -135,7 +137,8 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
         for (uint j = 0; j < CPY_RROWS; ++j)
             #pragma unroll
             for (uint k = 0; k < CPY_VEC; ++k)
-                mask |= ((j * wg + lid) * CPY_VEC + k < count && CLPRIM_PRED(CPY_RGET(r[j], k)) ? 1u : 0u) << (j * CPY_VEC + k);
+                mask |= ((j * wg + lid) * CPY_VEC + k < count && CPY_KEEP(CPY_RGET(r[j], k), src, base, (j * wg + lid) * CPY_VEC + k) ? 1u : 0u)
+                        << (j * CPY_VEC + k);
         #pragma unroll
         for (uint j = 0; j < CPY_RROWS; ++j) {
             uint before_me, in_warp;
@@ -150,7 +153,7 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
         #pragma unroll
         for (uint j = 0; j < CPY_ITEMS; ++j) r[j] = src[min(j * wg + lid, count - 1u)];
         #pragma unroll
-        for (uint j = 0; j < CPY_ITEMS; ++j) mask |= (j * wg + lid < count && CLPRIM_PRED(r[j]) ? 1u : 0u) << j;
+        for (uint j = 0; j < CPY_ITEMS; ++j) mask |= (j * wg + lid < count && CPY_KEEP(r[j], src, base, j * wg + lid) ? 1u : 0u) << j;
         #pragma unroll
         for (uint j = 0; j < CPY_ITEMS; ++j) {
             const uint b = cpy_row_ballot((mask >> j) & 1u, words);
@@ -209,7 +212,7 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
     uint mask = 0;
     for (uint j = 0; j < CPY_ITEMS; ++j) {
         const uint i = lid * CPY_ITEMS + j;
-        mask |= (i < count && CLPRIM_PRED(tile[CPY1_PAD(i)]) ? 1u : 0u) << j;
+        mask |= (i < count && CPY_KEEP(tile[CPY1_PAD(i)], src, base, i) ? 1u : 0u) << j;
     }
 
     // 2. Where this work-item's kept elements start within the tile, and the tile's count.

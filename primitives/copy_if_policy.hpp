@@ -47,10 +47,12 @@ namespace detail {
 //  - look-back (CLPRIM_COPY_IF_LOOKBACK=window|warp): the work-group's window look-back
 //    (scan_window_lookback.cl) or one warp walking with votes and shuffles (NVIDIA, with
 //    warp_scan's conditions; elsewhere always the window);
+//  - the warp walk's reach (CLPRIM_COPY_IF_WALK_READS=1|2|4): slots each lane reads per round
+//    trip (32, 64 or 128 predecessors at once);
 //  - tile order (CLPRIM_COPY_IF_ORDER=start|group): tiles numbered in the order the work-groups
 //    start (an atomic counter before the loads) or by group id (the loads start at once; safe
 //    only because the look-back's decoupled fallback never waits without bound).
-// CLPRIM_COPY_IF_READ=pinned|plain|finish|async|map: how the value-returning call reads the count
+// CLPRIM_COPY_IF_READ=pinned|plain|finish|async|map|flush_pinned|flush_async|spin: how the value-returning call reads the count
 // (copy_if_read below; the pinned word: reduce_pinned.hpp).
 enum class copy_if_path { single_pass, three_pass };
 enum class copy_if_compact { gather, in_place, rows };
@@ -58,8 +60,10 @@ enum class copy_if_compact { gather, in_place, rows };
 // variable; finish: clFinish, then the blocking read into the pinned word; async: a non-blocking
 // read into the pinned word, then clFinish; map: the kernel writes the count into a zero-copy
 // word (CL_MEM_ALLOC_HOST_PTR, one per host thread and queue), mapped after the kernel (the
-// blocking map waits for it) and unmapped again.
-enum class copy_if_read { pinned, plain, finish, async, map };
+// blocking map waits for it) and unmapped again; flush_pinned / flush_async: pinned / async after a
+// clFlush (the kernel submitted before the read's enqueue work; count_read.hpp); spin: the host
+// polls the read's event (count_read.hpp).
+enum class copy_if_read { pinned, plain, finish, async, map, flush_pinned, flush_async, spin };
 
 struct copy_if_policy {
     copy_if_path path = copy_if_path::three_pass;
@@ -68,11 +72,17 @@ struct copy_if_policy {
     copy_if_compact compact = copy_if_compact::in_place;
     bool vec = true;         // 16-byte loads where the type and the items allow (copy_if.cpp)
     bool warp_scan = false;  // NVIDIA only
-    copy_if_read read = copy_if_read::pinned; // how the value-returning call reads its count
+    // How the value-returning call reads its count: a clFlush right after the launch, then a
+    // non-blocking read into the pinned word and clFinish. H100, 2^10 uint, wall medians of 60
+    // interleaved calls, round 0: flush_async 0.0176 ms, pinned 0.0267, async 0.0255, plain
+    // 0.0187 (the blocking reads bimodal, minima 0.017-0.018); round 2: every form within noise,
+    // spin (polling the read's event) no better (docs/RESULTS.md, s4-copyif).
+    copy_if_read read = copy_if_read::flush_async;
     bool group_order = false; // tile index = group id (no start-order counter)
     bool warp_lookback = false; // NVIDIA only: the look-back walked by one warp
     bool rows_vec = false;   // by rows: 16-byte loads into registers of vectors
-    std::size_t reg_cap = 0; // NVIDIA: -cl-nv-maxrregcount for the single pass (0: none)
+    std::size_t reg_cap = 0; // NVIDIA: -cl-nv-maxrregcount for the single pass (0: none; see below)
+    std::size_t walk_reads = 1; // the warp look-back's slots per lane per round (1, 2, 4)
 };
 
 inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::size_t elem, std::size_t n)
@@ -99,13 +109,19 @@ inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::
     // look-back, tiles in start order (votes and warp walks need NVIDIA's PTX).
     p.compact = profile.nvidia ? copy_if_compact::rows : copy_if_compact::in_place;
     p.warp_scan = p.warp_lookback = p.group_order = profile.nvidia;
+    // NVIDIA, 4-byte types: at most 40 registers a work-item (six work-groups of 256 an SM instead
+    // of five). H100, 2^26 uint keeping half, kernel ms: 0.1805 capped at 40, 0.1867 at 48, 0.1978
+    // at 32, 0.2171 uncapped (docs/RESULTS.md, s4-copyif). 8-byte types: not measured, uncapped.
+    if (profile.nvidia && elem <= 4) p.reg_cap = 40;
+    if (const auto r = knob_number("CLPRIM_COPY_IF_REGS", 0, 255)) p.reg_cap = *r; // 0: no cap
     if (const auto c = knob_choice("CLPRIM_COPY_IF_COMPACT", {"gather", "in_place", "rows"})) p.compact = copy_if_compact(*c);
     if (const auto v = knob_number("CLPRIM_COPY_IF_VEC", 0, 1)) p.vec = *v == 1;
     if (const auto v = knob_number("CLPRIM_COPY_IF_ROWS_VEC", 0, 1)) p.rows_vec = *v == 1;
     if (const auto w = knob_number("CLPRIM_COPY_IF_WARP", 0, 1)) p.warp_scan = profile.nvidia && *w == 1;
-    if (const auto r = knob_choice("CLPRIM_COPY_IF_READ", {"pinned", "plain", "finish", "async", "map"})) p.read = copy_if_read(*r);
+    if (const auto r = knob_choice("CLPRIM_COPY_IF_READ", {"pinned", "plain", "finish", "async", "map", "flush_pinned", "flush_async", "spin"})) p.read = copy_if_read(*r);
     if (const auto o = knob_choice("CLPRIM_COPY_IF_ORDER", {"start", "group"})) p.group_order = *o == 1;
     if (const auto l = knob_choice("CLPRIM_COPY_IF_LOOKBACK", {"window", "warp"})) p.warp_lookback = profile.nvidia && *l == 1;
+    if (const auto w = knob_choice("CLPRIM_COPY_IF_WALK_READS", {"1", "2", "4"})) p.walk_reads = std::size_t(1) << *w;
     return p;
 }
 

@@ -2,13 +2,16 @@
 // tile scan, the warp votes, the full-tile load, the fallback's count of a tile, the look-backs
 // (the work-group's window, scan_window_lookback.cl, or NVIDIA's warp walk) and the tile index.
 //
-// Required: T, CLPRIM_PRED(x), CPY_ITEMS (copy_if_lookback.cl lists the options), and
+// Required: T, CLPRIM_PRED(x) or CPY_UNIQUE, CPY_ITEMS (copy_if_lookback.cl lists the options), and
 // workgroup_scan.cl, lookback.cl and scan_window_lookback.cl joined before this file.
 #ifndef T
 #error "copy_if_tile.cl needs T"
 #endif
-#ifndef CLPRIM_PRED
-#error "copy_if_tile.cl needs CLPRIM_PRED (a generated predicate source joined in front)"
+#if !defined(CLPRIM_PRED) && !defined(CPY_UNIQUE)
+#error "copy_if_tile.cl needs CLPRIM_PRED (a generated predicate source joined in front) or CPY_UNIQUE"
+#endif
+#if defined(CPY_UNIQUE) && !defined(T_UNSIGNED)
+#error "copy_if_tile.cl: CPY_UNIQUE needs T_UNSIGNED (type_options)"
 #endif
 #ifndef CPY_ITEMS
 #error "copy_if_tile.cl needs CPY_ITEMS"
@@ -37,6 +40,17 @@
 #endif
 #if CPY_ITEMS % CPY_VEC != 0
 #error "copy_if_tile.cl: CPY_ITEMS must be a multiple of CPY_VEC"
+#endif
+
+// Whether element i of the tile at src (element base + i of the range) is kept: the predicate,
+// or with CPY_UNIQUE (clprim::unique through this kernel) whether it starts a run of equal bits:
+// the first element of the range, or one whose bits differ from the element before it (read
+// again from global memory, in this tile or the one before: a cache hit).
+#ifdef CPY_UNIQUE
+#define CPY_BITS(x) CLPRIM_CAT(as_, T_UNSIGNED)(x)
+#define CPY_KEEP(x, src, base, i) ((base) + (i) == 0 || CPY_BITS(x) != CPY_BITS((src)[(long)(i) - 1]))
+#else
+#define CPY_KEEP(x, src, base, i) CLPRIM_PRED(x)
 #endif
 
 // An exclusive sum over the work-group of one uint per work-item, and the total (every work-item
@@ -215,7 +229,7 @@ inline uint cpy_tile_count(__global const T* in, ulong n, uint tile, __local uin
 #pragma unroll 1
     for (uint j = 0; j < CPY_ITEMS; ++j) { // a loop, not unrolled: the cold path takes no registers
         const uint i = j * wg + lid;
-        if (i < count && CLPRIM_PRED(in[base + i])) ++c;
+        if (i < count && CPY_KEEP(in[base + i], in + base, base, i)) ++c;
     }
     uint total;
     (void)cpy_exclusive_scan(c, scratch, &total);
@@ -281,27 +295,46 @@ inline uint cpy_lowest(uint m) { return popcount((m & (0u - m)) - 1u); }
 
 // Warp 0 only (work-items 0..31, no barrier inside): walks back from tile state[0] - 1 adding to
 // state[1] until an inclusive prefix (state[2] = 1) or LB_FALLBACK_POLLS empty rounds in a row
-// (state[3] = 1: the group counts tile state[0] - 1 itself).
+// (state[3] = 1: the group counts tile state[0] - 1 itself). Each round reads CPY_WALK_READS x 32
+// slots at once (lane k reads the slots k, 32 + k, ... behind the nearest unread one: all loads
+// in flight together, one round trip to L2), then takes them 32 at a time in order of distance:
+// with hundreds of tiles running, the nearest prefix is often more than 32 tiles back, and a
+// round trip per 32 slots made the walk the longest wait of a tile.
+#ifndef CPY_WALK_READS
+#define CPY_WALK_READS 1
+#endif
 inline void cpy_warp_walk(__global volatile ulong* slots, uint epoch, __local uint* state)
 {
     const uint lane = (uint)get_local_id(0);
     uint j = state[0], acc = state[1], polls = 0, done = 0, stalled = 0;
     for (;;) {
-        uint v = 0, flag = LB_PREFIX; // past tile 0: never reached (tile 0 reads PREFIX or EMPTY)
-        if (lane < j) flag = lb64_read(slots + (j - 1 - lane), epoch, &v);
-        const uint empty = cpy_ballot(flag == LB_EMPTY);
-        const uint prefix = cpy_ballot(flag == LB_PREFIX);
-        const uint first_empty = empty ? cpy_lowest(empty) : 32u;
-        const uint first_prefix = prefix ? cpy_lowest(prefix) : 32u;
-        uint used = first_prefix < first_empty ? first_prefix + 1u : first_empty;
-        used = min(used, j);
-        acc += cpy_warp_sum(lane < used ? v : 0u);
-        j -= used;
-        if (first_prefix < first_empty || j == 0) {
-            done = 1;
-            break;
+        uint v[CPY_WALK_READS], flag[CPY_WALK_READS];
+        #pragma unroll
+        for (uint k = 0; k < CPY_WALK_READS; ++k) {
+            const uint d = k * 32u + lane; // distance behind the nearest unread slot
+            v[k] = 0;
+            flag[k] = LB_PREFIX; // past tile 0: ends the walk there (a count of 0)
+            if (d < j) flag[k] = lb64_read(slots + (j - 1 - d), epoch, &v[k]);
         }
-        if (used == 0) {
+        uint used_here = 0, more = 1; // more: the slots read so far were all taken (alike in the warp)
+        #pragma unroll
+        for (uint k = 0; k < CPY_WALK_READS; ++k) {
+            if (more) {
+                const uint empty = cpy_ballot(flag[k] == LB_EMPTY);
+                const uint prefix = cpy_ballot(flag[k] == LB_PREFIX);
+                const uint first_empty = empty ? cpy_lowest(empty) : 32u;
+                const uint first_prefix = prefix ? cpy_lowest(prefix) : 32u;
+                uint used = first_prefix < first_empty ? first_prefix + 1u : first_empty;
+                used = min(used, j);
+                acc += cpy_warp_sum(lane < used ? v[k] : 0u);
+                j -= used;
+                used_here += used;
+                if (first_prefix < first_empty || j == 0) done = 1;
+                more = !done && used == 32u; // else an empty slot: read again from it next round
+            }
+        }
+        if (done) break;
+        if (used_here == 0) {
             if (LB_FALLBACK && ++polls > LB_FALLBACK_POLLS) {
                 stalled = 1;
                 break;

@@ -7,6 +7,8 @@
 #include "by_key_test_support.hpp"
 
 #include <boost/compute/function.hpp>
+#include <boost/compute/lambda.hpp>
+#include <clprim/detail/lookback_slots.hpp>
 
 using namespace clprim_test;
 
@@ -239,6 +241,47 @@ BOOST_AUTO_TEST_CASE(lookback_fallback_every_tile)
         }
     }
     }
+}
+
+// Calls one after another on one queue leave their look-back status words in the queue's slots
+// (clprim/detail/lookback_slots.hpp: tagged by the call's epoch, never cleared between calls):
+// each call must take only its own epoch's words. Sizes shrinking and growing with tiny tiles and
+// the policy's (a later call's slots lie over an earlier call's counts and values), 4- and 8-byte
+// values (one or two value words per slot), a copy_if on the same queue in between (another user
+// of the slots), every read form of the count, and across the epoch's wrap.
+BOOST_AUTO_TEST_CASE(stale_status_words_across_calls)
+{
+    env_override force("CLPRIM_BY_KEY_PATH", "lookback");
+    env_override copy_if_path("CLPRIM_COPY_IF_PATH", "single_pass");
+    const std::size_t sizes[] = {65537, 4099, 13, 30011, 1000, 65537, 257, 2};
+    auto run_all = [&](const std::string& label) {
+        int i = 0;
+        for (std::size_t n : sizes) {
+            env_override read("CLPRIM_BY_KEY_READ", std::to_string(i % 6));
+            const std::string what = label + " call " + std::to_string(i) + " read " + std::to_string(i % 6);
+            const auto keys = run_keys<cl_uint>(n, 1, std::min<std::size_t>(n, i % 2 ? 3 : 15));
+            if (i % 2 == 0)
+                check_reduce<cl_uint, cl_uint>(queue, keys, small_values<cl_uint>(n), true, bc::plus<cl_uint>(),
+                                               add_wrap<cl_uint>, 0u, "uint " + what);
+            else
+                check_reduce<cl_uint, cl_double>(queue, keys, small_values<cl_double>(n), true, bc::plus<cl_double>(),
+                                                  add_wrap<cl_double>, 0.0, "double " + what);
+            // copy_if over the keys on the same queue (odd keys kept).
+            const std::size_t odd = std::size_t(std::count_if(keys.begin(), keys.end(), [](cl_uint k) { return (k & 1u) != 0; }));
+            bc::vector<cl_uint> dk = to_device(keys, queue), out(n, context);
+            using bc::lambda::_1;
+            BOOST_TEST(clprim::copy_if(dk.begin(), dk.end(), out.begin(), queue, (_1 & 1u) == 1u) == odd, "copy_if " << what);
+            ++i;
+        }
+    };
+    for (const char* tune : {"4,3", "32,5", ""}) {
+        env_override t("CLPRIM_BY_KEY_TUNE", tune);
+        env_override ct("CLPRIM_COPY_IF_TUNE", tune);
+        run_all(std::string("tune ") + (*tune ? tune : "policy's"));
+    }
+    env_override t("CLPRIM_BY_KEY_TUNE", "4,3");
+    clprim::detail::set_next_lookback_epoch(queue, clprim::detail::max_lookback_epoch - 4);
+    run_all("across the epoch's wrap");
 }
 
 // Sub-ranges of larger buffers (keys, values and results at offsets), on an out-of-order queue.

@@ -9,6 +9,8 @@
 
 #include <boost/compute/function.hpp>
 #include <boost/compute/lambda.hpp>
+#include <clprim/detail/device_profile.hpp>
+#include <clprim/detail/lookback_slots.hpp>
 
 using namespace clprim_test;
 
@@ -129,6 +131,7 @@ struct forced_path {
     const char* order = ""; // CLPRIM_COPY_IF_ORDER, or "" for the policy's
     const char* walk = "";  // CLPRIM_COPY_IF_LOOKBACK (warp: NVIDIA only, the window elsewhere)
     const char* rows_vec = ""; // CLPRIM_COPY_IF_ROWS_VEC
+    const char* walk_reads = ""; // CLPRIM_COPY_IF_WALK_READS (the warp walk's reach: NVIDIA only)
 };
 const forced_path forced_paths[] = {
     {"three_pass", nullptr, "wait", "", ""},                   // 0
@@ -145,6 +148,9 @@ const forced_path forced_paths[] = {
     {"single_pass", "32,8", "fallback", "rows", "", "", "warp"}, // 11
     {"single_pass", "64,31", "wait", "rows", "", "group", ""}, // 12
     {"single_pass", "32,8", "fallback", "rows", "", "group", "warp", "1"}, // 13
+    {"single_pass", "32,8", "wait", "rows", "", "group", "warp", "", "4"}, // 14
+    {"single_pass", nullptr, "fallback", "", "", "", "warp", "", "2"}, // 15
+    {"single_pass", nullptr, "wait", "", "", "", "warp", "", "1"}, // 16
 };
 
 // The knobs of one forced path, set while it lives.
@@ -153,10 +159,10 @@ struct forcing {
         : path("CLPRIM_COPY_IF_PATH", f.path), tune("CLPRIM_COPY_IF_TUNE", f.tune ? f.tune : ""),
           lookback("CLPRIM_LOOKBACK", f.lookback), compact("CLPRIM_COPY_IF_COMPACT", f.compact),
           vec("CLPRIM_COPY_IF_VEC", f.vec), order("CLPRIM_COPY_IF_ORDER", f.order), walk("CLPRIM_COPY_IF_LOOKBACK", f.walk),
-          rows_vec("CLPRIM_COPY_IF_ROWS_VEC", f.rows_vec)
+          rows_vec("CLPRIM_COPY_IF_ROWS_VEC", f.rows_vec), walk_reads("CLPRIM_COPY_IF_WALK_READS", f.walk_reads)
     {
     }
-    env_override path, tune, lookback, compact, vec, order, walk, rows_vec;
+    env_override path, tune, lookback, compact, vec, order, walk, rows_vec, walk_reads;
 };
 
 std::string label_of(const forced_path& f)
@@ -165,7 +171,8 @@ std::string label_of(const forced_path& f)
            (*f.compact ? std::string(" ") + f.compact : std::string()) + (*f.vec ? std::string(" vec ") + f.vec : std::string()) +
            (*f.order ? std::string(" order ") + f.order : std::string()) +
            (*f.walk ? std::string(" walk ") + f.walk : std::string()) +
-           (*f.rows_vec ? std::string(" rows_vec ") + f.rows_vec : std::string());
+           (*f.rows_vec ? std::string(" rows_vec ") + f.rows_vec : std::string()) +
+           (*f.walk_reads ? std::string(" walk_reads ") + f.walk_reads : std::string());
 }
 
 // Sizes around the tiny tiles' boundaries (4 x 3 = 12 elements) and the default ones (256 x 16),
@@ -174,6 +181,7 @@ BOOST_AUTO_TEST_CASE(every_path_forced)
 {
     using T = cl_uint;
     for (const auto& f : forced_paths) {
+        if (*f.walk_reads && !clprim::detail::profile_of(device).nvidia) continue; // (the same kernel elsewhere)
         forcing force(f);
         for (std::size_t n : {std::size_t(1), std::size_t(11), std::size_t(12), std::size_t(13), std::size_t(97),
                               std::size_t(4095), std::size_t(4096), std::size_t(4097), std::size_t(8193),
@@ -233,6 +241,7 @@ BOOST_AUTO_TEST_CASE(count_result_every_path)
 {
     using T = cl_uint;
     for (const auto& f : forced_paths) {
+        if (*f.walk_reads && !clprim::detail::profile_of(device).nvidia) continue; // (the same kernel elsewhere)
         forcing force(f);
         for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(25), std::size_t(4097), std::size_t(30011)}) {
             const auto v = make_data<T>(n + 10, distribution::random, n + 1);
@@ -316,6 +325,105 @@ BOOST_AUTO_TEST_CASE(result_too_small_every_path)
         const auto h = to_host(whole, queue);
         BOOST_TEST(std::equal(expected.begin(), expected.begin() + 10, h.begin() + 30), label_of(f));
         BOOST_TEST(std::all_of(h.begin(), h.begin() + 30, [](T x) { return x == T(77); }), label_of(f));
+    }
+}
+
+// Calls one after another on one queue leave their look-back status words in the queue's slots
+// (clprim/detail/lookback_slots.hpp: tagged by the call's epoch, never cleared between calls),
+// so each call must take only its own epoch's words as published. Sizes shrinking and growing
+// with tiny tiles (thousands of tiles: a later call's slots lie over an earlier call's counts,
+// flagged aggregate and prefix), keep-all / half / sparse in turn (the stale counts differ from
+// the right ones), both overloads, a look-back scan and a unique on the same queue in between
+// (other users of the slots), every read form of the count, and across the epoch's wrap.
+BOOST_AUTO_TEST_CASE(stale_status_words_across_calls)
+{
+    using T = cl_uint;
+    env_override path("CLPRIM_COPY_IF_PATH", "single_pass");
+    env_override scan_path("CLPRIM_SCAN_PATH", "lookback"), by_key_path("CLPRIM_BY_KEY_PATH", "lookback");
+    const std::size_t sizes[] = {50001, 4097, 13, 65537, 1000, 50001, 257, 12, 30011};
+    const char* const reads[] = {"pinned", "async", "plain", "flush_pinned", "flush_async", "finish", "map", "spin"};
+    auto run_all = [&](const std::string& label) {
+        int i = 0;
+        for (std::size_t n : sizes) {
+            env_override read("CLPRIM_COPY_IF_READ", reads[i % 8]);
+            const auto v = make_data<T>(n, distribution::random, unsigned(n + i));
+            const std::string what = label + " call " + std::to_string(i) + " read " + reads[i % 8];
+            if (i % 3 == 0) check_copy_if<T>(queue, v, keep_all, [](T) { return true; }, "all " + what);
+            else if (i % 3 == 1) check_copy_if<T>(queue, v, keep_half, [](T x) { return (x & 1u) != 0; }, "half " + what);
+            else check_copy_if<T>(queue, v, keep_sparse, [](T x) { return (x & 63u) == 5u; }, "sparse " + what);
+            // The count_result overload, then another user of the slots on the same queue.
+            const std::size_t half = std::size_t(std::count_if(v.begin(), v.end(), [](T x) { return (x & 1u) != 0; }));
+            bc::vector<T> d = to_device(v, queue), out(n, context);
+            bc::vector<cl_ulong> c(1, context);
+            clprim::copy_if(d.begin(), d.end(), out.begin(), c.begin(), queue, keep_half);
+            BOOST_TEST(to_host(c, queue)[0] == half, "count_result " << what);
+            if (i % 2 == 0) {
+                std::vector<T> expected(n);
+                T sum = 0;
+                for (std::size_t k = 0; k < n; ++k) {
+                    expected[k] = sum;
+                    sum += v[k];
+                }
+                clprim::exclusive_scan(d.begin(), d.end(), out.begin(), queue);
+                BOOST_TEST(to_host(out, queue) == expected, "scan between calls " << what);
+            } else {
+                std::vector<T> keys(v), expected;
+                for (auto& k : keys) k &= 3u; // runs of equal values
+                std::unique_copy(keys.begin(), keys.end(), std::back_inserter(expected));
+                bc::vector<T> dk = to_device(keys, queue);
+                const std::size_t runs = clprim::unique(dk.begin(), dk.end(), out.begin(), queue);
+                BOOST_TEST(runs == expected.size(), "unique between calls " << what);
+            }
+            ++i;
+        }
+    };
+    for (const char* tune : {"4,3", "32,5", ""}) {
+        env_override t("CLPRIM_COPY_IF_TUNE", tune);
+        run_all(std::string("tune ") + (*tune ? tune : "policy's"));
+    }
+    // Across the wrap: the last epochs, then 1 again on a cleared buffer.
+    env_override t("CLPRIM_COPY_IF_TUNE", "4,3");
+    clprim::detail::set_next_lookback_epoch(queue, clprim::detail::max_lookback_epoch - 4);
+    run_all("across the epoch's wrap");
+}
+
+// Two host threads calling copy_if at once, on one in-order queue and then on queues of their
+// own: the value-returning call's count word is per host thread (count_read.hpp) and the
+// look-back slots are per queue with a new epoch per call, so neither thread may see the other's
+// count or status words. Tiny tiles (many slots), sizes alternating; each thread checks its own
+// results (Boost.Test's checks are not thread-safe: asserted afterwards).
+BOOST_AUTO_TEST_CASE(two_threads_value_and_count_calls)
+{
+    using T = cl_uint;
+    env_override path("CLPRIM_COPY_IF_PATH", "single_pass");
+    env_override tune("CLPRIM_COPY_IF_TUNE", "32,5");
+    for (bool shared_queue : {true, false}) {
+        const auto failure = run_on_two_threads(
+            context, device, shared_queue ? &queue : nullptr, 6, [&](int who, bc::command_queue& q, int round) {
+                const std::size_t n = (round % 2 ? 3001 : 40009) + std::size_t(who) * 17;
+                const auto host = make_data<T>(n, distribution::random, std::uint64_t(who * 100 + round));
+                std::vector<T> expected;
+                if (who == 0) std::copy_if(host.begin(), host.end(), std::back_inserter(expected), [](T x) { return (x & 1u) != 0; });
+                else std::copy_if(host.begin(), host.end(), std::back_inserter(expected), [](T x) { return (x & 63u) == 5u; });
+                auto d = to_device(host, q);
+                bc::vector<T> out(n, q.get_context());
+                const std::size_t count = who == 0 ? clprim::copy_if(d.begin(), d.end(), out.begin(), q, keep_half)
+                                                   : clprim::copy_if(d.begin(), d.end(), out.begin(), q, keep_sparse);
+                if (count != expected.size())
+                    return "round " + std::to_string(round) + " n=" + std::to_string(n) + ": count " + std::to_string(count) +
+                           " expected " + std::to_string(expected.size());
+                auto h = to_host(out, q);
+                h.resize(count);
+                if (h != expected) return "round " + std::to_string(round) + " n=" + std::to_string(n) + ": elements differ";
+                bc::vector<cl_ulong> c(1, q.get_context());
+                if (who == 0) clprim::copy_if(d.begin(), d.end(), out.begin(), c.begin(), q, keep_half);
+                else clprim::copy_if(d.begin(), d.end(), out.begin(), c.begin(), q, keep_sparse);
+                const cl_ulong hc = to_host(c, q)[0];
+                return hc == expected.size() ? std::string()
+                                             : "round " + std::to_string(round) + " count_result " + std::to_string(hc);
+            });
+        for (int who = 0; who < 2; ++who)
+            BOOST_TEST(failure[who].empty(), (shared_queue ? "one queue" : "own queues") << ", thread " << who << ": " << failure[who]);
     }
 }
 

@@ -16,7 +16,7 @@ BOOST_COMPUTE_FUNCTION(bool, odd_uint, (cl_uint x), { return (x & 1u) != 0; });
 
 
 template <class T>
-void check_unique_rle(bc::command_queue& queue, const std::vector<T>& data, const std::string& label)
+void check_unique_rle(bc::command_queue& queue, const std::vector<T>& data, const std::string& label, bool rle = true)
 {
     const std::size_t n = data.size();
     std::vector<T> ek;
@@ -39,6 +39,7 @@ void check_unique_rle(bc::command_queue& queue, const std::vector<T>& data, cons
     clprim::unique(d.begin(), d.end(), out.begin() + 1, c.begin() + 1, queue);
     auto hc = to_host(c, queue);
     BOOST_TEST((hc[0] == 5 && hc[1] == ek.size() && hc[2] == 5), label << " unique count_result " << hc[1]);
+    if (!rle) return;
 
     bc::vector<T> out2 = to_device(std::vector<T>(n + 2, guard), queue);
     const std::size_t r = clprim::run_length_encode(d.begin(), d.end(), out2.begin() + 1, counts.begin() + 1, queue);
@@ -168,6 +169,7 @@ BOOST_FIXTURE_TEST_SUITE(selection, fixture)
 
 BOOST_AUTO_TEST_CASE(unique_and_run_length_encode)
 {
+    env_override unique_path("CLPRIM_UNIQUE_PATH", "by_key"); // unique_through_copy_if: the other
     for (const char* path : by_key_paths()) {
         env_override force("CLPRIM_BY_KEY_PATH", path);
         for (std::size_t n : by_key_sizes())
@@ -182,6 +184,39 @@ BOOST_AUTO_TEST_CASE(unique_and_run_length_encode)
                 check_unique_rle(queue, run_keys<cl_long>(n, lo, hi), label + " long");
                 if (type_runs_here<cl_double>()) check_unique_rle(queue, run_keys<cl_double>(n, lo, hi), label + " double");
             }
+    }
+}
+
+// unique through copy_if's single pass (CLPRIM_UNIQUE_PATH=copy_if: an element is kept where its
+// bits differ from the one before it, across tile borders): every run shape and size, floats by
+// their bits (-0.0 / +0.0, NaNs), 8-byte types; the policy's tiles and tiny ones (thousands of
+// tiles) waiting and with every tile's fallback (which counts a tile's run heads from the input),
+// each way of compacting.
+BOOST_AUTO_TEST_CASE(unique_through_copy_if)
+{
+    env_override unique_path("CLPRIM_UNIQUE_PATH", "copy_if");
+    struct shape {
+        const char *tune, *lookback, *compact;
+    };
+    for (const shape& f : {shape{"", "wait", ""}, shape{"4,3", "wait", "in_place"}, shape{"4,3", "fallback", "gather"},
+                           shape{"32,5", "fallback", "rows"}, shape{"64,31", "wait", "rows"}}) {
+        env_override tune("CLPRIM_COPY_IF_TUNE", f.tune), lookback("CLPRIM_LOOKBACK", f.lookback),
+            compact("CLPRIM_COPY_IF_COMPACT", f.compact);
+        const std::string label = std::string("copy_if path tune ") + (*f.tune ? f.tune : "policy's") + " " + f.lookback +
+                                  " " + (*f.compact ? f.compact : "policy's");
+        for (std::size_t n : by_key_sizes())
+            for (const auto& s : run_shapes()) {
+                if (*f.tune && n > 70000) continue; // tiny tiles: thousands of them at 65537 already
+                const std::size_t lo = std::min(s.min_run, std::max<std::size_t>(n, 1)), hi = std::min(s.max_run, std::max<std::size_t>(n, 1));
+                check_unique_rle(queue, run_keys<cl_uint>(n, lo, hi), label + " " + s.name + " uint", false);
+                if (n > 5000) continue;
+                check_unique_rle(queue, run_keys<cl_float>(n, lo, hi), label + " " + s.name + " float", false);
+                check_unique_rle(queue, run_keys<cl_long>(n, lo, hi), label + " " + s.name + " long", false);
+                if (type_runs_here<cl_double>()) check_unique_rle(queue, run_keys<cl_double>(n, lo, hi), label + " " + s.name + " double", false);
+            }
+        // Float bit patterns: -0.0 and +0.0 differ, equal NaNs are one run.
+        const auto specials = make_data<cl_float>(3001, distribution::float_specials);
+        check_unique_rle(queue, specials, label + " float specials", false);
     }
 }
 
@@ -236,6 +271,7 @@ BOOST_AUTO_TEST_CASE(partition_types)
 BOOST_AUTO_TEST_CASE(lookback_fallback_tiny_tiles)
 {
     env_override force("CLPRIM_BY_KEY_PATH", "lookback");
+    env_override unique_path("CLPRIM_UNIQUE_PATH", "by_key"); // unique_through_copy_if: the other
     env_override tune("CLPRIM_BY_KEY_TUNE", "8,3");
     for (const char* kernel : {"gather", "gather_index", "registers"}) {
     env_override kern("CLPRIM_BY_KEY_KERNEL", std::string(kernel) == "registers" ? "registers" : "gather");
