@@ -157,13 +157,19 @@ __kernel void segsort_count(__global const OFF* offsets, ulong ooff, ulong num_s
 }
 
 // Writes segment numbers into the class lists (table scanned); class 0 also as (begin, end)
-// pairs for the host, the first `cap` of them.
+// pairs for the host, the first `cap` of them, after a head of `head` ulongs into which
+// work-item 0 copies every class start (table[c * items], c = 0 .. classes + 1): the host reads
+// the class starts and the first pairs in one contiguous read.
 __kernel void segsort_ids(__global const OFF* offsets, ulong ooff, ulong num_segments, ulong n, uint spt,
                           uint classes, uint min_log, uint step_log, ulong tile, uint tiny,
-                          __global const uint* table, uint items, __global uint* list, __global ulong* large, uint cap)
+                          __global const uint* table, uint items, __global uint* list, __global ulong* large, uint cap,
+                          uint head)
 {
     const uint w = get_global_id(0);
     if (w >= items) return;
+    if (w == 0)
+        for (uint c = 0; c <= classes + 1; ++c) ((__global uint*)large)[c] = table[c * items];
+    large += head;
     uint next[SS_MAX_CLASSES] = {0};
     for (uint c = 0; c <= classes; ++c) next[c] = table[c * items + w];
     const ulong first = (ulong)w * spt;

@@ -15,6 +15,7 @@
 #include <clprim/segmented_sort.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <tuple>
@@ -182,11 +183,11 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
 
         // Temporaries of the binning and of the CPU kernel, before anything is enqueued.
         scratch_lease lease(queue);
-        // One row of `items` more than the table: the rectangle read below spans whole rows
-        // (NVIDIA's bounds check counts the last row in full).
-        const bc::buffer table = lease.buffer((table_size + items) * sizeof(cl_uint));
+        const bc::buffer table = lease.buffer(table_size * sizeof(cl_uint));
         const bc::buffer list = lease.buffer(num_segments * sizeof(cl_uint));
-        const bc::buffer pairs = lease.buffer(cap * 2 * sizeof(cl_ulong));
+        // The pairs after a head holding the class starts (segsort_ids): one read brings both.
+        const std::size_t head = (p.classes + 3) / 2;
+        const bc::buffer pairs = lease.buffer((head + cap * 2) * sizeof(cl_ulong));
         bc::buffer tk, tv;
         if (p.cpu) {
             tk = lease.buffer(n * key_bytes);
@@ -204,13 +205,13 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
         scan_impl(t, t, element_type::uint32, false, &zero, scan_algorithm::fast, queue);
         launch(queue, k.ids, items, bin_wg, offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments), cl_ulong(n),
                cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), tiny, table, cl_uint(items), list, pairs,
-               cl_uint(cap));
+               cl_uint(cap), cl_uint(head));
 
         // The start of every class in the list (table[c * items], c = 0 .. classes + 1) comes
         // back to the host in one read: the long segments' count (and then their ranges), and
         // no launch for a class without segments, each launch sized to its class.
-        // The first few long segments' ranges come in the same round trip (read before the
-        // blocking one on the in-order queue), all that the one-call-each way needs.
+        // The first few long segments' ranges come in the same read (segsort_ids puts the
+        // starts at the head of the pairs), all that the one-call-each way needs.
         // Inputs no longer than the tile have no long segment: no round trip, every class that
         // can have segments launched (each reads its count on the device).
         std::vector<cl_uint> starts(p.classes + 2);
@@ -218,10 +219,10 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
         std::vector<cl_ulong> large(2 * ahead);
         const bool round_trip = n > p.tile;
         if (round_trip) {
-            if (ahead > 0) queue.enqueue_read_buffer_async(pairs, 0, large.size() * sizeof(cl_ulong), large.data());
-            const std::size_t origin[3] = {0, 0, 0}, region[3] = {sizeof(cl_uint), p.classes + 2, 1};
-            queue.enqueue_read_buffer_rect(table, origin, origin, region, items * sizeof(cl_uint), 0, sizeof(cl_uint),
-                                           0, starts.data());
+            std::vector<cl_ulong> got(head + 2 * ahead);
+            queue.enqueue_read_buffer(pairs, 0, got.size() * sizeof(cl_ulong), got.data());
+            std::memcpy(starts.data(), got.data(), starts.size() * sizeof(cl_uint));
+            std::copy(got.begin() + std::ptrdiff_t(head), got.end(), large.begin());
         } else {
             for (std::size_t d = 1; d <= p.classes; ++d) { // class d: slice(d - 1), at least shortest
                 const std::size_t shortest = d == 1 ? 2 : p.slice(d - 2) + 1;
@@ -234,7 +235,7 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
         if (todo > 0) {
             large.resize(2 * todo);
             if (todo > ahead)
-                queue.enqueue_read_buffer(pairs, 2 * ahead * sizeof(cl_ulong), 2 * (todo - ahead) * sizeof(cl_ulong),
+                queue.enqueue_read_buffer(pairs, (head + 2 * ahead) * sizeof(cl_ulong), 2 * (todo - ahead) * sizeof(cl_ulong),
                                           large.data() + 2 * ahead);
             sort_long_segments(r, large, k, p, queue, who);
         }
