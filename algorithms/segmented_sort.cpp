@@ -98,11 +98,15 @@ segsort_kernels& cached_kernels(const bc::command_queue& queue, const sort_reque
 // (segmented_sort_lsd.cpp) or, 32-bit keys and by policy, all packed as (segment rank, key)
 // words into one radix sort (segsort_gather / segsort_scatter).
 void sort_long_segments(const sort_request& r, std::vector<cl_ulong>& large, segsort_kernels& k,
-                        const segmented_sort_policy& p, bc::command_queue& queue, const char* who)
+                        const segmented_sort_policy& p, bc::command_queue& queue, const char* who, bool nested)
 {
     const std::size_t count = large.size() / 2;
-    if (count > p.calls_up_to &&
-        (p.many_long == segmented_sort_policy::long_mode::lsd || size_of(r.key_type) != 4)) {
+    using mode = segmented_sort_policy::long_mode;
+    if (count > p.calls_up_to && p.many_long == mode::msd && !nested) {
+        segmented_msd_sort(r, large, p, queue, who);
+        return;
+    }
+    if (count > p.calls_up_to && (p.many_long != mode::packed || size_of(r.key_type) != 4)) {
         segmented_lsd_sort(r, large, p, queue, who);
         return;
     }
@@ -158,8 +162,12 @@ void sort_long_segments(const sort_request& r, std::vector<cl_ulong>& large, seg
 
 } // namespace
 
-void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, element_type offset_type,
-                         bc::command_queue& user_queue)
+namespace {
+
+// The call (segmented_sort_impl), or the second level of the MSD form (nested: its long
+// segments never take that form again).
+void segmented_sort_run(const sort_request& r, const buffer_range& offsets, element_type offset_type,
+                        bc::command_queue& user_queue, bool nested)
 {
     const char* who = r.has_values ? "clprim::segmented_sort_by_key" : "clprim::segmented_sort";
     check_sort_types(r, user_queue.get_device(), who);
@@ -237,7 +245,7 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
             if (todo > ahead)
                 queue.enqueue_read_buffer(pairs, (head + 2 * ahead) * sizeof(cl_ulong), 2 * (todo - ahead) * sizeof(cl_ulong),
                                           large.data() + 2 * ahead);
-            sort_long_segments(r, large, k, p, queue, who);
+            sort_long_segments(r, large, k, p, queue, who, nested);
         }
 
         if (p.cpu) {
@@ -273,6 +281,19 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
                    cl_uint(c + 1), cl_uint(slice), cl_uint(0));
         }
     });
+}
+
+} // namespace
+
+void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, element_type offset_type,
+                         bc::command_queue& queue)
+{
+    segmented_sort_run(r, offsets, offset_type, queue, false);
+}
+
+void segmented_sort_nested(const sort_request& r, const buffer_range& offsets, bc::command_queue& queue)
+{
+    segmented_sort_run(r, offsets, element_type::uint32, queue, true);
 }
 
 } // namespace detail

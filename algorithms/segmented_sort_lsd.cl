@@ -190,3 +190,44 @@ void ssr_scatter(__global const ssr_bits* src, ulong src_off, uint src_packed, _
         }
     }
 }
+
+// The MSD form (segmented_msd_sort): after one pass on the top digit into the packed temporary,
+// digit d of long segment r is the sub-segment starting at scanned(r, d, 0) (the exclusive scan
+// of the segment-major table from 0 makes that P + keys of r with a smaller digit); one offsets
+// list of count * SSR_RADIX + 1 entries in packed positions, ending at m, for the second level.
+__kernel void ssr_bucket_offsets(__global const uint4* seg, uint count, __global const uint* scanned, uint m,
+                                 __global uint* sub)
+{
+    const uint g = get_global_id(0);
+    if (g > count * SSR_RADIX) return;
+    if (g == count * SSR_RADIX) {
+        sub[g] = m;
+        return;
+    }
+    const uint4 s = seg[g / SSR_RADIX];
+    const uint T = (s.y + SSR_TILE - 1) / SSR_TILE;
+    sub[g] = scanned[s.w * SSR_RADIX + (g % SSR_RADIX) * T];
+}
+
+// The MSD form's last step: every tile of the packed temporary back to its segment's place in the
+// caller's range (a copy per tile, used where the long segments are not one run there).
+__kernel __attribute__((reqd_work_group_size(SSR_WG, 1, 1)))
+void ssr_unpack(__global const ssr_bits* src, __global ssr_bits* dst, ulong dst_off, __global const uint* tile_seg,
+                __global const uint4* seg
+#ifdef SSR_HAS_VALUES
+                , __global const SSR_V* vsrc, __global SSR_V* vdst, ulong vdst_off
+#endif
+                )
+{
+    SSR_TILE_INFO(1);
+    const ulong out = (ulong)s.x + (ulong)i * SSR_TILE;
+    for (uint k = 0; k < SSR_KPT; ++k) {
+        const uint j = k * SSR_WG + get_local_id(0);
+        if (j < m) {
+            dst[dst_off + out + j] = src[first + j];
+#ifdef SSR_HAS_VALUES
+            vdst[vdst_off + out + j] = vsrc[first + j];
+#endif
+        }
+    }
+}

@@ -25,9 +25,10 @@ struct segmented_sort_policy {
     std::size_t groups = 0;      // GPU: persistent groups per class launch; CPU: work-items
     // Segments longer than `tile`: up to `calls_up_to` of them one radix sort call each (the
     // device-wide one-sweep on the sub-range, no copy); more: all in one segmented LSD radix sort
-    // (lsd: segmented_sort_lsd.cl, tiles of lsd_wg * lsd_kpt keys) or, 32-bit keys, one radix
+    // (lsd: segmented_sort_lsd.cl, tiles of lsd_wg * lsd_kpt keys), or its pass on the top digit
+    // followed by a segmented sort of the digits' sub-segments (msd), or, 32-bit keys, one radix
     // sort of packed (segment, key) words (packed).
-    enum class long_mode { lsd, packed } many_long = long_mode::lsd;
+    enum class long_mode { lsd, packed, msd } many_long = long_mode::lsd;
     std::size_t calls_up_to = 8;
     std::size_t lsd_wg = 256, lsd_kpt = 16;
     // GPU: segments of the smallest class (tiny = slice(0); 0: off) are counted by the binning
@@ -45,8 +46,8 @@ struct segmented_sort_policy {
 
 // key_bytes: the key's size; has_values: values travel with the keys (the local memory then
 // holds a tag beside each key).
-// CLPRIM_SEGMENTED_PATH=gpu|cpu forces a path; CLPRIM_SEGMENTED_LONG=calls|lsd|packed how the
-// segments longer than the tile are sorted (calls: one radix sort each, however many);
+// CLPRIM_SEGMENTED_PATH=gpu|cpu forces a path; CLPRIM_SEGMENTED_LONG=calls|lsd|packed|msd how
+// the segments longer than the tile are sorted (calls: one radix sort each, however many);
 // CLPRIM_SEGMENTED_TUNE="items[,tile[,lsd_kpt[,spt]]]" sets the GPU path's registers per
 // work-item, tile, LSD keys per work-item and segments per binning work-item, for measurements;
 // CLPRIM_SEGMENTED_TINY=warp|direct|binned: segments of the smallest class by number, a warp
@@ -79,9 +80,10 @@ inline segmented_sort_policy select_segmented_sort_policy(const device_profile& 
     while (p.lsd_kpt > 1 && lsd_bytes(p.lsd_kpt) > local) p.lsd_kpt /= 2;
     // CPU devices (PoCL, 2^20 keys in 15 segments of 65536: packed 49 ms, LSD 172 ms): packed.
     if (cpu) p.many_long = segmented_sort_policy::long_mode::packed;
-    if (const auto forced = knob_choice("CLPRIM_SEGMENTED_LONG", {"calls", "lsd", "packed"})) {
+    if (const auto forced = knob_choice("CLPRIM_SEGMENTED_LONG", {"calls", "lsd", "packed", "msd"})) {
+        using m = segmented_sort_policy::long_mode;
         if (*forced == 0) p.calls_up_to = std::size_t(-1);
-        else p.many_long = *forced == 1 ? segmented_sort_policy::long_mode::lsd : segmented_sort_policy::long_mode::packed;
+        else p.many_long = *forced == 1 ? m::lsd : *forced == 2 ? m::packed : m::msd;
     }
     if (cpu) {
         // Longer segments go to the radix sort (packed, or one call each): a work-item's merge

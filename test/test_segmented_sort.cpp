@@ -169,11 +169,12 @@ BOOST_AUTO_TEST_CASE(many_long_segments_each_way)
 {
     // More than a few segments longer than a work-group's tile (GPU path) or than one work-item
     // sorts (CPU path: 4096), with tiny segments between them, each way the long ones go: one
-    // segmented LSD radix sort (partial last tiles, every key width), packed (segment, key) words
-    // in one radix sort (32-bit keys; others fall to the LSD), one radix call each.
+    // segmented LSD radix sort (partial last tiles, every key width), its top-digit pass followed
+    // by a segmented sort of the digits' sub-segments (msd), packed (segment, key) words in one
+    // radix sort (32-bit keys; others fall to the LSD), one radix call each.
     for (const char* path : {"gpu", "cpu"}) {
         env_override force("CLPRIM_SEGMENTED_PATH", path);
-        for (const char* mode : {"lsd", "packed", "calls"}) {
+        for (const char* mode : {"lsd", "msd", "packed", "calls"}) {
             env_override force_long("CLPRIM_SEGMENTED_LONG", mode);
             const std::size_t len = 5001, count = 12; // both paths' tiles are 4096 or less
             std::vector<std::size_t> lengths;
@@ -214,7 +215,7 @@ BOOST_AUTO_TEST_CASE(small_tiles_every_path)
     std::size_t n = 2;
     for (std::size_t l : lengths) n += l;
     const auto offsets = offsets_from_lengths<cl_uint>(lengths, 2);
-    for (const char* mode : {"lsd", "packed"}) {
+    for (const char* mode : {"lsd", "msd", "packed"}) {
         env_override force_long("CLPRIM_SEGMENTED_LONG", mode);
         const std::string p = std::string("small tiles ") + mode;
         check(queue, dup_keys<cl_uint>(n), offsets, clprim::sort_order::ascending, true, p + " uint pairs");
