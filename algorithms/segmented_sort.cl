@@ -14,7 +14,8 @@
 // kernel that takes every segment by its number sorts those short enough (coalesced loads of
 // consecutive segments, no list to write and read): segmented_sort_tiny.cl, or segsort_local's
 // direct mode.
-// Binning (no host round trip): segsort_count counts per run of SS_SPT segments how many fall in
+// Binning: segsort_scout counts every class and lists the long segments, which the host reads
+// (its one round trip; inputs no longer than the tile skip it); segsort_count counts per run of SS_SPT segments how many fall in
 // each size class (class 0: longer than the largest slice, for the device-wide sort; class c > 0:
 // at most the c-th slice; segments of 0 or 1 element in none); clprim's exclusive scan of the
 // class-major table gives every (class, run) its first slot in one list; segsort_ids writes the
@@ -154,6 +155,41 @@ __kernel void segsort_count(__global const OFF* offsets, ulong ooff, ulong num_s
     }
     for (uint c = 0; c <= classes; ++c) table[c * items + w] = counts[c];
     if (w == 0) table[(classes + 1) * items] = 0;
+}
+
+// The scout (GPUs and CPUs, inputs longer than the tile): in one pass over the offsets, every
+// class's count (out[c], zeroed before: per work-group in local memory, then one atomic per class)
+// and the long segments' (begin, end) pairs after `head` ulongs, the first `cap` of them in
+// arrival order (a global atomic each: there are at most n / (tile + 1)). The host reads both at
+// once, sorts the long ones first and bins the others (segsort_count, scan, segsort_ids) only
+// where a listed class has segments: an input of long and empty segments costs this one launch.
+__kernel void segsort_scout(__global const OFF* offsets, ulong ooff, ulong num_segments, ulong n, uint spt,
+                            uint classes, uint min_log, uint step_log, ulong tile, __global uint* out, uint head,
+                            uint cap)
+{
+    __local uint counts[SS_MAX_CLASSES];
+    const uint lid = get_local_id(0);
+    for (uint c = lid; c <= classes; c += get_local_size(0)) counts[c] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __global ulong* pairs = (__global ulong*)out + head;
+    const ulong first = (ulong)get_global_id(0) * spt;
+    const ulong last = min(first + spt, num_segments);
+    for (ulong s = first; s < last; ++s) {
+        ulong b, e;
+        const uint c = ss_class_of(offsets, ooff, s, n, classes, min_log, step_log, tile, &b, &e);
+        if (c == 0) {
+            const uint slot = atomic_inc(out);
+            if (slot < cap) {
+                pairs[2 * slot] = b;
+                pairs[2 * slot + 1] = e;
+            }
+        } else if (c != SS_NONE) {
+            atomic_inc(&counts[c]);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint c = 1 + lid; c <= classes; c += get_local_size(0))
+        if (counts[c] != 0) atomic_add(out + c, counts[c]);
 }
 
 // Writes segment numbers into the class lists (table scanned); class 0 also as (begin, end)

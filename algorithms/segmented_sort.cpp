@@ -19,6 +19,7 @@
 #include <limits>
 #include <map>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace clprim {
@@ -27,7 +28,7 @@ namespace detail {
 namespace {
 
 struct segsort_kernels {
-    bc::kernel count, ids, local, cpu, gather, scatter; // gather/scatter: 32-bit keys only
+    bc::kernel scout, count, ids, local, cpu, gather, scatter; // gather/scatter: 32-bit keys only
     bc::kernel tiny;    // segsort_tiny, its own program (inline PTX may be refused), made at first use
     bool tiny_tried = false;
 };
@@ -69,6 +70,7 @@ segsort_kernels make_kernels(const bc::command_queue& queue, const sort_request&
     const bc::program program = algorithms_program(queue.get_context(), {"sort_key_order.cl", "segmented_sort.cl"},
                                                    program_options(r, offset_type, p));
     segsort_kernels k;
+    k.scout = program.create_kernel("segsort_scout");
     k.count = program.create_kernel("segsort_count");
     k.ids = program.create_kernel("segsort_ids");
     if (p.cpu) k.cpu = program.create_kernel("segsort_cpu");
@@ -90,6 +92,19 @@ segsort_kernels& cached_kernels(const bc::command_queue& queue, const sort_reque
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, r, offset_type, p)).first;
     return it->second;
+}
+
+// (begin, end) pairs in the order of their begins (segments do not overlap where well formed).
+void sort_pairs_by_begin(std::vector<cl_ulong>& large)
+{
+    const std::size_t count = large.size() / 2;
+    std::vector<std::pair<cl_ulong, cl_ulong>> v(count);
+    for (std::size_t i = 0; i < count; ++i) v[i] = {large[2 * i], large[2 * i + 1]};
+    std::sort(v.begin(), v.end());
+    for (std::size_t i = 0; i < count; ++i) {
+        large[2 * i] = v[i].first;
+        large[2 * i + 1] = v[i].second;
+    }
 }
 
 // The long segments ((begin, end) pairs from the device). A few: the radix sort on each
@@ -206,31 +221,54 @@ void segmented_sort_run(const sort_request& r, const buffer_range& offsets, elem
         const bc::buffer& values = r.has_values ? r.values.buffer : r.keys.buffer;
         const cl_ulong voff = r.has_values ? r.values.offset : 0;
         const cl_uint tiny = !p.cpu && p.tiny > 0; // class 1 counted, not listed: see below
-        launch(queue, k.count, items, bin_wg, offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments), cl_ulong(n),
-               cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), table, cl_uint(items));
-        const buffer_range t{table, 0, table_size};
         const cl_uint zero = 0;
-        scan_impl(t, t, element_type::uint32, false, &zero, scan_algorithm::fast, queue);
-        launch(queue, k.ids, items, bin_wg, offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments), cl_ulong(n),
-               cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), tiny, table, cl_uint(items), list, pairs,
-               cl_uint(cap), cl_uint(head));
+        auto bin = [&] {
+            launch(queue, k.count, items, bin_wg, offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments),
+                   cl_ulong(n), cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), table, cl_uint(items));
+            const buffer_range t{table, 0, table_size};
+            scan_impl(t, t, element_type::uint32, false, &zero, scan_algorithm::fast, queue);
+            launch(queue, k.ids, items, bin_wg, offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments),
+                   cl_ulong(n), cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), tiny, table,
+                   cl_uint(items), list, pairs, cl_uint(cap), cl_uint(head));
+        };
 
-        // The start of every class in the list (table[c * items], c = 0 .. classes + 1) comes
-        // back to the host in one read: the long segments' count (and then their ranges), and
-        // no launch for a class without segments, each launch sized to its class.
-        // The first few long segments' ranges come in the same read (segsort_ids puts the
-        // starts at the head of the pairs), all that the one-call-each way needs.
-        // Inputs no longer than the tile have no long segment: no round trip, every class that
-        // can have segments launched (each reads its count on the device).
+        // Inputs longer than the tile: one read brings every class's start in the list (its
+        // count: no launch for a class without segments, each launch sized to its class) and the
+        // first few long segments' ranges (all that the one-call-each way needs). With the scout
+        // (segsort_scout: counts and long ranges in one launch), the lists are made after the
+        // read and only where a listed class has segments; else segsort_ids copies the class
+        // starts to the head of the pairs. Inputs no longer than the tile have no long segment:
+        // no round trip, every class that can have segments launched (each reads its count on
+        // the device).
         std::vector<cl_uint> starts(p.classes + 2);
         const std::size_t ahead = std::min<std::size_t>(cap, std::min<std::size_t>(p.calls_up_to, 16));
         std::vector<cl_ulong> large(2 * ahead);
-        const bool round_trip = n > p.tile;
+        const bool round_trip = n > p.tile, scout = round_trip && p.scout;
+        const std::size_t first_listed = tiny ? 2 : 1; // the first class that needs the lists
+        bool listed = true;
+        if (scout) {
+            queue.enqueue_fill_buffer(pairs, &zero, sizeof zero, 0, (p.classes + 1) * sizeof(cl_uint));
+            launch(queue, k.scout, items, bin_wg, offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments),
+                   cl_ulong(n), cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), pairs, cl_uint(head),
+                   cl_uint(cap));
+        } else {
+            bin();
+        }
         if (round_trip) {
             std::vector<cl_ulong> got(head + 2 * ahead);
             queue.enqueue_read_buffer(pairs, 0, got.size() * sizeof(cl_ulong), got.data());
-            std::memcpy(starts.data(), got.data(), starts.size() * sizeof(cl_uint));
             std::copy(got.begin() + std::ptrdiff_t(head), got.end(), large.begin());
+            if (scout) {
+                std::vector<cl_uint> counts(p.classes + 1);
+                std::memcpy(counts.data(), got.data(), counts.size() * sizeof(cl_uint));
+                listed = false;
+                for (std::size_t c = 0; c <= p.classes; ++c) {
+                    starts[c + 1] = starts[c] + counts[c];
+                    listed = listed || (c >= first_listed && counts[c] > 0);
+                }
+            } else {
+                std::memcpy(starts.data(), got.data(), starts.size() * sizeof(cl_uint));
+            }
         } else {
             for (std::size_t d = 1; d <= p.classes; ++d) { // class d: slice(d - 1), at least shortest
                 const std::size_t shortest = d == 1 ? 2 : p.slice(d - 2) + 1;
@@ -245,8 +283,10 @@ void segmented_sort_run(const sort_request& r, const buffer_range& offsets, elem
             if (todo > ahead)
                 queue.enqueue_read_buffer(pairs, (head + 2 * ahead) * sizeof(cl_ulong), 2 * (todo - ahead) * sizeof(cl_ulong),
                                           large.data() + 2 * ahead);
+            if (scout) sort_pairs_by_begin(large); // arrival order: put back in segment order
             sort_long_segments(r, large, k, p, queue, who, nested);
         }
+        if (scout && listed) bin();
 
         if (p.cpu) {
             if (starts[p.classes + 1] > starts[1])

@@ -37,6 +37,10 @@ struct segmented_sort_policy {
     // shfl.sync) or by segsort_local's direct mode (H100, 2^21 segments of 32: warp 0.35 ms,
     // direct 0.50, binned 0.52; docs/RESULTS.md).
     std::size_t tiny = 0;
+    // Inputs longer than the tile: the class counts and the long segments' ranges first, in one
+    // launch (segsort_scout), and the class lists only where a listed class has segments (scout);
+    // or the lists always, the class starts then read from them.
+    bool scout = true;
     bool tiny_warp = false, tiny_shuffle = false;
     std::size_t slice(std::size_t c) const
     {
@@ -51,7 +55,9 @@ struct segmented_sort_policy {
 // CLPRIM_SEGMENTED_TUNE="items[,tile[,lsd_kpt[,spt]]]" sets the GPU path's registers per
 // work-item, tile, LSD keys per work-item and segments per binning work-item, for measurements;
 // CLPRIM_SEGMENTED_TINY=warp|direct|binned: segments of the smallest class by number, a warp
-// each (where the keys allow) or segsort_local's direct mode, or binned like the others.
+// each (where the keys allow) or segsort_local's direct mode, or binned like the others;
+// CLPRIM_SEGMENTED_BIN=scout|lists: the class counts and long ranges read before the lists are
+// made, or the lists always.
 inline segmented_sort_policy select_segmented_sort_policy(const device_profile& profile, std::size_t key_bytes,
                                                           bool has_values)
 {
@@ -80,6 +86,7 @@ inline segmented_sort_policy select_segmented_sort_policy(const device_profile& 
     while (p.lsd_kpt > 1 && lsd_bytes(p.lsd_kpt) > local) p.lsd_kpt /= 2;
     // CPU devices (PoCL, 2^20 keys in 15 segments of 65536: packed 49 ms, LSD 172 ms): packed.
     if (cpu) p.many_long = segmented_sort_policy::long_mode::packed;
+    if (const auto b = knob_choice("CLPRIM_SEGMENTED_BIN", {"scout", "lists"})) p.scout = *b == 0;
     if (const auto forced = knob_choice("CLPRIM_SEGMENTED_LONG", {"calls", "lsd", "packed", "msd"})) {
         using m = segmented_sort_policy::long_mode;
         if (*forced == 0) p.calls_up_to = std::size_t(-1);

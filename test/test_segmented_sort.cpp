@@ -247,6 +247,27 @@ BOOST_AUTO_TEST_CASE(tiny_segments_both_ways)
     }
 }
 
+BOOST_AUTO_TEST_CASE(binning_both_ways)
+{
+    // Inputs longer than the tile: the scout (class counts and long ranges read first, the lists
+    // made only where a listed class has segments) and the lists made always; mixes with long,
+    // tiny, middle and empty segments, and long plus empty ones only (no lists then).
+    for (const char* path : {"gpu", "cpu"}) {
+        env_override force("CLPRIM_SEGMENTED_PATH", path);
+        for (const char* bin : {"scout", "lists"}) {
+            env_override force_bin("CLPRIM_SEGMENTED_BIN", bin);
+            for (seg_mix mix : {seg_mix::few_large, seg_mix::power_law, seg_mix::empty_plus_one, seg_mix::tiny}) {
+                const std::size_t n = 40009;
+                const auto offsets = offsets_from_lengths<cl_uint>(segment_lengths(mix, n, 3000), 2);
+                const std::string p = std::string(path) + " " + bin + " " + name_of(mix);
+                check(queue, dup_keys<cl_uint>(n + 2), offsets, clprim::sort_order::ascending, true, p + " uint pairs");
+                check(queue, make_data<cl_uint>(n + 2, distribution::random), offsets, clprim::sort_order::ascending,
+                      false, p + " uint keys");
+            }
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(ulong_offsets)
 {
     for (const char* path : {"gpu", "cpu"}) {
