@@ -1,7 +1,8 @@
-// clprim::segmented_sort / segmented_sort_by_key: segments binned by size on the device, each
-// size class sorted by its own strategy (kernels and the argument in segmented_sort.cl; shape in
-// segmented_sort_policy.hpp), the few longer than a work-group's tile by the radix sort on their
-// sub-ranges, many of them by one segmented LSD radix sort (segmented_sort_lsd.cpp).
+// clprim::segmented_sort / segmented_sort_by_key: segments binned by size on the device
+// (segmented_sort_bin.cl), each size class sorted by its own strategy (kernels and the argument
+// in segmented_sort.cl; shape in segmented_sort_policy.hpp), the few longer than a work-group's
+// tile by the radix sort on their sub-ranges, many of them by one segmented LSD radix sort or its
+// MSD form (segmented_sort_lsd.cpp).
 #include "segmented_sort_lsd.hpp"
 #include "segmented_sort_policy.hpp"
 #include "sort_support.hpp"
@@ -67,7 +68,7 @@ std::string program_options(const sort_request& r, element_type offset_type, con
 segsort_kernels make_kernels(const bc::command_queue& queue, const sort_request& r, element_type offset_type,
                              const segmented_sort_policy& p)
 {
-    const bc::program program = algorithms_program(queue.get_context(), {"sort_key_order.cl", "segmented_sort.cl"},
+    const bc::program program = algorithms_program(queue.get_context(), {"sort_key_order.cl", "segmented_sort.cl", "segmented_sort_bin.cl"},
                                                    program_options(r, offset_type, p));
     segsort_kernels k;
     k.scout = program.create_kernel("segsort_scout");
