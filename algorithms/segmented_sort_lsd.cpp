@@ -33,7 +33,7 @@ const char* segmented_value_word(std::size_t bytes)
 namespace {
 
 struct lsd_kernels {
-    bc::kernel count, scatter, bucket_offsets, unpack;
+    bc::kernel count, scatter, bucket_offsets, unpack, span;
 };
 
 std::size_t digit_bits(std::size_t key_bytes) { return key_bytes == 1 ? 4 : 8; } // an even number of passes
@@ -57,7 +57,8 @@ lsd_kernels& cached_lsd_kernels(const bc::command_queue& queue, const sort_reque
         options);
     return cache
         .emplace(k, lsd_kernels{program.create_kernel("ssr_count"), program.create_kernel("ssr_scatter"),
-                                program.create_kernel("ssr_bucket_offsets"), program.create_kernel("ssr_unpack")})
+                                program.create_kernel("ssr_bucket_offsets"), program.create_kernel("ssr_unpack"),
+                                program.create_kernel("ssr_span")})
         .first->second;
 }
 
@@ -112,11 +113,15 @@ struct lsd_setup {
     }
 };
 
+constexpr cl_uint shift_from_span = 0xffffffffu; // SSR_SHIFT_FROM_SPAN
+
 // One digit pass (ssr_count, the scan, ssr_scatter): from the caller's range into the packed
 // temporary (from_user) or back; convert_in / convert_out: the keys enter as the caller's bits /
-// leave as them (else as sortable bits).
+// leave as them (else as sortable bits). shift: the digit's, or shift_from_span (the kernels take
+// it from ssr_span's words in `span`; any buffer otherwise).
 void lsd_pass(const sort_request& r, lsd_setup& t, lsd_kernels& k, const segmented_sort_policy& p,
-              bc::command_queue& queue, bool from_user, std::size_t shift, bool convert_in, bool convert_out)
+              bc::command_queue& queue, bool from_user, cl_uint shift, bool convert_in, bool convert_out,
+              const bc::buffer& span)
 {
     const bc::buffer& src = from_user ? r.keys.buffer : t.tk;
     const bc::buffer& dst = from_user ? t.tk : r.keys.buffer;
@@ -124,19 +129,19 @@ void lsd_pass(const sort_request& r, lsd_setup& t, lsd_kernels& k, const segment
     const buffer_range table{t.counts, 0, t.tiles * t.radix};
     const cl_uint zero = 0;
     launch(queue, k.count, t.tiles * p.lsd_wg, p.lsd_wg, src, src_off, cl_uint(!from_user), cl_uint(convert_in),
-           cl_uint(shift), t.d_tiles, t.d_seg, t.counts);
+           shift, t.d_tiles, t.d_seg, t.counts, span);
     scan_impl(table, table, element_type::uint32, false, &zero, scan_algorithm::fast, queue);
     if (r.has_values) {
         const bc::buffer& vsrc = from_user ? r.values.buffer : t.tv;
         const bc::buffer& vdst = from_user ? t.tv : r.values.buffer;
         const cl_ulong vsrc_off = from_user ? r.values.offset : 0, vdst_off = from_user ? 0 : r.values.offset;
         launch(queue, k.scatter, t.tiles * p.lsd_wg, p.lsd_wg, src, src_off, cl_uint(!from_user), dst, dst_off,
-               cl_uint(from_user), cl_uint(convert_in), cl_uint(convert_out), cl_uint(shift), t.d_tiles, t.d_seg,
-               t.counts, vsrc, vsrc_off, vdst, vdst_off);
+               cl_uint(from_user), cl_uint(convert_in), cl_uint(convert_out), shift, t.d_tiles, t.d_seg, t.counts,
+               span, vsrc, vsrc_off, vdst, vdst_off);
     } else {
         launch(queue, k.scatter, t.tiles * p.lsd_wg, p.lsd_wg, src, src_off, cl_uint(!from_user), dst, dst_off,
-               cl_uint(from_user), cl_uint(convert_in), cl_uint(convert_out), cl_uint(shift), t.d_tiles, t.d_seg,
-               t.counts);
+               cl_uint(from_user), cl_uint(convert_in), cl_uint(convert_out), shift, t.d_tiles, t.d_seg, t.counts,
+               span);
     }
 }
 
@@ -152,7 +157,7 @@ void segmented_lsd_sort(const sort_request& r, const std::vector<cl_ulong>& larg
     // Even passes: caller -> packed; odd: packed -> caller (an even number of them).
     const std::size_t passes = t.key_bytes * 8 / t.bits;
     for (std::size_t pass = 0; pass < passes; ++pass)
-        lsd_pass(r, t, k, p, queue, pass % 2 == 0, pass * t.bits, pass == 0, pass + 1 == passes);
+        lsd_pass(r, t, k, p, queue, pass % 2 == 0, cl_uint(pass * t.bits), pass == 0, pass + 1 == passes, t.d_seg);
 }
 
 void segmented_msd_sort(const sort_request& r, const std::vector<cl_ulong>& large, const segmented_sort_policy& p,
@@ -162,10 +167,21 @@ void segmented_msd_sort(const sort_request& r, const std::vector<cl_ulong>& larg
     if (t.tiles == 0) return;
     const std::size_t buckets = t.count * t.radix; // fewer than n / 32: uint offsets
     const bc::buffer sub = t.lease.buffer((buckets + 1) * sizeof(cl_uint));
+    const bc::buffer span = p.msd_span ? t.lease.buffer(2 * sizeof(cl_uint)) : t.d_seg;
     lsd_kernels& k = cached_lsd_kernels(queue, r, p);
     t.upload(queue);
-    // The top digit, caller -> packed, the keys as the caller's bits on both sides.
-    lsd_pass(r, t, k, p, queue, true, t.key_bytes * 8 - t.bits, true, true);
+    // The digit: the top one, or (msd_span) the one ending at the highest bit in which some
+    // segment's keys differ (keys of few bits, such as small integers, would otherwise all fall
+    // in one bucket); caller -> packed, the keys as the caller's bits on both sides.
+    cl_uint shift = cl_uint(t.key_bytes * 8 - t.bits);
+    if (p.msd_span) {
+        const cl_uint zero = 0;
+        queue.enqueue_fill_buffer(span, &zero, sizeof zero, 0, 2 * sizeof(cl_uint));
+        launch(queue, k.span, t.tiles * p.lsd_wg, p.lsd_wg, r.keys.buffer, cl_ulong(r.keys.offset), t.d_tiles, t.d_seg,
+               span);
+        shift = shift_from_span;
+    }
+    lsd_pass(r, t, k, p, queue, true, shift, true, true, span);
     launch(queue, k.bucket_offsets, round_up(buckets + 1, p.lsd_wg), p.lsd_wg, t.d_seg, cl_uint(t.count), t.counts,
            cl_uint(t.m), sub);
     // Every bucket sorted in the temporary (the second level never takes this form again).

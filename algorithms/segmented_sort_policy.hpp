@@ -30,6 +30,9 @@ struct segmented_sort_policy {
     // sort of packed (segment, key) words (packed).
     enum class long_mode { lsd, packed, msd } many_long = long_mode::lsd;
     std::size_t calls_up_to = 8;
+    // msd: the digit of its one pass ends at the highest bit in which some long segment's keys
+    // differ (one more read of the keys: ssr_span), or is the key's top digit.
+    bool msd_span = true;
     std::size_t lsd_wg = 256, lsd_kpt = 16;
     // GPU: segments of the smallest class (tiny = slice(0); 0: off) are counted by the binning
     // but not listed, and sorted by number: a warp each with lanes exchanging keys (tiny_warp:
@@ -57,7 +60,7 @@ struct segmented_sort_policy {
 // CLPRIM_SEGMENTED_TINY=warp|direct|binned: segments of the smallest class by number, a warp
 // each (where the keys allow) or segsort_local's direct mode, or binned like the others;
 // CLPRIM_SEGMENTED_BIN=scout|lists: the class counts and long ranges read before the lists are
-// made, or the lists always.
+// made, or the lists always; CLPRIM_SEGMENTED_MSD_DIGIT=span|top: the MSD form's digit.
 inline segmented_sort_policy select_segmented_sort_policy(const device_profile& profile, std::size_t key_bytes,
                                                           bool has_values)
 {
@@ -87,6 +90,7 @@ inline segmented_sort_policy select_segmented_sort_policy(const device_profile& 
     // CPU devices (PoCL, 2^20 keys in 15 segments of 65536: packed 49 ms, LSD 172 ms): packed.
     if (cpu) p.many_long = segmented_sort_policy::long_mode::packed;
     if (const auto b = knob_choice("CLPRIM_SEGMENTED_BIN", {"scout", "lists"})) p.scout = *b == 0;
+    if (const auto d = knob_choice("CLPRIM_SEGMENTED_MSD_DIGIT", {"span", "top"})) p.msd_span = *d == 0;
     if (const auto forced = knob_choice("CLPRIM_SEGMENTED_LONG", {"calls", "lsd", "packed", "msd"})) {
         using m = segmented_sort_policy::long_mode;
         if (*forced == 0) p.calls_up_to = std::size_t(-1);

@@ -247,6 +247,39 @@ BOOST_AUTO_TEST_CASE(tiny_segments_both_ways)
     }
 }
 
+BOOST_AUTO_TEST_CASE(msd_digits)
+{
+    // The MSD form's one pass on the digit that ends at the highest differing bit (span) or on
+    // the top digit: keys of few bits (all in one top-digit bucket), all equal, negative and
+    // positive small ints (differing in the top bit once sortable), 64-bit keys, in long
+    // segments of the small tile (256) between short ones.
+    env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
+    env_override tune("CLPRIM_SEGMENTED_TUNE", "32,256,1");
+    env_override force_long("CLPRIM_SEGMENTED_LONG", "msd");
+    std::vector<std::size_t> lengths;
+    for (std::size_t i = 0; i < 12; ++i) {
+        lengths.push_back(700 + i * 97);
+        lengths.push_back(i % 5);
+    }
+    std::size_t n = 3;
+    for (std::size_t l : lengths) n += l;
+    const auto offsets = offsets_from_lengths<cl_uint>(lengths, 3);
+    for (const char* digit : {"span", "top"}) {
+        env_override d("CLPRIM_SEGMENTED_MSD_DIGIT", digit);
+        const std::string p = std::string("msd ") + digit;
+        auto small = make_data<cl_uint>(n, distribution::random);
+        for (auto& x : small) x %= 1000;
+        check(queue, small, offsets, clprim::sort_order::ascending, true, p + " small uint pairs");
+        check(queue, std::vector<cl_uint>(n, 77u), offsets, clprim::sort_order::ascending, true, p + " equal pairs");
+        auto ints = make_data<cl_int>(n, distribution::random);
+        for (auto& x : ints) x %= 300;
+        check(queue, ints, offsets, clprim::sort_order::descending, false, p + " small int desc keys");
+        auto longs = make_data<cl_ulong>(n, distribution::random);
+        for (auto& x : longs) x >>= 20;
+        check(queue, longs, offsets, clprim::sort_order::ascending, true, p + " ulong pairs");
+    }
+}
+
 BOOST_AUTO_TEST_CASE(binning_both_ways)
 {
     // Inputs longer than the tile: the scout (class counts and long ranges read first, the lists
