@@ -97,6 +97,20 @@ std::vector<mix_case> mixes()
     return standard_mixes(big ? (std::size_t(1) << 22) : (std::size_t(1) << 17), big ? 100000 : 10000);
 }
 
+// count long segments (first + i * step keys) each followed by a short one (i % short_mod keys);
+// n: the keys before them on entry, all keys on return.
+std::vector<std::size_t> long_then_short(std::size_t count, std::size_t first, std::size_t step, std::size_t short_mod,
+                                         std::size_t& n)
+{
+    std::vector<std::size_t> lengths;
+    for (std::size_t i = 0; i < count; ++i) {
+        lengths.push_back(first + i * step);
+        lengths.push_back(i % short_mod);
+    }
+    for (std::size_t l : lengths) n += l;
+    return lengths;
+}
+
 // Keys with many duplicates (stability shows), over the type's order.
 template <class K>
 std::vector<K> dup_keys(std::size_t n, std::uint64_t seed = 11)
@@ -177,13 +191,8 @@ BOOST_AUTO_TEST_CASE(many_long_segments_each_way)
         for (const char* mode : {"lsd", "msd", "packed", "calls"}) {
             env_override force_long("CLPRIM_SEGMENTED_LONG", mode);
             const std::size_t len = 5001, count = 12; // both paths' tiles are 4096 or less
-            std::vector<std::size_t> lengths;
-            for (std::size_t i = 0; i < count; ++i) {
-                lengths.push_back(len + i * 1031);
-                lengths.push_back(i % 4);
-            }
             std::size_t n = 5;
-            for (std::size_t l : lengths) n += l;
+            const auto lengths = long_then_short(count, len, 1031, 4, n);
             const auto offsets = offsets_from_lengths<cl_uint>(lengths, 5);
             const std::string p = std::string(path) + " " + mode;
             check(queue, dup_keys<cl_uint>(n), offsets, clprim::sort_order::ascending, true, p + " uint pairs");
@@ -256,13 +265,8 @@ BOOST_AUTO_TEST_CASE(msd_digits)
     env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
     env_override tune("CLPRIM_SEGMENTED_TUNE", "32,256,1");
     env_override force_long("CLPRIM_SEGMENTED_LONG", "msd");
-    std::vector<std::size_t> lengths;
-    for (std::size_t i = 0; i < 12; ++i) {
-        lengths.push_back(700 + i * 97);
-        lengths.push_back(i % 5);
-    }
     std::size_t n = 3;
-    for (std::size_t l : lengths) n += l;
+    const auto lengths = long_then_short(12, 700, 97, 5, n);
     const auto offsets = offsets_from_lengths<cl_uint>(lengths, 3);
     for (const char* digit : {"span", "top"}) {
         env_override d("CLPRIM_SEGMENTED_MSD_DIGIT", digit);
