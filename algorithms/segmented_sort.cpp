@@ -223,6 +223,9 @@ void segmented_sort_run(const sort_request& r, const buffer_range& offsets, elem
         const cl_ulong voff = r.has_values ? r.values.offset : 0;
         const cl_uint tiny = !p.cpu && p.tiny > 0; // class 1 counted, not listed: see below
         const cl_uint zero = 0;
+        const bool round_trip = n > p.tile, scout = round_trip && p.bin != segmented_sort_policy::bin_mode::lists;
+        const bool early = scout && p.bin == segmented_sort_policy::bin_mode::early;
+        // (With the scout, segsort_ids writes no pairs: the scout's stay for the host to read.)
         auto bin = [&] {
             launch(queue, k.count, items, bin_wg, offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments),
                    cl_ulong(n), cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), table, cl_uint(items));
@@ -230,7 +233,7 @@ void segmented_sort_run(const sort_request& r, const buffer_range& offsets, elem
             scan_impl(t, t, element_type::uint32, false, &zero, scan_algorithm::fast, queue);
             launch(queue, k.ids, items, bin_wg, offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments),
                    cl_ulong(n), cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), tiny, table,
-                   cl_uint(items), list, pairs, cl_uint(cap), cl_uint(head));
+                   cl_uint(items), list, pairs, cl_uint(scout ? 0 : cap), cl_uint(head));
         };
 
         // Inputs longer than the tile: one read brings every class's start in the list (its
@@ -244,20 +247,23 @@ void segmented_sort_run(const sort_request& r, const buffer_range& offsets, elem
         std::vector<cl_uint> starts(p.classes + 2);
         const std::size_t ahead = std::min<std::size_t>(cap, std::min<std::size_t>(p.calls_up_to, 16));
         std::vector<cl_ulong> large(2 * ahead);
-        const bool round_trip = n > p.tile, scout = round_trip && p.scout;
         const std::size_t first_listed = tiny ? 2 : 1; // the first class that needs the lists
         bool listed = true;
+        std::vector<cl_ulong> got(round_trip ? head + 2 * ahead : 0);
         if (scout) {
             queue.enqueue_fill_buffer(pairs, &zero, sizeof zero, 0, (p.classes + 1) * sizeof(cl_uint));
             launch(queue, k.scout, items, bin_wg, offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments),
                    cl_ulong(n), cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), pairs, cl_uint(head),
                    cl_uint(cap));
+            bc::event read = queue.enqueue_read_buffer_async(pairs, 0, got.size() * sizeof(cl_ulong), got.data());
+            // early: the lists made while the read comes back (they write only temporaries).
+            if (early) bin();
+            read.wait();
         } else {
             bin();
+            if (round_trip) queue.enqueue_read_buffer(pairs, 0, got.size() * sizeof(cl_ulong), got.data());
         }
         if (round_trip) {
-            std::vector<cl_ulong> got(head + 2 * ahead);
-            queue.enqueue_read_buffer(pairs, 0, got.size() * sizeof(cl_ulong), got.data());
             std::copy(got.begin() + std::ptrdiff_t(head), got.end(), large.begin());
             if (scout) {
                 std::vector<cl_uint> counts(p.classes + 1);
@@ -287,7 +293,7 @@ void segmented_sort_run(const sort_request& r, const buffer_range& offsets, elem
             if (scout) sort_pairs_by_begin(large); // arrival order: put back in segment order
             sort_long_segments(r, large, k, p, queue, who, nested);
         }
-        if (scout && listed) bin();
+        if (scout && listed && !early) bin();
 
         if (p.cpu) {
             if (starts[p.classes + 1] > starts[1])

@@ -106,11 +106,27 @@ struct lsd_setup {
         tk = lease.buffer(m * key_bytes);
         tv = r.has_values ? lease.buffer(m * size_of(r.value_type)) : tk;
     }
+    // Without waiting (a blocking write would wait for every command before it, the GPU idle
+    // meanwhile); the host records stay until the writes are done (the destructor waits, by
+    // then behind the passes on the queue).
+    std::vector<bc::event> writes;
     void upload(bc::command_queue& queue)
     {
-        queue.enqueue_write_buffer(d_seg, 0, seg.size() * sizeof(cl_uint), seg.data());
-        queue.enqueue_write_buffer(d_tiles, 0, tiles * sizeof(cl_uint), tile_seg.data());
+        writes.push_back(queue.enqueue_write_buffer_async(d_seg, 0, seg.size() * sizeof(cl_uint), seg.data()));
+        writes.push_back(queue.enqueue_write_buffer_async(d_tiles, 0, tiles * sizeof(cl_uint), tile_seg.data()));
     }
+    ~lsd_setup()
+    {
+        for (auto& e : writes) {
+            try {
+                e.wait();
+            } catch (...) {
+                // The call is failing already; nothing to report here.
+            }
+        }
+    }
+    lsd_setup(const lsd_setup&) = delete;
+    lsd_setup& operator=(const lsd_setup&) = delete;
 };
 
 constexpr cl_uint shift_from_span = 0xffffffffu; // SSR_SHIFT_FROM_SPAN

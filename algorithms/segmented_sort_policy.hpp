@@ -41,9 +41,10 @@ struct segmented_sort_policy {
     // direct 0.50, binned 0.52; docs/RESULTS.md).
     std::size_t tiny = 0;
     // Inputs longer than the tile: the class counts and the long segments' ranges first, in one
-    // launch (segsort_scout), and the class lists only where a listed class has segments (scout);
-    // or the lists always, the class starts then read from them.
-    bool scout = true;
+    // launch (segsort_scout), and the class lists after the long sorts, only where a listed class
+    // has segments (scout), or always and while the counts come back (early); or the lists
+    // always, the class starts then read from them (lists).
+    enum class bin_mode { scout, early, lists } bin = bin_mode::scout;
     bool tiny_warp = false, tiny_shuffle = false;
     std::size_t slice(std::size_t c) const
     {
@@ -59,8 +60,8 @@ struct segmented_sort_policy {
 // work-item, tile, LSD keys per work-item and segments per binning work-item, for measurements;
 // CLPRIM_SEGMENTED_TINY=warp|direct|binned: segments of the smallest class by number, a warp
 // each (where the keys allow) or segsort_local's direct mode, or binned like the others;
-// CLPRIM_SEGMENTED_BIN=scout|lists: the class counts and long ranges read before the lists are
-// made, or the lists always; CLPRIM_SEGMENTED_MSD_DIGIT=span|top: the MSD form's digit.
+// CLPRIM_SEGMENTED_BIN=scout|early|lists: the class counts and long ranges read before the lists
+// are made, or while they are made, or the lists always; CLPRIM_SEGMENTED_MSD_DIGIT=span|top: the MSD form's digit.
 inline segmented_sort_policy select_segmented_sort_policy(const device_profile& profile, std::size_t key_bytes,
                                                           bool has_values)
 {
@@ -88,8 +89,10 @@ inline segmented_sort_policy select_segmented_sort_policy(const device_profile& 
     };
     while (p.lsd_kpt > 1 && lsd_bytes(p.lsd_kpt) > local) p.lsd_kpt /= 2;
     // CPU devices (PoCL, 2^20 keys in 15 segments of 65536: packed 49 ms, LSD 172 ms): packed.
-    if (cpu) p.many_long = segmented_sort_policy::long_mode::packed;
-    if (const auto b = knob_choice("CLPRIM_SEGMENTED_BIN", {"scout", "lists"})) p.scout = *b == 0;
+    // GPUs: the MSD form (H100, 2^26 uint in segments of 65536: 1.98 ms against the LSD's 2.91).
+    p.many_long = cpu ? segmented_sort_policy::long_mode::packed : segmented_sort_policy::long_mode::msd;
+    if (const auto b = knob_choice("CLPRIM_SEGMENTED_BIN", {"scout", "early", "lists"}))
+        p.bin = segmented_sort_policy::bin_mode(*b);
     if (const auto d = knob_choice("CLPRIM_SEGMENTED_MSD_DIGIT", {"span", "top"})) p.msd_span = *d == 0;
     if (const auto forced = knob_choice("CLPRIM_SEGMENTED_LONG", {"calls", "lsd", "packed", "msd"})) {
         using m = segmented_sort_policy::long_mode;

@@ -287,11 +287,12 @@ BOOST_AUTO_TEST_CASE(msd_digits)
 BOOST_AUTO_TEST_CASE(binning_both_ways)
 {
     // Inputs longer than the tile: the scout (class counts and long ranges read first, the lists
-    // made only where a listed class has segments) and the lists made always; mixes with long,
+    // made after the long sorts only where a listed class has segments, or always while the
+    // counts come back: early) and the lists made first; mixes with long,
     // tiny, middle and empty segments, and long plus empty ones only (no lists then).
     for (const char* path : {"gpu", "cpu"}) {
         env_override force("CLPRIM_SEGMENTED_PATH", path);
-        for (const char* bin : {"scout", "lists"}) {
+        for (const char* bin : {"scout", "early", "lists"}) {
             env_override force_bin("CLPRIM_SEGMENTED_BIN", bin);
             for (seg_mix mix : {seg_mix::few_large, seg_mix::power_law, seg_mix::empty_plus_one, seg_mix::tiny}) {
                 const std::size_t n = 40009;
