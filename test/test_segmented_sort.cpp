@@ -8,6 +8,7 @@
 #include "segments_test_support.hpp"
 
 #include <clprim/detail/device_profile.hpp>
+#include <clprim/detail/scratch_pool.hpp>
 
 using namespace clprim_test;
 
@@ -303,6 +304,59 @@ BOOST_AUTO_TEST_CASE(binning_both_ways)
                       false, p + " uint keys");
             }
         }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(allocation_failures_leave_data)
+{
+    // Every temporary a fresh allocation (pool off), the i-th one failing (and its retry): the
+    // call either throws out_of_device_memory with the keys and values as they were, or sorts
+    // them. Many long segments (longer than the tile) and short ones by the MSD form, and one
+    // long segment among empty ones (a radix sort call). (The lsd form's later passes scan into
+    // temporaries after its odd passes wrote the caller's range, and several radix calls each
+    // take their own: with the pool on they find the first ones' buffers; with it off they can
+    // fail half-way, so they are not here.)
+    env_override limit("CLPRIM_SCRATCH_LIMIT_MB", "0");
+    env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
+    std::size_t n_many = 1;
+    const auto many = long_then_short(10, 9001, 103, 5, n_many);
+    std::vector<std::size_t> one(2000, 0);
+    one[1000] = 20011;
+    for (const char* mode : {"msd", "one"}) {
+        env_override force_long("CLPRIM_SEGMENTED_LONG", "msd");
+        const bool single = std::string(mode) == "one";
+        const std::size_t n = single ? 20012 : n_many;
+        const auto offsets = offsets_from_lengths<cl_uint>(single ? one : many, 1);
+        const auto keys = make_data<cl_uint>(n, distribution::random);
+        std::vector<cl_uint> vals(n);
+        for (std::size_t i = 0; i < n; ++i) vals[i] = cl_uint(i);
+        std::vector<cl_uint> want_k(keys.begin() + 1, keys.end()), want_v(vals.begin() + 1, vals.end());
+        std::vector<cl_uint> off_from0(offsets.size());
+        for (std::size_t i = 0; i < offsets.size(); ++i) off_from0[i] = offsets[i] - 1;
+        host_sort(want_k, &want_v, off_from0, clprim::sort_order::ascending);
+        want_k.insert(want_k.begin(), keys[0]);
+        want_v.insert(want_v.begin(), vals[0]);
+        bool threw = true;
+        for (unsigned after = 0; threw && after < 64; ++after) {
+            clprim::release_scratch_memory();
+            bc::vector<cl_uint> dk = to_device(keys, queue), dv = to_device(vals, queue);
+            bc::vector<cl_uint> d_o = to_device(offsets, queue);
+            const std::string what = std::string(mode) + " (allocation " + std::to_string(after) + " fails)";
+            clprim::detail::scratch_fail_next(2, after);
+            threw = false;
+            try {
+                clprim::segmented_sort_by_key(dk.begin(), dk.end(), dv.begin(), d_o.begin(), d_o.end(), queue);
+            } catch (const clprim::error& e) {
+                threw = true;
+                BOOST_TEST(std::string(e.what()).find("out of device memory") != std::string::npos, what << ": " << e.what());
+            }
+            clprim::detail::scratch_fail_next(0);
+            BOOST_TEST(first_difference(to_host(dk, queue), threw ? keys : want_k) == -1,
+                       what << (threw ? ": keys changed" : ": keys wrong"));
+            BOOST_TEST(first_difference(to_host(dv, queue), threw ? vals : want_v) == -1,
+                       what << (threw ? ": values changed" : ": values wrong"));
+        }
+        BOOST_TEST(!threw, mode << ": still failing after 64 allocations");
     }
 }
 
