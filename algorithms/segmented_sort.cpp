@@ -238,14 +238,16 @@ void segmented_sort_run(const sort_request& r, const buffer_range& offsets, elem
 
         // Inputs longer than the tile: one read brings every class's start in the list (its
         // count: no launch for a class without segments, each launch sized to its class) and the
-        // first few long segments' ranges (all that the one-call-each way needs). With the scout
+        // first long segments' ranges (usually all of them). With the scout
         // (segsort_scout: counts and long ranges in one launch), the lists are made after the
         // read and only where a listed class has segments; else segsort_ids copies the class
         // starts to the head of the pairs. Inputs no longer than the tile have no long segment:
         // no round trip, every class that can have segments launched (each reads its count on
         // the device).
         std::vector<cl_uint> starts(p.classes + 2);
-        const std::size_t ahead = std::min<std::size_t>(cap, std::min<std::size_t>(p.calls_up_to, 16));
+        // Up to 1024 long ranges come with the counts (16 KiB: the read's latency, not its bytes,
+        // is what costs); more take a second read.
+        const std::size_t ahead = std::min<std::size_t>(cap, 1024);
         std::vector<cl_ulong> large(2 * ahead);
         const std::size_t first_listed = tiny ? 2 : 1; // the first class that needs the lists
         bool listed = true;

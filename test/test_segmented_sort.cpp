@@ -307,6 +307,21 @@ BOOST_AUTO_TEST_CASE(binning_both_ways)
     }
 }
 
+BOOST_AUTO_TEST_CASE(more_long_ranges_than_the_first_read)
+{
+    // More long segments (1100, tile 256) than the first read brings (1024): the rest come in a
+    // second read, in the scout's arrival order and in list order.
+    env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
+    env_override tune("CLPRIM_SEGMENTED_TUNE", "32,256,1");
+    std::size_t n = 0;
+    const auto lengths = long_then_short(1100, 257, 1, 3, n);
+    const auto offsets = offsets_from_lengths<cl_uint>(lengths, 0);
+    for (const char* bin : {"scout", "lists"}) {
+        env_override force_bin("CLPRIM_SEGMENTED_BIN", bin);
+        check(queue, dup_keys<cl_uint>(n), offsets, clprim::sort_order::ascending, true, std::string(bin) + " uint pairs");
+    }
+}
+
 BOOST_AUTO_TEST_CASE(allocation_failures_leave_data)
 {
     // Every temporary a fresh allocation (pool off), the i-th one failing (and its retry): the
