@@ -110,8 +110,9 @@ void sort_pairs_by_begin(std::vector<cl_ulong>& large)
 
 // The long segments ((begin, end) pairs from the device). A few: the radix sort on each
 // sub-range, in place, longest first (the first call takes the largest temporaries, the others
-// find them in the pool). Many: one segmented LSD radix sort of all of them
-// (segmented_sort_lsd.cpp) or, 32-bit keys and by policy, all packed as (segment rank, key)
+// find them in the pool). Many: its MSD form (one digit pass, then a nested segmented sort of
+// the buckets; never inside the nested sort itself) or one segmented LSD radix sort of all of
+// them (segmented_sort_lsd.cpp) or, 32-bit keys and by policy, all packed as (segment rank, key)
 // words into one radix sort (segsort_gather / segsort_scatter).
 void sort_long_segments(const sort_request& r, std::vector<cl_ulong>& large, segsort_kernels& k,
                         const segmented_sort_policy& p, bc::command_queue& queue, const char* who, bool nested)
