@@ -1,7 +1,7 @@
 // Bench case "segments_sort_profile" (diagnostic, prints to stdout, adds no rows): where a
 // segmented sort's time goes, kernel by kernel, for the layouts one_huge and segments_65536
-// (segment_layouts.hpp) and, beside them, one plain sort of the whole range: keys alone and
-// uint -> uint pairs. Per layout: the median wall time of a call (input restored untimed), the
+// (segment_layouts.hpp), segments_65536 with keys of 16 bits, and, beside them, one plain sort
+// of the whole range: keys alone and uint -> uint pairs. Per layout: the median wall time of a call (input restored untimed), the
 // kernels' device time per call, their difference (launch gaps, host round trips, copies that
 // are not kernels) and one line per kernel.
 #include "bench_framework.hpp"
@@ -63,6 +63,22 @@ CLPRIM_BENCH(segments_sort_profile)
             profile_one(q, layout, true, reps, restore, [&] {
                 clprim::segmented_sort_by_key(keys.begin(), keys.end(), values.begin(), d_off.begin(), d_off.end(), q);
             });
+        }
+        {
+            // Keys of 16 bits in segments of 65536: the MSD form's digit where the top byte is 0.
+            std::vector<cl_uint> narrow(host);
+            for (auto& x : narrow) x &= 0xffffu;
+            bc::vector<cl_uint> src16(n, ctx.ctx);
+            if (n) bc::copy(narrow.begin(), narrow.end(), src16.begin(), q);
+            const auto offs = segment_layout_offsets("segments_65536", n);
+            bc::vector<cl_uint> d_off(offs.size(), ctx.ctx);
+            bc::copy(offs.begin(), offs.end(), d_off.begin(), q);
+            profile_one(
+                q, "segments_65536, 16-bit keys", false, reps,
+                [&] {
+                    if (n) bc::copy_async(src16.begin(), src16.end(), keys.begin(), q);
+                },
+                [&] { clprim::segmented_sort(keys.begin(), keys.end(), d_off.begin(), d_off.end(), q); });
         }
         profile_one(q, "whole_range (plain sort)", false, reps, restore,
                     [&] { clprim::sort(keys.begin(), keys.end(), q); });
