@@ -224,8 +224,9 @@ void segmented_sort_run(const sort_request& r, const buffer_range& offsets, elem
         const cl_ulong voff = r.has_values ? r.values.offset : 0;
         const cl_uint tiny = !p.cpu && p.tiny > 0; // class 1 counted, not listed: see below
         const cl_uint zero = 0;
-        const bool round_trip = n > p.tile, scout = round_trip && p.bin != segmented_sort_policy::bin_mode::lists;
-        const bool early = scout && p.bin == segmented_sort_policy::bin_mode::early;
+        const auto bin_mode = p.bin_for(n, num_segments);
+        const bool round_trip = n > p.tile, scout = round_trip && bin_mode != segmented_sort_policy::bin_mode::lists;
+        const bool early = scout && bin_mode == segmented_sort_policy::bin_mode::early;
         // (With the scout, segsort_ids writes no pairs: the scout's stay for the host to read.)
         auto bin = [&] {
             launch(queue, k.count, items, bin_wg, offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments),
