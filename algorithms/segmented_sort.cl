@@ -14,11 +14,9 @@
 // kernel that takes every segment by its number sorts those short enough (coalesced loads of
 // consecutive segments, no list to write and read): segmented_sort_tiny.cl, or segsort_local's
 // direct mode.
-// Binning (no host round trip): segsort_count counts per run of SS_SPT segments how many fall in
-// each size class (class 0: longer than the largest slice, for the device-wide sort; class c > 0:
-// at most the c-th slice; segments of 0 or 1 element in none); clprim's exclusive scan of the
-// class-major table gives every (class, run) its first slot in one list; segsort_ids writes the
-// segment numbers there (and the begin/end pairs of class 0, which the host reads back).
+// Binning (segmented_sort_bin.cl): segments fall in size classes (class 0: longer than the
+// largest slice, for the device-wide sort; class c > 0: at most the c-th slice; segments of 0 or
+// 1 element in none), counted and listed on the device.
 // Each class then has its own strategy: segsort_local (GPUs) sorts SS_TILE / slice segments per
 // work-group round, each padded to its slice, with one bitonic network over the whole tile;
 // segsort_cpu (CPU devices) gives each work-item a run of the list and sorts each segment
@@ -136,49 +134,6 @@ inline uint ss_class_of(__global const OFF* offsets, ulong ooff, ulong s, ulong 
 {
     ss_segment(offsets, ooff, s, n, b, e);
     return ss_class(*e - *b, classes, min_log, step_log, tile);
-}
-
-// Counts per run of spt segments (work-item w) and class: table[class * items + w].
-__kernel void segsort_count(__global const OFF* offsets, ulong ooff, ulong num_segments, ulong n, uint spt,
-                            uint classes, uint min_log, uint step_log, ulong tile, __global uint* table, uint items)
-{
-    const uint w = get_global_id(0);
-    if (w >= items) return;
-    uint counts[SS_MAX_CLASSES] = {0};
-    const ulong first = (ulong)w * spt;
-    const ulong last = min(first + spt, num_segments);
-    for (ulong s = first; s < last; ++s) {
-        ulong b, e;
-        const uint c = ss_class_of(offsets, ooff, s, n, classes, min_log, step_log, tile, &b, &e);
-        if (c != SS_NONE) counts[c]++;
-    }
-    for (uint c = 0; c <= classes; ++c) table[c * items + w] = counts[c];
-    if (w == 0) table[(classes + 1) * items] = 0;
-}
-
-// Writes segment numbers into the class lists (table scanned); class 0 also as (begin, end)
-// pairs for the host, the first `cap` of them.
-__kernel void segsort_ids(__global const OFF* offsets, ulong ooff, ulong num_segments, ulong n, uint spt,
-                          uint classes, uint min_log, uint step_log, ulong tile, uint tiny,
-                          __global const uint* table, uint items, __global uint* list, __global ulong* large, uint cap)
-{
-    const uint w = get_global_id(0);
-    if (w >= items) return;
-    uint next[SS_MAX_CLASSES] = {0};
-    for (uint c = 0; c <= classes; ++c) next[c] = table[c * items + w];
-    const ulong first = (ulong)w * spt;
-    const ulong last = min(first + spt, num_segments);
-    for (ulong s = first; s < last; ++s) {
-        ulong b, e;
-        const uint c = ss_class_of(offsets, ooff, s, n, classes, min_log, step_log, tile, &b, &e);
-        if (c == SS_NONE || (tiny && c == 1)) continue; // tiny: class 1 counted, its list unwritten
-        const uint slot = next[c]++;
-        list[slot] = (uint)s;
-        if (c == 0 && slot < cap) {
-            large[2 * slot] = b;
-            large[2 * slot + 1] = e;
-        }
-    }
 }
 
 // (key, tag) pairs in ascending order: tags are the index inside the segment, so equal keys keep

@@ -1,7 +1,8 @@
-// clprim::segmented_sort / segmented_sort_by_key: segments binned by size on the device, each
-// size class sorted by its own strategy (kernels and the argument in segmented_sort.cl; shape in
-// segmented_sort_policy.hpp), the few longer than a work-group's tile by the radix sort on their
-// sub-ranges, many of them by one segmented LSD radix sort (segmented_sort_lsd.cpp).
+// clprim::segmented_sort / segmented_sort_by_key: segments binned by size on the device
+// (segmented_sort_bin.cl), each size class sorted by its own strategy (kernels and the argument
+// in segmented_sort.cl; shape in segmented_sort_policy.hpp), the few longer than a work-group's
+// tile by the radix sort on their sub-ranges, many of them by one segmented LSD radix sort or its
+// MSD form (segmented_sort_lsd.cpp).
 #include "segmented_sort_lsd.hpp"
 #include "segmented_sort_policy.hpp"
 #include "sort_support.hpp"
@@ -15,9 +16,11 @@
 #include <clprim/segmented_sort.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace clprim {
@@ -26,7 +29,7 @@ namespace detail {
 namespace {
 
 struct segsort_kernels {
-    bc::kernel count, ids, local, cpu, gather, scatter; // gather/scatter: 32-bit keys only
+    bc::kernel scout, count, ids, local, cpu, gather, scatter; // gather/scatter: 32-bit keys only
     bc::kernel tiny;    // segsort_tiny, its own program (inline PTX may be refused), made at first use
     bool tiny_tried = false;
 };
@@ -65,9 +68,10 @@ std::string program_options(const sort_request& r, element_type offset_type, con
 segsort_kernels make_kernels(const bc::command_queue& queue, const sort_request& r, element_type offset_type,
                              const segmented_sort_policy& p)
 {
-    const bc::program program = algorithms_program(queue.get_context(), {"sort_key_order.cl", "segmented_sort.cl"},
+    const bc::program program = algorithms_program(queue.get_context(), {"sort_key_order.cl", "segmented_sort.cl", "segmented_sort_bin.cl"},
                                                    program_options(r, offset_type, p));
     segsort_kernels k;
+    k.scout = program.create_kernel("segsort_scout");
     k.count = program.create_kernel("segsort_count");
     k.ids = program.create_kernel("segsort_ids");
     if (p.cpu) k.cpu = program.create_kernel("segsort_cpu");
@@ -91,17 +95,35 @@ segsort_kernels& cached_kernels(const bc::command_queue& queue, const sort_reque
     return it->second;
 }
 
-// The long segments ((begin, end) pairs from the device). A few: the radix sort on each
-// sub-range, in place, longest first (the first call takes the largest temporaries, the others
-// find them in the pool). Many: one segmented LSD radix sort of all of them
-// (segmented_sort_lsd.cpp) or, 32-bit keys and by policy, all packed as (segment rank, key)
-// words into one radix sort (segsort_gather / segsort_scatter).
-void sort_long_segments(const sort_request& r, std::vector<cl_ulong>& large, segsort_kernels& k,
-                        const segmented_sort_policy& p, bc::command_queue& queue, const char* who)
+// (begin, end) pairs in the order of their begins (segments do not overlap where well formed).
+void sort_pairs_by_begin(std::vector<cl_ulong>& large)
 {
     const std::size_t count = large.size() / 2;
-    if (count > p.calls_up_to &&
-        (p.many_long == segmented_sort_policy::long_mode::lsd || size_of(r.key_type) != 4)) {
+    std::vector<std::pair<cl_ulong, cl_ulong>> v(count);
+    for (std::size_t i = 0; i < count; ++i) v[i] = {large[2 * i], large[2 * i + 1]};
+    std::sort(v.begin(), v.end());
+    for (std::size_t i = 0; i < count; ++i) {
+        large[2 * i] = v[i].first;
+        large[2 * i + 1] = v[i].second;
+    }
+}
+
+// The long segments ((begin, end) pairs from the device). A few: the radix sort on each
+// sub-range, in place, longest first (the first call takes the largest temporaries, the others
+// find them in the pool). Many: its MSD form (one digit pass, then a nested segmented sort of
+// the buckets; never inside the nested sort itself) or one segmented LSD radix sort of all of
+// them (segmented_sort_lsd.cpp) or, 32-bit keys and by policy, all packed as (segment rank, key)
+// words into one radix sort (segsort_gather / segsort_scatter).
+void sort_long_segments(const sort_request& r, std::vector<cl_ulong>& large, segsort_kernels& k,
+                        const segmented_sort_policy& p, bc::command_queue& queue, const char* who, bool nested)
+{
+    const std::size_t count = large.size() / 2;
+    using mode = segmented_sort_policy::long_mode;
+    if (count > p.calls_up_to && p.many_long == mode::msd && !nested) {
+        segmented_msd_sort(r, large, p, queue, who);
+        return;
+    }
+    if (count > p.calls_up_to && (p.many_long != mode::packed || size_of(r.key_type) != 4)) {
         segmented_lsd_sort(r, large, p, queue, who);
         return;
     }
@@ -157,8 +179,12 @@ void sort_long_segments(const sort_request& r, std::vector<cl_ulong>& large, seg
 
 } // namespace
 
-void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, element_type offset_type,
-                         bc::command_queue& user_queue)
+namespace {
+
+// The call (segmented_sort_impl), or the second level of the MSD form (nested: its long
+// segments never take that form again).
+void segmented_sort_run(const sort_request& r, const buffer_range& offsets, element_type offset_type,
+                        bc::command_queue& user_queue, bool nested)
 {
     const char* who = r.has_values ? "clprim::segmented_sort_by_key" : "clprim::segmented_sort";
     check_sort_types(r, user_queue.get_device(), who);
@@ -182,11 +208,11 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
 
         // Temporaries of the binning and of the CPU kernel, before anything is enqueued.
         scratch_lease lease(queue);
-        // One row of `items` more than the table: the rectangle read below spans whole rows
-        // (NVIDIA's bounds check counts the last row in full).
-        const bc::buffer table = lease.buffer((table_size + items) * sizeof(cl_uint));
+        const bc::buffer table = lease.buffer(table_size * sizeof(cl_uint));
         const bc::buffer list = lease.buffer(num_segments * sizeof(cl_uint));
-        const bc::buffer pairs = lease.buffer(cap * 2 * sizeof(cl_ulong));
+        // The pairs after a head holding the class starts (segsort_ids): one read brings both.
+        const std::size_t head = (p.classes + 3) / 2;
+        const bc::buffer pairs = lease.buffer((head + cap * 2) * sizeof(cl_ulong));
         bc::buffer tk, tv;
         if (p.cpu) {
             tk = lease.buffer(n * key_bytes);
@@ -197,31 +223,63 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
         const bc::buffer& values = r.has_values ? r.values.buffer : r.keys.buffer;
         const cl_ulong voff = r.has_values ? r.values.offset : 0;
         const cl_uint tiny = !p.cpu && p.tiny > 0; // class 1 counted, not listed: see below
-        launch(queue, k.count, items, bin_wg, offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments), cl_ulong(n),
-               cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), table, cl_uint(items));
-        const buffer_range t{table, 0, table_size};
         const cl_uint zero = 0;
-        scan_impl(t, t, element_type::uint32, false, &zero, scan_algorithm::fast, queue);
-        launch(queue, k.ids, items, bin_wg, offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments), cl_ulong(n),
-               cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), tiny, table, cl_uint(items), list, pairs,
-               cl_uint(cap));
+        const auto bin_mode = p.bin_for(n, num_segments);
+        const bool round_trip = n > p.tile, scout = round_trip && bin_mode != segmented_sort_policy::bin_mode::lists;
+        const bool early = scout && bin_mode == segmented_sort_policy::bin_mode::early;
+        // (With the scout, segsort_ids writes no pairs: the scout's stay for the host to read.)
+        auto bin = [&] {
+            launch(queue, k.count, items, bin_wg, offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments),
+                   cl_ulong(n), cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), table, cl_uint(items));
+            const buffer_range t{table, 0, table_size};
+            scan_impl(t, t, element_type::uint32, false, &zero, scan_algorithm::fast, queue);
+            launch(queue, k.ids, items, bin_wg, offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments),
+                   cl_ulong(n), cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), tiny, table,
+                   cl_uint(items), list, pairs, cl_uint(scout ? 0 : cap), cl_uint(head));
+        };
 
-        // The start of every class in the list (table[c * items], c = 0 .. classes + 1) comes
-        // back to the host in one read: the long segments' count (and then their ranges), and
-        // no launch for a class without segments, each launch sized to its class.
-        // The first few long segments' ranges come in the same round trip (read before the
-        // blocking one on the in-order queue), all that the one-call-each way needs.
-        // Inputs no longer than the tile have no long segment: no round trip, every class that
-        // can have segments launched (each reads its count on the device).
+        // Inputs longer than the tile: one read brings every class's start in the list (its
+        // count: no launch for a class without segments, each launch sized to its class) and the
+        // first long segments' ranges (usually all of them). With the scout
+        // (segsort_scout: counts and long ranges in one launch), the lists are made after the
+        // read and only where a listed class has segments; else segsort_ids copies the class
+        // starts to the head of the pairs. Inputs no longer than the tile have no long segment:
+        // no round trip, every class that can have segments launched (each reads its count on
+        // the device).
         std::vector<cl_uint> starts(p.classes + 2);
-        const std::size_t ahead = std::min<std::size_t>(cap, std::min<std::size_t>(p.calls_up_to, 16));
+        // Up to 1024 long ranges come with the counts (16 KiB: the read's latency, not its bytes,
+        // is what costs); more take a second read.
+        const std::size_t ahead = std::min<std::size_t>(cap, 1024);
         std::vector<cl_ulong> large(2 * ahead);
-        const bool round_trip = n > p.tile;
+        const std::size_t first_listed = tiny ? 2 : 1; // the first class that needs the lists
+        bool listed = true;
+        std::vector<cl_ulong> got(round_trip ? head + 2 * ahead : 0);
+        if (scout) {
+            queue.enqueue_fill_buffer(pairs, &zero, sizeof zero, 0, (p.classes + 1) * sizeof(cl_uint));
+            launch(queue, k.scout, items, bin_wg, offsets.buffer, cl_ulong(offsets.offset), cl_ulong(num_segments),
+                   cl_ulong(n), cl_uint(p.spt), classes, min_log, step_log, cl_ulong(p.tile), pairs, cl_uint(head),
+                   cl_uint(cap));
+            bc::event read = queue.enqueue_read_buffer_async(pairs, 0, got.size() * sizeof(cl_ulong), got.data());
+            // early: the lists made while the read comes back (they write only temporaries).
+            if (early) bin();
+            read.wait();
+        } else {
+            bin();
+            if (round_trip) queue.enqueue_read_buffer(pairs, 0, got.size() * sizeof(cl_ulong), got.data());
+        }
         if (round_trip) {
-            if (ahead > 0) queue.enqueue_read_buffer_async(pairs, 0, large.size() * sizeof(cl_ulong), large.data());
-            const std::size_t origin[3] = {0, 0, 0}, region[3] = {sizeof(cl_uint), p.classes + 2, 1};
-            queue.enqueue_read_buffer_rect(table, origin, origin, region, items * sizeof(cl_uint), 0, sizeof(cl_uint),
-                                           0, starts.data());
+            std::copy(got.begin() + std::ptrdiff_t(head), got.end(), large.begin());
+            if (scout) {
+                std::vector<cl_uint> counts(p.classes + 1);
+                std::memcpy(counts.data(), got.data(), counts.size() * sizeof(cl_uint));
+                listed = false;
+                for (std::size_t c = 0; c <= p.classes; ++c) {
+                    starts[c + 1] = starts[c] + counts[c];
+                    listed = listed || (c >= first_listed && counts[c] > 0);
+                }
+            } else {
+                std::memcpy(starts.data(), got.data(), starts.size() * sizeof(cl_uint));
+            }
         } else {
             for (std::size_t d = 1; d <= p.classes; ++d) { // class d: slice(d - 1), at least shortest
                 const std::size_t shortest = d == 1 ? 2 : p.slice(d - 2) + 1;
@@ -234,10 +292,12 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
         if (todo > 0) {
             large.resize(2 * todo);
             if (todo > ahead)
-                queue.enqueue_read_buffer(pairs, 2 * ahead * sizeof(cl_ulong), 2 * (todo - ahead) * sizeof(cl_ulong),
+                queue.enqueue_read_buffer(pairs, (head + 2 * ahead) * sizeof(cl_ulong), 2 * (todo - ahead) * sizeof(cl_ulong),
                                           large.data() + 2 * ahead);
-            sort_long_segments(r, large, k, p, queue, who);
+            if (scout) sort_pairs_by_begin(large); // arrival order: put back in segment order
+            sort_long_segments(r, large, k, p, queue, who, nested);
         }
+        if (scout && listed && !early) bin();
 
         if (p.cpu) {
             if (starts[p.classes + 1] > starts[1])
@@ -272,6 +332,19 @@ void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, ele
                    cl_uint(c + 1), cl_uint(slice), cl_uint(0));
         }
     });
+}
+
+} // namespace
+
+void segmented_sort_impl(const sort_request& r, const buffer_range& offsets, element_type offset_type,
+                         bc::command_queue& queue)
+{
+    segmented_sort_run(r, offsets, offset_type, queue, false);
+}
+
+void segmented_sort_nested(const sort_request& r, const buffer_range& offsets, bc::command_queue& queue)
+{
+    segmented_sort_run(r, offsets, element_type::uint32, queue, true);
 }
 
 } // namespace detail

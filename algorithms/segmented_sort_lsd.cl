@@ -68,6 +68,18 @@ inline ssr_bits ssr_load(__global const ssr_bits* src, ulong i, uint convert)
 
 inline uint ssr_digit(ssr_bits u, uint shift) { return (uint)(u >> shift) & (SSR_RADIX - 1u); }
 
+// The MSD form's digit where the host passes SSR_SHIFT_FROM_SPAN: the SSR_BITS bits that end at
+// the highest bit in which some long segment's keys differ (ssr_span's word; the lowest digit
+// where they differ in fewer bits, any digit where they do not differ at all).
+#define SSR_SHIFT_FROM_SPAN 0xffffffffu
+inline uint ssr_shift(uint shift, __global const uint* span)
+{
+    if (shift != SSR_SHIFT_FROM_SPAN) return shift;
+    const ulong d = ((ulong)span[1] << 32) | span[0];
+    const uint top = d == 0 ? 0u : 64u - (uint)clz(d); // bits up to the highest differing one
+    return top > SSR_BITS ? top - SSR_BITS : 0u;
+}
+
 // Ranks the tile in lkeys (and the origins in lidx) stably by the SSR_BITS-bit digit at shift, in
 // place, 4 bits at a time: work-item w counts its SSR_KPT consecutive keys into column w of a
 // sub-digit-major table; the table's exclusive scan gives every key the number of keys before it
@@ -113,11 +125,13 @@ inline void ssr_rank(__local ssr_bits* lkeys, __local ushort* lidx, __local uint
 
 // One tile's digit counts (work-group histogram in local memory), stored segment-major.
 __kernel __attribute__((reqd_work_group_size(SSR_WG, 1, 1)))
-void ssr_count(__global const ssr_bits* src, ulong src_off, uint src_packed, uint convert, uint shift,
-               __global const uint* tile_seg, __global const uint4* seg, __global uint* counts)
+void ssr_count(__global const ssr_bits* src, ulong src_off, uint src_packed, uint convert, uint shift_arg,
+               __global const uint* tile_seg, __global const uint4* seg, __global uint* counts,
+               __global const uint* span)
 {
     __local uint bins[WG_HIST_LOCAL_SIZE(SSR_RADIX)];
     SSR_TILE_INFO(src_packed);
+    const uint shift = ssr_shift(shift_arg, span);
     const uint lid = get_local_id(0);
     wg_hist_clear(bins, SSR_RADIX);
     ssr_bits keys[SSR_KPT]; // every load issued before the first local atomic
@@ -138,8 +152,8 @@ void ssr_count(__global const ssr_bits* src, ulong src_off, uint src_packed, uin
 // (and value) to its place in its segment: coalesced runs per digit.
 __kernel __attribute__((reqd_work_group_size(SSR_WG, 1, 1)))
 void ssr_scatter(__global const ssr_bits* src, ulong src_off, uint src_packed, __global ssr_bits* dst, ulong dst_off,
-                 uint dst_packed, uint convert_in, uint convert_out, uint shift, __global const uint* tile_seg,
-                 __global const uint4* seg, __global const uint* scanned
+                 uint dst_packed, uint convert_in, uint convert_out, uint shift_arg, __global const uint* tile_seg,
+                 __global const uint4* seg, __global const uint* scanned, __global const uint* span
 #ifdef SSR_HAS_VALUES
                  , __global const SSR_V* vsrc, ulong vsrc_off, __global SSR_V* vdst, ulong vdst_off
 #endif
@@ -154,6 +168,7 @@ void ssr_scatter(__global const ssr_bits* src, ulong src_off, uint src_packed, _
     __local uint run_base[SSR_RADIX];
     SSR_TILE_INFO(src_packed);
     const uint lid = get_local_id(0);
+    const uint shift = ssr_shift(shift_arg, span);
 
     // Missing keys of a segment's last tile are all-ones: they rank after every real key.
     for (uint k = 0; k < SSR_KPT; ++k) {
@@ -186,6 +201,72 @@ void ssr_scatter(__global const ssr_bits* src, ulong src_off, uint src_packed, _
             dst[pos] = convert_out ? K_AS_UNSIGNED(sortable_to_key(u)) : u;
 #ifdef SSR_HAS_VALUES
             vdst[vdst_off + pos - dst_off] = vsrc[vsrc_off + first + lidx[SSR_PAD(j)]];
+#endif
+        }
+    }
+}
+
+// The MSD form's digit (by policy): the OR over every key of the long segments of its sortable
+// bits XOR its segment's first key's, into span[0] (low 32 bits) and span[1] (high), zeroed
+// before: a work-group's OR in local memory, then one atomic per word.
+__kernel __attribute__((reqd_work_group_size(SSR_WG, 1, 1)))
+void ssr_span(__global const ssr_bits* src, ulong src_off, __global const uint* tile_seg, __global const uint4* seg,
+              __global uint* span)
+{
+    __local uint part[2];
+    SSR_TILE_INFO(0);
+    const uint lid = get_local_id(0);
+    if (lid < 2) part[lid] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ssr_bits ref = ssr_load(src, src_off + s.x, 1);
+    ssr_bits acc = 0;
+    for (uint k = 0; k < SSR_KPT; ++k) {
+        const uint j = k * SSR_WG + lid;
+        if (j < m) acc |= ssr_load(src, src_off + first + j, 1) ^ ref;
+    }
+    const ulong wide = (ulong)acc;
+    if ((uint)wide != 0) atomic_or(&part[0], (uint)wide);
+    if ((uint)(wide >> 32) != 0) atomic_or(&part[1], (uint)(wide >> 32));
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < 2 && part[lid] != 0) atomic_or(span + lid, part[lid]);
+}
+
+// The MSD form (segmented_msd_sort): after one pass on the top digit into the packed temporary,
+// digit d of long segment r is the sub-segment starting at scanned(r, d, 0) (the exclusive scan
+// of the segment-major table from 0 makes that P + keys of r with a smaller digit); one offsets
+// list of count * SSR_RADIX + 1 entries in packed positions, ending at m, for the second level.
+__kernel void ssr_bucket_offsets(__global const uint4* seg, uint count, __global const uint* scanned, uint m,
+                                 __global uint* sub)
+{
+    const uint g = get_global_id(0);
+    if (g > count * SSR_RADIX) return;
+    if (g == count * SSR_RADIX) {
+        sub[g] = m;
+        return;
+    }
+    const uint4 s = seg[g / SSR_RADIX];
+    const uint T = (s.y + SSR_TILE - 1) / SSR_TILE;
+    sub[g] = scanned[s.w * SSR_RADIX + (g % SSR_RADIX) * T];
+}
+
+// The MSD form's last step: every tile of the packed temporary back to its segment's place in the
+// caller's range (a copy per tile, used where the long segments are not one run there).
+__kernel __attribute__((reqd_work_group_size(SSR_WG, 1, 1)))
+void ssr_unpack(__global const ssr_bits* src, __global ssr_bits* dst, ulong dst_off, __global const uint* tile_seg,
+                __global const uint4* seg
+#ifdef SSR_HAS_VALUES
+                , __global const SSR_V* vsrc, __global SSR_V* vdst, ulong vdst_off
+#endif
+                )
+{
+    SSR_TILE_INFO(1);
+    const ulong out = (ulong)s.x + (ulong)i * SSR_TILE;
+    for (uint k = 0; k < SSR_KPT; ++k) {
+        const uint j = k * SSR_WG + get_local_id(0);
+        if (j < m) {
+            dst[dst_off + out + j] = src[first + j];
+#ifdef SSR_HAS_VALUES
+            vdst[vdst_off + out + j] = vsrc[first + j];
 #endif
         }
     }

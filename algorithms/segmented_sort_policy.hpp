@@ -25,10 +25,14 @@ struct segmented_sort_policy {
     std::size_t groups = 0;      // GPU: persistent groups per class launch; CPU: work-items
     // Segments longer than `tile`: up to `calls_up_to` of them one radix sort call each (the
     // device-wide one-sweep on the sub-range, no copy); more: all in one segmented LSD radix sort
-    // (lsd: segmented_sort_lsd.cl, tiles of lsd_wg * lsd_kpt keys) or, 32-bit keys, one radix
+    // (lsd: segmented_sort_lsd.cl, tiles of lsd_wg * lsd_kpt keys), or its pass on the top digit
+    // followed by a segmented sort of the digits' sub-segments (msd), or, 32-bit keys, one radix
     // sort of packed (segment, key) words (packed).
-    enum class long_mode { lsd, packed } many_long = long_mode::lsd;
+    enum class long_mode { lsd, packed, msd } many_long = long_mode::lsd;
     std::size_t calls_up_to = 8;
+    // msd: the digit of its one pass ends at the highest bit in which some long segment's keys
+    // differ (one more read of the keys: ssr_span), or is the key's top digit.
+    bool msd_span = true;
     std::size_t lsd_wg = 256, lsd_kpt = 16;
     // GPU: segments of the smallest class (tiny = slice(0); 0: off) are counted by the binning
     // but not listed, and sorted by number: a warp each with lanes exchanging keys (tiny_warp:
@@ -36,6 +40,19 @@ struct segmented_sort_policy {
     // shfl.sync) or by segsort_local's direct mode (H100, 2^21 segments of 32: warp 0.35 ms,
     // direct 0.50, binned 0.52; docs/RESULTS.md).
     std::size_t tiny = 0;
+    // Inputs longer than the tile: the class counts and the long segments' ranges first, in one
+    // launch (segsort_scout), and the class lists after the long sorts, only where a listed class
+    // has segments (scout), or always and while the counts come back (early); or the lists
+    // always, the class starts then read from them (lists). By default (automatic) the scout
+    // where segments average at most the tiny class's length (most need no list), else the
+    // lists (H100 2^26 uint, lists / scout: segments of 32 0.30 / 0.27-0.30 ms, 1024 0.77 / 0.80-0.84,
+    // 65536 1.88 / 2.00, one huge 1.62-1.64 / 1.61-1.65).
+    enum class bin_mode { scout, early, lists, automatic } bin = bin_mode::automatic;
+    bin_mode bin_for(std::size_t n, std::size_t num_segments) const
+    {
+        if (bin != bin_mode::automatic) return bin;
+        return !cpu && tiny > 0 && num_segments * tiny >= n ? bin_mode::scout : bin_mode::lists;
+    }
     bool tiny_warp = false, tiny_shuffle = false;
     std::size_t slice(std::size_t c) const
     {
@@ -45,12 +62,14 @@ struct segmented_sort_policy {
 
 // key_bytes: the key's size; has_values: values travel with the keys (the local memory then
 // holds a tag beside each key).
-// CLPRIM_SEGMENTED_PATH=gpu|cpu forces a path; CLPRIM_SEGMENTED_LONG=calls|lsd|packed how the
-// segments longer than the tile are sorted (calls: one radix sort each, however many);
+// CLPRIM_SEGMENTED_PATH=gpu|cpu forces a path; CLPRIM_SEGMENTED_LONG=calls|lsd|packed|msd how
+// the segments longer than the tile are sorted (calls: one radix sort each, however many);
 // CLPRIM_SEGMENTED_TUNE="items[,tile[,lsd_kpt[,spt]]]" sets the GPU path's registers per
 // work-item, tile, LSD keys per work-item and segments per binning work-item, for measurements;
 // CLPRIM_SEGMENTED_TINY=warp|direct|binned: segments of the smallest class by number, a warp
-// each (where the keys allow) or segsort_local's direct mode, or binned like the others.
+// each (where the keys allow) or segsort_local's direct mode, or binned like the others;
+// CLPRIM_SEGMENTED_BIN=scout|early|lists: the class counts and long ranges read before the lists
+// are made, or while they are made, or the lists always; CLPRIM_SEGMENTED_MSD_DIGIT=span|top: the MSD form's digit.
 inline segmented_sort_policy select_segmented_sort_policy(const device_profile& profile, std::size_t key_bytes,
                                                           bool has_values)
 {
@@ -78,10 +97,15 @@ inline segmented_sort_policy select_segmented_sort_policy(const device_profile& 
     };
     while (p.lsd_kpt > 1 && lsd_bytes(p.lsd_kpt) > local) p.lsd_kpt /= 2;
     // CPU devices (PoCL, 2^20 keys in 15 segments of 65536: packed 49 ms, LSD 172 ms): packed.
-    if (cpu) p.many_long = segmented_sort_policy::long_mode::packed;
-    if (const auto forced = knob_choice("CLPRIM_SEGMENTED_LONG", {"calls", "lsd", "packed"})) {
+    // GPUs: the MSD form (H100, 2^26 uint in segments of 65536: 1.98 ms against the LSD's 2.91).
+    p.many_long = cpu ? segmented_sort_policy::long_mode::packed : segmented_sort_policy::long_mode::msd;
+    if (const auto b = knob_choice("CLPRIM_SEGMENTED_BIN", {"scout", "early", "lists"}))
+        p.bin = segmented_sort_policy::bin_mode(*b);
+    if (const auto d = knob_choice("CLPRIM_SEGMENTED_MSD_DIGIT", {"span", "top"})) p.msd_span = *d == 0;
+    if (const auto forced = knob_choice("CLPRIM_SEGMENTED_LONG", {"calls", "lsd", "packed", "msd"})) {
+        using m = segmented_sort_policy::long_mode;
         if (*forced == 0) p.calls_up_to = std::size_t(-1);
-        else p.many_long = *forced == 1 ? segmented_sort_policy::long_mode::lsd : segmented_sort_policy::long_mode::packed;
+        else p.many_long = *forced == 1 ? m::lsd : *forced == 2 ? m::packed : m::msd;
     }
     if (cpu) {
         // Longer segments go to the radix sort (packed, or one call each): a work-item's merge

@@ -8,6 +8,7 @@
 #include "segments_test_support.hpp"
 
 #include <clprim/detail/device_profile.hpp>
+#include <clprim/detail/scratch_pool.hpp>
 
 using namespace clprim_test;
 
@@ -97,6 +98,20 @@ std::vector<mix_case> mixes()
     return standard_mixes(big ? (std::size_t(1) << 22) : (std::size_t(1) << 17), big ? 100000 : 10000);
 }
 
+// count long segments (first + i * step keys) each followed by a short one (i % short_mod keys);
+// n: the keys before them on entry, all keys on return.
+std::vector<std::size_t> long_then_short(std::size_t count, std::size_t first, std::size_t step, std::size_t short_mod,
+                                         std::size_t& n)
+{
+    std::vector<std::size_t> lengths;
+    for (std::size_t i = 0; i < count; ++i) {
+        lengths.push_back(first + i * step);
+        lengths.push_back(i % short_mod);
+    }
+    for (std::size_t l : lengths) n += l;
+    return lengths;
+}
+
 // Keys with many duplicates (stability shows), over the type's order.
 template <class K>
 std::vector<K> dup_keys(std::size_t n, std::uint64_t seed = 11)
@@ -169,20 +184,16 @@ BOOST_AUTO_TEST_CASE(many_long_segments_each_way)
 {
     // More than a few segments longer than a work-group's tile (GPU path) or than one work-item
     // sorts (CPU path: 4096), with tiny segments between them, each way the long ones go: one
-    // segmented LSD radix sort (partial last tiles, every key width), packed (segment, key) words
-    // in one radix sort (32-bit keys; others fall to the LSD), one radix call each.
+    // segmented LSD radix sort (partial last tiles, every key width), its top-digit pass followed
+    // by a segmented sort of the digits' sub-segments (msd), packed (segment, key) words in one
+    // radix sort (32-bit keys; others fall to the LSD), one radix call each.
     for (const char* path : {"gpu", "cpu"}) {
         env_override force("CLPRIM_SEGMENTED_PATH", path);
-        for (const char* mode : {"lsd", "packed", "calls"}) {
+        for (const char* mode : {"lsd", "msd", "packed", "calls"}) {
             env_override force_long("CLPRIM_SEGMENTED_LONG", mode);
             const std::size_t len = 5001, count = 12; // both paths' tiles are 4096 or less
-            std::vector<std::size_t> lengths;
-            for (std::size_t i = 0; i < count; ++i) {
-                lengths.push_back(len + i * 1031);
-                lengths.push_back(i % 4);
-            }
             std::size_t n = 5;
-            for (std::size_t l : lengths) n += l;
+            const auto lengths = long_then_short(count, len, 1031, 4, n);
             const auto offsets = offsets_from_lengths<cl_uint>(lengths, 5);
             const std::string p = std::string(path) + " " + mode;
             check(queue, dup_keys<cl_uint>(n), offsets, clprim::sort_order::ascending, true, p + " uint pairs");
@@ -214,7 +225,7 @@ BOOST_AUTO_TEST_CASE(small_tiles_every_path)
     std::size_t n = 2;
     for (std::size_t l : lengths) n += l;
     const auto offsets = offsets_from_lengths<cl_uint>(lengths, 2);
-    for (const char* mode : {"lsd", "packed"}) {
+    for (const char* mode : {"lsd", "msd", "packed"}) {
         env_override force_long("CLPRIM_SEGMENTED_LONG", mode);
         const std::string p = std::string("small tiles ") + mode;
         check(queue, dup_keys<cl_uint>(n), offsets, clprim::sort_order::ascending, true, p + " uint pairs");
@@ -243,6 +254,124 @@ BOOST_AUTO_TEST_CASE(tiny_segments_both_ways)
             check(queue, make_data<cl_uint>(n + 3, distribution::random), offsets, clprim::sort_order::ascending,
                   false, p + " uint keys");
         }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(msd_digits)
+{
+    // The MSD form's one pass on the digit that ends at the highest differing bit (span) or on
+    // the top digit: keys of few bits (all in one top-digit bucket), all equal, negative and
+    // positive small 64-bit ints (differing in the top bit once sortable), 64-bit keys of 44
+    // bits, in long segments of the small tile (256) between short ones.
+    env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
+    env_override tune("CLPRIM_SEGMENTED_TUNE", "32,256,1");
+    env_override force_long("CLPRIM_SEGMENTED_LONG", "msd");
+    std::size_t n = 3;
+    const auto lengths = long_then_short(12, 700, 97, 5, n);
+    const auto offsets = offsets_from_lengths<cl_uint>(lengths, 3);
+    for (const char* digit : {"span", "top"}) {
+        env_override d("CLPRIM_SEGMENTED_MSD_DIGIT", digit);
+        const std::string p = std::string("msd ") + digit;
+        auto small = make_data<cl_uint>(n, distribution::random);
+        for (auto& x : small) x %= 1000;
+        check(queue, small, offsets, clprim::sort_order::ascending, true, p + " small uint pairs");
+        check(queue, std::vector<cl_uint>(n, 77u), offsets, clprim::sort_order::ascending, true, p + " equal pairs");
+        // (The key types and orders of small_tiles_every_path: no program of its own on PoCL.)
+        auto longs = make_data<cl_long>(n, distribution::random);
+        for (auto& x : longs) x %= 300;
+        check(queue, longs, offsets, clprim::sort_order::descending, true, p + " small long desc pairs");
+        for (auto& x : longs) x = std::int64_t(std::uint64_t(x) >> 20);
+        check(queue, longs, offsets, clprim::sort_order::descending, true, p + " long desc pairs");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(binning_both_ways)
+{
+    // Inputs longer than the tile: the scout (class counts and long ranges read first, the lists
+    // made after the long sorts only where a listed class has segments, or always while the
+    // counts come back: early) and the lists made first; mixes with long,
+    // tiny, middle and empty segments, and long plus empty ones only (no lists then).
+    for (const char* path : {"gpu", "cpu"}) {
+        env_override force("CLPRIM_SEGMENTED_PATH", path);
+        for (const char* bin : {"scout", "early", "lists"}) {
+            env_override force_bin("CLPRIM_SEGMENTED_BIN", bin);
+            for (seg_mix mix : {seg_mix::few_large, seg_mix::power_law, seg_mix::empty_plus_one, seg_mix::tiny}) {
+                const std::size_t n = 40009;
+                const auto offsets = offsets_from_lengths<cl_uint>(segment_lengths(mix, n, 3000), 2);
+                const std::string p = std::string(path) + " " + bin + " " + name_of(mix);
+                check(queue, dup_keys<cl_uint>(n + 2), offsets, clprim::sort_order::ascending, true, p + " uint pairs");
+                check(queue, make_data<cl_uint>(n + 2, distribution::random), offsets, clprim::sort_order::ascending,
+                      false, p + " uint keys");
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(more_long_ranges_than_the_first_read)
+{
+    // More long segments (1100, tile 256) than the first read brings (1024): the rest come in a
+    // second read, in the scout's arrival order and in list order.
+    env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
+    env_override tune("CLPRIM_SEGMENTED_TUNE", "32,256,1");
+    std::size_t n = 0;
+    const auto lengths = long_then_short(1100, 257, 1, 3, n);
+    const auto offsets = offsets_from_lengths<cl_uint>(lengths, 0);
+    for (const char* bin : {"scout", "lists"}) {
+        env_override force_bin("CLPRIM_SEGMENTED_BIN", bin);
+        check(queue, dup_keys<cl_uint>(n), offsets, clprim::sort_order::ascending, true, std::string(bin) + " uint pairs");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(allocation_failures_leave_data)
+{
+    // Every temporary a fresh allocation (pool off), the i-th one failing (and its retry): the
+    // call either throws out_of_device_memory with the keys and values as they were, or sorts
+    // them. Many long segments (longer than the tile) and short ones by the MSD form, and one
+    // long segment among empty ones (a radix sort call). (The lsd form's later passes scan into
+    // temporaries after its odd passes wrote the caller's range, and several radix calls each
+    // take their own: with the pool on they find the first ones' buffers; with it off they can
+    // fail half-way, so they are not here.)
+    env_override limit("CLPRIM_SCRATCH_LIMIT_MB", "0");
+    env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
+    std::size_t n_many = 1;
+    const auto many = long_then_short(10, 9001, 103, 5, n_many);
+    std::vector<std::size_t> one(2000, 0);
+    one[1000] = 20011;
+    for (const char* mode : {"msd", "one"}) {
+        env_override force_long("CLPRIM_SEGMENTED_LONG", "msd");
+        const bool single = std::string(mode) == "one";
+        const std::size_t n = single ? 20012 : n_many;
+        const auto offsets = offsets_from_lengths<cl_uint>(single ? one : many, 1);
+        const auto keys = make_data<cl_uint>(n, distribution::random);
+        std::vector<cl_uint> vals(n);
+        for (std::size_t i = 0; i < n; ++i) vals[i] = cl_uint(i);
+        std::vector<cl_uint> want_k(keys.begin() + 1, keys.end()), want_v(vals.begin() + 1, vals.end());
+        std::vector<cl_uint> off_from0(offsets.size());
+        for (std::size_t i = 0; i < offsets.size(); ++i) off_from0[i] = offsets[i] - 1;
+        host_sort(want_k, &want_v, off_from0, clprim::sort_order::ascending);
+        want_k.insert(want_k.begin(), keys[0]);
+        want_v.insert(want_v.begin(), vals[0]);
+        bool threw = true;
+        for (unsigned after = 0; threw && after < 64; ++after) {
+            clprim::release_scratch_memory();
+            bc::vector<cl_uint> dk = to_device(keys, queue), dv = to_device(vals, queue);
+            bc::vector<cl_uint> d_o = to_device(offsets, queue);
+            const std::string what = std::string(mode) + " (allocation " + std::to_string(after) + " fails)";
+            clprim::detail::scratch_fail_next(2, after);
+            threw = false;
+            try {
+                clprim::segmented_sort_by_key(dk.begin(), dk.end(), dv.begin(), d_o.begin(), d_o.end(), queue);
+            } catch (const clprim::error& e) {
+                threw = true;
+                BOOST_TEST(std::string(e.what()).find("out of device memory") != std::string::npos, what << ": " << e.what());
+            }
+            clprim::detail::scratch_fail_next(0);
+            BOOST_TEST(first_difference(to_host(dk, queue), threw ? keys : want_k) == -1,
+                       what << (threw ? ": keys changed" : ": keys wrong"));
+            BOOST_TEST(first_difference(to_host(dv, queue), threw ? vals : want_v) == -1,
+                       what << (threw ? ": values changed" : ": values wrong"));
+        }
+        BOOST_TEST(!threw, mode << ": still failing after 64 allocations");
     }
 }
 
