@@ -5,6 +5,7 @@
 // queue; both device-wide paths forced (CLPRIM_BY_KEY_PATH) and tiny look-back tiles.
 #define BOOST_TEST_MODULE clprim_by_key
 #include "by_key_test_support.hpp"
+#include "host_operators.hpp"
 
 #include <boost/compute/function.hpp>
 #include <boost/compute/lambda.hpp>
@@ -13,19 +14,6 @@
 using namespace clprim_test;
 
 namespace {
-
-// Associative, not commutative: composition of affine maps x -> a*x + b (mod 2^16), packed a << 16 | b.
-BOOST_COMPUTE_FUNCTION(cl_uint, affine_then, (cl_uint f, cl_uint g), {
-    const uint af = f >> 16, bf = f & 0xffffu, ag = g >> 16, bg = g & 0xffffu;
-    return (((ag * af) & 0xffffu) << 16) | ((ag * bf + bg) & 0xffffu);
-});
-cl_uint host_affine_then(cl_uint f, cl_uint g)
-{
-    const cl_uint af = f >> 16, bf = f & 0xffffu, ag = g >> 16, bg = g & 0xffffu;
-    return (((ag * af) & 0xffffu) << 16) | ((ag * bf + bg) & 0xffffu);
-}
-const cl_uint affine_identity = 1u << 16;
-
 
 // reduce_by_key through op (op_tag: 0 sum, 1 max, 2 affine), results with guards on both sides,
 // the count overload beside it.

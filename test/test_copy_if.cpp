@@ -202,7 +202,7 @@ BOOST_AUTO_TEST_CASE(single_pass_large)
 {
     using T = cl_uint;
     std::vector<std::size_t> ns{(std::size_t(1) << 24) + 3};
-    if ((device.type() & CL_DEVICE_TYPE_GPU) != 0) ns.push_back((std::size_t(1) << 26) + 1);
+    if (on_gpu()) ns.push_back((std::size_t(1) << 26) + 1);
     for (std::size_t n : ns) {
         const auto random = make_data<T>(n, distribution::random, 7);
         for (const char* lookback : {"wait", "fallback"}) {
@@ -212,7 +212,7 @@ BOOST_AUTO_TEST_CASE(single_pass_large)
                              std::string("half single_pass lookback ") + lookback);
             // GPUs: the other look-back walk and tile order too (NVIDIA's warp walk; the same
             // window walk elsewhere).
-            if ((device.type() & CL_DEVICE_TYPE_GPU) != 0) {
+            if (on_gpu()) {
                 env_override walk("CLPRIM_COPY_IF_LOOKBACK", "warp"), order("CLPRIM_COPY_IF_ORDER", "group");
                 check_copy_if<T>(queue, random, keep_half, [](T x) { return (x & 1u) != 0; },
                                  std::string("half single_pass warp walk, group order, lookback ") + lookback);
