@@ -8,8 +8,9 @@
 //  - group sort_comparator: ints by abs(a) < abs(b) (a BOOST_COMPUTE_FUNCTION), clprim beside
 //    bc::sort with the same function.
 // Every row is checked against the host. Case merge_search_clprim: the merge and lower_bound rows
-// of clprim alone.
+// of clprim alone; merge_clprim: the merge rows alone (both per CLPRIM_BENCH_VARIANTS).
 #include "bench_framework.hpp"
+#include "bench_variants.hpp"
 
 #include <clprim/merge.hpp>
 #include <clprim/search.hpp>
@@ -54,42 +55,9 @@ void add_row(clprim_bench::context& ctx, const char* group, const std::string& n
     ctx.add(r);
 }
 
-// Bench knob CLPRIM_BENCH_VARIANTS="KNOB=value KNOB=value;...": the clprim rows of the cases
-// merge_search_clprim and merge_search_profile once per variant (those knobs set for its rows),
-// named clprim[variant]; unset: one run as configured, rows named clprim.
-std::vector<std::string> bench_variants()
-{
-    std::vector<std::string> list;
-    if (auto text = clprim::detail::knob_text("CLPRIM_BENCH_VARIANTS")) {
-        std::stringstream in(*text);
-        std::string item;
-        while (std::getline(in, item, ';'))
-            if (!item.empty()) list.push_back(item);
-    }
-    if (list.empty()) list.push_back("");
-    return list;
-}
-
-// The knobs of one variant, set while the result lives.
-std::vector<std::unique_ptr<clprim::detail::scoped_knob>> apply_variant(const std::string& variant)
-{
-    std::vector<std::unique_ptr<clprim::detail::scoped_knob>> knobs;
-    std::stringstream in(variant);
-    std::string item;
-    while (in >> item) {
-        const auto eq = item.find('=');
-        if (eq == std::string::npos) throw std::runtime_error("CLPRIM_BENCH_VARIANTS: expected KNOB=value, got " + item);
-        knobs.push_back(std::make_unique<clprim::detail::scoped_knob>(item.substr(0, eq).c_str(), item.substr(eq + 1)));
-    }
-    return knobs;
-}
-
-// The row name (commas as '/', for the CSV).
-std::string variant_name(std::string variant)
-{
-    std::replace(variant.begin(), variant.end(), ',', '/');
-    return variant.empty() ? "clprim" : "clprim[" + variant + "]";
-}
+using clprim_bench::apply_variant;
+using clprim_bench::bench_variants;
+using clprim_bench::variant_name;
 
 // merge: the two sorted halves of host (clprim per variant, and Boost.Compute beside when
 // `baseline`).
@@ -218,6 +186,19 @@ CLPRIM_BENCH(merge_search_clprim)
         for (auto& x : host) x = rng();
         merge_rows(ctx, host, false, variants);
         lower_bound_rows(ctx, host, rng, variants);
+    }
+}
+
+// Bench case "merge_clprim": merge_search's merge rows of clprim alone, per variant (merge
+// shapes side by side: CLPRIM_MERGE_STREAM, CLPRIM_MERGE_GPU_TUNE, ...).
+CLPRIM_BENCH(merge_clprim)
+{
+    const auto variants = bench_variants();
+    for (const std::size_t n : ctx.sizes) {
+        std::mt19937 rng(static_cast<unsigned>(n) ^ 0x5eedu);
+        std::vector<cl_uint> host(n);
+        for (auto& x : host) x = rng();
+        merge_rows(ctx, host, false, variants);
     }
 }
 
