@@ -137,6 +137,7 @@ __kernel void merge_stream(__global const SK* in, ulong in_off, __global const V
     const ulong b_end = d_end - a_end;
 
     // The windows' first fill: a[ac, ac + T) and b[bc, bc + T), as far as our pieces go.
+#pragma unroll
     for (uint r = 0; r < SE; ++r) {
         const uint l = lid + r * wg;
         if (ac + l < a_end) {
@@ -223,26 +224,48 @@ __kernel void merge_stream(__global const SK* in, ulong in_off, __global const V
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        // Coalesced stores, and each freed slot refilled with the key that enters its window.
+        // Coalesced stores, and each freed slot refilled with the key that enters its window:
+        // every staged output read and every new key's load issued first, then the local writes
+        // and the stores (a local write before the next local read would wait for its load).
+        SK y[SE], z[SE];
+#ifdef SORT_HAS_VALUES
+        V w[SE], u[SE];
+#endif
+#pragma unroll
         for (uint r = 0; r < SE; ++r) {
             const uint l = lid + r * wg;
             if (l < tot) {
                 const bool left = l < ta;
                 const uint s = left ? window_slot(ha, l, T) : T + window_slot(hb, l - ta, T);
-                const SK y = lk[s];
+                y[r] = lk[s];
 #ifdef SORT_HAS_VALUES
-                const V w = lv[s];
+                w[r] = lv[s];
 #endif
                 const ulong p = left ? ac + T + l : bc + T + (l - ta);
                 if (left ? p < a_end : p < b_end) {
-                    lk[s] = LOAD_SK(left ? ka[p] : kb[p]);
+                    z[r] = LOAD_SK(left ? ka[p] : kb[p]);
 #ifdef SORT_HAS_VALUES
-                    lv[s] = left ? va[p] : vb[p];
+                    u[r] = left ? va[p] : vb[p];
 #endif
                 }
-                ko[d + l] = out_convert ? sortable_to_caller(y) : y;
+            }
+        }
+#pragma unroll
+        for (uint r = 0; r < SE; ++r) {
+            const uint l = lid + r * wg;
+            if (l < tot) {
+                const bool left = l < ta;
+                const uint s = left ? window_slot(ha, l, T) : T + window_slot(hb, l - ta, T);
+                const ulong p = left ? ac + T + l : bc + T + (l - ta);
+                if (left ? p < a_end : p < b_end) {
+                    lk[s] = z[r];
 #ifdef SORT_HAS_VALUES
-                vo[d + l] = w;
+                    lv[s] = u[r];
+#endif
+                }
+                ko[d + l] = out_convert ? sortable_to_caller(y[r]) : y[r];
+#ifdef SORT_HAS_VALUES
+                vo[d + l] = w[r];
 #endif
             }
         }
