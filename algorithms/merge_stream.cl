@@ -228,21 +228,25 @@ __kernel void merge_stream(__global const SK* in, ulong in_off, __global const V
         // every staged output read and every new key's load issued first, then the local writes
         // and the stores (a local write before the next local read would wait for its load).
         SK y[SE], z[SE];
+        uint slot[SE];
+        bool fresh[SE]; // the slot takes a new key (its run has one left for this work-group)
 #ifdef SORT_HAS_VALUES
         V w[SE], u[SE];
 #endif
 #pragma unroll
         for (uint r = 0; r < SE; ++r) {
             const uint l = lid + r * wg;
+            fresh[r] = false;
             if (l < tot) {
                 const bool left = l < ta;
-                const uint s = left ? window_slot(ha, l, T) : T + window_slot(hb, l - ta, T);
-                y[r] = lk[s];
+                slot[r] = left ? window_slot(ha, l, T) : T + window_slot(hb, l - ta, T);
+                y[r] = lk[slot[r]];
 #ifdef SORT_HAS_VALUES
-                w[r] = lv[s];
+                w[r] = lv[slot[r]];
 #endif
                 const ulong p = left ? ac + T + l : bc + T + (l - ta);
-                if (left ? p < a_end : p < b_end) {
+                fresh[r] = left ? p < a_end : p < b_end;
+                if (fresh[r]) {
                     z[r] = LOAD_SK(left ? ka[p] : kb[p]);
 #ifdef SORT_HAS_VALUES
                     u[r] = left ? va[p] : vb[p];
@@ -254,13 +258,10 @@ __kernel void merge_stream(__global const SK* in, ulong in_off, __global const V
         for (uint r = 0; r < SE; ++r) {
             const uint l = lid + r * wg;
             if (l < tot) {
-                const bool left = l < ta;
-                const uint s = left ? window_slot(ha, l, T) : T + window_slot(hb, l - ta, T);
-                const ulong p = left ? ac + T + l : bc + T + (l - ta);
-                if (left ? p < a_end : p < b_end) {
-                    lk[s] = z[r];
+                if (fresh[r]) {
+                    lk[slot[r]] = z[r];
 #ifdef SORT_HAS_VALUES
-                    lv[s] = u[r];
+                    lv[slot[r]] = u[r];
 #endif
                 }
                 ko[d + l] = out_convert ? sortable_to_caller(y[r]) : y[r];

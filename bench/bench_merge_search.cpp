@@ -175,31 +175,35 @@ CLPRIM_BENCH(merge_search)
     }
 }
 
+namespace {
+
+// merge_search's merge rows (and lower_bound's) of clprim alone, per variant.
+void clprim_rows(clprim_bench::context& ctx, bool lower_bound)
+{
+    const auto variants = bench_variants();
+    for (const std::size_t n : ctx.sizes) {
+        std::mt19937 rng(static_cast<unsigned>(n) ^ 0x5eedu);
+        std::vector<cl_uint> host(n);
+        for (auto& x : host) x = rng();
+        merge_rows(ctx, host, false, variants);
+        if (lower_bound) lower_bound_rows(ctx, host, rng, variants);
+    }
+}
+
+} // namespace
+
 // Bench case "merge_search_clprim": merge_search's merge and lower_bound rows, clprim's alone (a
 // quick run per setting of CLPRIM_MERGE_* / CLPRIM_SEARCH_* when comparing variants).
 CLPRIM_BENCH(merge_search_clprim)
 {
-    const auto variants = bench_variants();
-    for (const std::size_t n : ctx.sizes) {
-        std::mt19937 rng(static_cast<unsigned>(n) ^ 0x5eedu);
-        std::vector<cl_uint> host(n);
-        for (auto& x : host) x = rng();
-        merge_rows(ctx, host, false, variants);
-        lower_bound_rows(ctx, host, rng, variants);
-    }
+    clprim_rows(ctx, true);
 }
 
-// Bench case "merge_clprim": merge_search's merge rows of clprim alone, per variant (merge
-// shapes side by side: CLPRIM_MERGE_STREAM, CLPRIM_MERGE_GPU_TUNE, ...).
+// Bench case "merge_clprim": the merge rows alone, per variant (merge shapes side by side:
+// CLPRIM_MERGE_STREAM, CLPRIM_MERGE_GPU_TUNE, ...).
 CLPRIM_BENCH(merge_clprim)
 {
-    const auto variants = bench_variants();
-    for (const std::size_t n : ctx.sizes) {
-        std::mt19937 rng(static_cast<unsigned>(n) ^ 0x5eedu);
-        std::vector<cl_uint> host(n);
-        for (auto& x : host) x = rng();
-        merge_rows(ctx, host, false, variants);
-    }
+    clprim_rows(ctx, false);
 }
 
 // Bench case "merge_search_profile" (diagnostic, prints to stdout, adds no rows): device time per
