@@ -129,27 +129,38 @@ __kernel void merge_stream(__global const SK* in, ulong in_off, __global const V
 #ifdef SORT_HAS_VALUES
     __global V* vo = vout + base;
 #endif
-    ulong d = o0 - base;
-    const ulong d_end = o1 - base;
-    ulong ac, a_end; // the left run: next key to take, end of this work-group's piece
-    co_rank_pair_group(ka, la, kb, lb, d, d_end, &ac, &a_end, flags);
-    ulong bc = d - ac;
-    const ulong b_end = d_end - a_end;
+    ulong a0, a1; // this work-group's piece of the left run: [a0, a1)
+    co_rank_pair_group(ka, la, kb, lb, o0 - base, o1 - base, &a0, &a1, flags);
+    const ulong b0 = (o0 - base) - a0;
+    // From here on everything is relative to the pieces' starts (32-bit offsets: a piece is at
+    // most span keys).
+    ka += a0;
+    kb += b0;
+#ifdef SORT_HAS_VALUES
+    va += a0;
+    vb += b0;
+#endif
+    ko += o0 - base;
+#ifdef SORT_HAS_VALUES
+    vo += o0 - base;
+#endif
+    const uint a_end = (uint)(a1 - a0), b_end = (uint)((o1 - base) - a1 - b0), d_end = (uint)(o1 - o0);
+    uint ac = 0, bc = 0, d = 0; // keys taken from each piece, outputs written
 
-    // The windows' first fill: a[ac, ac + T) and b[bc, bc + T), as far as our pieces go.
+    // The windows' first fill: the pieces' first T keys (as far as they go).
 #pragma unroll
     for (uint r = 0; r < SE; ++r) {
         const uint l = lid + r * wg;
-        if (ac + l < a_end) {
-            lk[l] = LOAD_SK(ka[ac + l]);
+        if (l < a_end) {
+            lk[l] = LOAD_SK(ka[l]);
 #ifdef SORT_HAS_VALUES
-            lv[l] = va[ac + l];
+            lv[l] = va[l];
 #endif
         }
-        if (bc + l < b_end) {
-            lk[T + l] = LOAD_SK(kb[bc + l]);
+        if (l < b_end) {
+            lk[T + l] = LOAD_SK(kb[l]);
 #ifdef SORT_HAS_VALUES
-            lv[T + l] = vb[bc + l];
+            lv[T + l] = vb[l];
 #endif
         }
     }
@@ -157,9 +168,9 @@ __kernel void merge_stream(__global const SK* in, ulong in_off, __global const V
 
     uint ha = 0, hb = 0; // the windows' first slots
     while (d < d_end) {
-        const uint tot = (uint)min((ulong)T, d_end - d);  // outputs this step
-        const uint wa = (uint)min((ulong)T, a_end - ac);  // keys in the left window
-        const uint wb = (uint)min((ulong)T, b_end - bc);  // and in the right one
+        const uint tot = min(T, d_end - d);  // outputs this step
+        const uint wa = min(T, a_end - ac);  // keys in the left window
+        const uint wb = min(T, b_end - bc);  // and in the right one
         const uint x = lid * SE;
         SK kr[SE];
         uint ix[SE];
@@ -224,50 +235,35 @@ __kernel void merge_stream(__global const SK* in, ulong in_off, __global const V
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        // Coalesced stores, and each freed slot refilled with the key that enters its window:
-        // every staged output read and every new key's load issued first, then the local writes
-        // and the stores (a local write before the next local read would wait for its load).
-        SK y[SE], z[SE];
-        uint slot[SE];
-        bool fresh[SE]; // the slot takes a new key (its run has one left for this work-group)
-#ifdef SORT_HAS_VALUES
-        V w[SE], u[SE];
-#endif
+        // Coalesced stores from the staged slots, then each freed slot refilled with the key that
+        // enters its window (the same work-item reads a slot, then writes it: no barrier between).
+        // Stores first, loads after: few values live at once (registers decide how many
+        // work-groups an SM holds), and the loads still go out together.
 #pragma unroll
         for (uint r = 0; r < SE; ++r) {
             const uint l = lid + r * wg;
-            fresh[r] = false;
             if (l < tot) {
-                const bool left = l < ta;
-                slot[r] = left ? window_slot(ha, l, T) : T + window_slot(hb, l - ta, T);
-                y[r] = lk[slot[r]];
+                const uint s = l < ta ? window_slot(ha, l, T) : T + window_slot(hb, l - ta, T);
+                const SK y = lk[s];
+                ko[d + l] = out_convert ? sortable_to_caller(y) : y;
 #ifdef SORT_HAS_VALUES
-                w[r] = lv[slot[r]];
+                vo[d + l] = lv[s];
 #endif
-                const ulong p = left ? ac + T + l : bc + T + (l - ta);
-                fresh[r] = left ? p < a_end : p < b_end;
-                if (fresh[r]) {
-                    z[r] = LOAD_SK(left ? ka[p] : kb[p]);
-#ifdef SORT_HAS_VALUES
-                    u[r] = left ? va[p] : vb[p];
-#endif
-                }
             }
         }
 #pragma unroll
         for (uint r = 0; r < SE; ++r) {
             const uint l = lid + r * wg;
             if (l < tot) {
-                if (fresh[r]) {
-                    lk[slot[r]] = z[r];
+                const bool left = l < ta;
+                const uint s = left ? window_slot(ha, l, T) : T + window_slot(hb, l - ta, T);
+                const uint p = left ? ac + T + l : bc + T + (l - ta);
+                if (left ? p < a_end : p < b_end) {
+                    lk[s] = LOAD_SK(left ? ka[p] : kb[p]);
 #ifdef SORT_HAS_VALUES
-                    lv[slot[r]] = u[r];
+                    lv[s] = left ? va[p] : vb[p];
 #endif
                 }
-                ko[d + l] = out_convert ? sortable_to_caller(y[r]) : y[r];
-#ifdef SORT_HAS_VALUES
-                vo[d + l] = w[r];
-#endif
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
