@@ -145,17 +145,6 @@ inline onesweep_policy select_onesweep_policy(const device_profile& profile, con
     return t;
 }
 
-// ---- 16-bit keys alone ------------------------------------------------------------------------
-// Where the one-sweep path would sort 16-bit keys without values, a counting sort can take them
-// instead (radix_counting16.cpp: a 65536-bin histogram, a scan, one fill; no ranking passes).
-// CLPRIM_RADIX_COUNTING16=on|off forces it; default off (not yet measured against the passes).
-inline bool select_counting16(const sort_request& r)
-{
-    if (size_of(r.key_type) != 2 || r.has_values) return false;
-    if (const auto c = knob_choice("CLPRIM_RADIX_COUNTING16", {"off", "on"})) return *c == 1;
-    return false;
-}
-
 // ---- Multi-pass -------------------------------------------------------------------------------
 // Digit width: 8 bits halves the passes of a 4-bit sort; the tile is ranked 4 bits at a time in
 // local memory (radix_sort.cl, rank_bins), so wider digits cost little more per pass.

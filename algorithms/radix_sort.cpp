@@ -2,7 +2,6 @@
 // the one-sweep sort on GPUs (radix_onesweep.cpp), one launch for small ranges (sort_small.cpp),
 // the chunked CPU sort on CPU devices (radix_sort_cpu.cpp), or the textbook multi-pass LSD sort
 // (radix_multipass.cpp).
-#include "radix_counting16.hpp"
 #include "radix_multipass.hpp"
 #include "radix_onesweep.hpp"
 #include "radix_policy.hpp"
@@ -53,7 +52,6 @@ void radix_sort_impl(const sort_request& r, bc::command_queue& user_queue)
     if (path == radix_path::cpu) return radix_sort_cpu_impl(r, queue);
     if (path == radix_path::small) return guarded(who, [&] { sort_small(r, queue); });
     if (path == radix_path::onesweep || path == radix_path::onesweep_portable) {
-        if (select_counting16(r)) return guarded(who, [&] { radix_sort_counting16(r, queue); });
         return guarded(who, [&] {
             radix_sort_onesweep(r, queue,
                                 path == radix_path::onesweep ? onesweep_ranking::match_any : onesweep_ranking::portable);

@@ -86,19 +86,6 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(radix_onesweep, T, small_types)
     check_radix_path<T>("onesweep");
 }
 
-// 16-bit keys alone by counting (CLPRIM_RADIX_COUNTING16=on, radix_counting16.cpp): signed and
-// unsigned, both orders (pairs take the one-sweep passes).
-using sixteen_bit_types = boost::mpl::list<cl_short, cl_ushort>;
-BOOST_AUTO_TEST_CASE_TEMPLATE(radix_counting16, T, sixteen_bit_types)
-{
-    env_override c("CLPRIM_RADIX_COUNTING16", "on");
-    env_override p("CLPRIM_RADIX_PATH", "onesweep");
-    for (std::size_t n : {std::size_t(2), std::size_t(17), std::size_t(65537), std::size_t(200003)})
-        for (distribution d : sort_distributions())
-            for (order_t o : {order_t::ascending, order_t::descending})
-                check_sorted_keys<T>(n, d, o, [&](auto f, auto l, auto& q) { clprim::radix_sort(f, l, q, o); }, "radix counting16");
-}
-
 // The textbook and one-launch paths: one type of each digit count (the four types above share
 // their code; only the key transform differs by sign).
 BOOST_AUTO_TEST_CASE_TEMPLATE(radix_multipass, T, two_types)
