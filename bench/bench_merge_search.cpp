@@ -17,6 +17,9 @@
 #include <clprim/sort.hpp>
 #include <clprim/top_k.hpp>
 
+#include <clprim/detail/algorithms_kernels.hpp>
+#include <clprim/detail/device_profile.hpp>
+#include <clprim/detail/element_type.hpp>
 #include <clprim/detail/knobs.hpp>
 
 #include <boost/compute/algorithm/copy.hpp>
@@ -249,5 +252,41 @@ CLPRIM_BENCH(merge_search_profile)
             if (k <= n)
                 profile(k == 100 ? "top_k k100 uint" : "top_k k1048576 uint", n,
                         [&] { clprim::top_k(dr.begin(), dr.end(), k, out.begin(), q); });
+    }
+}
+
+// Bench case "merge_build_info" (diagnostic, prints to stdout, adds no rows): the merge rounds'
+// kernels as built for uint keys (public merge options, keys alone and with uint values) and what
+// the driver says of them: work-group limit, private (spilled) and local memory per kernel, and
+// on NVIDIA ptxas' register counts (-cl-nv-verbose). Run with CLPRIM_CACHE=off so that the
+// program is compiled, not loaded. CLPRIM_MERGE_OPTIONS adds to the options (e.g. a register cap).
+CLPRIM_BENCH(merge_build_info)
+{
+    namespace d = clprim::detail;
+    namespace bc = boost::compute;
+    const bool nvidia = d::profile_of(ctx.device).nvidia;
+    const std::string extra = d::knob_text("CLPRIM_MERGE_OPTIONS").value_or("");
+    for (const char* values : {"", " -DSORT_HAS_VALUES"}) {
+        for (const char* elems : {"17", "11"}) {
+            const std::string options = d::type_options(d::element_type::uint32, "K") +
+                                        d::type_options(d::element_type::uint32, "V") + values +
+                                        " -DMERGE_TWO_RANGES -DMERGE_PROBES=8 -DMERGE_ELEMS=" + elems + " " + extra +
+                                        (nvidia ? " -cl-nv-verbose" : "");
+            const bc::program program =
+                d::algorithms_program(ctx.ctx, {"sort_key_order.cl", "merge_sort.cl", "merge_stream.cl"}, options);
+            std::printf("== merge program, E=%s%s%s\n", elems, *values ? ", values" : "", extra.empty() ? "" : (", " + extra).c_str());
+            for (const char* name : {"merge_stream", "merge_global", "merge_partition"}) {
+                bc::kernel k = program.create_kernel(name);
+                std::printf("  %-16s max wg %zu, private %llu B, local %llu B\n", name,
+                            k.get_work_group_info<std::size_t>(ctx.device, CL_KERNEL_WORK_GROUP_SIZE),
+                            (unsigned long long)k.get_work_group_info<cl_ulong>(ctx.device, CL_KERNEL_PRIVATE_MEM_SIZE),
+                            (unsigned long long)k.get_work_group_info<cl_ulong>(ctx.device, CL_KERNEL_LOCAL_MEM_SIZE));
+            }
+            std::istringstream log(program.build_log());
+            for (std::string line; std::getline(log, line);)
+                if (line.find("registers") != std::string::npos || line.find("Compiling entry") != std::string::npos ||
+                    line.find("spill") != std::string::npos)
+                    std::printf("  %s\n", line.c_str());
+        }
     }
 }
