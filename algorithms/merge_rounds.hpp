@@ -23,7 +23,7 @@ namespace detail {
 //    work-item merges one long piece (merge_cpu_chunks, merge_cpu_round): no barriers, no local
 //    memory, which PoCL-like CPU devices run as plain loops.
 // CPU devices take the cpu path; CLPRIM_MERGE_PATH=cpu|gpu forces one (tests, measurements),
-// CLPRIM_MERGE_GPU_TUNE="group,elems", CLPRIM_MERGE_SORT_GROUP, CLPRIM_MERGE_STREAM="tiles[,probes]"
+// CLPRIM_MERGE_GPU_TUNE="group,elems", CLPRIM_MERGE_SORT_GROUP, CLPRIM_MERGE_STREAM="tiles[,probes[,group]]"
 // and CLPRIM_MERGE_CPU_TUNE="chunks,run" override the shapes.
 struct merge_policy {
     bool cpu = false;

@@ -89,13 +89,16 @@ merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::s
     if (const auto w = knob_choice("CLPRIM_MERGE_WIDE", {"auto", "on", "off"})) p.wide = *w == 1 ? 1 : *w == 2 ? -1 : 0;
     p.sort_group = std::min(p.sort_group, std::max(p.group, next_pow2(ceil_div(n, p.elems))));
     // The rounds: merge_stream, stream_tiles tiles per work-group, probes positions per search
-    // step (CLPRIM_MERGE_STREAM="tiles[,probes]"; tiles 0: merge_partition + merge_global). Its
+    // step (CLPRIM_MERGE_STREAM="tiles[,probes[,group]]"; tiles 0: merge_partition + merge_global). Its
     // two windows of keys and values must fit local memory: fewer work-items where they do not.
-    if (const auto st = knob_numbers("CLPRIM_MERGE_STREAM", 1, 2, 0, 4096)) {
+    // A third number caps the rounds' work-group (a power of two, at most the tile sort's).
+    std::size_t round_cap = p.group;
+    if (const auto st = knob_numbers("CLPRIM_MERGE_STREAM", 1, 3, 0, 4096)) {
         p.stream_tiles = (*st)[0];
-        if (st->size() == 2 && (*st)[1] >= 1 && (*st)[1] <= 128) p.probes = (*st)[1];
+        if (st->size() >= 2 && (*st)[1] >= 1 && (*st)[1] <= 128) p.probes = (*st)[1];
+        if (st->size() == 3 && (*st)[2] >= 1) round_cap = std::min(p.group, floor_pow2((*st)[2]));
     }
-    p.round_group = p.group;
+    p.round_group = round_cap;
     while (p.round_group > 1 && merge_stream_local_bytes(p.round_group * p.elems, kbytes, vbytes) + 1024 > local)
         p.round_group /= 2;
     // CLPRIM_MERGE_OPTIONS adds build options (measurements). No register cap: with the full-tile

@@ -182,12 +182,13 @@ BOOST_AUTO_TEST_CASE(paths_forced)
 
 // The GPU rounds' kernel (merge_stream) in several shapes: one tile per work-group and many, a
 // ragged tile count (3), searches of one, two and many probes per step, and the split kernels
-// (CLPRIM_MERGE_STREAM=0); tiles of 4 x 3 keys so that a few thousand keys take hundreds of steps.
+// (CLPRIM_MERGE_STREAM=0), a work-group capped below the tile sort's (5,3,2); tiles of 4 x 3 keys so that a
+// few thousand keys take hundreds of steps.
 BOOST_AUTO_TEST_CASE(stream_shapes_forced)
 {
     env_override path("CLPRIM_MERGE_PATH", "gpu");
     env_override tune("CLPRIM_MERGE_GPU_TUNE", "4,3");
-    for (const char* stream : {"1,1", "3,2", "64,16", "0"}) {
+    for (const char* stream : {"1,1", "3,2", "64,16", "5,3,2", "0"}) {
         env_override st("CLPRIM_MERGE_STREAM", stream);
         for (auto s : size_pairs)
             for (auto d : {distribution::random, distribution::few_distinct, distribution::all_equal})

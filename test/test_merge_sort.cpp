@@ -143,12 +143,13 @@ BOOST_AUTO_TEST_CASE(gpu_path_tile_sort_shapes)
 
 // The rounds' kernel (merge_stream) in several shapes: work-groups of one tile and of many (capped
 // at a pair of runs in the early rounds), a count that is no power of two (taken as 2), searches of
-// one and of many probes per step, and the split kernels (CLPRIM_MERGE_STREAM=0).
+// one and of many probes per step, a work-group capped below the tile sort's (5,3,2), and the split
+// kernels (CLPRIM_MERGE_STREAM=0).
 BOOST_AUTO_TEST_CASE(gpu_path_stream_shapes)
 {
     env_override path("CLPRIM_MERGE_PATH", "gpu");
     env_override tune("CLPRIM_MERGE_GPU_TUNE", "4,3");
-    for (const char* stream : {"1,1", "3,2", "64,16", "0"}) {
+    for (const char* stream : {"1,1", "3,2", "64,16", "5,3,2", "0"}) {
         env_override st("CLPRIM_MERGE_STREAM", stream);
         for (std::size_t n : {0, 1, 13, 97, 1000, 10007}) {
             check_keys<cl_uint>(n, distribution::random, clprim::sort_order::ascending);
