@@ -105,7 +105,7 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         merge_round_shape shape{wg, tile, std::min(k.partition_wg, next_pow2(groups)),
                                 stream ? merge_stream_local_bytes(tile, kbytes, vbytes) : merge_round_local_bytes(tile, kbytes, vbytes)};
         if (stream) return merge_round_gpu(queue, k.partition, k.round, aa, bb, dst, n, n1,
-                                           [&] { shape.span = merge_stream_span(pol, tile, n1, n, true); return shape; }(),
+                                           [&] { shape.span = merge_stream_span(pol, tile, n1, n, true, device.compute_units()); return shape; }(),
                                            bc::buffer(), true);
         scratch_lease lease(queue);
         const bc::buffer splits = lease.buffer(groups * sizeof(cl_ulong));

@@ -41,6 +41,7 @@ struct merge_policy {
     // work-group's search. round_group: the rounds' work-group (<= group: two tiles of keys and
     // values must fit local memory).
     std::size_t stream_tiles = 8;
+    std::size_t stream_groups = 0; // > 0: work-groups per compute unit instead (merge_stream_span)
     std::size_t probes = 8;
     std::size_t round_group = 256;
 };
@@ -67,10 +68,20 @@ struct merge_round_shape {
     std::size_t span = 0;
 };
 
-// merge_stream's outputs per work-group for runs of L (span divides 2L: no work-group straddles
-// two pairs of runs; 2L is tile * 2^k in the sort's rounds, any length for the public merge).
-inline std::size_t merge_stream_span(const merge_policy& p, std::size_t tile, std::size_t L, std::size_t n, bool two_ranges)
+// merge_stream's outputs per work-group for runs of L: stream_tiles tiles, or with
+// stream_groups (work-groups per compute unit) the whole round spread over that many work-groups
+// per compute unit, so that they all finish together (no last wave of a few). The sort's rounds
+// keep span a power-of-two multiple of the tile dividing 2L (no work-group straddles two pairs
+// of runs; 2L is tile * 2^k there); the public merge (one pair) takes any span.
+inline std::size_t merge_stream_span(const merge_policy& p, std::size_t tile, std::size_t L, std::size_t n, bool two_ranges,
+                                     std::size_t compute_units)
 {
+    if (p.stream_groups > 0) {
+        const std::size_t groups = std::max<std::size_t>(1, compute_units) * p.stream_groups;
+        const std::size_t even = std::max<std::size_t>(1, ceil_div(n, groups));
+        if (two_ranges) return even;
+        return tile * std::min(floor_pow2(std::max<std::size_t>(1, ceil_div(even, tile))), std::max<std::size_t>(1, 2 * L / tile));
+    }
     std::size_t span = tile * (two_ranges ? std::max<std::size_t>(1, p.stream_tiles) : floor_pow2(std::max<std::size_t>(1, p.stream_tiles)));
     if (!two_ranges) span = std::min(span, 2 * L);
     return std::min(span, std::max(tile, round_up(n, tile)));

@@ -98,6 +98,9 @@ merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::s
         if (st->size() >= 2 && (*st)[1] >= 1 && (*st)[1] <= 128) p.probes = (*st)[1];
         if (st->size() == 3 && (*st)[2] >= 1) round_cap = std::min(p.group, floor_pow2((*st)[2]));
     }
+    // CLPRIM_MERGE_STREAM_GROUPS=<per compute unit>: every round spread over that many work-groups
+    // per compute unit instead of stream_tiles tiles each (0: tiles).
+    if (const auto g = knob_number("CLPRIM_MERGE_STREAM_GROUPS", 0, 1024)) p.stream_groups = *g;
     p.round_group = round_cap;
     while (p.round_group > 1 && merge_stream_local_bytes(p.round_group * p.elems, kbytes, vbytes) + 1024 > local)
         p.round_group /= 2;
@@ -323,7 +326,7 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
         for (std::size_t L = sort_tile; L < n; L <<= 1) {
             ++round;
             const place dst = src.same_keys(caller) ? scratch : caller;
-            if (stream) shape.span = merge_stream_span(pol, tile, L, n, false);
+            if (stream) shape.span = merge_stream_span(pol, tile, L, n, false, device.compute_units());
             merge_round_gpu(queue, pk, gk, src, src, dst, n, L, shape, splits, round == rounds);
             if (trace) trace->merge_round(queue, round, 2 * L, dst.k, dst.koff, n, round == rounds);
             src = dst;

@@ -197,6 +197,13 @@ BOOST_AUTO_TEST_CASE(stream_shapes_forced)
         check_pairs<cl_uint, cl_ulong>(4095, 4097, distribution::few_distinct, order_t::descending, queue);
         check_pairs<cl_ulong, cl_uint>(1000, 17, distribution::random, order_t::ascending, queue);
     }
+    // Work-groups per compute unit instead of tiles (spans of any length, a ragged last step in
+    // every work-group).
+    for (const char* groups : {"1", "3"}) {
+        env_override g("CLPRIM_MERGE_STREAM_GROUPS", groups);
+        for (auto s : size_pairs) check_merge<cl_uint>(s.first, s.second, distribution::few_distinct, order_t::ascending, queue);
+        check_pairs<cl_uint, cl_ulong>(4095, 4097, distribution::random, order_t::descending, queue);
+    }
     // Probes wider than the work-group (work-items take several), default tiles.
     env_override st("CLPRIM_MERGE_STREAM", "5,100");
     check_merge<cl_uint>(65537, 30011, distribution::random, order_t::ascending, queue);

@@ -156,6 +156,14 @@ BOOST_AUTO_TEST_CASE(gpu_path_stream_shapes)
             check_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, clprim::sort_order::descending);
         }
     }
+    // Work-groups per compute unit instead of tiles (CLPRIM_MERGE_STREAM_GROUPS).
+    for (const char* groups : {"1", "3"}) {
+        env_override g("CLPRIM_MERGE_STREAM_GROUPS", groups);
+        for (std::size_t n : {97, 10007}) {
+            check_keys<cl_uint>(n, distribution::random, clprim::sort_order::ascending);
+            check_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, clprim::sort_order::descending);
+        }
+    }
 }
 
 // The GPU path's default shape (the policy's tiles, thousands of keys) over several rounds.
