@@ -1,11 +1,11 @@
 // The public merge / merge_by_key (issue #30): the merge sort's rounds (merge_rounds.hpp), run
 // once over two ranges. The program is merge_sort.cl built with -DMERGE_TWO_RANGES: one pair of
 // runs (the first range, then the second, each its own buffer and offset), keys converted to
-// sortable bits as they are read, back to keys as they are stored. GPU path: merge_stream (one
+// sortable bits as they are read, back to keys as they are stored. GPU path: merge_partition (one
+// co-rank search per output tile) and merge_global (one co-rank search per work-item in local
+// memory, serial merges from registers), or where forced (CLPRIM_MERGE_STREAM) merge_stream (one
 // launch: each work-group searches its own piece of both ranges and streams through it a tile at
-// a time; merge_stream.cl) or, where forced, merge_partition (one co-rank search per output tile)
-// and merge_global (one co-rank search per work-item in local memory, serial merges from
-// registers); CPU devices: merge_cpu_round (one long co-rank piece
+// a time; merge_stream.cl); CPU devices: merge_cpu_round (one long co-rank piece
 // per work-item). The path and the shape come from the merge sort's policy (choose_merge_policy,
 // CLPRIM_MERGE_PATH / CLPRIM_MERGE_GPU_TUNE / CLPRIM_MERGE_CPU_TUNE force them).
 #include "merge_rounds.hpp"
@@ -43,8 +43,8 @@ merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& op
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
     const bc::program program =
-        cpu ? algorithms_program(queue.get_context(), {"sort_key_order.cl", "merge_sort.cl"}, options)
-            : algorithms_program(queue.get_context(), {"sort_key_order.cl", "merge_sort.cl", "merge_stream.cl"}, options);
+        stream ? algorithms_program(queue.get_context(), {"sort_key_order.cl", "merge_sort.cl", "merge_stream.cl"}, options)
+               : algorithms_program(queue.get_context(), {"sort_key_order.cl", "merge_sort.cl"}, options);
     merge_kernels k;
     if (cpu) k.cpu_round = program.create_kernel("merge_cpu_round");
     else {
@@ -89,7 +89,8 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         const std::size_t elems = pol.cpu ? 8 : pol.elems;
         const bool stream = !pol.cpu && pol.stream_tiles > 0;
         const std::string options = sort_build_options(sr) + " -DMERGE_TWO_RANGES -DMERGE_ELEMS=" + std::to_string(elems) +
-                                    (pol.cpu ? std::string() : " -DMERGE_PROBES=" + std::to_string(pol.probes) + pol.options);
+                                    (stream ? " -DMERGE_PROBES=" + std::to_string(pol.probes) : std::string()) +
+                                    (pol.cpu ? std::string() : pol.options);
         merge_kernels& k = kernels_for(queue, options, pol.cpu, stream);
         // An empty input stands in with the other one's buffers (never read), so that no kernel
         // argument is a null buffer.

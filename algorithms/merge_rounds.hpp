@@ -15,10 +15,10 @@ namespace detail {
 // Which path sorts, and its shape: chosen in this one place.
 //  - gpu: tiles of sort_group * elems keys sorted by whole work-groups (registers, then local
 //    memory), then one merge-path round per doubling of the run length (merge_tile_sort, then
-//    merge_stream per round: each work-group searches its own piece of both runs and streams
-//    through stream_tiles tiles of round_group * elems outputs; each work-item merges `elems`
-//    outputs serially after one co-rank search in local memory). CLPRIM_MERGE_STREAM=0 takes the
-//    older split kernels instead (merge_partition, merge_global: group * elems outputs each).
+//    merge_partition and merge_global per round, group * elems outputs per work-group: each
+//    work-item merges `elems` outputs serially after one co-rank search). CLPRIM_MERGE_STREAM
+//    takes merge_stream instead (one launch per round: each work-group searches its own piece of
+//    both runs and streams through stream_tiles tiles; measured slower, kept for measurements).
 //  - cpu: one work-item per contiguous chunk, sorted sequentially, then co-rank rounds where each
 //    work-item merges one long piece (merge_cpu_chunks, merge_cpu_round): no barriers, no local
 //    memory, which PoCL-like CPU devices run as plain loops.
@@ -35,12 +35,13 @@ struct merge_policy {
     std::string options;      // gpu: extra build options (CLPRIM_MERGE_OPTIONS)
     std::size_t chunks = 1;   // cpu: work-items (chunks of the first stage, pieces of each round)
     std::size_t run = 16;     // cpu: keys per insertion-sorted run
-    // gpu rounds: merge_stream (merge_stream.cl: one launch per round, each work-group finds its
-    // own piece and streams through `stream_tiles` tiles of round_group * elems outputs) or, with
-    // stream_tiles = 0, merge_partition + merge_global. probes: positions per step of the
-    // work-group's search. round_group: the rounds' work-group (<= group: two tiles of keys and
-    // values must fit local memory).
-    std::size_t stream_tiles = 8;
+    // gpu rounds: merge_partition + merge_global (stream_tiles = 0, the default), or where forced
+    // merge_stream (merge_stream.cl: one launch per round, each work-group finds its own piece
+    // and streams through `stream_tiles` tiles of round_group * elems outputs; 2.3x slower on the
+    // H100, docs/RESULTS.md "s4-merge"). probes: positions per step of the work-group's search.
+    // round_group: merge_stream's work-group (<= group: two tiles of keys and values must fit
+    // local memory).
+    std::size_t stream_tiles = 0;
     std::size_t stream_groups = 0; // > 0: work-groups per compute unit instead (merge_stream_span)
     std::size_t probes = 8;
     std::size_t round_group = 256;

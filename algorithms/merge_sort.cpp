@@ -88,9 +88,12 @@ merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::s
     if (vbytes && p.sort_group > p.group) p.wide_group = p.sort_group;
     if (const auto w = knob_choice("CLPRIM_MERGE_WIDE", {"auto", "on", "off"})) p.wide = *w == 1 ? 1 : *w == 2 ? -1 : 0;
     p.sort_group = std::min(p.sort_group, std::max(p.group, next_pow2(ceil_div(n, p.elems))));
-    // The rounds: merge_stream, stream_tiles tiles per work-group, probes positions per search
-    // step (CLPRIM_MERGE_STREAM="tiles[,probes[,group]]"; tiles 0: merge_partition + merge_global). Its
-    // two windows of keys and values must fit local memory: fewer work-items where they do not.
+    // The rounds: merge_partition + merge_global, or merge_stream where forced with stream_tiles
+    // tiles per work-group and probes positions per search step (CLPRIM_MERGE_STREAM=
+    // "tiles[,probes[,group]]", tiles 0: the split kernels). H100, 2^26 uint, merge of two halves:
+    // split kernels 0.233-0.243 ms, merge_stream 0.44-0.76 ms over every shape tried (docs/RESULTS.md,
+    // "s4-merge"). merge_stream's two windows of keys and values must fit local memory: fewer
+    // work-items where they do not.
     // A third number caps the rounds' work-group (a power of two, at most the tile sort's).
     std::size_t round_cap = p.group;
     if (const auto st = knob_numbers("CLPRIM_MERGE_STREAM", 1, 3, 0, 4096)) {
@@ -101,6 +104,7 @@ merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::s
     // CLPRIM_MERGE_STREAM_GROUPS=<per compute unit>: every round spread over that many work-groups
     // per compute unit instead of stream_tiles tiles each (0: tiles).
     if (const auto g = knob_number("CLPRIM_MERGE_STREAM_GROUPS", 0, 1024)) p.stream_groups = *g;
+    if (p.stream_groups > 0 && p.stream_tiles == 0) p.stream_tiles = 1; // merge_stream, spread by groups
     p.round_group = round_cap;
     while (p.round_group > 1 && merge_stream_local_bytes(p.round_group * p.elems, kbytes, vbytes) + 1024 > local)
         p.round_group /= 2;
@@ -186,11 +190,11 @@ bool wide_tile_sort_runs(bc::command_queue& queue, const bc::program& program, c
 // The program's sources: with a comparator (its generated file, sort_comparator.hpp) that file
 // first and merge_sort.cl built with -DMERGE_COMPARATOR (comparator_options); the tile sort
 // (merge_sort_tile.cl) after merge_sort.cl.
-// The GPU path's program also joins merge_stream.cl (built with -DMERGE_PROBES).
-std::vector<std::string> merge_sources(const std::string& comparator, bool gpu = false)
+// With merge_stream forced, the program also joins merge_stream.cl (built with -DMERGE_PROBES).
+std::vector<std::string> merge_sources(const std::string& comparator, bool stream = false)
 {
     std::vector<std::string> files{"sort_key_order.cl", "merge_sort.cl", "merge_sort_tile.cl"};
-    if (gpu) files.push_back("merge_stream.cl");
+    if (stream) files.push_back("merge_stream.cl");
     if (!comparator.empty()) files.insert(files.begin(), comparator);
     return files;
 }
@@ -264,11 +268,12 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
         sort_observer* const trace = sort_trace(); // examples/sort_steps: tiny tiles, runs after each round
         const std::size_t elems = trace && trace->merge_elems() ? trace->merge_elems() : pol.elems;
         const bc::context& context = queue.get_context();
-        std::string options = sort_build_options(r) + comparator_options(comparator) + " -DMERGE_ELEMS=" +
-                              std::to_string(elems) + " -DMERGE_PROBES=" + std::to_string(pol.probes) + pol.options;
-        if (pol.wide_group) options += " -DMERGE_SORT_WG=" + std::to_string(pol.wide_group);
-        const bc::program program = algorithms_program(context, merge_sources(comparator, true), options);
         const bool stream = pol.stream_tiles > 0;
+        std::string options = sort_build_options(r) + comparator_options(comparator) + " -DMERGE_ELEMS=" +
+                              std::to_string(elems) + (stream ? " -DMERGE_PROBES=" + std::to_string(pol.probes) : "") +
+                              pol.options;
+        if (pol.wide_group) options += " -DMERGE_SORT_WG=" + std::to_string(pol.wide_group);
+        const bc::program program = algorithms_program(context, merge_sources(comparator, stream), options);
         bc::kernel tk = program.create_kernel("merge_tile_sort");
         bc::kernel gk = program.create_kernel(stream ? "merge_stream" : "merge_global");
         bc::kernel pk = program.create_kernel("merge_partition");
@@ -277,9 +282,7 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
         // rounds' may be smaller (merge_stream's local memory), a power of two all the same.
         const std::size_t round_group = stream ? pol.round_group : pol.group;
         std::size_t wg = std::min({round_group, pow2_group_size(tk, device, pol.group), pow2_group_size(gk, device, round_group)});
-        std::size_t swg = std::max(std::min(pol.group, pow2_group_size(tk, device, pol.group)),
-                                   std::min(pol.sort_group, pow2_group_size(tk, device, pol.sort_group)));
-        swg = std::max(swg, wg);
+        std::size_t swg = std::max(wg, std::min(pol.sort_group, pow2_group_size(tk, device, pol.sort_group)));
         if (pol.wide_group && pol.sort_group == pol.wide_group && pol.wide >= 0 && !trace &&
             (pol.wide > 0 || (swg < pol.wide_group &&
                               wide_tile_sort_runs(queue, program, options + comparator, r, pol.wide_group,
