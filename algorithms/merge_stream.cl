@@ -97,15 +97,7 @@ __kernel void merge_stream(__global const SK* in, ulong in_off, __global const V
 {
     __local uint flags[2 * MERGE_PROBES];
     __local uint took;
-    (void)vin; (void)vin_off; (void)vin2; (void)vin2_off; (void)vout; (void)vout_off;
-    in += in_off;
-    in2 += in2_off;
-    out += out_off;
-#ifdef SORT_HAS_VALUES
-    vin += vin_off;
-    vin2 += vin2_off;
-    vout += vout_off;
-#endif
+    MERGE_ROUND_OFFSETS();
     const uint lid = get_local_id(0);
     const uint wg = get_local_size(0);
     const uint T = wg * SE;
