@@ -3,7 +3,9 @@
 // runs (the first range, then the second, each its own buffer and offset), keys converted to
 // sortable bits as they are read, back to keys as they are stored. GPU path: merge_partition (one
 // co-rank search per output tile) and merge_global (one co-rank search per work-item in local
-// memory, serial merges from registers); CPU devices: merge_cpu_round (one long co-rank piece
+// memory, serial merges from registers), or where forced (CLPRIM_MERGE_STREAM) merge_stream (one
+// launch: each work-group searches its own piece of both ranges and streams through it a tile at
+// a time; merge_stream.cl); CPU devices: merge_cpu_round (one long co-rank piece
 // per work-item). The path and the shape come from the merge sort's policy (choose_merge_policy,
 // CLPRIM_MERGE_PATH / CLPRIM_MERGE_GPU_TUNE / CLPRIM_MERGE_CPU_TUNE force them).
 #include "merge_rounds.hpp"
@@ -34,18 +36,20 @@ struct merge_kernels {
 };
 
 // Kernels per host thread, by context, device and build options.
-merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& options, bool cpu)
+merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& options, bool cpu, bool stream)
 {
-    thread_local std::map<std::tuple<cl_context, cl_device_id, std::string>, merge_kernels> cache;
-    const auto key = std::make_tuple(queue.get_context().get(), queue.get_device().id(), options);
+    thread_local std::map<std::tuple<cl_context, cl_device_id, std::string, bool>, merge_kernels> cache;
+    const auto key = std::make_tuple(queue.get_context().get(), queue.get_device().id(), options, stream);
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
-    const bc::program program = algorithms_program(queue.get_context(), {"sort_key_order.cl", "merge_sort.cl"}, options);
+    const bc::program program =
+        stream ? algorithms_program(queue.get_context(), {"sort_key_order.cl", "merge_sort.cl", "merge_stream.cl"}, options)
+               : algorithms_program(queue.get_context(), {"sort_key_order.cl", "merge_sort.cl"}, options);
     merge_kernels k;
     if (cpu) k.cpu_round = program.create_kernel("merge_cpu_round");
     else {
         k.partition = program.create_kernel("merge_partition");
-        k.round = program.create_kernel("merge_global");
+        k.round = program.create_kernel(stream ? "merge_stream" : "merge_global");
         k.round_wg = pow2_group_size(k.round, queue.get_device(), 1024);
         k.partition_wg = pow2_group_size(k.partition, queue.get_device(), 128);
     }
@@ -83,9 +87,11 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         sr.has_values = r.has_values;
         sr.order = r.order;
         const std::size_t elems = pol.cpu ? 8 : pol.elems;
-        const std::string options = sort_build_options(sr) + " -DMERGE_TWO_RANGES -DMERGE_ELEMS=" +
-                                    std::to_string(elems) + (pol.cpu ? std::string() : pol.options);
-        merge_kernels& k = kernels_for(queue, options, pol.cpu);
+        const bool stream = !pol.cpu && pol.stream_tiles > 0;
+        const std::string options = sort_build_options(sr) + " -DMERGE_TWO_RANGES -DMERGE_ELEMS=" + std::to_string(elems) +
+                                    (stream ? " -DMERGE_PROBES=" + std::to_string(pol.probes) : std::string()) +
+                                    (pol.cpu ? std::string() : pol.options);
+        merge_kernels& k = kernels_for(queue, options, pol.cpu, stream);
         // An empty input stands in with the other one's buffers (never read), so that no kernel
         // argument is a null buffer.
         const sort_place a = place_of(r.keys1, r.values1, r.has_values);
@@ -94,11 +100,14 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         const sort_place dst = place_of(r.keys_out, r.values_out, r.has_values);
         if (pol.cpu) return merge_round_cpu(queue, k.cpu_round, aa, bb, dst, n, n1, ceil_div(n, pol.chunks), true);
 
-        const std::size_t wg = std::min(pol.group, k.round_wg);
+        const std::size_t wg = std::min(stream ? pol.round_group : pol.group, k.round_wg);
         const std::size_t tile = wg * elems;
         const std::size_t groups = ceil_div(n, tile);
-        const merge_round_shape shape{wg, tile, std::min(k.partition_wg, next_pow2(groups)),
-                                      merge_round_local_bytes(tile, kbytes, vbytes)};
+        merge_round_shape shape{wg, tile, std::min(k.partition_wg, next_pow2(groups)),
+                                stream ? merge_stream_local_bytes(tile, kbytes, vbytes) : merge_round_local_bytes(tile, kbytes, vbytes)};
+        if (stream) return merge_round_gpu(queue, k.partition, k.round, aa, bb, dst, n, n1,
+                                           [&] { shape.span = merge_stream_span(pol, tile, n1, n, true, device.compute_units()); return shape; }(),
+                                           bc::buffer(), true);
         scratch_lease lease(queue);
         const bc::buffer splits = lease.buffer(groups * sizeof(cl_ulong));
         merge_round_gpu(queue, k.partition, k.round, aa, bb, dst, n, n1, shape, splits, true);

@@ -155,6 +155,17 @@ inline ulong pair_of(ulong o, ulong n, ulong L, ulong* la, ulong* lb)
 #endif
 }
 
+// The round kernels' buffer arguments (in, in2, out and their values vin, vin2, vout) moved to
+// their offsets; the values' arguments are unused without SORT_HAS_VALUES.
+#ifdef SORT_HAS_VALUES
+#define MERGE_ROUND_OFFSETS() \
+    in += in_off; in2 += in2_off; out += out_off; vin += vin_off; vin2 += vin2_off; vout += vout_off
+#else
+#define MERGE_ROUND_OFFSETS() \
+    (void)vin; (void)vin_off; (void)vin2; (void)vin2_off; (void)vout; (void)vout_off; \
+    in += in_off; in2 += in2_off; out += out_off
+#endif
+
 // The second run of the pair at base: beside the first one in `in`, or (MERGE_TWO_RANGES) in2.
 #ifdef MERGE_TWO_RANGES
 #define RUN_B(in, in2, base, la) (in2)
@@ -264,15 +275,7 @@ __kernel void merge_global(__global const SK* in, ulong in_off, __global const V
                            ulong L, uint out_convert, __global const ulong* splits, __local ulong4* lmem4)
 {
     __local ulong* lmem = (__local ulong*)lmem4; // aligned for vector values (see TILE_SORT_PARAMS)
-    (void)vin_off; (void)vout_off; (void)vin2; (void)vin2_off;
-    in += in_off;
-    in2 += in2_off;
-    out += out_off;
-#ifdef SORT_HAS_VALUES
-    vin += vin_off;
-    vin2 += vin2_off;
-    vout += vout_off;
-#endif
+    MERGE_ROUND_OFFSETS();
     const uint tile = get_local_size(0) * E;
     const ulong g = get_group_id(0);
     const ulong o0 = g * tile;
@@ -436,15 +439,7 @@ void merge_cpu_round(__global const SK* in, ulong in_off, __global const V* vin,
                      __global SK* out, ulong out_off, __global V* vout, ulong vout_off,
                      ulong n, ulong L, ulong piece, uint out_convert)
 {
-    (void)vin; (void)vin_off; (void)vin2; (void)vin2_off; (void)vout; (void)vout_off;
-    in += in_off;
-    in2 += in2_off;
-    out += out_off;
-#ifdef SORT_HAS_VALUES
-    vin += vin_off;
-    vin2 += vin2_off;
-    vout += vout_off;
-#endif
+    MERGE_ROUND_OFFSETS();
     const ulong g = get_global_id(0);
     ulong o = min(n, g * piece);
     const ulong o1 = min(n, o + piece);

@@ -88,6 +88,26 @@ merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::s
     if (vbytes && p.sort_group > p.group) p.wide_group = p.sort_group;
     if (const auto w = knob_choice("CLPRIM_MERGE_WIDE", {"auto", "on", "off"})) p.wide = *w == 1 ? 1 : *w == 2 ? -1 : 0;
     p.sort_group = std::min(p.sort_group, std::max(p.group, next_pow2(ceil_div(n, p.elems))));
+    // The rounds: merge_partition + merge_global, or merge_stream where forced with stream_tiles
+    // tiles per work-group and probes positions per search step (CLPRIM_MERGE_STREAM=
+    // "tiles[,probes[,group]]", tiles 0: the split kernels). H100, 2^26 uint, merge of two halves:
+    // split kernels 0.233-0.243 ms, merge_stream 0.44-0.76 ms over every shape tried (docs/RESULTS.md,
+    // "s4-merge"). merge_stream's two windows of keys and values must fit local memory: fewer
+    // work-items where they do not.
+    // A third number caps the rounds' work-group (a power of two, at most the tile sort's).
+    std::size_t round_cap = p.group;
+    if (const auto st = knob_numbers("CLPRIM_MERGE_STREAM", 1, 3, 0, 4096)) {
+        p.stream_tiles = (*st)[0];
+        if (st->size() >= 2 && (*st)[1] >= 1 && (*st)[1] <= 128) p.probes = (*st)[1];
+        if (st->size() == 3 && (*st)[2] >= 1) round_cap = std::min(p.group, floor_pow2((*st)[2]));
+    }
+    // CLPRIM_MERGE_STREAM_GROUPS=<per compute unit>: every round spread over that many work-groups
+    // per compute unit instead of stream_tiles tiles each (0: tiles).
+    if (const auto g = knob_number("CLPRIM_MERGE_STREAM_GROUPS", 0, 1024)) p.stream_groups = *g;
+    if (p.stream_groups > 0 && p.stream_tiles == 0) p.stream_tiles = 1; // merge_stream, spread by groups
+    p.round_group = round_cap;
+    while (p.round_group > 1 && merge_stream_local_bytes(p.round_group * p.elems, kbytes, vbytes) + 1024 > local)
+        p.round_group /= 2;
     // CLPRIM_MERGE_OPTIONS adds build options (measurements). No register cap: with the full-tile
     // rounds (merge_sort.cl) every cap tried was slower on the H100 (2^26 uint -> uint, a round:
     // uncapped 0.359 ms, 48 regs 0.378, 40 0.519, 32 0.806; keys alone at 32: 0.23 -> 0.55 ms).
@@ -108,6 +128,13 @@ void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, c
                      const sort_place& b, const sort_place& dst, std::size_t n, std::size_t L,
                      const merge_round_shape& shape, const bc::buffer& splits, bool last)
 {
+    if (shape.span > 0) {
+        const std::size_t span = shape.span;
+        launch(queue, gk, ceil_div(n, span) * shape.wg, shape.wg, a.k, cl_ulong(a.koff), a.v, cl_ulong(a.voff), b.k,
+               cl_ulong(b.koff), b.v, cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v, cl_ulong(dst.voff),
+               cl_ulong(n), cl_ulong(L), cl_uint(last ? 1 : 0), cl_ulong(span), local_bytes{shape.local});
+        return;
+    }
     const std::size_t groups = ceil_div(n, shape.tile);
     launch(queue, pk, round_up(groups, shape.partition_wg), shape.partition_wg, a.k, cl_ulong(a.koff), b.k,
            cl_ulong(b.koff), cl_ulong(n), cl_ulong(L), cl_ulong(shape.tile), splits, cl_ulong(groups));
@@ -163,10 +190,13 @@ bool wide_tile_sort_runs(bc::command_queue& queue, const bc::program& program, c
 // The program's sources: with a comparator (its generated file, sort_comparator.hpp) that file
 // first and merge_sort.cl built with -DMERGE_COMPARATOR (comparator_options); the tile sort
 // (merge_sort_tile.cl) after merge_sort.cl.
-std::vector<std::string> merge_sources(const std::string& comparator)
+// With merge_stream forced, the program also joins merge_stream.cl (built with -DMERGE_PROBES).
+std::vector<std::string> merge_sources(const std::string& comparator, bool stream = false)
 {
-    if (comparator.empty()) return {"sort_key_order.cl", "merge_sort.cl", "merge_sort_tile.cl"};
-    return {comparator, "sort_key_order.cl", "merge_sort.cl", "merge_sort_tile.cl"};
+    std::vector<std::string> files{"sort_key_order.cl", "merge_sort.cl", "merge_sort_tile.cl"};
+    if (stream) files.push_back("merge_stream.cl");
+    if (!comparator.empty()) files.insert(files.begin(), comparator);
+    return files;
 }
 std::string comparator_options(const std::string& comparator)
 {
@@ -238,16 +268,20 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
         sort_observer* const trace = sort_trace(); // examples/sort_steps: tiny tiles, runs after each round
         const std::size_t elems = trace && trace->merge_elems() ? trace->merge_elems() : pol.elems;
         const bc::context& context = queue.get_context();
+        const bool stream = pol.stream_tiles > 0;
         std::string options = sort_build_options(r) + comparator_options(comparator) + " -DMERGE_ELEMS=" +
-                              std::to_string(elems) + pol.options;
+                              std::to_string(elems) + (stream ? " -DMERGE_PROBES=" + std::to_string(pol.probes) : "") +
+                              pol.options;
         if (pol.wide_group) options += " -DMERGE_SORT_WG=" + std::to_string(pol.wide_group);
-        const bc::program program = algorithms_program(context, merge_sources(comparator), options);
+        const bc::program program = algorithms_program(context, merge_sources(comparator, stream), options);
         bc::kernel tk = program.create_kernel("merge_tile_sort");
-        bc::kernel gk = program.create_kernel("merge_global");
+        bc::kernel gk = program.create_kernel(stream ? "merge_stream" : "merge_global");
         bc::kernel pk = program.create_kernel("merge_partition");
 
-        // The policy's work-group, no larger than these kernels allow here (registers).
-        std::size_t wg = std::min({pol.group, pow2_group_size(tk, device, pol.group), pow2_group_size(gk, device, pol.group)});
+        // The policy's work-group, no larger than these kernels allow here (registers); the
+        // rounds' may be smaller (merge_stream's local memory), a power of two all the same.
+        const std::size_t round_group = stream ? pol.round_group : pol.group;
+        std::size_t wg = std::min({round_group, pow2_group_size(tk, device, pol.group), pow2_group_size(gk, device, round_group)});
         std::size_t swg = std::max(wg, std::min(pol.sort_group, pow2_group_size(tk, device, pol.sort_group)));
         if (pol.wide_group && pol.sort_group == pol.wide_group && pol.wide >= 0 && !trace &&
             (pol.wide > 0 || (swg < pol.wide_group &&
@@ -260,8 +294,8 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
         const std::size_t tile = wg * elems;       // a merge round's output per work-group
         const std::size_t sort_tile = swg * elems; // the tile sort's runs (tile * 2^k)
         const std::size_t groups = ceil_div(n, tile);
-        const merge_round_shape shape{wg, tile, std::min(pow2_group_size(pk, device, 128), next_pow2(groups)),
-                                      merge_round_local_bytes(tile, kbytes, vbytes)};
+        merge_round_shape shape{wg, tile, std::min(pow2_group_size(pk, device, 128), next_pow2(groups)),
+                                stream ? merge_stream_local_bytes(tile, kbytes, vbytes) : merge_round_local_bytes(tile, kbytes, vbytes)};
 
         unsigned rounds = 0;
         for (std::size_t L = sort_tile; L < n; L <<= 1) ++rounds;
@@ -274,7 +308,7 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
         bc::buffer splits;
         scratch_lease lease(queue); // reused from the last call on this queue where they fit
         if (rounds > 0) {
-            splits = lease.buffer(groups * sizeof(cl_ulong));
+            splits = lease.buffer((stream ? 1 : groups) * sizeof(cl_ulong));
             scratch.k = lease.buffer(n * kbytes);
             scratch.v = r.has_values ? lease.buffer(n * vbytes) : scratch.k;
             scratch.koff = scratch.voff = 0;
@@ -295,6 +329,7 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
         for (std::size_t L = sort_tile; L < n; L <<= 1) {
             ++round;
             const place dst = src.same_keys(caller) ? scratch : caller;
+            if (stream) shape.span = merge_stream_span(pol, tile, L, n, false, device.compute_units());
             merge_round_gpu(queue, pk, gk, src, src, dst, n, L, shape, splits, round == rounds);
             if (trace) trace->merge_round(queue, round, 2 * L, dst.k, dst.koff, n, round == rounds);
             src = dst;

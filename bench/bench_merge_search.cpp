@@ -8,14 +8,18 @@
 //  - group sort_comparator: ints by abs(a) < abs(b) (a BOOST_COMPUTE_FUNCTION), clprim beside
 //    bc::sort with the same function.
 // Every row is checked against the host. Case merge_search_clprim: the merge and lower_bound rows
-// of clprim alone.
+// of clprim alone; merge_clprim: the merge rows alone (both per CLPRIM_BENCH_VARIANTS).
 #include "bench_framework.hpp"
+#include "bench_variants.hpp"
 
 #include <clprim/merge.hpp>
 #include <clprim/search.hpp>
 #include <clprim/sort.hpp>
 #include <clprim/top_k.hpp>
 
+#include <clprim/detail/algorithms_kernels.hpp>
+#include <clprim/detail/device_profile.hpp>
+#include <clprim/detail/element_type.hpp>
 #include <clprim/detail/knobs.hpp>
 
 #include <boost/compute/algorithm/copy.hpp>
@@ -54,42 +58,9 @@ void add_row(clprim_bench::context& ctx, const char* group, const std::string& n
     ctx.add(r);
 }
 
-// Bench knob CLPRIM_BENCH_VARIANTS="KNOB=value KNOB=value;...": the clprim rows of the cases
-// merge_search_clprim and merge_search_profile once per variant (those knobs set for its rows),
-// named clprim[variant]; unset: one run as configured, rows named clprim.
-std::vector<std::string> bench_variants()
-{
-    std::vector<std::string> list;
-    if (auto text = clprim::detail::knob_text("CLPRIM_BENCH_VARIANTS")) {
-        std::stringstream in(*text);
-        std::string item;
-        while (std::getline(in, item, ';'))
-            if (!item.empty()) list.push_back(item);
-    }
-    if (list.empty()) list.push_back("");
-    return list;
-}
-
-// The knobs of one variant, set while the result lives.
-std::vector<std::unique_ptr<clprim::detail::scoped_knob>> apply_variant(const std::string& variant)
-{
-    std::vector<std::unique_ptr<clprim::detail::scoped_knob>> knobs;
-    std::stringstream in(variant);
-    std::string item;
-    while (in >> item) {
-        const auto eq = item.find('=');
-        if (eq == std::string::npos) throw std::runtime_error("CLPRIM_BENCH_VARIANTS: expected KNOB=value, got " + item);
-        knobs.push_back(std::make_unique<clprim::detail::scoped_knob>(item.substr(0, eq).c_str(), item.substr(eq + 1)));
-    }
-    return knobs;
-}
-
-// The row name (commas as '/', for the CSV).
-std::string variant_name(std::string variant)
-{
-    std::replace(variant.begin(), variant.end(), ',', '/');
-    return variant.empty() ? "clprim" : "clprim[" + variant + "]";
-}
+using clprim_bench::apply_variant;
+using clprim_bench::bench_variants;
+using clprim_bench::variant_name;
 
 // merge: the two sorted halves of host (clprim per variant, and Boost.Compute beside when
 // `baseline`).
@@ -207,9 +178,10 @@ CLPRIM_BENCH(merge_search)
     }
 }
 
-// Bench case "merge_search_clprim": merge_search's merge and lower_bound rows, clprim's alone (a
-// quick run per setting of CLPRIM_MERGE_* / CLPRIM_SEARCH_* when comparing variants).
-CLPRIM_BENCH(merge_search_clprim)
+namespace {
+
+// merge_search's merge rows (and lower_bound's) of clprim alone, per variant.
+void clprim_rows(clprim_bench::context& ctx, bool lower_bound)
 {
     const auto variants = bench_variants();
     for (const std::size_t n : ctx.sizes) {
@@ -217,8 +189,24 @@ CLPRIM_BENCH(merge_search_clprim)
         std::vector<cl_uint> host(n);
         for (auto& x : host) x = rng();
         merge_rows(ctx, host, false, variants);
-        lower_bound_rows(ctx, host, rng, variants);
+        if (lower_bound) lower_bound_rows(ctx, host, rng, variants);
     }
+}
+
+} // namespace
+
+// Bench case "merge_search_clprim": merge_search's merge and lower_bound rows, clprim's alone (a
+// quick run per setting of CLPRIM_MERGE_* / CLPRIM_SEARCH_* when comparing variants).
+CLPRIM_BENCH(merge_search_clprim)
+{
+    clprim_rows(ctx, true);
+}
+
+// Bench case "merge_clprim": the merge rows alone, per variant (merge shapes side by side:
+// CLPRIM_MERGE_STREAM, CLPRIM_MERGE_GPU_TUNE, ...).
+CLPRIM_BENCH(merge_clprim)
+{
+    clprim_rows(ctx, false);
 }
 
 // Bench case "merge_search_profile" (diagnostic, prints to stdout, adds no rows): device time per
@@ -264,5 +252,41 @@ CLPRIM_BENCH(merge_search_profile)
             if (k <= n)
                 profile(k == 100 ? "top_k k100 uint" : "top_k k1048576 uint", n,
                         [&] { clprim::top_k(dr.begin(), dr.end(), k, out.begin(), q); });
+    }
+}
+
+// Bench case "merge_build_info" (diagnostic, prints to stdout, adds no rows): the merge rounds'
+// kernels as built for uint keys (public merge options, keys alone and with uint values) and what
+// the driver says of them: work-group limit, private (spilled) and local memory per kernel, and
+// on NVIDIA ptxas' register counts (-cl-nv-verbose). Run with CLPRIM_CACHE=off so that the
+// program is compiled, not loaded. CLPRIM_MERGE_OPTIONS adds to the options (e.g. a register cap).
+CLPRIM_BENCH(merge_build_info)
+{
+    namespace d = clprim::detail;
+    namespace bc = boost::compute;
+    const bool nvidia = d::profile_of(ctx.device).nvidia;
+    const std::string extra = d::knob_text("CLPRIM_MERGE_OPTIONS").value_or("");
+    for (const char* values : {"", " -DSORT_HAS_VALUES"}) {
+        for (const char* elems : {"17", "11"}) {
+            const std::string options = d::type_options(d::element_type::uint32, "K") +
+                                        d::type_options(d::element_type::uint32, "V") + values +
+                                        " -DMERGE_TWO_RANGES -DMERGE_PROBES=8 -DMERGE_ELEMS=" + elems + " " + extra +
+                                        (nvidia ? " -cl-nv-verbose" : "");
+            const bc::program program =
+                d::algorithms_program(ctx.ctx, {"sort_key_order.cl", "merge_sort.cl", "merge_stream.cl"}, options);
+            std::printf("== merge program, E=%s%s%s\n", elems, *values ? ", values" : "", extra.empty() ? "" : (", " + extra).c_str());
+            for (const char* name : {"merge_stream", "merge_global", "merge_partition"}) {
+                bc::kernel k = program.create_kernel(name);
+                std::printf("  %-16s max wg %zu, private %llu B, local %llu B\n", name,
+                            k.get_work_group_info<std::size_t>(ctx.device, CL_KERNEL_WORK_GROUP_SIZE),
+                            (unsigned long long)k.get_work_group_info<cl_ulong>(ctx.device, CL_KERNEL_PRIVATE_MEM_SIZE),
+                            (unsigned long long)k.get_work_group_info<cl_ulong>(ctx.device, CL_KERNEL_LOCAL_MEM_SIZE));
+            }
+            std::istringstream log(program.build_log());
+            for (std::string line; std::getline(log, line);)
+                if (line.find("registers") != std::string::npos || line.find("Compiling entry") != std::string::npos ||
+                    line.find("spill") != std::string::npos)
+                    std::printf("  %s\n", line.c_str());
+        }
     }
 }

@@ -7,6 +7,7 @@
 // bits in the others, which must arrive unchanged, beside their key, in stable order).
 // CUB beside: bench/cuda_reference/cub_types.cu.
 #include "bench_framework.hpp"
+#include "bench_variants.hpp"
 
 #include <boost/compute/algorithm/copy.hpp>
 #include <boost/compute/algorithm/sort.hpp>
@@ -33,8 +34,10 @@ void add_row(clprim_bench::context& ctx, result r, const char* name, Prepare& pr
     ctx.add(r);
 }
 
+// baseline: Boost.Compute's row beside; variants: clprim's rows once per CLPRIM_BENCH_VARIANTS entry.
 template <class K>
-void bench_small_keys(clprim_bench::context& ctx, std::size_t n, const char* type)
+void bench_small_keys(clprim_bench::context& ctx, std::size_t n, const char* type, bool baseline = true,
+                      const std::vector<std::string>& variants = {""})
 {
     auto& q = ctx.queue;
     std::mt19937_64 rng(n * 17 + sizeof(K));
@@ -60,8 +63,12 @@ void bench_small_keys(clprim_bench::context& ctx, std::size_t n, const char* typ
     r.group = "sort";
     r.type = type;
     r.n = n;
-    add_row(ctx, r, "radix", prepare, [&] { clprim::radix_sort(keys.begin(), keys.end(), q); }, check);
-    add_row(ctx, r, "boost_compute", prepare, [&] { bc::sort(keys.begin(), keys.end(), q); }, check);
+    for (const auto& v : variants) {
+        const auto knobs = clprim_bench::apply_variant(v);
+        const std::string name = clprim_bench::variant_name(v, "radix");
+        add_row(ctx, r, name.c_str(), prepare, [&] { clprim::radix_sort(keys.begin(), keys.end(), q); }, check);
+    }
+    if (baseline) add_row(ctx, r, "boost_compute", prepare, [&] { bc::sort(keys.begin(), keys.end(), q); }, check);
 }
 
 // uint keys -> V values (16 or 32 bytes): V's first word is the input position.
@@ -123,5 +130,16 @@ CLPRIM_BENCH(sort_types)
         bench_small_keys<cl_uchar>(ctx, n, "uchar");
         bench_small_keys<cl_ushort>(ctx, n, "ushort");
         bench_vector_pairs<bc::float4_>(ctx, n, "uint_float4");
+    }
+}
+
+// Bench case "sort_types_clprim": the uchar and ushort radix rows alone, per CLPRIM_BENCH_VARIANTS
+// entry (one-sweep shapes side by side: CLPRIM_ONESWEEP_TUNE=wg,kpt[,rounds[,groups]]).
+CLPRIM_BENCH(sort_types_clprim)
+{
+    const auto variants = clprim_bench::bench_variants();
+    for (std::size_t n : ctx.sizes) {
+        bench_small_keys<cl_uchar>(ctx, n, "uchar", false, variants);
+        bench_small_keys<cl_ushort>(ctx, n, "ushort", false, variants);
     }
 }

@@ -180,6 +180,35 @@ BOOST_AUTO_TEST_CASE(paths_forced)
     }
 }
 
+// The GPU rounds' kernel (merge_stream) in several shapes: one tile per work-group and many, a
+// ragged tile count (3), searches of one, two and many probes per step, and the split kernels
+// (CLPRIM_MERGE_STREAM=0), a work-group capped below the tile sort's (5,3,2); tiles of 4 x 3 keys so that a
+// few thousand keys take hundreds of steps.
+BOOST_AUTO_TEST_CASE(stream_shapes_forced)
+{
+    env_override path("CLPRIM_MERGE_PATH", "gpu");
+    env_override tune("CLPRIM_MERGE_GPU_TUNE", "4,3");
+    for (const char* stream : {"1,1", "3,2", "64,16", "5,3,2", "0"}) {
+        env_override st("CLPRIM_MERGE_STREAM", stream);
+        for (auto s : size_pairs)
+            for (auto d : {distribution::random, distribution::few_distinct, distribution::all_equal})
+                check_merge<cl_uint>(s.first, s.second, d, order_t::ascending, queue);
+        check_merge<cl_float>(4095, 4097, distribution::float_specials, order_t::descending, queue);
+        check_pairs<cl_uint, cl_ulong>(4095, 4097, distribution::few_distinct, order_t::descending, queue);
+        check_pairs<cl_ulong, cl_uint>(1000, 17, distribution::random, order_t::ascending, queue);
+    }
+    // Work-groups per compute unit instead of tiles (spans of any length, a ragged last step in
+    // every work-group).
+    for (const char* groups : {"1", "3"}) {
+        env_override g("CLPRIM_MERGE_STREAM_GROUPS", groups);
+        for (auto s : size_pairs) check_merge<cl_uint>(s.first, s.second, distribution::few_distinct, order_t::ascending, queue);
+        check_pairs<cl_uint, cl_ulong>(4095, 4097, distribution::random, order_t::descending, queue);
+    }
+    // Probes wider than the work-group (work-items take several), default tiles.
+    env_override st("CLPRIM_MERGE_STREAM", "5,100");
+    check_merge<cl_uint>(65537, 30011, distribution::random, order_t::ascending, queue);
+}
+
 // Values of every width follow their keys (on the device's own path).
 BOOST_AUTO_TEST_CASE(merge_by_key_types)
 {

@@ -141,6 +141,31 @@ BOOST_AUTO_TEST_CASE(gpu_path_tile_sort_shapes)
     }
 }
 
+// The rounds' kernel (merge_stream) in several shapes: work-groups of one tile and of many (capped
+// at a pair of runs in the early rounds), a count that is no power of two (taken as 2), searches of
+// one and of many probes per step, a work-group capped below the tile sort's (5,3,2), and the split
+// kernels (CLPRIM_MERGE_STREAM=0).
+BOOST_AUTO_TEST_CASE(gpu_path_stream_shapes)
+{
+    env_override path("CLPRIM_MERGE_PATH", "gpu");
+    env_override tune("CLPRIM_MERGE_GPU_TUNE", "4,3");
+    for (const char* stream : {"1,1", "3,2", "64,16", "5,3,2", "0"}) {
+        env_override st("CLPRIM_MERGE_STREAM", stream);
+        for (std::size_t n : {0, 1, 13, 97, 1000, 10007}) {
+            check_keys<cl_uint>(n, distribution::random, clprim::sort_order::ascending);
+            check_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, clprim::sort_order::descending);
+        }
+    }
+    // Work-groups per compute unit instead of tiles (CLPRIM_MERGE_STREAM_GROUPS).
+    for (const char* groups : {"1", "3"}) {
+        env_override g("CLPRIM_MERGE_STREAM_GROUPS", groups);
+        for (std::size_t n : {97, 10007}) {
+            check_keys<cl_uint>(n, distribution::random, clprim::sort_order::ascending);
+            check_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, clprim::sort_order::descending);
+        }
+    }
+}
+
 // The GPU path's default shape (the policy's tiles, thousands of keys) over several rounds.
 BOOST_AUTO_TEST_CASE(gpu_path_default_shape)
 {
