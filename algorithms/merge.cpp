@@ -6,7 +6,7 @@
 // memory, serial merges from registers), or where forced (CLPRIM_MERGE_STREAM) merge_stream (one
 // launch: each work-group searches its own piece of both ranges and streams through it a tile at
 // a time; merge_stream.cl); CPU devices: merge_cpu_round (one long co-rank piece
-// per work-item). The path and the shape come from the merge sort's policy (choose_merge_policy,
+// per work-item). The path and the shape come from the merge sort's policy (select_merge_policy in merge_policy.hpp,
 // CLPRIM_MERGE_PATH / CLPRIM_MERGE_GPU_TUNE / CLPRIM_MERGE_CPU_TUNE force them).
 #include "merge_rounds.hpp"
 #include "ranges_overlap.hpp"
@@ -80,7 +80,7 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
     in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
     bc::command_queue& queue = scope.queue();
     guarded(who, [&] {
-        const merge_policy pol = choose_merge_policy(device, n, kbytes, vbytes);
+        const merge_policy pol = select_merge_policy(profile_of(device), n, kbytes, vbytes);
         sort_request sr;
         sr.key_type = r.key_type;
         sr.value_type = r.value_type;

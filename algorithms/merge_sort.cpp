@@ -26,103 +26,6 @@
 namespace clprim {
 namespace detail {
 
-namespace {
-
-// Local memory of the GPU kernels, in bytes, for tiles of `tile` keys: the tile sort holds the
-// keys (plus one look-ahead slot) and, with values, a 32-bit index per key; afterwards the
-// values alone. The merge round holds the keys and the values side by side.
-std::size_t tile_sort_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes)
-{
-    const std::size_t merging = round_up((tile + 1) * kbytes, 8) + (vbytes ? tile * 4 : 0); // indices 8-aligned
-    return round_up(std::max(merging, tile * vbytes), 8);
-}
-std::size_t merge_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes)
-{
-    return std::max(tile_sort_local_bytes(tile, kbytes, vbytes), merge_round_local_bytes(tile, kbytes, vbytes));
-}
-
-} // namespace
-
-merge_policy choose_merge_policy(const bc::device& device, std::size_t n, std::size_t kbytes, std::size_t vbytes)
-{
-    merge_policy p;
-    p.cpu = profile_of(device).is_cpu();
-    if (const auto forced = knob_choice("CLPRIM_MERGE_PATH", {"cpu", "gpu"})) p.cpu = *forced == 0;
-    // gpu: 256 work-items; keys per work-item by the registers a work-item holds while it merges
-    // (a key and, with values, a 32-bit index per output): 17 for 32-bit keys alone, 11 for 32-bit
-    // keys with values or 64-bit keys alone, 7 for 64-bit keys with values. H100, 2^26 random
-    // uint keys (docs/DEVELOPERS.md): 256 x 17 (14 rounds) 4.30-4.45 ms, 512 x 17 (13) 4.30-4.42,
-    // 512 x 11 4.26-4.52, 256 x 13 4.36-4.57, 128 x 17 4.43; uint -> uint pairs: 256 x 11 8.5-8.7 ms,
-    // 256 x 13 9.2-11.5, 256 x 17 16.8 (the merge kernel at 128+ registers: one work-group per SM).
-    p.group = 256;
-    const std::size_t words = kbytes / 4 + (vbytes ? 1 : 0);
-    p.elems = words <= 1 ? 17 : words == 2 ? 11 : 7;
-    if (const auto tune = knob_numbers("CLPRIM_MERGE_GPU_TUNE", 1, 2, 1, 1024)) { // "group[,elems]"
-        if (((*tune)[0] & ((*tune)[0] - 1)) == 0) p.group = (*tune)[0];
-        if (tune->size() == 2 && (*tune)[1] <= 64) p.elems = (*tune)[1];
-    }
-    // The tile must fit the device's local memory (queried, never assumed): fewer work-items first.
-    const std::size_t local = device.local_memory_size();
-    while (p.group > 1 && merge_local_bytes(p.group * p.elems, kbytes, vbytes) > local) p.group /= 2;
-    while (p.elems > 1 && merge_local_bytes(p.group * p.elems, kbytes, vbytes) > local) --p.elems;
-    // No larger than the input needs.
-    p.group = std::min(p.group, next_pow2(ceil_div(n, p.elems)));
-    // The tile sort takes twice the round's work-group where its local memory and the kernel allow
-    // (CLPRIM_MERGE_SORT_GROUP overrides): its runs of 2 * group * elems keys save one global round
-    // (a sweep over the data) for one more merge level in local memory. On the H100 the tile sort
-    // kernel allows 256 work-items (its registers), so it runs 256 x 17 there: 0.71 ms, then 14
-    // rounds of 0.19 ms + 0.027 ms (partition) at 2^26 uint keys.
-    p.sort_group = p.group * 2;
-    if (tile_sort_local_bytes(p.sort_group * p.elems, kbytes, vbytes) > local) p.sort_group = p.group;
-    if (const auto sg = knob_number("CLPRIM_MERGE_SORT_GROUP", 1, 1024)) {
-        const std::size_t g = *sg;
-        if (g >= p.group && g <= 1024 && (g & (g - 1)) == 0 && tile_sort_local_bytes(g * p.elems, kbytes, vbytes) <= local)
-            p.sort_group = g;
-    }
-    // With values, a tile sort built for sort_group work-items (merge_tile_sort_wide), used where
-    // the plain kernel's query allows fewer: at 512 x 11 on the H100, 2^26 uint -> uint, the tile
-    // sort takes 1.12 -> 1.22 ms and saves a round (0.39 ms): 6.97 -> 6.70 ms. Keys alone stay with
-    // the plain kernel (512 x 17 built so: 3.75 -> 3.95 ms, its registers capped at 128).
-    // CLPRIM_MERGE_WIDE=on|off: take it wherever it is built (no query, no probe; tests force it on
-    // devices whose plain kernel already takes sort_group) or never.
-    if (vbytes && p.sort_group > p.group) p.wide_group = p.sort_group;
-    if (const auto w = knob_choice("CLPRIM_MERGE_WIDE", {"auto", "on", "off"})) p.wide = *w == 1 ? 1 : *w == 2 ? -1 : 0;
-    p.sort_group = std::min(p.sort_group, std::max(p.group, next_pow2(ceil_div(n, p.elems))));
-    // The rounds: merge_partition + merge_global, or merge_stream where forced with stream_tiles
-    // tiles per work-group and probes positions per search step (CLPRIM_MERGE_STREAM=
-    // "tiles[,probes[,group]]", tiles 0: the split kernels). H100, 2^26 uint, merge of two halves:
-    // split kernels 0.233-0.243 ms, merge_stream 0.44-0.76 ms over every shape tried (docs/RESULTS.md,
-    // "s4-merge"). merge_stream's two windows of keys and values must fit local memory: fewer
-    // work-items where they do not.
-    // A third number caps the rounds' work-group (a power of two, at most the tile sort's).
-    std::size_t round_cap = p.group;
-    if (const auto st = knob_numbers("CLPRIM_MERGE_STREAM", 1, 3, 0, 4096)) {
-        p.stream_tiles = (*st)[0];
-        if (st->size() >= 2 && (*st)[1] >= 1 && (*st)[1] <= 128) p.probes = (*st)[1];
-        if (st->size() == 3 && (*st)[2] >= 1) round_cap = std::min(p.group, floor_pow2((*st)[2]));
-    }
-    // CLPRIM_MERGE_STREAM_GROUPS=<per compute unit>: every round spread over that many work-groups
-    // per compute unit instead of stream_tiles tiles each (0: tiles).
-    if (const auto g = knob_number("CLPRIM_MERGE_STREAM_GROUPS", 0, 1024)) p.stream_groups = *g;
-    if (p.stream_groups > 0 && p.stream_tiles == 0) p.stream_tiles = 1; // merge_stream, spread by groups
-    p.round_group = round_cap;
-    while (p.round_group > 1 && merge_stream_local_bytes(p.round_group * p.elems, kbytes, vbytes) + 1024 > local)
-        p.round_group /= 2;
-    // CLPRIM_MERGE_OPTIONS adds build options (measurements). No register cap: with the full-tile
-    // rounds (merge_sort.cl) every cap tried was slower on the H100 (2^26 uint -> uint, a round:
-    // uncapped 0.359 ms, 48 regs 0.378, 40 0.519, 32 0.806; keys alone at 32: 0.23 -> 0.55 ms).
-    p.options = knob_options("CLPRIM_MERGE_OPTIONS");
-
-    // Measured on PoCL (2-core AMD EPYC, 2^24 uint keys): see docs/DEVELOPERS.md.
-    p.chunks = 4 * std::max<cl_uint>(1, device.compute_units());
-    p.run = 16;
-    if (const auto tune = knob_numbers("CLPRIM_MERGE_CPU_TUNE", 1, 2, 1)) { // "chunks[,run]"
-        p.chunks = (*tune)[0];
-        if (tune->size() == 2 && (*tune)[1] <= 64) p.run = (*tune)[1];
-    }
-    p.chunks = std::max<std::size_t>(1, std::min(p.chunks, ceil_div(n, 4 * p.run))); // no tiny chunks
-    return p;
-}
 
 void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, const sort_place& a,
                      const sort_place& b, const sort_place& dst, std::size_t n, std::size_t L,
@@ -263,7 +166,7 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
     guarded(who, [&] {
         const std::size_t kbytes = size_of(r.key_type);
         const std::size_t vbytes = r.has_values ? value_bytes(r) : 0;
-        const merge_policy pol = choose_merge_policy(device, n, kbytes, vbytes);
+        const merge_policy pol = select_merge_policy(profile_of(device), n, kbytes, vbytes);
         if (pol.cpu) return merge_sort_cpu(r, pol, queue, comparator);
         sort_observer* const trace = sort_trace(); // examples/sort_steps: tiny tiles, runs after each round
         const std::size_t elems = trace && trace->merge_elems() ? trace->merge_elems() : pol.elems;

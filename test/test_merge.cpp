@@ -142,7 +142,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(keys_default_path, T, all_types)
 
 BOOST_AUTO_TEST_CASE(larger_sizes)
 {
-    const std::size_t big = std::size_t(1) << ((device.type() & CL_DEVICE_TYPE_GPU) ? 24 : 20);
+    const std::size_t big = std::size_t(1) << (on_gpu() ? 24 : 20);
     check_merge<cl_uint>(big, big + 3, distribution::random, order_t::ascending, queue);
     check_merge<cl_float>(big - 1, 1000, distribution::float_specials, order_t::descending, queue);
     check_pairs<cl_uint, cl_uint>(big + 1, big / 3, distribution::few_distinct, order_t::ascending, queue);

@@ -58,7 +58,7 @@ BOOST_AUTO_TEST_CASE(larger_sizes)
 // About a minute on a busy 2-core PoCL: there only when CLPRIM_TEST_LARGE is set; always on GPUs.
 BOOST_AUTO_TEST_CASE(above_two_to_the_24)
 {
-    if (!(device.type() & CL_DEVICE_TYPE_GPU) && !std::getenv("CLPRIM_TEST_LARGE")) {
+    if (!on_gpu() && !clprim::detail::knob_text("CLPRIM_TEST_LARGE")) {
         BOOST_TEST_MESSAGE("CPU device: n > 2^24 case skipped (set CLPRIM_TEST_LARGE to run it)");
         return;
     }

@@ -1,0 +1,160 @@
+#pragma once
+// The merge sort's tuning policy (and the public merge's, which runs its rounds): the path, the
+// tile shapes and the kernels' local memory, from the device profile; the knobs' overrides
+// inside. Private to algorithms/.
+#include "sort_support.hpp"
+
+#include <clprim/detail/device_profile.hpp>
+#include <clprim/detail/knobs.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+
+namespace clprim {
+namespace detail {
+
+// Which path sorts, and its shape: chosen in this one place.
+//  - gpu: tiles of sort_group * elems keys sorted by whole work-groups (registers, then local
+//    memory), then one merge-path round per doubling of the run length (merge_tile_sort, then
+//    merge_partition and merge_global per round, group * elems outputs per work-group: each
+//    work-item merges `elems` outputs serially after one co-rank search). CLPRIM_MERGE_STREAM
+//    takes merge_stream instead (one launch per round: each work-group searches its own piece of
+//    both runs and streams through stream_tiles tiles; measured slower, kept for measurements).
+//  - cpu: one work-item per contiguous chunk, sorted sequentially, then co-rank rounds where each
+//    work-item merges one long piece (merge_cpu_chunks, merge_cpu_round): no barriers, no local
+//    memory, which PoCL-like CPU devices run as plain loops.
+// CPU devices take the cpu path; CLPRIM_MERGE_PATH=cpu|gpu forces one (tests, measurements),
+// CLPRIM_MERGE_GPU_TUNE="group,elems", CLPRIM_MERGE_SORT_GROUP, CLPRIM_MERGE_STREAM="tiles[,probes[,group]]"
+// and CLPRIM_MERGE_CPU_TUNE="chunks,run" override the shapes.
+struct merge_policy {
+    bool cpu = false;
+    std::size_t group = 256;  // gpu: work-items per work-group of the merge rounds (a power of two)
+    std::size_t sort_group = 512; // gpu: work-items per work-group of the tile sort (group * 2^k)
+    std::size_t wide_group = 0; // gpu: sort_group of the tile sort built for it (0: none), see below
+    int wide = 0;               // gpu: take that kernel where it runs (0), always (1), never (-1)
+    std::size_t elems = 17;   // gpu: keys per work-item (odd: strided local accesses conflict-free)
+    std::string options;      // gpu: extra build options (CLPRIM_MERGE_OPTIONS)
+    std::size_t chunks = 1;   // cpu: work-items (chunks of the first stage, pieces of each round)
+    std::size_t run = 16;     // cpu: keys per insertion-sorted run
+    // gpu rounds: merge_partition + merge_global (stream_tiles = 0, the default), or where forced
+    // merge_stream (merge_stream.cl: one launch per round, each work-group finds its own piece
+    // and streams through `stream_tiles` tiles of round_group * elems outputs; 2.3x slower on the
+    // H100, docs/RESULTS.md "s4-merge"). probes: positions per step of the work-group's search.
+    // round_group: merge_stream's work-group (<= group: two tiles of keys and values must fit
+    // local memory).
+    std::size_t stream_tiles = 0;
+    std::size_t stream_groups = 0; // > 0: work-groups per compute unit instead (merge_stream_span)
+    std::size_t probes = 8;
+    std::size_t round_group = 256;
+};
+
+// Local memory of one merge round's work-group (merge_global): the keys (tile + 1), then the values.
+inline std::size_t merge_round_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes)
+{
+    return round_up((tile + 1) * kbytes, std::max<std::size_t>(8, vbytes)) + tile * vbytes; // values aligned for V
+}
+
+// Local memory of merge_stream's work-group: two windows of `tile` keys, then two of values.
+inline std::size_t merge_stream_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes)
+{
+    return round_up(2 * tile * kbytes, std::max<std::size_t>(8, vbytes)) + 2 * tile * vbytes;
+}
+
+// Local memory of the GPU kernels, in bytes, for tiles of `tile` keys: the tile sort holds the
+// keys (plus one look-ahead slot) and, with values, a 32-bit index per key; afterwards the
+// values alone. The merge round holds the keys and the values side by side.
+inline std::size_t tile_sort_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes)
+{
+    const std::size_t merging = round_up((tile + 1) * kbytes, 8) + (vbytes ? tile * 4 : 0); // room for 8-aligned indices
+    return round_up(std::max(merging, tile * vbytes), 8);
+}
+inline std::size_t merge_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes)
+{
+    return std::max(tile_sort_local_bytes(tile, kbytes, vbytes), merge_round_local_bytes(tile, kbytes, vbytes));
+}
+
+
+inline merge_policy select_merge_policy(const device_profile& profile, std::size_t n, std::size_t kbytes, std::size_t vbytes)
+{
+    merge_policy p;
+    p.cpu = profile.is_cpu();
+    if (const auto forced = knob_choice("CLPRIM_MERGE_PATH", {"cpu", "gpu"})) p.cpu = *forced == 0;
+    // gpu: 256 work-items; keys per work-item by the registers a work-item holds while it merges
+    // (a key and, with values, a 32-bit index per output): 17 for 32-bit keys alone, 11 for 32-bit
+    // keys with values or 64-bit keys alone, 7 for 64-bit keys with values. H100, 2^26 random
+    // uint keys (docs/DEVELOPERS.md): 256 x 17 (14 rounds) 4.30-4.45 ms, 512 x 17 (13) 4.30-4.42,
+    // 512 x 11 4.26-4.52, 256 x 13 4.36-4.57, 128 x 17 4.43; uint -> uint pairs: 256 x 11 8.5-8.7 ms,
+    // 256 x 13 9.2-11.5, 256 x 17 16.8 (the merge kernel at 128+ registers: one work-group per SM).
+    p.group = 256;
+    const std::size_t words = kbytes / 4 + (vbytes ? 1 : 0);
+    p.elems = words <= 1 ? 17 : words == 2 ? 11 : 7;
+    if (const auto tune = knob_numbers("CLPRIM_MERGE_GPU_TUNE", 1, 2, 1, 1024)) { // "group[,elems]"
+        if (((*tune)[0] & ((*tune)[0] - 1)) == 0) p.group = (*tune)[0];
+        if (tune->size() == 2 && (*tune)[1] <= 64) p.elems = (*tune)[1];
+    }
+    // The tile must fit the device's local memory (queried, never assumed): fewer work-items first.
+    const std::size_t local = profile.local_mem_size;
+    while (p.group > 1 && merge_local_bytes(p.group * p.elems, kbytes, vbytes) > local) p.group /= 2;
+    while (p.elems > 1 && merge_local_bytes(p.group * p.elems, kbytes, vbytes) > local) --p.elems;
+    // No larger than the input needs.
+    p.group = std::min(p.group, next_pow2(ceil_div(n, p.elems)));
+    // The tile sort takes twice the round's work-group where its local memory and the kernel allow
+    // (CLPRIM_MERGE_SORT_GROUP overrides): its runs of 2 * group * elems keys save one global round
+    // (a sweep over the data) for one more merge level in local memory. On the H100 the tile sort
+    // kernel allows 256 work-items (its registers), so it runs 256 x 17 there: 0.71 ms, then 14
+    // rounds of 0.19 ms + 0.027 ms (partition) at 2^26 uint keys.
+    p.sort_group = p.group * 2;
+    if (tile_sort_local_bytes(p.sort_group * p.elems, kbytes, vbytes) > local) p.sort_group = p.group;
+    if (const auto sg = knob_number("CLPRIM_MERGE_SORT_GROUP", 1, 1024)) {
+        const std::size_t g = *sg;
+        if (g >= p.group && g <= 1024 && (g & (g - 1)) == 0 && tile_sort_local_bytes(g * p.elems, kbytes, vbytes) <= local)
+            p.sort_group = g;
+    }
+    // With values, a tile sort built for sort_group work-items (merge_tile_sort_wide), used where
+    // the plain kernel's query allows fewer: at 512 x 11 on the H100, 2^26 uint -> uint, the tile
+    // sort takes 1.12 -> 1.22 ms and saves a round (0.39 ms): 6.97 -> 6.70 ms. Keys alone stay with
+    // the plain kernel (512 x 17 built so: 3.75 -> 3.95 ms, its registers capped at 128).
+    // CLPRIM_MERGE_WIDE=on|off: take it wherever it is built (no query, no probe; tests force it on
+    // devices whose plain kernel already takes sort_group) or never.
+    if (vbytes && p.sort_group > p.group) p.wide_group = p.sort_group;
+    if (const auto w = knob_choice("CLPRIM_MERGE_WIDE", {"auto", "on", "off"})) p.wide = *w == 1 ? 1 : *w == 2 ? -1 : 0;
+    p.sort_group = std::min(p.sort_group, std::max(p.group, next_pow2(ceil_div(n, p.elems))));
+    // The rounds: merge_partition + merge_global, or merge_stream where forced with stream_tiles
+    // tiles per work-group and probes positions per search step (CLPRIM_MERGE_STREAM=
+    // "tiles[,probes[,group]]", tiles 0: the split kernels). H100, 2^26 uint, merge of two halves:
+    // split kernels 0.233-0.243 ms, merge_stream 0.44-0.76 ms over every shape tried (docs/RESULTS.md,
+    // "s4-merge"). merge_stream's two windows of keys and values must fit local memory: fewer
+    // work-items where they do not.
+    // A third number caps the rounds' work-group (a power of two, at most the tile sort's).
+    std::size_t round_cap = p.group;
+    if (const auto st = knob_numbers("CLPRIM_MERGE_STREAM", 1, 3, 0, 4096)) {
+        p.stream_tiles = (*st)[0];
+        if (st->size() >= 2 && (*st)[1] >= 1 && (*st)[1] <= 128) p.probes = (*st)[1];
+        if (st->size() == 3 && (*st)[2] >= 1) round_cap = std::min(p.group, floor_pow2((*st)[2]));
+    }
+    // CLPRIM_MERGE_STREAM_GROUPS=<per compute unit>: every round spread over that many work-groups
+    // per compute unit instead of stream_tiles tiles each (0: tiles).
+    if (const auto g = knob_number("CLPRIM_MERGE_STREAM_GROUPS", 0, 1024)) p.stream_groups = *g;
+    if (p.stream_groups > 0 && p.stream_tiles == 0) p.stream_tiles = 1; // merge_stream, spread by groups
+    p.round_group = round_cap;
+    while (p.round_group > 1 && merge_stream_local_bytes(p.round_group * p.elems, kbytes, vbytes) + 1024 > local)
+        p.round_group /= 2;
+    // CLPRIM_MERGE_OPTIONS adds build options (measurements). No register cap: with the full-tile
+    // rounds (merge_sort.cl) every cap tried was slower on the H100 (2^26 uint -> uint, a round:
+    // uncapped 0.359 ms, 48 regs 0.378, 40 0.519, 32 0.806; keys alone at 32: 0.23 -> 0.55 ms).
+    p.options = knob_options("CLPRIM_MERGE_OPTIONS");
+
+    // Measured on PoCL (2-core AMD EPYC, 2^24 uint keys): see docs/DEVELOPERS.md.
+    p.chunks = 4 * std::max<std::size_t>(1, profile.compute_units);
+    p.run = 16;
+    if (const auto tune = knob_numbers("CLPRIM_MERGE_CPU_TUNE", 1, 2, 1)) { // "chunks[,run]"
+        p.chunks = (*tune)[0];
+        if (tune->size() == 2 && (*tune)[1] <= 64) p.run = (*tune)[1];
+    }
+    p.chunks = std::max<std::size_t>(1, std::min(p.chunks, ceil_div(n, 4 * p.run))); // no tiny chunks
+    return p;
+}
+
+} // namespace detail
+} // namespace clprim
