@@ -57,7 +57,7 @@ min_max_kernels make_kernels(const bc::command_queue& queue, element_type type, 
     const bc::device device = queue.get_device();
     const device_profile& profile = profile_of(device);
     const min_max_policy policy = select_min_max_policy(profile);
-    bc::program program = primitives_program(queue.get_context(), {"min_max_element.cl"},
+    bc::program program = primitives_program(queue.get_context(), {"stream_block.cl", "min_max_element.cl"},
                                              type_options(type, "T") + " -DMM_MAX=" + (largest ? "1" : "0") +
                                                  knob_options("CLPRIM_MIN_MAX_OPTIONS"));
     k.partial = program.create_kernel("mm_partial");

@@ -115,7 +115,7 @@ bc::program reduce_program(const bc::context& context, const bc::device& device,
                        " -DRED_ITEMS=" + std::to_string(ordered_items(size_of(type))) +
                        " -DRED_KERNELS=" + (!op.generated() ? "0" : op.ordered ? "2" : "1");
     if (device.supports_extension("cl_khr_int64_base_atomics")) base += " -DRED_ATOM64=1";
-    std::vector<std::string> files{"workgroup_reduce.cl", "reduce_layout.cl", "reduce.cl"};
+    std::vector<std::string> files{"workgroup_reduce.cl", "reduce_layout.cl", "stream_block.cl", "reduce.cl"};
     if (op.generated()) files.insert(files.begin(), op.file);
     if (const int sg = op.generated() ? 0 : subgroup_kind(device)) {
         try {
@@ -236,8 +236,9 @@ prepared_kernel& prepare(const bc::context& context, const bc::device& device, e
 {
     const char* kname = kernel_name(variant);
     const std::size_t elem = size_of(type);
+    const int layout = forced_reduce_layout();
     auto& prepared = pool().kernels[std::make_tuple(context.get(), device.id(), int(type), 2 * op.code + int(op.ordered),
-                                                     int(variant), op.file)];
+                                                     4 * int(variant) + layout + 1, op.file)];
     if (prepared.wg != 0) return prepared;
     const bool gpu = profile_of(device).is_gpu();
     // Work-group size: a power of two the device allows, whose scratch fits in local memory, at
@@ -248,7 +249,9 @@ prepared_kernel& prepare(const bc::context& context, const bc::device& device, e
         {device.max_work_group_size(), tuning().wg, std::max<std::size_t>(1, device.local_memory_size() / per_item)}));
     bc::program program = reduce_program(context, device, type, op, wg0);
     // fast on a CPU: one contiguous chunk per work-item, work-groups of one (see reduce.cl).
-    const bool chunked = (variant == reduce_variant::fast || op.ordered) && !gpu;
+    const bool chunked = op.ordered ? !gpu
+                                    : variant == reduce_variant::fast &&
+                                          (layout < 0 ? !gpu : layout == 1);
     bool once = false;
     if (op.ordered) {
         kname = chunked ? "reduce_ordered_chunks" : "reduce_ordered";
