@@ -2,6 +2,7 @@
 // (primitives/min_max_element.cl: the last work-group folds the partial pairs), then one read of
 // the index (count_read.hpp).
 #include "count_read.hpp"
+#include "stream_block.hpp"
 
 #include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/device_profile.hpp>
@@ -57,7 +58,7 @@ min_max_kernels make_kernels(const bc::command_queue& queue, element_type type, 
     const bc::device device = queue.get_device();
     const device_profile& profile = profile_of(device);
     const min_max_policy policy = select_min_max_policy(profile);
-    bc::program program = primitives_program(queue.get_context(), {"stream_block.cl", "min_max_element.cl"},
+    bc::program program = stream_program(queue.get_context(), device, {"stream_block.cl", "min_max_element.cl"},
                                              type_options(type, "T") + " -DMM_MAX=" + (largest ? "1" : "0") +
                                                  knob_options("CLPRIM_MIN_MAX_OPTIONS"));
     k.partial = program.create_kernel("mm_partial");

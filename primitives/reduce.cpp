@@ -6,6 +6,7 @@
 #include "reduce_layout.cl"
 #include "reduce_pinned.hpp"
 #include "reduce_policy.hpp"
+#include "stream_block.hpp"
 
 #include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/device_profile.hpp>
@@ -119,11 +120,11 @@ bc::program reduce_program(const bc::context& context, const bc::device& device,
     if (op.generated()) files.insert(files.begin(), op.file);
     if (const int sg = op.generated() ? 0 : subgroup_kind(device)) {
         try {
-            return primitives_program(context, files, base + " -DCLPRIM_SUBGROUPS=" + std::to_string(sg));
+            return stream_program(context, device, files, base + " -DCLPRIM_SUBGROUPS=" + std::to_string(sg));
         } catch (const build_error&) {
         }
     }
-    return primitives_program(context, files, base);
+    return stream_program(context, device, files, base);
 }
 
 // Prepared kernels and the one-launch kernels' counter, kept per context (the pinned result word

@@ -2,6 +2,7 @@
 // long ones, their partials combined on the device (kernels and the argument in
 // segmented_reduce.cl; shape in segmented_reduce_policy.hpp).
 #include "segmented_reduce_policy.hpp"
+#include "stream_block.hpp"
 
 #include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/primitives_kernels.hpp>
@@ -61,7 +62,7 @@ segred_kernels make_kernels(const bc::command_queue& queue, element_type type, e
                           " -DSR_ORDERED=" + (ordered ? "1" : "0") + (!ordered && scalar(type) ? " -DSR_VLOAD" : "") +
                           " -DSR_SOLO=" + std::to_string(p.solo) + " -DSR_LOADS=" + std::to_string(p.loads);
     if (single && size_of(type) == 8) options += " -DSR_ATOM64";
-    bc::program program = primitives_program(queue.get_context(), files, options);
+    bc::program program = stream_program(queue.get_context(), device, files, options);
     segred_kernels k{program.create_kernel("segred_teams"), program.create_kernel("segred_chunks"),
                      program.create_kernel("segred_finish"), {}};
     if (single) k.single = program.create_kernel("segred_single");
