@@ -148,6 +148,7 @@ struct prepared_kernel {
 struct per_queue {
     bc::command_queue queue;
     bc::buffer counter;
+    bc::buffer result; // a value-returning call's one value (the call holds the lock until it is read)
 };
 
 struct reduce_state {
@@ -173,6 +174,18 @@ bc::buffer& counter_for(const bc::context& context, const bc::command_queue& que
         q.queue = queue;
     }
     return q.counter;
+}
+
+// The one-value buffer of value-returning calls on this queue (16 bytes): no scratch lease on the
+// small inputs' path, whose whole cost is one launch and one read.
+bc::buffer& result_word_for(const bc::context& context, const bc::command_queue& queue)
+{
+    auto& q = pool().queues[queue.get()];
+    if (q.result.get() == nullptr) {
+        q.result = bc::buffer(context, 16, CL_MEM_READ_WRITE);
+        q.queue = queue;
+    }
+    return q.result;
 }
 
 // nullptr where pinned memory cannot be had (the caller then reads into *result directly).
@@ -397,11 +410,10 @@ void run_reduce(const buffer_range& in, element_type type, const op_desc& op, re
                         dest.device->buffer, cl_ulong(dest.device->offset), local_bytes{wg * elem});
                     return;
                 }
-                scratch_lease lease(queue);
-                const bc::buffer scratch = lease.buffer(elem);
-                launch(queue, single, wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), head, scratch,
+                const bc::buffer& word = result_word_for(context, queue);
+                launch(queue, single, wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), head, word,
                     cl_ulong(0), local_bytes{wg * elem});
-                read_result(context, queue, scratch, 0, elem, dest.host, tuning().small_read);
+                read_result(context, queue, word, 0, elem, dest.host, tuning().small_read);
                 return;
             }
             scratch_lease lease(queue);
