@@ -24,6 +24,26 @@
 
 namespace bc = boost::compute;
 
+namespace {
+
+// One row of uint input read once: bandwidth n * 4 bytes / time.
+void add_read_row(clprim_bench::context& ctx, const char* group, const std::string& name, std::size_t n, double ms,
+                  bool correct)
+{
+    clprim_bench::result r;
+    r.group = group;
+    r.name = name;
+    r.type = "uint";
+    r.n = n;
+    r.ms = ms;
+    r.gbps = ms > 0 ? double(n) * sizeof(cl_uint) / (ms * 1e6) : 0;
+    r.baseline = name == "boost_compute";
+    r.correct = correct;
+    ctx.add(r);
+}
+
+} // namespace
+
 CLPRIM_BENCH(min_max)
 {
     std::vector<std::string> sweep;
@@ -42,16 +62,7 @@ CLPRIM_BENCH(min_max)
         bc::copy(host.begin(), host.end(), d.begin(), ctx.queue);
         ctx.queue.finish();
         auto add = [&](const char* group, const std::string& name, double ms, bool correct) {
-            clprim_bench::result r;
-            r.group = group;
-            r.name = name;
-            r.type = "uint";
-            r.n = n;
-            r.ms = ms;
-            r.gbps = ms > 0 ? double(n) * sizeof(cl_uint) / (ms * 1e6) : 0;
-            r.baseline = name == "boost_compute";
-            r.correct = correct;
-            ctx.add(r);
+            add_read_row(ctx, group, name, n, ms, correct);
         };
         std::size_t at = 0;
         const double bc_ms = clprim_bench::median_ms(ctx.queue, [&] {
@@ -90,17 +101,7 @@ CLPRIM_BENCH(reduce_stream)
         bc::vector<cl_uint> d(n, ctx.ctx), out(1, ctx.ctx);
         bc::copy(host.begin(), host.end(), d.begin(), ctx.queue);
         ctx.queue.finish();
-        auto add = [&](const char* name, double ms, bool correct) {
-            clprim_bench::result r;
-            r.group = "reduce_stream";
-            r.name = name;
-            r.type = "uint";
-            r.n = n;
-            r.ms = ms;
-            r.gbps = ms > 0 ? double(n) * sizeof(cl_uint) / (ms * 1e6) : 0;
-            r.correct = correct;
-            ctx.add(r);
-        };
+        auto add = [&](const char* name, double ms, bool correct) { add_read_row(ctx, "reduce_stream", name, n, ms, correct); };
         auto device_value = [&] {
             cl_uint v = 0;
             bc::copy(out.begin(), out.end(), &v, ctx.queue);
