@@ -25,7 +25,7 @@ namespace {
 // The shape, in one place: on GPUs 256 work-items, 8 work-groups per compute unit (enough loads in
 // flight to stream at memory speed); elsewhere work-groups of one work-item, 4 per compute unit,
 // each a long sequential loop (no barriers: PoCL runs a work-group's items as loops); at most
-// 1024 partial pairs.
+// 4096 partial pairs.
 struct min_max_policy {
     std::size_t wg = 256;
     std::size_t groups_per_cu = 8;
@@ -42,6 +42,11 @@ min_max_policy select_min_max_policy(const device_profile& profile)
     if (const auto forced = knob_choice("CLPRIM_MIN_MAX_PATH", {"stride", "chunks"})) {
         p.contiguous = *forced == 1;
         p.wg = *forced == 1 ? 1 : 64;
+    }
+    // CLPRIM_MIN_MAX_TUNE=wg[,groups_per_cu] (measurements).
+    if (const auto t = knob_numbers("CLPRIM_MIN_MAX_TUNE", 1, 2, 1)) {
+        p.wg = (*t)[0];
+        if (t->size() > 1) p.groups_per_cu = (*t)[1];
     }
     return p;
 }
@@ -65,7 +70,7 @@ min_max_kernels make_kernels(const bc::command_queue& queue, element_type type, 
     const auto lp = limits_for(k.partial, device);
     k.wg = floor_pow2(std::max<std::size_t>(1, std::min(policy.wg, lp.max_work_group_size)));
     k.contiguous = policy.contiguous;
-    k.groups = std::min<std::size_t>(1024, policy.groups_per_cu * std::max<std::size_t>(1, profile.compute_units));
+    k.groups = std::min<std::size_t>(4096, policy.groups_per_cu * std::max<std::size_t>(1, profile.compute_units));
     return k;
 }
 
@@ -75,7 +80,7 @@ min_max_kernels& cached_kernels(const bc::command_queue& queue, element_type typ
     thread_local std::map<key, min_max_kernels> cache;
     const auto forced = knob_choice("CLPRIM_MIN_MAX_PATH", {"stride", "chunks"});
     const key k{queue.get_context().get(), queue.get_device().get(), int(type), largest, forced ? int(*forced) : -1,
-                knob_options("CLPRIM_MIN_MAX_OPTIONS")};
+                knob_options("CLPRIM_MIN_MAX_OPTIONS") + ";" + knob_text("CLPRIM_MIN_MAX_TUNE").value_or("")};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, type, largest)).first;
     return it->second;
