@@ -110,7 +110,13 @@ std::size_t min_max_element_impl(const buffer_range& in, element_type type, bool
         const lookback_slots counter = take_lookback_slots(queue, 1);
         launch(queue, k.partial, groups * k.wg, k.wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), chunk, pk, pi,
                result, counter.buffer, local_bytes{k.wg * elem}, local_bytes{k.wg * sizeof(cl_ulong)});
-        read_result_word(queue, result, sizeof index, &index);
+        // CLPRIM_MIN_MAX_READ=0|1|2 (plain, pinned, async: count_read.hpp) for measurements; by
+        // default the by-key family's form.
+        static const result_read forms[] = {result_read::plain, result_read::pinned, result_read::async};
+        if (const auto form = knob_number("CLPRIM_MIN_MAX_READ", 0, 2))
+            read_result_word(queue, result, sizeof index, &index, forms[*form]);
+        else
+            read_result_word(queue, result, sizeof index, &index);
     });
     return std::size_t(index);
 }

@@ -15,9 +15,11 @@ struct reduce_policy {
     int read = 2;         // how the one value comes back: 0 blocking read into the caller's
                           // variable, 1 blocking read into pinned host memory, 2 non-blocking
                           // read into pinned memory, then clFinish
-    int small_read = 1;   // the same for a range one work-group takes (one plain kernel): a
-                          // blocking read into pinned memory (H100, 2^10 uint: 0.0232 ms a call
-                          // against 0.0265 with 2 and 0.0285 with 0)
+    int small_read = 0;   // the same for a range one work-group takes (one plain kernel, its value
+                          // in a per-queue word): a blocking read into the caller's variable (H100,
+                          // 2^10 uint, three interleaved runs: 0.0184 / 0.0187 / 0.0182 ms a call
+                          // against 0.0252 / 0.0245 / 0.0189 with 1 and 0.0181 / 0.0225 / 0.0225
+                          // with 2; docs/RESULTS.md)
     std::size_t gpc = 8;  // work-groups per compute unit on GPUs (grid-stride variants)
     int loads = 2;        // 16-byte loads in flight per work-item (2, 4 or 8)
     std::size_t wg = 256; // cap on the work-group size (a power of two)

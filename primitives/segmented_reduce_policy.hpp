@@ -26,8 +26,9 @@ struct segmented_reduce_policy {
     std::size_t single_groups = 0;
     // One launch: segments shorter than this are reduced by one work-item each (0: every short
     // segment by a team), so that many empty or tiny ones (100 000 empty beside one huge) cost a
-    // round of wg segments, not a team round per few.
-    std::size_t solo = 1;
+    // round of wg segments, not a team round per few (H100, 2^26 uint, one_huge: 0.129 ms with
+    // 0, 0.114 with 1, 0.112 with 16; power law 0.529 / 0.532 / 0.504; docs/RESULTS.md).
+    std::size_t solo = 16;
     std::size_t loads = 4; // one launch: 16-byte loads in flight per work-item in a long piece
 };
 

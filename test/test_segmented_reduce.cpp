@@ -147,14 +147,14 @@ BOOST_AUTO_TEST_CASE(length_mixes_both_paths)
     }
 }
 
-// The one-launch path's short segments with the other solo lengths (the default, 1: the empty
-// ones alone, runs in every other case): every one by a team (0), segments shorter than 9 alone;
-// with a non-commutative operator too (one work-item keeps element order).
+// The one-launch path's short segments with other solo lengths than the default (16, in every
+// other case): every one by a team (0), only the empty ones alone (1), segments shorter than 9
+// alone; with a non-commutative operator too (one work-item keeps element order).
 BOOST_AUTO_TEST_CASE(one_launch_solo_lengths)
 {
     env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
     env_override long_way("CLPRIM_SEGMENTED_REDUCE_LONG", "single");
-    for (const char* solo : {"0", "9"}) {
+    for (const char* solo : {"0", "1", "9"}) {
         env_override set("CLPRIM_SEGMENTED_REDUCE_SOLO", solo);
         for (const auto& m : mixes()) {
             // The mixes with empty and tiny segments (each team size is a program to build).
