@@ -28,7 +28,7 @@
 // too.
 //
 // Required macros: those of segmented_reduce.cl, T_BITS 32 or 64 (64: SR_ATOM64 defined by the
-// host where cl_khr_int64_base_atomics exists); optional: SR_SOLO (see phase 1), SR_LOADS;
+// host where cl_khr_int64_base_atomics exists); optional: SR_SOLO (see phase 1), SR_LOADS, SR_PREFETCH;
 // stream_block.cl joined before.
 #ifndef SR_TEAM
 #error "segmented_reduce_single.cl needs segmented_reduce.cl joined before it"
@@ -54,6 +54,9 @@
 #endif
 #ifndef CLPRIM_STREAM_BLOCK_CL
 #error "segmented_reduce_single.cl needs stream_block.cl joined before it"
+#endif
+#ifndef SR_PREFETCH
+#define SR_PREFETCH 0 // 1: the first bytes of the group's element range prefetched into L2 at the start
 #endif
 #ifndef SR_SOLO
 #define SR_SOLO 0 // segments shorter than this are reduced by one work-item (0: every short one by a team)
@@ -147,6 +150,15 @@ __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __globa
     volatile __global uint* const arrivals = arrival_sets + set * set_words;
     for (uint w = (uint)get_global_id(0); w < set_words; w += (uint)get_global_size(0))
         arrival_sets[(1 - set) * set_words + w] = 0;
+#if SR_PREFETCH
+    // The first bytes this group streams (its element range's first SR_LOADS loads per
+    // work-item), requested now: they come into L2 while the group finds its segments.
+    {
+        const ulong lo0 = g * span;
+        const ulong bytes = lo0 < n ? min((n - lo0) * sizeof(T), (ulong)SR_LOADS * wg * 16) : 0;
+        for (ulong j = lid; j * 128 < bytes; j += wg) CLPRIM_PREFETCH_L2((__global const uchar*)(in + lo0) + j * 128);
+    }
+#endif
 
     // 1. Short segments of the index range.
 #if SR_SOLO > 0
