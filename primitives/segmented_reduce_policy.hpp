@@ -31,6 +31,7 @@ struct segmented_reduce_policy {
     std::size_t solo = 16;
     std::size_t loads = 4; // one launch: 16-byte loads in flight per work-item in a long piece
     bool prefetch = false; // one launch: the first bytes of each group's range prefetched into L2
+    std::size_t probes = 1; // one launch: offsets a work-item probes per round of its range's search
 };
 
 // n elements in num_segments segments (n / num_segments: the mean length; offsets are not read on
@@ -41,7 +42,8 @@ struct segmented_reduce_policy {
 // launch, or teams + scan + chunks + finish); CLPRIM_SEGMENTED_REDUCE_SOLO=k sets the one-launch
 // path's solo length (segments shorter than k by one work-item; 0: none);
 // CLPRIM_SEGMENTED_REDUCE_LOADS=2|4|8 its loads in flight per work-item in a long piece;
-// CLPRIM_SEGMENTED_REDUCE_PREFETCH=0|1 its L2 prefetch of each group's first bytes.
+// CLPRIM_SEGMENTED_REDUCE_PREFETCH=0|1 its L2 prefetch of each group's first bytes;
+// CLPRIM_SEGMENTED_REDUCE_PROBES=1|4 the probes a work-item makes per round of a range's search.
 inline segmented_reduce_policy select_segmented_reduce_policy(const device_profile& profile, std::size_t n,
                                                               std::size_t num_segments)
 {
@@ -83,6 +85,7 @@ inline segmented_reduce_policy select_segmented_reduce_policy(const device_profi
     if (const auto solo = knob_number("CLPRIM_SEGMENTED_REDUCE_SOLO", 0, 4096)) p.solo = *solo;
     if (const auto loads = knob_choice("CLPRIM_SEGMENTED_REDUCE_LOADS", {"2", "4", "8"})) p.loads = std::size_t(2) << *loads;
     if (const auto pre = knob_choice("CLPRIM_SEGMENTED_REDUCE_PREFETCH", {"0", "1"})) p.prefetch = *pre == 1;
+    if (const auto pr = knob_choice("CLPRIM_SEGMENTED_REDUCE_PROBES", {"1", "4"})) p.probes = *pr == 1 ? 4 : 1;
     p.single_groups = cu * single_groups_per_cu;
     p.chunk = p.wg * chunk_items;
     p.max_groups = cu * 32;

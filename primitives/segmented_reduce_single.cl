@@ -8,9 +8,9 @@
 //      team of SR_TEAM work-items per segment (as segred_teams);
 //   2. its element range [g * span, (g + 1) * span): the pieces of the long segments that lie
 //      in it, each reduced by the whole work-group with vector loads. The first long segment is
-//      found by a cooperative search (every work-item probes one of wg evenly spaced segments
-//      a round, so 2^21 segments take 3 rounds), the others by walking forward wg segments at a
-//      time until one begins past the range.
+//      found by a cooperative search (every work-item probes SR_PROBES of wg * SR_PROBES evenly
+//      spaced segments a round: with 1, 2^21 segments take 3 rounds), the others by walking
+//      forward wg segments at a time until one begins past the range.
 // A long segment inside one range is written at once. One that crosses ranges g0 .. g1 leaves a
 // partial per range: range g0's "tail" slot (2 * g0 + 1), the "head" slots (2 * g) of the others
 // (a range has at most one segment running in from the left and one running out to the right).
@@ -28,7 +28,8 @@
 // too.
 //
 // Required macros: those of segmented_reduce.cl, T_BITS 32 or 64 (64: SR_ATOM64 defined by the
-// host where cl_khr_int64_base_atomics exists); optional: SR_SOLO (see phase 1), SR_LOADS, SR_PREFETCH;
+// host where cl_khr_int64_base_atomics exists); optional: SR_SOLO (see phase 1), SR_LOADS, SR_PREFETCH,
+// SR_PROBES;
 // stream_block.cl joined before.
 #ifndef SR_TEAM
 #error "segmented_reduce_single.cl needs segmented_reduce.cl joined before it"
@@ -54,6 +55,9 @@
 #endif
 #ifndef CLPRIM_STREAM_BLOCK_CL
 #error "segmented_reduce_single.cl needs stream_block.cl joined before it"
+#endif
+#ifndef SR_PROBES
+#define SR_PROBES 1 // offsets a work-item probes per round of the search for a range's first segment
 #endif
 #ifndef SR_PREFETCH
 #define SR_PREFETCH 0 // 1: the first bytes of the group's element range prefetched into L2 at the start
@@ -231,13 +235,21 @@ __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __globa
     const ulong hi = min(lo + span, n);
     // The last segment whose begin is <= lo (segment 0 if none): in [L, H) after every round.
     ulong L = 0, H = num_segments;
+    // A round: wg * SR_PROBES evenly spaced probes (SR_PROBES a work-item, their loads issued
+    // together); the last probe at or before lo narrows [L, H) to one step.
     while (H - L > 1) { // uniform: L and H are the same in every work-item
-        const ulong step = (H - L + wg - 1) / wg;
-        const ulong p = L + (ulong)lid * step;
+        const ulong slots = (ulong)wg * SR_PROBES;
+        const ulong step = (H - L + slots - 1) / slots;
+        ulong pb[SR_PROBES];
+        for (uint k = 0; k < SR_PROBES; ++k) {
+            const ulong slot = lid + (ulong)k * wg, p = L + slot * step;
+            pb[k] = slot > 0 && p < H ? sr_begin(offsets, off_off, p, n) : n + 1; // n + 1 > lo: not taken
+        }
         barrier(CLK_LOCAL_MEM_FENCE); // every work-item has read the last round's best
         if (lid == 0) best = 0;
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid > 0 && p < H && sr_begin(offsets, off_off, p, n) <= lo) atomic_max(&best, lid);
+        for (uint k = 0; k < SR_PROBES; ++k)
+            if (pb[k] <= lo) atomic_max(&best, lid + k * wg);
         barrier(CLK_LOCAL_MEM_FENCE);
         L += (ulong)best * step;
         H = min(L + step, H);
