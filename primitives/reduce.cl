@@ -13,7 +13,7 @@
 // then defined behaviour and gives the same bits OpenCL's signed arithmetic would.
 //
 // Required: T, CLPRIM_REDUCE_OP, RED_WG, workgroup_reduce.cl, reduce_layout.cl and stream_block.cl
-// joined before this file; optional: RED_KERNELS, RED_ITEMS, RED_LOADS, RED_RANGES, CLPRIM_SUBGROUPS.
+// joined before this file; optional: RED_KERNELS, RED_ITEMS, RED_LOADS, CLPRIM_SUBGROUPS.
 #ifndef T
 #error "reduce.cl needs T"
 #endif
@@ -290,10 +290,6 @@ __kernel __attribute__((reqd_work_group_size(RED_WG, 1, 1))) void reduce6(REDUCE
 #ifndef RED_LOADS
 #define RED_LOADS 2
 #endif
-// 1: each work-group streams a contiguous range of its own (fast_strided); 0: grid stride.
-#ifndef RED_RANGES
-#define RED_RANGES 0
-#endif
 
 // The head and tail scalars of [0, n) around the 16-byte aligned vectors [head, tail): fewer than
 // 2 * R_VEC in all, but the grid may be smaller than that: stride anyway.
@@ -316,22 +312,10 @@ inline R fast_strided(__global const R *in, const ulong n, const ulong head, con
     R acc = fast_scalars(in, n, head, head + nvec * R_VEC, gid, gs);
     __global const RV *v = (__global const RV *)(in + head);
     RV a0 = (RV)(R_ID);
-#if RED_RANGES
-    // Work-group g takes the contiguous vectors [g * per, (g + 1) * per) (per a multiple of the
-    // work-group size), its work-items striding by the work-group size: each group streams its
-    // own region (segmented_reduce's long pieces read this way) instead of the whole grid
-    // sweeping the array together.
-    const ulong wg = get_local_size(0), groups = gs / wg, g = gid / wg;
-    const ulong per = (nvec + groups * wg - 1) / (groups * wg) * wg;
-    const ulong first = min(nvec, g * per), last = min(nvec, first + per);
-    const ulong from = first + gid % wg, to = last, step = wg;
-#else
-    const ulong from = gid, to = nvec, step = gs;
-#endif
 #if T_BITS >= 32
-    CLPRIM_STREAM(RV, v, from, to, step, RED_LOADS, RED_STEP);
+    CLPRIM_STREAM(RV, v, gid, nvec, gs, RED_LOADS, RED_STEP);
 #else
-    CLPRIM_STREAM_WITH(CLPRIM_LOAD_PLAIN, RV, v, from, to, step, RED_LOADS, RED_STEP);
+    CLPRIM_STREAM_WITH(CLPRIM_LOAD_PLAIN, RV, v, gid, nvec, gs, RED_LOADS, RED_STEP);
 #endif
     return R_OP(acc, R_HREDUCE(a0));
 }

@@ -113,7 +113,6 @@ bc::program reduce_program(const bc::context& context, const bc::device& device,
 {
     std::string base = type_options(type, "T") + " -DCLPRIM_REDUCE_OP=" + std::to_string(op.code) +
                        " -DRED_WG=" + std::to_string(wg) + " -DRED_LOADS=" + std::to_string(tuning().loads) +
-                       " -DRED_RANGES=" + (tuning().ranges ? "1" : "0") +
                        " -DRED_ITEMS=" + std::to_string(ordered_items(size_of(type))) +
                        " -DRED_KERNELS=" + (!op.generated() ? "0" : op.ordered ? "2" : "1");
     if (device.supports_extension("cl_khr_int64_base_atomics")) base += " -DRED_ATOM64=1";

@@ -23,12 +23,10 @@ struct reduce_policy {
     std::size_t gpc = 8;  // work-groups per compute unit on GPUs (grid-stride variants)
     int loads = 2;        // 16-byte loads in flight per work-item (2, 4 or 8)
     std::size_t wg = 256; // cap on the work-group size (a power of two)
-    bool ranges = false;  // GPUs: each work-group streams a contiguous range (true) or the grid
-                          // strides over the whole input together (false)
 };
 
 // CLPRIM_REDUCE_ONCE=0|1, CLPRIM_REDUCE_READ=0..2 (read and small_read), CLPRIM_REDUCE_GPC=k,
-// CLPRIM_REDUCE_LOADS=2|4|8, CLPRIM_REDUCE_WG=w, CLPRIM_REDUCE_RANGES=0|1 override the fields.
+// CLPRIM_REDUCE_LOADS=2|4|8, CLPRIM_REDUCE_WG=w override the fields.
 inline reduce_policy select_reduce_policy()
 {
     reduce_policy r;
@@ -37,7 +35,6 @@ inline reduce_policy select_reduce_policy()
     if (const auto v = knob_number("CLPRIM_REDUCE_GPC", 1, std::size_t(-1))) r.gpc = *v;
     if (const auto v = knob_choice("CLPRIM_REDUCE_LOADS", {"2", "4", "8"})) r.loads = 2 << *v;
     if (const auto v = knob_number("CLPRIM_REDUCE_WG", 1, std::size_t(-1))) r.wg = *v;
-    if (const auto v = knob_choice("CLPRIM_REDUCE_RANGES", {"0", "1"})) r.ranges = *v == 1;
     return r;
 }
 
