@@ -148,35 +148,22 @@ BOOST_AUTO_TEST_CASE(length_mixes_both_paths)
 }
 
 // The one-launch path's short segments with other solo lengths than the default (16, in every
-// other case): every one by a team (0), only the empty ones alone (1), segments shorter than 9
-// alone; with a non-commutative operator too (one work-item keeps element order).
+// other case, user operators included): every one by a team (0), only the empty ones alone (1).
+// Two mixes (each team size is one more program to build).
 BOOST_AUTO_TEST_CASE(one_launch_solo_lengths)
 {
     env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
     env_override long_way("CLPRIM_SEGMENTED_REDUCE_LONG", "single");
-    for (const char* solo : {"0", "1", "9"}) {
+    for (const char* solo : {"0", "1"}) {
         env_override set("CLPRIM_SEGMENTED_REDUCE_SOLO", solo);
         for (const auto& m : mixes()) {
-            // The mixes with empty and tiny segments (each team size is a program to build).
-            if (m.mix != seg_mix::tiny && m.mix != seg_mix::power_law && m.mix != seg_mix::empty_plus_one &&
-                m.mix != seg_mix::with_empties && !(m.mix == seg_mix::fixed && m.len == 3))
-                continue;
+            if (m.mix != seg_mix::empty_plus_one && m.mix != seg_mix::with_empties) continue;
             const auto lengths = segment_lengths(m.mix, m.n, m.len);
             const auto data = small_values<cl_uint>(m.n + 5);
             const auto offsets = offsets_from_lengths<cl_uint>(lengths, 5);
             check_op(queue, data, offsets, clprim::reduce_op::sum,
                      std::string("solo ") + solo + " " + name_of(m.mix) + " n=" + std::to_string(m.n));
         }
-        const auto lengths = segment_lengths(seg_mix::with_empties, 20011, 6);
-        const auto offsets = offsets_from_lengths<cl_uint>(lengths, 2);
-        std::vector<cl_uint> sparse(20020);
-        std::mt19937 rng(11);
-        for (auto& x : sparse) x = rng() % 5 == 0 ? 1 + rng() % 1000 : 0;
-        check(queue, sparse, offsets, [](cl_uint a, cl_uint b) { return a != 0 ? a : b; }, cl_uint(0),
-              [](auto f, auto l, auto of, auto ol, auto res, bc::command_queue& q) {
-                  clprim::segmented_reduce(f, l, of, ol, res, q, first_nonzero, 0u);
-              },
-              std::string("solo ") + solo + " first_nonzero");
     }
 }
 
