@@ -30,16 +30,8 @@ namespace {
 void add_read_row(clprim_bench::context& ctx, const char* group, const std::string& name, std::size_t n, double ms,
                   bool correct)
 {
-    clprim_bench::result r;
-    r.group = group;
-    r.name = name;
-    r.type = "uint";
-    r.n = n;
-    r.ms = ms;
-    r.gbps = ms > 0 ? double(n) * sizeof(cl_uint) / (ms * 1e6) : 0;
-    r.baseline = name == "boost_compute";
-    r.correct = correct;
-    ctx.add(r);
+    const double gbps = ms > 0 ? double(n) * sizeof(cl_uint) / (ms * 1e6) : 0;
+    ctx.add(clprim_bench::result{group, name, "uint", n, ms, gbps, 0, name == "boost_compute", correct, {}});
 }
 
 } // namespace
