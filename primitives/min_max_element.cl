@@ -84,52 +84,6 @@ inline void mm_take_later(T_UNSIGNED* ka, ulong* ia, T_UNSIGNED kb, ulong ib)
     *ia = better ? ib : *ia;
 }
 
-#if T_BITS == 32
-// The key order of four 4-byte elements at once (mm_sortable, lane by lane).
-inline uint4 mm_sortable4(CLPRIM_CAT(T, 4) x)
-{
-    const uint4 b = as_uint4(x);
-    const uint4 sign = (uint4)(0x80000000u);
-#if T_IS_FLOAT
-    return b ^ (as_uint4(as_int4(b) >> 31) | sign); // negative: ~b, else b | sign
-#elif T_IS_SIGNED
-    return b ^ sign;
-#else
-    return b;
-#endif
-}
-
-// Lane l of (best, pos) takes lane l of x (the vector at index at) where it is strictly better,
-// or where the lane holds nothing yet (pos all ones).
-inline void mm_take_lanes(uint4 * best, uint4* pos, uint4 x, uint at)
-{
-#if MM_MAX
-    const int4 better = (x > *best) | (*pos == (uint4)(0xFFFFFFFFu));
-#else
-    const int4 better = (x < *best) | (*pos == (uint4)(0xFFFFFFFFu));
-#endif
-    *best = select(*best, x, better);
-    *pos = select(*pos, (uint4)(at), better);
-}
-
-// The four lanes into (k, idx): element index 4 * pos + lane, ties to the smaller index.
-inline void mm_fold_lanes(T_UNSIGNED* k, ulong* idx, uint4 best, uint4 pos)
-{
-    if (pos.s0 != 0xFFFFFFFFu) mm_take(k, idx, best.s0, 4 * (ulong)pos.s0);
-    if (pos.s1 != 0xFFFFFFFFu) mm_take(k, idx, best.s1, 4 * (ulong)pos.s1 + 1);
-    if (pos.s2 != 0xFFFFFFFFu) mm_take(k, idx, best.s2, 4 * (ulong)pos.s2 + 2);
-    if (pos.s3 != 0xFFFFFFFFu) mm_take(k, idx, best.s3, 4 * (ulong)pos.s3 + 3);
-}
-#endif
-
-#ifndef MM_LANES
-#define MM_LANES 0 // 1: the lane-wise vector loop (CLPRIM_MIN_MAX_OPTIONS=-DMM_LANES=1)
-#endif
-#if T_BITS != 32
-#undef MM_LANES
-#define MM_LANES 0
-#endif
-
 #ifndef MM_UNROLL
 #define MM_UNROLL 8 // independent loads in flight per work-item and round (grid stride)
 #endif
@@ -160,54 +114,22 @@ __kernel void mm_partial(__global const T* in, ulong off, ulong n, ulong chunk, 
     bool done = false;
 #if T_BITS == 32 && MM_VECTOR
     // 4-byte elements at a 16-byte aligned start (uniform: the same in every work-item): 16-byte
-    // loads, four elements each, MM_VECTOR of them in flight; each work-item still visits its
-    // elements in increasing index order (vector after vector, component after component),
-    // then one of the at most three elements past the last whole vector.
-#if MM_LANES
-    // Lane-wise form (MM_LANES=1): a 4-vector of best keys and one of their vector indices (32
-    // bits: n / 4 < 2^32, uniform), updated with vector compares and selects, which costs about a
-    // third of the per-component updates below; the four lanes are folded once at the end, ties
-    // to the smaller index. Every lane still visits its vectors in increasing index order.
-    if (chunk == 0 && (((ulong)in) & 15) == 0 && n / 4 + (ulong)MM_VECTOR * get_global_size(0) < 0xFFFFFFFFul) {
+    // loads, four elements each, MM_VECTOR of them in flight (stream_block.cl); each work-item
+    // still visits its elements in increasing index order (vector after vector, component after
+    // component), then one of the at most three elements past the last whole vector.
+    if (chunk == 0 && (((ulong)in) & 15) == 0) {
         __global const CLPRIM_CAT(T, 4)* in4 = (__global const CLPRIM_CAT(T, 4)*)in;
-        const uint stride = (uint)get_global_size(0);
-        const uint n4 = (uint)(n / 4);
-        uint4 best = (uint4)(0);
-        uint4 pos = (uint4)(0xFFFFFFFFu);
-#define MM_LANE_STEP(x, i) mm_take_lanes(&best, &pos, mm_sortable4(x), (uint)(i))
-        CLPRIM_STREAM(CLPRIM_CAT(T, 4), in4, g, n4, stride, MM_VECTOR, MM_LANE_STEP);
-#undef MM_LANE_STEP
-        mm_fold_lanes(&k, &idx, best, pos);
-        if (4 * (ulong)n4 + g < n) mm_take_later(&k, &idx, mm_sortable(in[4 * (ulong)n4 + g]), 4 * (ulong)n4 + g);
-        done = true;
-    }
-#endif
-    if (!done && chunk == 0 && (((ulong)in) & 15) == 0) {
-        typedef CLPRIM_CAT(T, 4) T4;
-        __global const T4* in4 = (__global const T4*)in;
-        const ulong stride = get_global_size(0);
         const ulong n4 = n / 4;
-        ulong i = g;
-        for (; i + (MM_VECTOR - 1) * stride < n4; i += MM_VECTOR * stride) {
-            T4 x[MM_VECTOR];
-#pragma unroll
-            for (uint u = 0; u < MM_VECTOR; ++u) x[u] = in4[i + u * stride];
-#pragma unroll
-            for (uint u = 0; u < MM_VECTOR; ++u) {
-                const ulong at = 4 * (i + u * stride);
-                mm_take_later(&k, &idx, mm_sortable(x[u].s0), at);
-                mm_take_later(&k, &idx, mm_sortable(x[u].s1), at + 1);
-                mm_take_later(&k, &idx, mm_sortable(x[u].s2), at + 2);
-                mm_take_later(&k, &idx, mm_sortable(x[u].s3), at + 3);
-            }
-        }
-        for (; i < n4; i += stride) {
-            const T4 x = in4[i];
-            mm_take_later(&k, &idx, mm_sortable(x.s0), 4 * i);
-            mm_take_later(&k, &idx, mm_sortable(x.s1), 4 * i + 1);
-            mm_take_later(&k, &idx, mm_sortable(x.s2), 4 * i + 2);
-            mm_take_later(&k, &idx, mm_sortable(x.s3), 4 * i + 3);
-        }
+#define MM_STEP(x, i)                                                                              \
+    do {                                                                                           \
+        const ulong at_ = 4 * (i);                                                                 \
+        mm_take_later(&k, &idx, mm_sortable((x).s0), at_);                                         \
+        mm_take_later(&k, &idx, mm_sortable((x).s1), at_ + 1);                                     \
+        mm_take_later(&k, &idx, mm_sortable((x).s2), at_ + 2);                                     \
+        mm_take_later(&k, &idx, mm_sortable((x).s3), at_ + 3);                                     \
+    } while (0)
+        CLPRIM_STREAM(CLPRIM_CAT(T, 4), in4, g, n4, get_global_size(0), MM_VECTOR, MM_STEP);
+#undef MM_STEP
         if (4 * n4 + g < n) mm_take_later(&k, &idx, mm_sortable(in[4 * n4 + g]), 4 * n4 + g);
         done = true;
     }

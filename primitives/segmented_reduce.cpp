@@ -61,7 +61,7 @@ segred_kernels make_kernels(const bc::command_queue& queue, element_type type, e
                           " -DSR_OP_CODE=" + std::to_string(op_code) + " -DSR_TEAM=" + std::to_string(p.team) +
                           " -DSR_ORDERED=" + (ordered ? "1" : "0") + (!ordered && scalar(type) ? " -DSR_VLOAD" : "") +
                           " -DSR_SOLO=" + std::to_string(p.solo) + " -DSR_LOADS=" + std::to_string(p.loads) +
-                          " -DSR_PREFETCH=" + (p.prefetch ? "1" : "0") + " -DSR_PROBES=" + std::to_string(p.probes);
+                          " -DSR_PROBES=" + std::to_string(p.probes);
     if (single && size_of(type) == 8) options += " -DSR_ATOM64";
     bc::program program = stream_program(queue.get_context(), device, files, options);
     segred_kernels k{program.create_kernel("segred_teams"), program.create_kernel("segred_chunks"),
@@ -81,7 +81,7 @@ segred_kernels& cached_kernels(const bc::command_queue& queue, element_type type
         std::tuple<cl_context, cl_device_id, int, int, int, std::string, bool, std::size_t, std::size_t, std::size_t>;
     thread_local std::map<key, segred_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(type), int(offset_type), op_code, op_file,
-                ordered, p.team, p.wg, ((p.solo * 64 + p.loads) * 2 + p.prefetch) * 8 + p.probes};
+                ordered, p.team, p.wg, (p.solo * 64 + p.loads) * 8 + p.probes};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, type, offset_type, op_code, op_file, ordered, p)).first;
     return it->second;

@@ -30,8 +30,9 @@ struct segmented_reduce_policy {
     // 0, 0.114 with 1, 0.112 with 16; power law 0.529 / 0.532 / 0.504; docs/RESULTS.md).
     std::size_t solo = 16;
     std::size_t loads = 4; // one launch: 16-byte loads in flight per work-item in a long piece
-    bool prefetch = false; // one launch: the first bytes of each group's range prefetched into L2
-    std::size_t probes = 1; // one launch: offsets a work-item probes per round of its range's search
+    std::size_t probes = 4; // one launch: offsets a work-item probes per round of its range's search
+                            // (H100, 2^26: power law 0.501 / 0.506 ms against 0.508 with 1,
+                            // segments of 65536 0.1065 / 0.1065 against 0.1057 / 0.1110)
 };
 
 // n elements in num_segments segments (n / num_segments: the mean length; offsets are not read on
@@ -42,7 +43,6 @@ struct segmented_reduce_policy {
 // launch, or teams + scan + chunks + finish); CLPRIM_SEGMENTED_REDUCE_SOLO=k sets the one-launch
 // path's solo length (segments shorter than k by one work-item; 0: none);
 // CLPRIM_SEGMENTED_REDUCE_LOADS=2|4|8 its loads in flight per work-item in a long piece;
-// CLPRIM_SEGMENTED_REDUCE_PREFETCH=0|1 its L2 prefetch of each group's first bytes;
 // CLPRIM_SEGMENTED_REDUCE_PROBES=1|4 the probes a work-item makes per round of a range's search.
 inline segmented_reduce_policy select_segmented_reduce_policy(const device_profile& profile, std::size_t n,
                                                               std::size_t num_segments)
@@ -84,7 +84,6 @@ inline segmented_reduce_policy select_segmented_reduce_policy(const device_profi
     if (const auto forced = knob_choice("CLPRIM_SEGMENTED_REDUCE_LONG", {"single", "chunks"})) p.single = *forced == 0;
     if (const auto solo = knob_number("CLPRIM_SEGMENTED_REDUCE_SOLO", 0, 4096)) p.solo = *solo;
     if (const auto loads = knob_choice("CLPRIM_SEGMENTED_REDUCE_LOADS", {"2", "4", "8"})) p.loads = std::size_t(2) << *loads;
-    if (const auto pre = knob_choice("CLPRIM_SEGMENTED_REDUCE_PREFETCH", {"0", "1"})) p.prefetch = *pre == 1;
     if (const auto pr = knob_choice("CLPRIM_SEGMENTED_REDUCE_PROBES", {"1", "4"})) p.probes = *pr == 1 ? 4 : 1;
     p.single_groups = cu * single_groups_per_cu;
     p.chunk = p.wg * chunk_items;

@@ -9,8 +9,8 @@
 //   2. its element range [g * span, (g + 1) * span): the pieces of the long segments that lie
 //      in it, each reduced by the whole work-group with vector loads. The first long segment is
 //      found by a cooperative search (every work-item probes SR_PROBES of wg * SR_PROBES evenly
-//      spaced segments a round: with 1, 2^21 segments take 3 rounds), the others by walking
-//      forward wg segments at a time until one begins past the range.
+//      spaced segments a round: with 4 and 256 work-items, 2^20 segments take 2 rounds), the
+//      others by walking forward wg segments at a time until one begins past the range.
 // A long segment inside one range is written at once. One that crosses ranges g0 .. g1 leaves a
 // partial per range: range g0's "tail" slot (2 * g0 + 1), the "head" slots (2 * g) of the others
 // (a range has at most one segment running in from the left and one running out to the right).
@@ -28,8 +28,7 @@
 // too.
 //
 // Required macros: those of segmented_reduce.cl, T_BITS 32 or 64 (64: SR_ATOM64 defined by the
-// host where cl_khr_int64_base_atomics exists); optional: SR_SOLO (see phase 1), SR_LOADS, SR_PREFETCH,
-// SR_PROBES;
+// host where cl_khr_int64_base_atomics exists); optional: SR_SOLO (see phase 1), SR_LOADS, SR_PROBES;
 // stream_block.cl joined before.
 #ifndef SR_TEAM
 #error "segmented_reduce_single.cl needs segmented_reduce.cl joined before it"
@@ -57,10 +56,7 @@
 #error "segmented_reduce_single.cl needs stream_block.cl joined before it"
 #endif
 #ifndef SR_PROBES
-#define SR_PROBES 1 // offsets a work-item probes per round of the search for a range's first segment
-#endif
-#ifndef SR_PREFETCH
-#define SR_PREFETCH 0 // 1: the first bytes of the group's element range prefetched into L2 at the start
+#define SR_PROBES 4 // offsets a work-item probes per round of the search for a range's first segment
 #endif
 #ifndef SR_SOLO
 #define SR_SOLO 0 // segments shorter than this are reduced by one work-item (0: every short one by a team)
@@ -154,15 +150,6 @@ __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __globa
     volatile __global uint* const arrivals = arrival_sets + set * set_words;
     for (uint w = (uint)get_global_id(0); w < set_words; w += (uint)get_global_size(0))
         arrival_sets[(1 - set) * set_words + w] = 0;
-#if SR_PREFETCH
-    // The first bytes this group streams (its element range's first SR_LOADS loads per
-    // work-item), requested now: they come into L2 while the group finds its segments.
-    {
-        const ulong lo0 = g * span;
-        const ulong bytes = lo0 < n ? min((n - lo0) * sizeof(T), (ulong)SR_LOADS * wg * 16) : 0;
-        for (ulong j = lid; j * 128 < bytes; j += wg) CLPRIM_PREFETCH_L2((__global const uchar*)(in + lo0) + j * 128);
-    }
-#endif
 
     // 1. Short segments of the index range.
 #if SR_SOLO > 0

@@ -40,14 +40,6 @@ inline uint4 clprim_load16_ptx(__global const void* p)
 #define CLPRIM_LOAD16(VT, p) (*(__global const VT*)(p))
 #endif
 
-// CLPRIM_PREFETCH_L2(p): ask for the 128-byte line at p to be brought into L2 (no value comes
-// back): `prefetch.global.L2` on NVIDIA, OpenCL's prefetch elsewhere (a hint a driver may drop).
-#ifdef CLPRIM_PTX
-#define CLPRIM_PREFETCH_L2(p) asm volatile("prefetch.global.L2 [%0];" ::"l"((__global const void*)(p)))
-#else
-#define CLPRIM_PREFETCH_L2(p) prefetch((__global const uchar*)(p), 128)
-#endif
-
 // Plain loads for vectors that are not 16 bytes (uchar4, ushort4: the 8/16-bit reductions).
 #define CLPRIM_LOAD_PLAIN(VT, p) (*(__global const VT*)(p))
 
