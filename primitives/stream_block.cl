@@ -10,12 +10,11 @@
 // of the value (type VT) and its index; the caller keeps its accumulators.
 //
 // CLPRIM_LOAD16(VT, p): a 16-byte vector (VT: uint4, int4, float4, ulong2, long2, double2) at p.
-// With CLPRIM_STREAM_PTX (NVIDIA builds, CLPRIM_PTX; the host's stream_block.hpp sets it, or
-// CLPRIM_STREAM_LOADS / CLPRIM_BUILD_OPTIONS for measurements) it is one `ld.global.nc.L1::no_allocate.L2::256B`: read
-// only, no L1 line kept (each byte is read once), and the L2 fetches 256-byte sectors groups from
-// DRAM at a time, which keeps DRAM pages open for the neighbouring requests; elsewhere a plain
-// load. The caller's data must not change during the kernel (true for every user here: inputs
-// are read-only).
+// With CLPRIM_STREAM_PTX (NVIDIA builds, CLPRIM_PTX; set by the host's stream_block.hpp) it is
+// one `ld.global.nc.L1::no_allocate.L2::256B`: through the read-only path, no L1 line kept (each
+// byte is read once), and a miss fetches 256 bytes into L2 (the neighbours' sectors come with
+// it); elsewhere a plain load. The data must not change during the kernel (true for every user
+// here: their inputs are read-only).
 //
 // Required: nothing beyond clprim_types.cl (CLPRIM_CAT); optional: CLPRIM_STREAM_PTX (takes
 // effect with CLPRIM_PTX).
