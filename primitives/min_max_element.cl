@@ -8,7 +8,7 @@
 //               work-groups) and publishes it; the work-group that counts last on a global
 //               counter folds the published pairs and writes the index: one launch.
 // Required macros: T, T_UNSIGNED, T_BITS, T_IS_FLOAT, T_IS_SIGNED (type_options), MM_MAX (0: the
-// smallest, 1: the largest).
+// smallest, 1: the largest), stream_block.cl joined before.
 
 #ifndef T
 #error "min_max_element.cl needs T"
@@ -18,6 +18,9 @@
 #endif
 #ifndef MM_MAX
 #error "min_max_element.cl needs MM_MAX"
+#endif
+#ifndef CLPRIM_STREAM_BLOCK_CL
+#error "min_max_element.cl needs stream_block.cl joined before it"
 #endif
 
 #define MM_NONE ((ulong)-1) // the index of "no element yet"
@@ -111,35 +114,22 @@ __kernel void mm_partial(__global const T* in, ulong off, ulong n, ulong chunk, 
     bool done = false;
 #if T_BITS == 32 && MM_VECTOR
     // 4-byte elements at a 16-byte aligned start (uniform: the same in every work-item): 16-byte
-    // loads, four elements each, MM_VECTOR of them in flight; each work-item still visits its
-    // elements in increasing index order (vector after vector, component after component),
-    // then one of the at most three elements past the last whole vector.
+    // loads, four elements each, MM_VECTOR of them in flight (stream_block.cl); each work-item
+    // still visits its elements in increasing index order (vector after vector, component after
+    // component), then one of the at most three elements past the last whole vector.
     if (chunk == 0 && (((ulong)in) & 15) == 0) {
-        typedef CLPRIM_CAT(T, 4) T4;
-        __global const T4* in4 = (__global const T4*)in;
-        const ulong stride = get_global_size(0);
+        __global const CLPRIM_CAT(T, 4)* in4 = (__global const CLPRIM_CAT(T, 4)*)in;
         const ulong n4 = n / 4;
-        ulong i = g;
-        for (; i + (MM_VECTOR - 1) * stride < n4; i += MM_VECTOR * stride) {
-            T4 x[MM_VECTOR];
-#pragma unroll
-            for (uint u = 0; u < MM_VECTOR; ++u) x[u] = in4[i + u * stride];
-#pragma unroll
-            for (uint u = 0; u < MM_VECTOR; ++u) {
-                const ulong at = 4 * (i + u * stride);
-                mm_take_later(&k, &idx, mm_sortable(x[u].s0), at);
-                mm_take_later(&k, &idx, mm_sortable(x[u].s1), at + 1);
-                mm_take_later(&k, &idx, mm_sortable(x[u].s2), at + 2);
-                mm_take_later(&k, &idx, mm_sortable(x[u].s3), at + 3);
-            }
-        }
-        for (; i < n4; i += stride) {
-            const T4 x = in4[i];
-            mm_take_later(&k, &idx, mm_sortable(x.s0), 4 * i);
-            mm_take_later(&k, &idx, mm_sortable(x.s1), 4 * i + 1);
-            mm_take_later(&k, &idx, mm_sortable(x.s2), 4 * i + 2);
-            mm_take_later(&k, &idx, mm_sortable(x.s3), 4 * i + 3);
-        }
+#define MM_STEP(x, i)                                                                              \
+    do {                                                                                           \
+        const ulong at_ = 4 * (i);                                                                 \
+        mm_take_later(&k, &idx, mm_sortable((x).s0), at_);                                         \
+        mm_take_later(&k, &idx, mm_sortable((x).s1), at_ + 1);                                     \
+        mm_take_later(&k, &idx, mm_sortable((x).s2), at_ + 2);                                     \
+        mm_take_later(&k, &idx, mm_sortable((x).s3), at_ + 3);                                     \
+    } while (0)
+        CLPRIM_STREAM(CLPRIM_CAT(T, 4), in4, g, n4, get_global_size(0), MM_VECTOR, MM_STEP);
+#undef MM_STEP
         if (4 * n4 + g < n) mm_take_later(&k, &idx, mm_sortable(in[4 * n4 + g]), 4 * n4 + g);
         done = true;
     }

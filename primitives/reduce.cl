@@ -12,8 +12,8 @@
 // Integer sums are done in the unsigned type of the same width: two's-complement wrap-around is
 // then defined behaviour and gives the same bits OpenCL's signed arithmetic would.
 //
-// Required: T, CLPRIM_REDUCE_OP, RED_WG, workgroup_reduce.cl and reduce_layout.cl joined before
-// this file; optional: RED_KERNELS, RED_ITEMS, RED_LOADS, CLPRIM_SUBGROUPS.
+// Required: T, CLPRIM_REDUCE_OP, RED_WG, workgroup_reduce.cl, reduce_layout.cl and stream_block.cl
+// joined before this file; optional: RED_KERNELS, RED_ITEMS, RED_LOADS, CLPRIM_SUBGROUPS.
 #ifndef T
 #error "reduce.cl needs T"
 #endif
@@ -25,6 +25,9 @@
 #endif
 #ifndef RED_TILE_PAD
 #error "reduce.cl needs reduce_layout.cl joined before it"
+#endif
+#ifndef CLPRIM_STREAM_BLOCK_CL
+#error "reduce.cl needs stream_block.cl joined before it"
 #endif
 
 // A user operator (CLPRIM_REDUCE_OP 3) comes from a generated source joined in front: it defines
@@ -282,8 +285,8 @@ __kernel __attribute__((reqd_work_group_size(RED_WG, 1, 1))) void reduce6(REDUCE
 #endif // RED_KERNELS == 0
 
 #if RED_KERNELS != 2
-// Loads per grid-stride iteration of the fast variants (independent accumulators, so that many
-// 16-byte loads are in flight per work-item): 2 or 4, chosen by the host (RED_LOADS).
+// 16-byte loads in flight per work-item in the fast variants' grid stride (2, 4 or 8, chosen by
+// the host: RED_LOADS).
 #ifndef RED_LOADS
 #define RED_LOADS 2
 #endif
@@ -300,31 +303,20 @@ inline R fast_scalars(__global const R *in, const ulong n, const ulong head, con
 }
 
 // The fast variant's per-work-item value on GPUs: grid-stride over the vectors v[0, nvec),
-// RED_LOADS loads per iteration (consecutive work-items read consecutive vectors: coalesced).
+// RED_LOADS loads in flight per work-item (stream_block.cl; consecutive work-items read
+// consecutive vectors: coalesced).
+#define RED_STEP(x, i) a0 = R_OPV(a0, x)
 inline R fast_strided(__global const R *in, const ulong n, const ulong head, const ulong gid, const ulong gs)
 {
     const ulong nvec = (n - head) / R_VEC;
     R acc = fast_scalars(in, n, head, head + nvec * R_VEC, gid, gs);
     __global const RV *v = (__global const RV *)(in + head);
-    RV a0 = (RV)(R_ID), a1 = (RV)(R_ID);
-    ulong i = gid;
-#if RED_LOADS >= 4
-    RV a2 = (RV)(R_ID), a3 = (RV)(R_ID);
-    for (; i + 3 * gs < nvec; i += 4 * gs) {
-        a0 = R_OPV(a0, v[i]);
-        a1 = R_OPV(a1, v[i + gs]);
-        a2 = R_OPV(a2, v[i + 2 * gs]);
-        a3 = R_OPV(a3, v[i + 3 * gs]);
-    }
-    a0 = R_OPV(a0, a2);
-    a1 = R_OPV(a1, a3);
+    RV a0 = (RV)(R_ID);
+#if T_BITS >= 32
+    CLPRIM_STREAM(RV, v, gid, nvec, gs, RED_LOADS, RED_STEP);
+#else
+    CLPRIM_STREAM_WITH(CLPRIM_LOAD_PLAIN, RV, v, gid, nvec, gs, RED_LOADS, RED_STEP);
 #endif
-    for (; i + gs < nvec; i += 2 * gs) {
-        a0 = R_OPV(a0, v[i]);
-        a1 = R_OPV(a1, v[i + gs]);
-    }
-    if (i < nvec) a0 = R_OPV(a0, v[i]);
-    a0 = R_OPV(a0, a1);
     return R_OP(acc, R_HREDUCE(a0));
 }
 

@@ -6,6 +6,7 @@
 #include "reduce_layout.cl"
 #include "reduce_pinned.hpp"
 #include "reduce_policy.hpp"
+#include "stream_block.hpp"
 
 #include <clprim/detail/device_limits.hpp>
 #include <clprim/detail/device_profile.hpp>
@@ -115,15 +116,15 @@ bc::program reduce_program(const bc::context& context, const bc::device& device,
                        " -DRED_ITEMS=" + std::to_string(ordered_items(size_of(type))) +
                        " -DRED_KERNELS=" + (!op.generated() ? "0" : op.ordered ? "2" : "1");
     if (device.supports_extension("cl_khr_int64_base_atomics")) base += " -DRED_ATOM64=1";
-    std::vector<std::string> files{"workgroup_reduce.cl", "reduce_layout.cl", "reduce.cl"};
+    std::vector<std::string> files{"workgroup_reduce.cl", "reduce_layout.cl", "stream_block.cl", "reduce.cl"};
     if (op.generated()) files.insert(files.begin(), op.file);
     if (const int sg = op.generated() ? 0 : subgroup_kind(device)) {
         try {
-            return primitives_program(context, files, base + " -DCLPRIM_SUBGROUPS=" + std::to_string(sg));
+            return stream_program(context, device, files, base + " -DCLPRIM_SUBGROUPS=" + std::to_string(sg));
         } catch (const build_error&) {
         }
     }
-    return primitives_program(context, files, base);
+    return stream_program(context, device, files, base);
 }
 
 // Prepared kernels and the one-launch kernels' counter, kept per context (the pinned result word
@@ -147,6 +148,7 @@ struct prepared_kernel {
 struct per_queue {
     bc::command_queue queue;
     bc::buffer counter;
+    bc::buffer result; // a value-returning call's one value (the call holds the lock until it is read)
 };
 
 struct reduce_state {
@@ -172,6 +174,18 @@ bc::buffer& counter_for(const bc::context& context, const bc::command_queue& que
         q.queue = queue;
     }
     return q.counter;
+}
+
+// The one-value buffer of value-returning calls on this queue (16 bytes): no scratch lease on the
+// small inputs' path, whose whole cost is one launch and one read.
+bc::buffer& result_word_for(const bc::context& context, const bc::command_queue& queue)
+{
+    auto& q = pool().queues[queue.get()];
+    if (q.result.get() == nullptr) {
+        q.result = bc::buffer(context, 16, CL_MEM_READ_WRITE);
+        q.queue = queue;
+    }
+    return q.result;
 }
 
 // nullptr where pinned memory cannot be had (the caller then reads into *result directly).
@@ -236,8 +250,9 @@ prepared_kernel& prepare(const bc::context& context, const bc::device& device, e
 {
     const char* kname = kernel_name(variant);
     const std::size_t elem = size_of(type);
+    const int layout = forced_reduce_layout();
     auto& prepared = pool().kernels[std::make_tuple(context.get(), device.id(), int(type), 2 * op.code + int(op.ordered),
-                                                     int(variant), op.file)];
+                                                     4 * int(variant) + layout + 1, op.file)];
     if (prepared.wg != 0) return prepared;
     const bool gpu = profile_of(device).is_gpu();
     // Work-group size: a power of two the device allows, whose scratch fits in local memory, at
@@ -248,7 +263,9 @@ prepared_kernel& prepare(const bc::context& context, const bc::device& device, e
         {device.max_work_group_size(), tuning().wg, std::max<std::size_t>(1, device.local_memory_size() / per_item)}));
     bc::program program = reduce_program(context, device, type, op, wg0);
     // fast on a CPU: one contiguous chunk per work-item, work-groups of one (see reduce.cl).
-    const bool chunked = (variant == reduce_variant::fast || op.ordered) && !gpu;
+    const bool chunked = op.ordered ? !gpu
+                                    : variant == reduce_variant::fast &&
+                                          (layout < 0 ? !gpu : layout == 1);
     bool once = false;
     if (op.ordered) {
         kname = chunked ? "reduce_ordered_chunks" : "reduce_ordered";
@@ -393,11 +410,10 @@ void run_reduce(const buffer_range& in, element_type type, const op_desc& op, re
                         dest.device->buffer, cl_ulong(dest.device->offset), local_bytes{wg * elem});
                     return;
                 }
-                scratch_lease lease(queue);
-                const bc::buffer scratch = lease.buffer(elem);
-                launch(queue, single, wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), head, scratch,
+                const bc::buffer& word = result_word_for(context, queue);
+                launch(queue, single, wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), head, word,
                     cl_ulong(0), local_bytes{wg * elem});
-                read_result(context, queue, scratch, 0, elem, dest.host, tuning().small_read);
+                read_result(context, queue, word, 0, elem, dest.host, tuning().small_read);
                 return;
             }
             scratch_lease lease(queue);

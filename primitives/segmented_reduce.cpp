@@ -2,6 +2,7 @@
 // long ones, their partials combined on the device (kernels and the argument in
 // segmented_reduce.cl; shape in segmented_reduce_policy.hpp).
 #include "segmented_reduce_policy.hpp"
+#include "stream_block.hpp"
 
 #include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/primitives_kernels.hpp>
@@ -52,12 +53,17 @@ segred_kernels make_kernels(const bc::command_queue& queue, element_type type, e
     files.push_back("segmented_reduce.cl");
     const bc::device device = queue.get_device();
     const bool single = one_launch(type, device);
-    if (single) files.push_back("segmented_reduce_single.cl");
+    if (single) {
+        files.push_back("stream_block.cl");
+        files.push_back("segmented_reduce_single.cl");
+    }
     std::string options = type_options(type, "T") + " -DOFF=" + cl_name(offset_type) +
                           " -DSR_OP_CODE=" + std::to_string(op_code) + " -DSR_TEAM=" + std::to_string(p.team) +
-                          " -DSR_ORDERED=" + (ordered ? "1" : "0") + (!ordered && scalar(type) ? " -DSR_VLOAD" : "");
+                          " -DSR_ORDERED=" + (ordered ? "1" : "0") + (!ordered && scalar(type) ? " -DSR_VLOAD" : "") +
+                          " -DSR_SOLO=" + std::to_string(p.solo) + " -DSR_LOADS=" + std::to_string(p.loads) +
+                          " -DSR_PROBES=" + std::to_string(p.probes);
     if (single && size_of(type) == 8) options += " -DSR_ATOM64";
-    bc::program program = primitives_program(queue.get_context(), files, options);
+    bc::program program = stream_program(queue.get_context(), device, files, options);
     segred_kernels k{program.create_kernel("segred_teams"), program.create_kernel("segred_chunks"),
                      program.create_kernel("segred_finish"), {}};
     if (single) k.single = program.create_kernel("segred_single");
@@ -71,10 +77,11 @@ segred_kernels make_kernels(const bc::command_queue& queue, element_type type, e
 segred_kernels& cached_kernels(const bc::command_queue& queue, element_type type, element_type offset_type, int op_code,
                                const std::string& op_file, bool ordered, const segmented_reduce_policy& p)
 {
-    using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, bool, std::size_t, std::size_t>;
+    using key =
+        std::tuple<cl_context, cl_device_id, int, int, int, std::string, bool, std::size_t, std::size_t, std::size_t>;
     thread_local std::map<key, segred_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(type), int(offset_type), op_code, op_file,
-                ordered, p.team, p.wg};
+                ordered, p.team, p.wg, (p.solo * 64 + p.loads) * 8 + p.probes};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, type, offset_type, op_code, op_file, ordered, p)).first;
     return it->second;

@@ -24,6 +24,15 @@ struct segmented_reduce_policy {
     // long segments; otherwise teams + scan + chunks + finish.
     bool single = true;
     std::size_t single_groups = 0;
+    // One launch: segments shorter than this are reduced by one work-item each (0: every short
+    // segment by a team), so that many empty or tiny ones (100 000 empty beside one huge) cost a
+    // round of wg segments, not a team round per few (H100, 2^26 uint, one_huge: 0.129 ms with
+    // 0, 0.114 with 1, 0.112 with 16; power law 0.529 / 0.532 / 0.504; docs/RESULTS.md).
+    std::size_t solo = 16;
+    std::size_t loads = 4; // one launch: 16-byte loads in flight per work-item in a long piece
+    std::size_t probes = 4; // one launch: offsets a work-item probes per round of its range's search
+                            // (H100, 2^26: power law 0.501 / 0.506 ms against 0.508 with 1,
+                            // segments of 65536 0.1065 / 0.1065 against 0.1057 / 0.1110)
 };
 
 // n elements in num_segments segments (n / num_segments: the mean length; offsets are not read on
@@ -31,7 +40,10 @@ struct segmented_reduce_policy {
 // "chunk_items[,chunk_groups_per_cu]" sets the GPU path's chunks (elements per work-item, grid), for
 // measurements; a third number sets the one-launch grid (work-groups per compute unit);
 // CLPRIM_SEGMENTED_REDUCE_LONG=single|chunks picks the GPU path's way with long segments (one
-// launch, or teams + scan + chunks + finish).
+// launch, or teams + scan + chunks + finish); CLPRIM_SEGMENTED_REDUCE_SOLO=k sets the one-launch
+// path's solo length (segments shorter than k by one work-item; 0: none);
+// CLPRIM_SEGMENTED_REDUCE_LOADS=2|4|8 its loads in flight per work-item in a long piece;
+// CLPRIM_SEGMENTED_REDUCE_PROBES=1|4 the probes a work-item makes per round of a range's search.
 inline segmented_reduce_policy select_segmented_reduce_policy(const device_profile& profile, std::size_t n,
                                                               std::size_t num_segments)
 {
@@ -70,6 +82,9 @@ inline segmented_reduce_policy select_segmented_reduce_policy(const device_profi
         if (t->size() > 2) single_groups_per_cu = (*t)[2];
     }
     if (const auto forced = knob_choice("CLPRIM_SEGMENTED_REDUCE_LONG", {"single", "chunks"})) p.single = *forced == 0;
+    if (const auto solo = knob_number("CLPRIM_SEGMENTED_REDUCE_SOLO", 0, 4096)) p.solo = *solo;
+    if (const auto loads = knob_choice("CLPRIM_SEGMENTED_REDUCE_LOADS", {"2", "4", "8"})) p.loads = std::size_t(2) << *loads;
+    if (const auto pr = knob_choice("CLPRIM_SEGMENTED_REDUCE_PROBES", {"1", "4"})) p.probes = *pr == 1 ? 4 : 1;
     p.single_groups = cu * single_groups_per_cu;
     p.chunk = p.wg * chunk_items;
     p.max_groups = cu * 32;

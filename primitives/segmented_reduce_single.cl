@@ -8,9 +8,9 @@
 //      team of SR_TEAM work-items per segment (as segred_teams);
 //   2. its element range [g * span, (g + 1) * span): the pieces of the long segments that lie
 //      in it, each reduced by the whole work-group with vector loads. The first long segment is
-//      found by a cooperative search (every work-item probes one of wg evenly spaced segments
-//      a round, so 2^21 segments take 3 rounds), the others by walking forward wg segments at a
-//      time until one begins past the range.
+//      found by a cooperative search (every work-item probes SR_PROBES of wg * SR_PROBES evenly
+//      spaced segments a round: with 4 and 256 work-items, 2^20 segments take 2 rounds), the
+//      others by walking forward wg segments at a time until one begins past the range.
 // A long segment inside one range is written at once. One that crosses ranges g0 .. g1 leaves a
 // partial per range: range g0's "tail" slot (2 * g0 + 1), the "head" slots (2 * g) of the others
 // (a range has at most one segment running in from the left and one running out to the right).
@@ -28,7 +28,8 @@
 // too.
 //
 // Required macros: those of segmented_reduce.cl, T_BITS 32 or 64 (64: SR_ATOM64 defined by the
-// host where cl_khr_int64_base_atomics exists).
+// host where cl_khr_int64_base_atomics exists); optional: SR_SOLO (see phase 1), SR_LOADS, SR_PROBES;
+// stream_block.cl joined before.
 #ifndef SR_TEAM
 #error "segmented_reduce_single.cl needs segmented_reduce.cl joined before it"
 #endif
@@ -48,6 +49,18 @@
 
 #define SR_WALK 4     // segments a work-item looks at per step of the walk
 #define SR_MAX_WG 256 // the host launches at most this many work-items a group
+#ifndef SR_LOADS
+#define SR_LOADS 4 // vector loads in flight per work-item in a long piece
+#endif
+#ifndef CLPRIM_STREAM_BLOCK_CL
+#error "segmented_reduce_single.cl needs stream_block.cl joined before it"
+#endif
+#ifndef SR_PROBES
+#define SR_PROBES 4 // offsets a work-item probes per round of the search for a range's first segment
+#endif
+#ifndef SR_SOLO
+#define SR_SOLO 0 // segments shorter than this are reduced by one work-item (0: every short one by a team)
+#endif
 
 // Clamped begin of segment s.
 inline ulong sr_begin(__global const OFF* offsets, ulong off_off, ulong s, ulong n)
@@ -56,8 +69,9 @@ inline ulong sr_begin(__global const OFF* offsets, ulong off_off, ulong s, ulong
 }
 
 // [b, e) of base (the buffer's start, so that index % 4 == 0 is a 16-byte boundary) as work-item
-// lid of wg: commutative operators on scalar types read aligned 4-vectors, four loads in flight,
-// the fewer than 8 elements around them one each; otherwise sr_accumulate's way.
+// lid of wg: commutative operators on scalar types read aligned 4-vectors, SR_LOADS loads in
+// flight (stream_block.cl), the fewer than 8 elements around them one each; otherwise
+// sr_accumulate's way.
 inline SR_R sr_accumulate_wide(__global const T* base, ulong b, ulong e, uint lid, uint wg)
 {
 #ifdef SR_VLOAD
@@ -67,18 +81,13 @@ inline SR_R sr_accumulate_wide(__global const T* base, ulong b, ulong e, uint li
     if (lid < e - z) a1 = (SR_R)base[z + lid];
     __global const CLPRIM_CAT(T, 4)* v = (__global const CLPRIM_CAT(T, 4)*)(base + a);
     const ulong q = (z - a) / 4;
-    ulong i = lid;
-    for (; i + 3 * (ulong)wg < q; i += 4 * (ulong)wg) {
-        const CLPRIM_CAT(T, 4) x = v[i], y = v[i + wg], u = v[i + 2 * wg], w = v[i + 3 * wg];
-        SR_ADD4(x);
-        SR_ADD4(y);
-        SR_ADD4(u);
-        SR_ADD4(w);
-    }
-    for (; i < q; i += wg) {
-        const CLPRIM_CAT(T, 4) x = v[i];
-        SR_ADD4(x);
-    }
+#define SR_STEP(x, i) SR_ADD4(x)
+#if T_BITS == 32
+    CLPRIM_STREAM(CLPRIM_CAT(T, 4), v, lid, q, wg, SR_LOADS, SR_STEP);
+#else
+    CLPRIM_STREAM_WITH(CLPRIM_LOAD_PLAIN, CLPRIM_CAT(T, 4), v, lid, q, wg, SR_LOADS, SR_STEP);
+#endif
+#undef SR_STEP
     return SR_OP(SR_OP(acc, a1), SR_OP(a2, a3));
 #else
     return sr_accumulate(base, b, e, lid, wg, 1);
@@ -142,7 +151,49 @@ __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __globa
     for (uint w = (uint)get_global_id(0); w < set_words; w += (uint)get_global_size(0))
         arrival_sets[(1 - set) * set_words + w] = 0;
 
-    // 1. Short segments of the index range, a team each.
+    // 1. Short segments of the index range.
+#if SR_SOLO > 0
+    // wg segments a round: every work-item reads one segment's bounds (coalesced) and reduces it
+    // alone if it is shorter than SR_SOLO (empty ones just get the identity), else lists it; then
+    // the teams take the listed ones, a team each. Many empty or tiny segments cost a round per
+    // wg of them, not a team round (offsets, tree, barriers) per few.
+    {
+        const uint lane = lid % SR_TEAM, team = lid / SR_TEAM, teams = wg / SR_TEAM;
+        const ulong first_seg = g * per_group, last_seg = min(first_seg + per_group, num_segments);
+        for (ulong r = first_seg; r < last_seg; r += wg) { // uniform
+            barrier(CLK_LOCAL_MEM_FENCE); // the last round's list is read
+            if (lid == 0) count = 0;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            const ulong s = r + lid;
+            if (s < last_seg) {
+                ulong b, e;
+                SR_SEGMENT(offsets, off_off, s, n, b, e);
+                if (e - b < SR_SOLO) {
+                    SR_R a = SR_ID;
+                    for (ulong i = b; i < e; ++i) a = SR_OP(a, (SR_R)in[i]);
+                    out[s] = (T)a;
+                } else if (e - b <= long_len) {
+                    list[atomic_inc(&count)] = s;
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            const uint c = count;
+            for (uint k0 = 0; k0 < c; k0 += teams) { // uniform
+                const uint k = k0 + team;
+                ulong b = 0, e = 0, t = 0;
+                if (k < c) {
+                    t = list[k];
+                    SR_SEGMENT(offsets, off_off, t, n, b, e);
+                }
+                scratch[lid] = k < c ? sr_accumulate(in, b, e, lane, SR_TEAM, 0) : SR_ID;
+                sr_tree(scratch, lid, lane, SR_TEAM);
+                if (lane == 0 && k < c) out[t] = (T)scratch[lid];
+                barrier(CLK_LOCAL_MEM_FENCE);
+            }
+        }
+    }
+#else
+    // A team each (SR_SOLO 0).
     {
         const uint lane = lid % SR_TEAM, team = lid / SR_TEAM, teams = wg / SR_TEAM;
         const ulong first_seg = g * per_group, last_seg = min(first_seg + per_group, num_segments);
@@ -163,6 +214,7 @@ __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __globa
             e = ne;
         }
     }
+#endif
 
     // 2. Long pieces of the element range [lo, hi).
     const ulong lo = g * span;
@@ -170,13 +222,21 @@ __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __globa
     const ulong hi = min(lo + span, n);
     // The last segment whose begin is <= lo (segment 0 if none): in [L, H) after every round.
     ulong L = 0, H = num_segments;
+    // A round: wg * SR_PROBES evenly spaced probes (SR_PROBES a work-item, their loads issued
+    // together); the last probe at or before lo narrows [L, H) to one step.
     while (H - L > 1) { // uniform: L and H are the same in every work-item
-        const ulong step = (H - L + wg - 1) / wg;
-        const ulong p = L + (ulong)lid * step;
+        const ulong slots = (ulong)wg * SR_PROBES;
+        const ulong step = (H - L + slots - 1) / slots;
+        ulong pb[SR_PROBES];
+        for (uint k = 0; k < SR_PROBES; ++k) {
+            const ulong slot = lid + (ulong)k * wg, p = L + slot * step;
+            pb[k] = slot > 0 && p < H ? sr_begin(offsets, off_off, p, n) : n + 1; // n + 1 > lo: not taken
+        }
         barrier(CLK_LOCAL_MEM_FENCE); // every work-item has read the last round's best
         if (lid == 0) best = 0;
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid > 0 && p < H && sr_begin(offsets, off_off, p, n) <= lo) atomic_max(&best, lid);
+        for (uint k = 0; k < SR_PROBES; ++k)
+            if (pb[k] <= lo) atomic_max(&best, lid + k * wg);
         barrier(CLK_LOCAL_MEM_FENCE);
         L += (ulong)best * step;
         H = min(L + step, H);

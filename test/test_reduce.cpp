@@ -202,6 +202,32 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(sub_ranges_read_nothing_outside, T, all_types)
     }
 }
 
+// The fast variant's two loops forced on any device (GPUs take the grid stride through
+// stream_block.cl, CPUs the chunks): every type and op, sizes around the vector and load widths,
+// sub-ranges at each alignment.
+BOOST_AUTO_TEST_CASE_TEMPLATE(fast_both_layouts, T, all_types)
+{
+    if (!type_runs_here<T>()) return;
+    for (const char* layout : {"stride", "chunks"}) {
+        env_override force("CLPRIM_REDUCE_LAYOUT", layout);
+        for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(1029), std::size_t(65539),
+                              (std::size_t(1) << 20) + 5}) {
+            const auto host = small_integers<T>(n + 3, n);
+            auto dev = to_device(host, queue);
+            for (std::size_t lo : {0, 1, 3}) {
+                const std::vector<T> inner(host.begin() + lo, host.begin() + lo + n);
+                for (auto op : all_ops) {
+                    const T got = clprim::reduce(dev.begin() + lo, dev.begin() + lo + n, queue, op);
+                    std::string why;
+                    BOOST_TEST(check_result(got, inner, op, true, why),
+                               layout << " " << type_label<T>() << " " << name_of(op) << " n=" << n << " lo=" << lo
+                                      << ": " << why);
+                }
+            }
+        }
+    }
+}
+
 // Past 2^24 elements (float counters would stop counting there; 32-bit index tricks too).
 BOOST_AUTO_TEST_CASE(beyond_two_to_the_24)
 {

@@ -147,6 +147,26 @@ BOOST_AUTO_TEST_CASE(length_mixes_both_paths)
     }
 }
 
+// The one-launch path's short segments with other solo lengths than the default (16, in every
+// other case, user operators included): every one by a team (0), only the empty ones alone (1).
+// Two mixes (each team size is one more program to build).
+BOOST_AUTO_TEST_CASE(one_launch_solo_lengths)
+{
+    env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
+    env_override long_way("CLPRIM_SEGMENTED_REDUCE_LONG", "single");
+    for (const char* solo : {"0", "1"}) {
+        env_override set("CLPRIM_SEGMENTED_REDUCE_SOLO", solo);
+        for (const auto& m : mixes()) {
+            if (m.mix != seg_mix::empty_plus_one && m.mix != seg_mix::with_empties) continue;
+            const auto lengths = segment_lengths(m.mix, m.n, m.len);
+            const auto data = small_values<cl_uint>(m.n + 5);
+            const auto offsets = offsets_from_lengths<cl_uint>(lengths, 5);
+            check_op(queue, data, offsets, clprim::reduce_op::sum,
+                     std::string("solo ") + solo + " " + name_of(m.mix) + " n=" + std::to_string(m.n));
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(every_type_and_op, T, all_types)
 {
     if (!type_runs_here<T>()) return;
