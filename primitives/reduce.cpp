@@ -128,7 +128,7 @@ bc::program reduce_program(const bc::context& context, const bc::device& device,
 }
 
 // Prepared kernels and the one-launch kernels' counter, kept per context (the pinned result word
-// per host thread: reduce_pinned.hpp) so a call pays for neither a kernel creation nor an
+// per host thread: reduce_pinned.cpp) so a call pays for neither a kernel creation nor an
 // allocation; the lock is held for the
 // whole call (which waits for its result), so concurrent calls never share them. The partial
 // results come from the scratch pool of the call's queue.
@@ -188,8 +188,6 @@ bc::buffer& result_word_for(const bc::context& context, const bc::command_queue&
     return q.result;
 }
 
-// nullptr where pinned memory cannot be had (the caller then reads into *result directly).
-void* pinned_for(const bc::context& context, bc::command_queue& queue) { return pinned_result_word(context, queue); }
 
 struct plan {
     std::size_t wg = 0;        // work-group size of every pass
@@ -209,22 +207,11 @@ std::size_t groups_for(const plan& p, reduce_variant v, std::size_t m, std::size
     return std::max<std::size_t>(1, std::min(p.max_groups, ceil_div(m, p.wg * per_item)));
 }
 
-// The one value that comes to the host (through this host thread's pinned word).
+// The one value that comes to the host (reduce_pinned.hpp: read mode 0, 1 or 2).
 void read_result(const bc::context& context, bc::command_queue& queue, const bc::buffer& from, std::size_t offset,
                  std::size_t bytes, void* result, int mode = tuning().read)
 {
-    void* pinned = mode == 0 ? nullptr : pinned_for(context, queue);
-    if (pinned == nullptr) {
-        queue.enqueue_read_buffer(from, offset, bytes, result);
-        return;
-    }
-    if (mode == 2) {
-        queue.enqueue_read_buffer_async(from, offset, bytes, pinned);
-        queue.finish();
-    } else {
-        queue.enqueue_read_buffer(from, offset, bytes, pinned);
-    }
-    std::memcpy(result, pinned, bytes);
+    read_one_value(context, queue, from, offset, bytes, result, mode);
 }
 
 } // namespace
@@ -465,28 +452,6 @@ op_desc builtin(reduce_op op)
 }
 
 } // namespace
-
-void* pinned_result_word(const bc::context& context, bc::command_queue& queue)
-{
-    // Per host thread (so no lock), per context; the buffer keeps its context alive, so a key's
-    // handle is never reused by another context.
-    struct word {
-        bc::buffer buffer;
-        void* ptr = nullptr;
-    };
-    // Never destroyed (like the reduction's pool): no releases at exit after the runtime is gone.
-    thread_local std::map<cl_context, word>* words = new std::map<cl_context, word>;
-    word& w = (*words)[context.get()];
-    if (w.ptr == nullptr && w.buffer.get() == nullptr) {
-        try {
-            w.buffer = bc::buffer(context, 64, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR);
-            w.ptr = queue.enqueue_map_buffer(w.buffer, CL_MAP_READ | CL_MAP_WRITE, 0, 64);
-        } catch (const bc::opencl_error&) {
-            w.ptr = nullptr;
-        }
-    }
-    return w.ptr;
-}
 
 void reduce_impl(const buffer_range& in, element_type type, reduce_op op, reduce_variant variant,
                  bc::command_queue& user_queue, void* result)
