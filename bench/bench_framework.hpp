@@ -42,6 +42,20 @@ struct context {
     std::vector<result> results;
 
     void add(result r) { results.push_back(std::move(r)); }
+    // A bytes-bound row: gbps from the bytes the operation must move in ms.
+    void add_bytes_row(std::string group, std::string name, std::string type, std::size_t n, double ms, double bytes,
+                       bool correct)
+    {
+        result r;
+        r.group = std::move(group);
+        r.name = std::move(name);
+        r.type = std::move(type);
+        r.n = n;
+        r.ms = ms;
+        r.gbps = ms > 0 ? bytes / (ms * 1e6) : 0;
+        r.correct = correct;
+        add(std::move(r));
+    }
 };
 
 using bench_function = void (*)(context&);

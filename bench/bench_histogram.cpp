@@ -76,28 +76,17 @@ CLPRIM_BENCH(histogram)
             run_clprim();
             std::vector<cl_uint> got(bench_bins);
             bc::copy(counts.begin(), counts.end(), got.begin(), q);
-            result r;
-            r.group = group;
-            r.name = one ? "one_bin" : "uniform";
-            r.type = "uint";
-            r.n = n;
-            r.ms = median_ms(q, run_clprim, ctx.repeat);
-            r.gbps = r.ms > 0 ? double(n) * sizeof(cl_uint) / (r.ms * 1e6) : 0;
-            r.correct = got == expect;
-            ctx.add(r);
+            ctx.add_bytes_row(group, one ? "one_bin" : "uniform", "uint", n, median_ms(q, run_clprim, ctx.repeat),
+                              double(n) * sizeof(cl_uint), got == expect);
 
             bc_histogram bch(n, q);
             auto run_bc = [&] { bch(in, counts, q); };
             bc::fill(counts.begin(), counts.end(), 0u, q);
             run_bc();
             bc::copy(counts.begin(), counts.end(), got.begin(), q);
-            result b = r;
-            b.name = "boost_compute";
-            b.baseline = true;
-            b.ms = median_ms(q, run_bc, std::max(1, ctx.repeat / 2), 1);
-            b.gbps = b.ms > 0 ? double(n) * sizeof(cl_uint) / (b.ms * 1e6) : 0;
-            b.correct = got == expect;
-            ctx.add(b);
+            ctx.add_bytes_row(group, "boost_compute", "uint", n, median_ms(q, run_bc, std::max(1, ctx.repeat / 2), 1),
+                              double(n) * sizeof(cl_uint), got == expect);
+            ctx.results.back().baseline = true;
         }
     }
 }

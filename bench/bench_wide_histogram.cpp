@@ -32,15 +32,8 @@ CLPRIM_BENCH(histogram_wide)
             run();
             std::vector<cl_uint> got(bins);
             bc::copy(counts.begin(), counts.end(), got.begin(), q);
-            result r;
-            r.group = "histogram_65536";
-            r.name = name;
-            r.type = "uint";
-            r.n = n;
-            r.ms = median_ms(q, run, ctx.repeat);
-            r.gbps = r.ms > 0 ? double(n) * sizeof(cl_uint) / (r.ms * 1e6) : 0;
-            r.correct = got == expect;
-            ctx.add(r);
+            ctx.add_bytes_row("histogram_65536", name, "uint", n, median_ms(q, run, ctx.repeat), double(n) * sizeof(cl_uint),
+                              got == expect);
         }
     }
 }
