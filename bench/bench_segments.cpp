@@ -3,7 +3,8 @@
 // segments_65536 (equal lengths), power_law (lengths 1 .. 2^20, P(len > x) ~ 1/x), one_huge
 // (100 000 empty segments + one of n): segment_layouts.hpp. Beside them: one clprim sort /
 // reduce of the whole range (`whole_range`, the floor the one_huge rows aim at). Results checked
-// on the host (every segment in order, values with their keys, sums). The cases segments_sort
+// on the host (every segment in order, values with their keys, sums); segmented_reduce's
+// `<layout>:x20` rows: 20 calls per clFinish, per call (the launch and wait hidden). The cases segments_sort
 // and segments_reduce run the same rows of one family only (sort and sort_by_key, or reduce), so
 // that one GPU request measures several knob settings of one family.
 #include "bench_framework.hpp"
@@ -99,6 +100,17 @@ void run_segments(clprim_bench::context& ctx, bool sorts, bool reduces)
                 ok = got[s] == sum;
             }
             add("segmented_reduce", layout, ms, ok, false);
+            // The same call 20 times, then one clFinish, per call: the launch and the wait hidden
+            // behind the next call, as CUDA-event timings of CUB (bench/cuda_reference) see a call.
+            ms = clprim_examples::median_ms(
+                ctx.queue,
+                [&] {
+                    for (int i = 0; i < 20; ++i)
+                        clprim::segmented_reduce(src.begin(), src.end(), d_off.begin(), d_off.end(), result.begin(),
+                                                 ctx.queue);
+                },
+                std::max(3, ctx.repeat / 2));
+            add("segmented_reduce", std::string(layout) + ":x20", ms / 20, ok, false);
         }
         // The floor: one sort / sort_by_key / reduce of the whole range.
         double ms = 0;
