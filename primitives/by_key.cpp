@@ -2,6 +2,7 @@
 // partition_copy, stable_partition, copy_if's count overload): one segmented scan with a fused
 // prologue and epilogue per mode (primitives/by_key.cl), on the path by_key_policy.hpp picks.
 #include "by_key_policy.hpp"
+#include "copy_if_partition.hpp"
 #include "copy_if_unique.hpp"
 #include "count_read.hpp"
 
@@ -149,6 +150,15 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
             const buffer_range count_out =
                 call.count_result ? *call.count_result : buffer_range{result_device_word(queue.get_context()), 0, 1};
             copy_if_unique_launch(call.keys, call.out1, call.key_type, count_out.buffer, count_out.offset, queue);
+            if (!call.count_result) read_result_word(queue, count_out.buffer, sizeof count, &count);
+            return;
+        }
+        if (mode == by_key_mode::partition && partition_takes_copy_if(profile_of(queue.get_device()))) {
+            // partition_copy through copy_if's single pass (copy_if_partition.hpp), the count as unique's.
+            const buffer_range count_out =
+                call.count_result ? *call.count_result : buffer_range{result_device_word(queue.get_context()), 0, 1};
+            copy_if_partition_launch(call.keys, call.out1, call.out2, call.key_type, call.op_file, count_out.buffer,
+                                     count_out.offset, queue);
             if (!call.count_result) read_result_word(queue, count_out.buffer, sizeof count, &count);
             return;
         }

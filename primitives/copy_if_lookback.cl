@@ -83,7 +83,8 @@
 //     no idx array: about a third less local memory per work-group, so more groups per compute
 //     unit.
 __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, __global T* out, ulong out_off,
-                                  ulong capacity, __global ulong* count_out, ulong count_off,
+                                  ulong capacity, __global T* out2, ulong out2_off, ulong capacity2,
+                                  __global ulong* count_out, ulong count_off,
                                   __global volatile ulong* status, uint epoch, __local T* tile,
                                   __local uint* scratch, __local ushort* idx)
 {
@@ -151,9 +152,20 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
         T r[CPY_ITEMS];
         uint mask = 0;
         #pragma unroll
-        for (uint j = 0; j < CPY_ITEMS; ++j) r[j] = src[min(j * wg + lid, count - 1u)];
+        for (uint j = 0; j < CPY_ITEMS; ++j) r[j] = cpy_ld(src + min(j * wg + lid, count - 1u));
         #pragma unroll
-        for (uint j = 0; j < CPY_ITEMS; ++j) mask |= (j * wg + lid < count && CPY_KEEP(r[j], src, base, j * wg + lid) ? 1u : 0u) << j;
+        for (uint j = 0; j < CPY_ITEMS; ++j) {
+#if defined(CPY_UNIQUE) && CPY_UNIQUE_PREV
+            // unique: the element before j * wg + lid is the previous lane's register j (a
+            // shuffle); lane 0 reads it from memory (the previous warp's, row's or tile's last).
+            const uint i = j * wg + lid;
+            ulong prev = cpy_lane_prev(CPY_BITS(r[j]), scratch);
+            if (lane == 0 && base + min(i, count - 1u) != 0) prev = CPY_BITS(src[(long)min(i, count - 1u) - 1]);
+            mask |= (i < count && (base + i == 0 || (ulong)CPY_BITS(r[j]) != prev) ? 1u : 0u) << j;
+#else
+            mask |= (j * wg + lid < count && CPY_KEEP(r[j], src, base, j * wg + lid) ? 1u : 0u) << j;
+#endif
+        }
         #pragma unroll
         for (uint j = 0; j < CPY_ITEMS; ++j) {
             const uint b = cpy_row_ballot((mask >> j) & 1u, words);
@@ -188,10 +200,14 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
             uint before_me, in_warp;
             cpy_rank_row(cpy_row_count(mask, j), before_lane, words, &before_me, &in_warp);
             const uint row_start = cpy_row_start(mine, j, table, warps, warp);
-            uint d = row_start + before_me;
+            uint d = row_start + before_me; // kept elements before this one in the tile
             #pragma unroll
-            for (uint k = 0; k < CPY_VEC; ++k)
+            for (uint k = 0; k < CPY_VEC; ++k) {
                 if ((mask >> (j * CPY_VEC + k)) & 1u) tile[d++] = CPY_RGET(r[j], k);
+#ifdef CPY_PARTITION
+                else if ((j * wg + lid) * CPY_VEC + k < count) tile[total + (j * wg + lid) * CPY_VEC + k - d] = CPY_RGET(r[j], k);
+#endif
+            }
         }
 #else
         #pragma unroll
@@ -199,7 +215,11 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
             const uint f = (mask >> j) & 1u;
             const uint b = cpy_row_ballot(f, words);
             const uint row_start = cpy_row_start(mine, j, table, warps, warp);
-            if (f) tile[row_start + popcount(b & before_lane)] = r[j];
+            const uint d = row_start + popcount(b & before_lane); // kept elements before this one
+            if (f) tile[d] = r[j];
+#ifdef CPY_PARTITION
+            else if (j * wg + lid < count) tile[total + j * wg + lid - d] = r[j]; // after the kept ones, in order
+#endif
         }
 #endif
     }
@@ -212,7 +232,16 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
     uint mask = 0;
     for (uint j = 0; j < CPY_ITEMS; ++j) {
         const uint i = lid * CPY_ITEMS + j;
+#ifdef CPY_UNIQUE
+        // unique: the element before i from the staged tile (the tile's first: from memory).
+        mask |= (i < count && (base + i == 0 || CPY_BITS(tile[CPY1_PAD(i)]) !=
+                                                    CPY_BITS(i > 0 ? tile[CPY1_PAD(i - 1u)] : src[-1]))
+                     ? 1u
+                     : 0u)
+                << j;
+#else
         mask |= (i < count && CPY_KEEP(tile[CPY1_PAD(i)], src, base, i) ? 1u : 0u) << j;
+#endif
     }
 
     // 2. Where this work-item's kept elements start within the tile, and the tile's count.
@@ -237,6 +266,9 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
                 tile[CPY1_PAD(p)] = v[j];
                 ++p;
             }
+#ifdef CPY_PARTITION
+            else if (lid * CPY_ITEMS + j < count) tile[CPY1_PAD(total + lid * CPY_ITEMS + j - p)] = v[j];
+#endif
         }
     }
 #else
@@ -247,6 +279,9 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
                 idx[p] = (ushort)(lid * CPY_ITEMS + j);
                 ++p;
             }
+#ifdef CPY_PARTITION
+            else if (lid * CPY_ITEMS + j < count) idx[total + lid * CPY_ITEMS + j - p] = (ushort)(lid * CPY_ITEMS + j);
+#endif
         }
     }
 #endif
@@ -267,15 +302,37 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
     // 6. One contiguous, coalesced store of the kept elements.
     const ulong first = before;
     __global T* dst = out + out_off + first;
+#if CPY_COMPACT == 2
+#define CPY_STAGED(i) tile[i]
+#elif CPY_COMPACT == 1
+#define CPY_STAGED(i) tile[CPY1_PAD(i)]
+#else
+#define CPY_STAGED(i) tile[CPY1_PAD(idx[i])]
+#endif
+#ifdef CPY_PARTITION
+    // partition_copy: the tile's elements in local memory are its kept ones, then its others,
+    // each group in input order. The others go to out2 after the others of the tiles before
+    // (base - before of them: the same look-back gives both starts).
+    {
+        const ulong rfirst = base - first;
+        __global T* dst2 = out2 + out2_off + rfirst;
+        const ulong room = capacity > first ? capacity - first : 0;
+        const ulong room2 = capacity2 > rfirst ? capacity2 - rfirst : 0;
+        for (uint i = lid; i < count; i += wg) {
+            const T v = CPY_STAGED(i);
+            if (i < total) {
+                if (i < room) dst[i] = v;
+            } else if (i - total < room2) {
+                dst2[i - total] = v;
+            }
+        }
+    }
+#else
     const ulong room = capacity > first ? capacity - first : 0;
     const uint stored = (uint)min((ulong)total, room);
-#if CPY_COMPACT == 2
-    for (uint i = lid; i < stored; i += wg) dst[i] = tile[i];
-#elif CPY_COMPACT == 1
-    for (uint i = lid; i < stored; i += wg) dst[i] = tile[CPY1_PAD(i)];
-#else
-    for (uint i = lid; i < stored; i += wg) dst[i] = tile[CPY1_PAD(idx[i])];
+    for (uint i = lid; i < stored; i += wg) dst[i] = CPY_STAGED(i);
 #endif
+#undef CPY_STAGED
 
     // 7. The count.
     if (lid == 0 && t == (uint)get_num_groups(0) - 1u) count_out[count_off] = first + total;

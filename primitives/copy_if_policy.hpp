@@ -83,6 +83,12 @@ struct copy_if_policy {
     bool rows_vec = false;   // by rows: 16-byte loads into registers of vectors
     std::size_t reg_cap = 0; // NVIDIA: -cl-nv-maxrregcount for the single pass (0: none; see below)
     std::size_t walk_reads = 1; // the warp look-back's slots per lane per round (1, 2, 4)
+    // unique by rows: the element before each one from the previous lane's register (a shuffle)
+    // instead of a load from memory per element (CLPRIM_UNIQUE_PREV=registers|global).
+    bool unique_prev = true;
+    // NVIDIA, 4-byte types by rows: the loads' cache hint (CLPRIM_COPY_IF_LOAD=plain|nc|cs|lu;
+    // copy_if_tile.cl's CPY_LOAD_HINT).
+    std::size_t load_hint = 0;
 };
 
 inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::size_t elem, std::size_t n)
@@ -122,6 +128,8 @@ inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::
     if (const auto o = knob_choice("CLPRIM_COPY_IF_ORDER", {"start", "group"})) p.group_order = *o == 1;
     if (const auto l = knob_choice("CLPRIM_COPY_IF_LOOKBACK", {"window", "warp"})) p.warp_lookback = profile.nvidia && *l == 1;
     if (const auto w = knob_choice("CLPRIM_COPY_IF_WALK_READS", {"1", "2", "4"})) p.walk_reads = std::size_t(1) << *w;
+    if (const auto u = knob_choice("CLPRIM_UNIQUE_PREV", {"global", "registers"})) p.unique_prev = *u == 1;
+    if (const auto l = knob_choice("CLPRIM_COPY_IF_LOAD", {"plain", "nc", "cs", "lu"})) p.load_hint = *l;
     return p;
 }
 
