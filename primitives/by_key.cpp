@@ -245,6 +245,13 @@ std::size_t stable_partition_impl(const buffer_range& range, element_type type, 
     bc::command_queue& queue = scope.queue();
     cl_ulong count = 0;
     guarded(who, [&] {
+        if (partition_takes_copy_if(profile_of(queue.get_device()))) { // one tile: one launch (copy_if_partition.hpp)
+            const buffer_range word = count_result ? *count_result : buffer_range{result_device_word(queue.get_context()), 0, 1};
+            if (copy_if_partition_in_place(range, type, pred_file, word.buffer, word.offset, queue)) {
+                if (!count_result) read_result_word(queue, word.buffer, sizeof count, &count);
+                return;
+            }
+        }
         // partition_copy into two scratch halves (count on the device), then one kernel copies
         // both groups back.
         const std::size_t elem = size_of(type);

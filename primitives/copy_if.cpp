@@ -91,7 +91,9 @@ std::string extra_options() { return knob_options("CLPRIM_COPY_IF_OPTIONS"); }
 // What the single pass computes: copy_if (the predicate's kept elements), clprim::unique (the
 // first of every run of equal bits: CPY_UNIQUE, no predicate), partition_copy (the kept ones,
 // then the others to a second range: CPY_PARTITION).
-enum class cpy_form { select, unique, partition };
+// partition_in_place: stable_partition of a range that fits one tile (CPY_PARTITION_IN_PLACE: the
+// others go right after the kept ones in the same range).
+enum class cpy_form { select, unique, partition, partition_in_place };
 
 single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type type, const std::string& pred_file,
                                     const copy_if_policy& policy, cpy_form form)
@@ -122,7 +124,8 @@ single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type
                                      : "") +
                                 (form == cpy_form::unique ? " -DCPY_UNIQUE -DCPY_UNIQUE_PREV=" + std::to_string(int(policy.unique_prev))
                                  : form == cpy_form::partition ? " -DCPY_PARTITION"
-                                                               : "") +
+                                 : form == cpy_form::partition_in_place ? " -DCPY_PARTITION -DCPY_PARTITION_IN_PLACE"
+                                                                        : "") +
                                 (profile.nvidia ? " -DLB_NANOSLEEP" : "") +
                                 (profile.nvidia && policy.reg_cap && extra_options().find("maxrregcount") == std::string::npos
                                      ? " -cl-nv-maxrregcount=" + std::to_string(policy.reg_cap)
@@ -153,7 +156,8 @@ single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type
               (policy.group_order ? " group" : "") +
               (form == cpy_form::unique ? (policy.unique_prev ? " unique" : " unique global_prev")
                : form == cpy_form::partition ? " partition"
-                                             : "") +
+               : form == cpy_form::partition_in_place ? " partition in_place"
+                                                      : "") +
               (policy.load_hint ? " ld" + std::to_string(policy.load_hint) : "");
     return k;
 }
@@ -195,7 +199,9 @@ void run_single_pass(const buffer_range& in, const buffer_range& out, element_ty
     single_pass_kernel& k = cached_single_pass(queue, type, pred_file, policy, form);
     const std::size_t wg = k.wg, tile = k.tile();
     const std::size_t tiles = ceil_div(in.size, tile);
-    const lookback_slots status = take_lookback_slots(queue, 1 + tiles);
+    // One tile (a small input) looks back at nothing and publishes nothing (the kernel skips
+    // both in a launch of one work-group): no status words to take, any buffer stands in.
+    const lookback_slots status = tiles > 1 ? take_lookback_slots(queue, 1 + tiles) : lookback_slots{count_buffer, 0};
     profile_label label(k.shape.c_str());
     launch(queue, k.kernel, tiles * wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), out.buffer,
         cl_ulong(out.offset), cl_ulong(out.size), out2 ? out2->buffer : out.buffer, cl_ulong(out2 ? out2->offset : 0),
@@ -353,6 +359,18 @@ void copy_if_partition_launch(const buffer_range& in, const buffer_range& out1, 
     copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), in.size);
     policy.path = copy_if_path::single_pass;
     run_single_pass(in, out1, type, pred_file, policy, count_buffer, count_offset, queue, cpy_form::partition, &out2);
+}
+
+bool copy_if_partition_in_place(const buffer_range& range, element_type type, const std::string& pred_file,
+                                const bc::buffer& count_buffer, std::size_t count_offset, bc::command_queue& queue)
+{
+    copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), range.size);
+    policy.path = copy_if_path::single_pass;
+    if (range.size == 0 || range.size > cached_single_pass(queue, type, pred_file, policy, cpy_form::partition_in_place).tile())
+        return false;
+    run_single_pass(range, range, type, pred_file, policy, count_buffer, count_offset, queue, cpy_form::partition_in_place,
+                    &range);
+    return true;
 }
 
 bool partition_takes_copy_if(const device_profile& profile)

@@ -34,7 +34,10 @@
 // PTX), CPY_GROUP_ORDER (1: tile index = group id instead of the start-order counter),
 // CPY_WARP_LOOKBACK (NVIDIA, with CPY_SHFL: the look-back walked by one warp), CPY_WALK_READS
 // (the warp walk's slots per lane per round: 1, 2 or 4; default 1), CPY_EARLY_WALK
-// (measurements).
+// (measurements), CPY_PARTITION (partition_copy: the elements not kept go to out2, in order,
+// after the others of the tiles before), CPY_PARTITION_IN_PLACE (with CPY_PARTITION, one tile:
+// stable_partition in place, the others right after the kept ones), CPY_UNIQUE_PREV and
+// CPY_LOAD_HINT (copy_if_tile.cl).
 #ifndef T
 #error "copy_if_lookback.cl needs T"
 #endif
@@ -177,7 +180,7 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
         const uint part = lid < parts ? table[lid] : 0u;
         const uint start = cpy_exclusive_scan(part, scratch, &total);
         if (lid < parts) table[lid] = start;
-        if (lid == 0) lb64_publish(slots + t, epoch, t == 0 ? LB_PREFIX : LB_AGGREGATE, total);
+        if (lid == 0 && get_num_groups(0) > 1) lb64_publish(slots + t, epoch, t == 0 ? LB_PREFIX : LB_AGGREGATE, total);
 #if CPY_EARLY_WALK
         cpy_walk_init(t, lb_state);
 #endif
@@ -248,8 +251,9 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
     const uint pos = cpy_exclusive_scan(popcount(mask), scratch, &total);
 
     // 3. Publish the count at once (tile 0: its inclusive count), so that successors looking back
-    // wait on nothing more.
-    if (lid == 0) lb64_publish(slots + t, epoch, t == 0 ? LB_PREFIX : LB_AGGREGATE, total);
+    // wait on nothing more. A launch of one work-group has no successors and publishes nothing
+    // (the host passes no status words then).
+    if (lid == 0 && get_num_groups(0) > 1) lb64_publish(slots + t, epoch, t == 0 ? LB_PREFIX : LB_AGGREGATE, total);
 
     // 4. Compact within the tile (the look-back below starts with a barrier, so the compaction is
     // complete before the store reads it).
@@ -312,9 +316,15 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
 #ifdef CPY_PARTITION
     // partition_copy: the tile's elements in local memory are its kept ones, then its others,
     // each group in input order. The others go to out2 after the others of the tiles before
-    // (base - before of them: the same look-back gives both starts).
+    // (base - before of them: the same look-back gives both starts). CPY_PARTITION_IN_PLACE
+    // (stable_partition of a range of one tile, out2 = out = in): every element of the tile is
+    // in registers or local memory (barriers since the loads) before the first store.
     {
+#ifdef CPY_PARTITION_IN_PLACE
+        const ulong rfirst = total; // one tile (the host's promise): the others right after the kept ones
+#else
         const ulong rfirst = base - first;
+#endif
         __global T* dst2 = out2 + out2_off + rfirst;
         const ulong room = capacity > first ? capacity - first : 0;
         const ulong room2 = capacity2 > rfirst ? capacity2 - rfirst : 0;

@@ -23,6 +23,13 @@ void copy_if_partition_launch(const buffer_range& in, const buffer_range& out1, 
                               element_type type, const std::string& pred_file, const bc::buffer& count_buffer,
                               std::size_t count_offset, bc::command_queue& queue);
 
+// stable_partition of a range that fits one tile of the single pass, in one launch: the tile is
+// read whole before anything is written, its kept elements go to the front, the others right
+// after them (CPY_PARTITION_IN_PLACE). Returns false, enqueueing nothing, where the range is empty
+// or larger than one tile (the caller then partitions into scratch and copies back).
+bool copy_if_partition_in_place(const buffer_range& range, element_type type, const std::string& pred_file,
+                                const bc::buffer& count_buffer, std::size_t count_offset, bc::command_queue& queue);
+
 // Whether partition_copy and stable_partition take copy_if's single pass on this device: every
 // device that is not a CPU; CPU devices take the by-key family's chunks.
 // CLPRIM_PARTITION_PATH=by_key|copy_if forces either.
