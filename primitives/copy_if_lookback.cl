@@ -154,8 +154,18 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
         // element again (always in range, count >= 1) and takes none.
         T r[CPY_ITEMS];
         uint mask = 0;
+#if CPY_FULL_FAST
+        if (count == tile_n) { // measurements: full tiles without the clamp
+            #pragma unroll
+            for (uint j = 0; j < CPY_ITEMS; ++j) r[j] = cpy_ld(src + j * wg + lid);
+        } else {
+            #pragma unroll
+            for (uint j = 0; j < CPY_ITEMS; ++j) r[j] = cpy_ld(src + min(j * wg + lid, count - 1u));
+        }
+#else
         #pragma unroll
         for (uint j = 0; j < CPY_ITEMS; ++j) r[j] = cpy_ld(src + min(j * wg + lid, count - 1u));
+#endif
         #pragma unroll
         for (uint j = 0; j < CPY_ITEMS; ++j) {
 #if defined(CPY_UNIQUE) && CPY_UNIQUE_PREV
@@ -197,6 +207,9 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
 #else
         const uint mine = 0;
 #endif
+#ifdef CPY_PARTITION
+        const uint in_rows = count > lid ? (count - lid + wg - 1u) / wg : 0u; // rows j with j * wg + lid < count
+#endif
 #if CPY_VEC > 1
         #pragma unroll
         for (uint j = 0; j < CPY_RROWS; ++j) {
@@ -219,9 +232,11 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
             const uint b = cpy_row_ballot(f, words);
             const uint row_start = cpy_row_start(mine, j, table, warps, warp);
             const uint d = row_start + popcount(b & before_lane); // kept elements before this one
-            if (f) tile[d] = r[j];
 #ifdef CPY_PARTITION
-            else if (j * wg + lid < count) tile[total + j * wg + lid - d] = r[j]; // after the kept ones, in order
+            // The others after the kept ones, in order (one store either way).
+            if (j < in_rows) tile[f ? d : total + j * wg + lid - d] = r[j];
+#else
+            if (f) tile[d] = r[j];
 #endif
         }
 #endif
@@ -328,19 +343,15 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
         __global T* dst2 = out2 + out2_off + rfirst;
         const ulong room = capacity > first ? capacity - first : 0;
         const ulong room2 = capacity2 > rfirst ? capacity2 - rfirst : 0;
-        for (uint i = lid; i < count; i += wg) {
-            const T v = CPY_STAGED(i);
-            if (i < total) {
-                if (i < room) dst[i] = v;
-            } else if (i - total < room2) {
-                dst2[i - total] = v;
-            }
-        }
+        const uint stored = (uint)min((ulong)total, room), others = count - total;
+        const uint stored2 = (uint)min((ulong)others, room2);
+        for (uint i = lid; i < stored; i += wg) dst[i] = CPY_STAGED(i);
+        for (uint i = lid; i < stored2; i += wg) dst2[i] = CPY_STAGED(total + i);
     }
 #else
     const ulong room = capacity > first ? capacity - first : 0;
     const uint stored = (uint)min((ulong)total, room);
-    for (uint i = lid; i < stored; i += wg) dst[i] = CPY_STAGED(i);
+    for (uint i = lid; i < stored; i += wg) cpy_st(dst + i, CPY_STAGED(i));
 #endif
 #undef CPY_STAGED
 

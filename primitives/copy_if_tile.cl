@@ -77,6 +77,21 @@ inline T cpy_ld(__global const T* p)
 #define cpy_ld(p) (*(p))
 #endif
 
+// CPY_STORE_HINT (NVIDIA, CPY_SHFL, 4-byte T; measurements, through CLPRIM_COPY_IF_OPTIONS): the
+// kept elements' stores as PTX st.global.cs (streaming). CPY_FULL_FAST (measurements): by rows,
+// full tiles load without clamping the index.
+#ifndef CPY_FULL_FAST
+#define CPY_FULL_FAST 0
+#endif
+#if defined(CPY_STORE_HINT) && defined(CPY_SHFL)
+inline void cpy_st(__global T* p, T v)
+{
+    asm volatile("st.global.cs.u32 [%0], %1;" ::"l"(p), "r"(CLPRIM_CAT(as_, uint)(v)) : "memory");
+}
+#else
+#define cpy_st(p, v) (*(p) = (v))
+#endif
+
 // CPY_UNIQUE_PREV (unique by rows; default 1): 1, the element before a work-item's register j is
 // the previous lane's register j (cpy_lane_prev), lane 0 reads it from memory; 0, every element's
 // predecessor read again from global memory (a cache hit, but a load per element).
