@@ -85,9 +85,6 @@ struct single_pass_kernel {
     }
 };
 
-// CLPRIM_COPY_IF_OPTIONS: extra build options of the single-pass program (measurements).
-std::string extra_options() { return knob_options("CLPRIM_COPY_IF_OPTIONS"); }
-
 // What the single pass computes: copy_if (the predicate's kept elements), clprim::unique (the
 // first of every run of equal bits: CPY_UNIQUE, no predicate), partition_copy (the kept ones,
 // then the others to a second range: CPY_PARTITION).
@@ -127,10 +124,10 @@ single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type
                                  : form == cpy_form::partition_in_place ? " -DCPY_PARTITION -DCPY_PARTITION_IN_PLACE"
                                                                         : "") +
                                 (profile.nvidia ? " -DLB_NANOSLEEP" : "") +
-                                (profile.nvidia && policy.reg_cap && extra_options().find("maxrregcount") == std::string::npos
+                                (profile.nvidia && policy.reg_cap && policy.options.find("maxrregcount") == std::string::npos
                                      ? " -cl-nv-maxrregcount=" + std::to_string(policy.reg_cap)
                                      : "") +
-                                lookback_build_options() + extra_options();
+                                lookback_build_options() + policy.options;
     // No predicate file: clprim::unique's form (CPY_UNIQUE: keep where the bits change).
     std::vector<std::string> files{"workgroup_scan.cl", "lookback.cl", "scan_window_lookback.cl", "copy_if_tile.cl",
                                    "copy_if_lookback.cl"};
@@ -184,7 +181,7 @@ single_pass_kernel& cached_single_pass(const bc::command_queue& queue, element_t
                         int(policy.warp_lookback) * 16 + int(policy.group_order) * 8 + int(policy.compact) * 4 +
                         int(policy.vec) * 2 + int(policy.warp_scan);
     const key k{queue.get_context().get(), queue.get_device().get(), int(type), pred_file, policy.wg, policy.items,
-                variant, lookback_build_options() + extra_options()};
+                variant, lookback_build_options() + policy.options};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_single_pass(queue, type, pred_file, policy, form)).first;
     return it->second;
@@ -349,6 +346,7 @@ void copy_if_unique_launch(const buffer_range& in, const buffer_range& out, elem
 {
     copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), in.size);
     policy.path = copy_if_path::single_pass;
+    if (const auto u = knob_choice("CLPRIM_UNIQUE_PREV", {"global", "registers"})) policy.unique_prev = *u == 1;
     run_single_pass(in, out, type, std::string(), policy, count_buffer, count_offset, queue, cpy_form::unique);
 }
 

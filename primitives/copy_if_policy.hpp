@@ -84,11 +84,13 @@ struct copy_if_policy {
     std::size_t reg_cap = 0; // NVIDIA: -cl-nv-maxrregcount for the single pass (0: none; see below)
     std::size_t walk_reads = 1; // the warp look-back's slots per lane per round (1, 2, 4)
     // unique by rows: the element before each one from the previous lane's register (a shuffle)
-    // instead of a load from memory per element (CLPRIM_UNIQUE_PREV=registers|global).
+    // instead of a load from memory per element (CLPRIM_UNIQUE_PREV=registers|global, read by
+    // copy_if_unique_launch).
     bool unique_prev = true;
     // NVIDIA, 4-byte types by rows: the loads' cache hint (CLPRIM_COPY_IF_LOAD=plain|nc|cs|lu;
     // copy_if_tile.cl's CPY_LOAD_HINT).
     std::size_t load_hint = 0;
+    std::string options; // CLPRIM_COPY_IF_OPTIONS: extra build options of the single pass (measurements)
 };
 
 inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::size_t elem, std::size_t n)
@@ -99,13 +101,16 @@ inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::
     p.wg = 256;
     p.items = profile.is_gpu() ? (elem == 4 ? 24 : 12) : (elem == 4 ? 16 : 8);
     if (n <= p.wg * 4) p.items = 4;
-    if (const auto tune = knob_numbers("CLPRIM_COPY_IF_TUNE", 2, 2, 1, 1024)) {
+    // The CLPRIM_COPY_IF_* knobs only where one may be set (one pass over the environment instead
+    // of a search per knob: about 4,000 host instructions a call; s5-select in docs/RESULTS.md).
+    const bool knobs = knobs_with_prefix("CLPRIM_COPY_IF_");
+    if (const auto tune = knobs ? knob_numbers("CLPRIM_COPY_IF_TUNE", 2, 2, 1, 1024) : std::nullopt) {
         p.wg = (*tune)[0];
         p.items = std::min<std::size_t>((*tune)[1], 32); // a 32-bit mask of kept elements per work-item
     }
     const bool one_tile = n <= p.wg * p.items;
     p.path = profile.is_cpu() && !one_tile ? copy_if_path::three_pass : copy_if_path::single_pass;
-    if (const auto forced = knob_choice("CLPRIM_COPY_IF_PATH", {"single_pass", "three_pass"}))
+    if (const auto forced = knobs ? knob_choice("CLPRIM_COPY_IF_PATH", {"single_pass", "three_pass"}) : std::nullopt)
         p.path = copy_if_path(*forced);
     if (std::uint64_t(n) >= (std::uint64_t(1) << 32)) p.path = copy_if_path::three_pass;
     // NVIDIA (H100, 2^26 uint keeping half, 256 x 24, kernel ms; docs/RESULTS.md, #27 s3-copyif):
@@ -119,6 +124,8 @@ inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::
     // of five). H100, 2^26 uint keeping half, kernel ms: 0.1805 capped at 40, 0.1867 at 48, 0.1978
     // at 32, 0.2171 uncapped (docs/RESULTS.md, s4-copyif). 8-byte types: not measured, uncapped.
     if (profile.nvidia && elem <= 4) p.reg_cap = 40;
+    if (!knobs) return p;
+    p.options = knob_options("CLPRIM_COPY_IF_OPTIONS");
     if (const auto r = knob_number("CLPRIM_COPY_IF_REGS", 0, 255)) p.reg_cap = *r; // 0: no cap
     if (const auto c = knob_choice("CLPRIM_COPY_IF_COMPACT", {"gather", "in_place", "rows"})) p.compact = copy_if_compact(*c);
     if (const auto v = knob_number("CLPRIM_COPY_IF_VEC", 0, 1)) p.vec = *v == 1;
@@ -128,7 +135,6 @@ inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::
     if (const auto o = knob_choice("CLPRIM_COPY_IF_ORDER", {"start", "group"})) p.group_order = *o == 1;
     if (const auto l = knob_choice("CLPRIM_COPY_IF_LOOKBACK", {"window", "warp"})) p.warp_lookback = profile.nvidia && *l == 1;
     if (const auto w = knob_choice("CLPRIM_COPY_IF_WALK_READS", {"1", "2", "4"})) p.walk_reads = std::size_t(1) << *w;
-    if (const auto u = knob_choice("CLPRIM_UNIQUE_PREV", {"global", "registers"})) p.unique_prev = *u == 1;
     if (const auto l = knob_choice("CLPRIM_COPY_IF_LOAD", {"plain", "nc", "cs", "lu"})) p.load_hint = *l;
     return p;
 }
