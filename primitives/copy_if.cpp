@@ -180,10 +180,24 @@ single_pass_kernel& cached_single_pass(const bc::command_queue& queue, element_t
                         int(policy.walk_reads) * 65536 + int(policy.reg_cap) * 64 + int(policy.rows_vec) * 32 +
                         int(policy.warp_lookback) * 16 + int(policy.group_order) * 8 + int(policy.compact) * 4 +
                         int(policy.vec) * 2 + int(policy.warp_scan);
-    const key k{queue.get_context().get(), queue.get_device().get(), int(type), pred_file, policy.wg, policy.items,
-                variant, lookback_build_options() + policy.options};
+    // The queue's context and device without Boost.Compute's retain and release of each.
+    cl_context ctx = nullptr;
+    cl_device_id dev = nullptr;
+    clGetCommandQueueInfo(queue.get(), CL_QUEUE_CONTEXT, sizeof ctx, &ctx, nullptr);
+    clGetCommandQueueInfo(queue.get(), CL_QUEUE_DEVICE, sizeof dev, &dev, nullptr);
+    std::string options = lookback_build_options() + policy.options;
+    // This thread's last kernel first (a small call's key without building a tuple of strings).
+    thread_local const key* last_key = nullptr;
+    thread_local single_pass_kernel* last_kernel = nullptr;
+    if (last_key && std::get<0>(*last_key) == ctx && std::get<1>(*last_key) == dev && std::get<2>(*last_key) == int(type) &&
+        std::get<4>(*last_key) == policy.wg && std::get<5>(*last_key) == policy.items && std::get<6>(*last_key) == variant &&
+        std::get<3>(*last_key) == pred_file && std::get<7>(*last_key) == options)
+        return *last_kernel;
+    key k{ctx, dev, int(type), pred_file, policy.wg, policy.items, variant, std::move(options)};
     auto it = cache.find(k);
-    if (it == cache.end()) it = cache.emplace(k, make_single_pass(queue, type, pred_file, policy, form)).first;
+    if (it == cache.end()) it = cache.emplace(std::move(k), make_single_pass(queue, type, pred_file, policy, form)).first;
+    last_key = &it->first;
+    last_kernel = &it->second;
     return it->second;
 }
 
