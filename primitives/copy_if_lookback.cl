@@ -70,6 +70,15 @@
 #define CPY_EARLY_WALK 0
 #endif
 
+// By rows, loops whose body votes or exchanges between lanes: unrolled with NVIDIA's warp
+// instructions; elsewhere (the portable stand-ins: barriers in every step) kept as loops, which
+// compile far faster on CPU devices (tests).
+#ifdef CPY_SHFL
+#define CPY_ROWS_UNROLL _Pragma("unroll")
+#else
+#define CPY_ROWS_UNROLL _Pragma("unroll 1")
+#endif
+
 // One work-group per tile of CPY_ITEMS * local size elements, numbered in the order the groups
 // start (status[0] counts them; the tile that takes the last index sets it back to zero for the
 // next launch), then one 64-bit slot per tile tagged with this launch's epoch. Kept elements go
@@ -166,7 +175,7 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
         #pragma unroll
         for (uint j = 0; j < CPY_ITEMS; ++j) r[j] = cpy_ld(src + min(j * wg + lid, count - 1u));
 #endif
-        #pragma unroll
+        CPY_ROWS_UNROLL
         for (uint j = 0; j < CPY_ITEMS; ++j) {
 #if defined(CPY_UNIQUE) && CPY_UNIQUE_PREV
             // unique: the element before j * wg + lid is the previous lane's register j (a
@@ -179,7 +188,7 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
             mask |= (j * wg + lid < count && CPY_KEEP(r[j], src, base, j * wg + lid) ? 1u : 0u) << j;
 #endif
         }
-        #pragma unroll
+        CPY_ROWS_UNROLL
         for (uint j = 0; j < CPY_ITEMS; ++j) {
             const uint b = cpy_row_ballot((mask >> j) & 1u, words);
             if (lane == 0) table[j * warps + warp] = popcount(b);
@@ -226,7 +235,7 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
             }
         }
 #else
-        #pragma unroll
+        CPY_ROWS_UNROLL
         for (uint j = 0; j < CPY_ITEMS; ++j) {
             const uint f = (mask >> j) & 1u;
             const uint b = cpy_row_ballot(f, words);

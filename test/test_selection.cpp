@@ -251,8 +251,6 @@ BOOST_AUTO_TEST_CASE(partition)
     for (const char* path : by_key_paths())
         forms.push_back({std::string("by_key ") + path, {{"CLPRIM_PARTITION_PATH", "by_key"}, {"CLPRIM_BY_KEY_PATH", path}}});
     for (const copy_if_shape& f : copy_if_shapes()) {
-        if (std::string(f.tune) == "4,3" && std::string(f.lookback) == "wait") continue; // (the cost of the suite)
-        if (std::string(f.tune) == "64,31") continue;
         forms.push_back({std::string("copy_if tune ") + (*f.tune ? f.tune : "policy's") + " " + f.lookback + " " +
                              (*f.compact ? f.compact : "policy's"),
                          {{"CLPRIM_PARTITION_PATH", "copy_if"},
