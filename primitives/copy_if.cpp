@@ -358,7 +358,7 @@ void copy_if_count_impl(const buffer_range& in, const buffer_range& out, element
 void copy_if_unique_launch(const buffer_range& in, const buffer_range& out, element_type type,
                            const bc::buffer& count_buffer, std::size_t count_offset, bc::command_queue& queue)
 {
-    copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), in.size);
+    copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), in.size, true);
     policy.path = copy_if_path::single_pass;
     if (const auto u = knob_choice("CLPRIM_UNIQUE_PREV", {"global", "registers"})) policy.unique_prev = *u == 1;
     run_single_pass(in, out, type, std::string(), policy, count_buffer, count_offset, queue, cpy_form::unique);
@@ -368,7 +368,7 @@ void copy_if_partition_launch(const buffer_range& in, const buffer_range& out1, 
                               element_type type, const std::string& pred_file, const bc::buffer& count_buffer,
                               std::size_t count_offset, bc::command_queue& queue)
 {
-    copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), in.size);
+    copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), in.size, true);
     policy.path = copy_if_path::single_pass;
     run_single_pass(in, out1, type, pred_file, policy, count_buffer, count_offset, queue, cpy_form::partition, &out2);
 }
@@ -376,7 +376,7 @@ void copy_if_partition_launch(const buffer_range& in, const buffer_range& out1, 
 bool copy_if_partition_in_place(const buffer_range& range, element_type type, const std::string& pred_file,
                                 const bc::buffer& count_buffer, std::size_t count_offset, bc::command_queue& queue)
 {
-    copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), range.size);
+    copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), range.size, true);
     policy.path = copy_if_path::single_pass;
     if (range.size == 0 || range.size > cached_single_pass(queue, type, pred_file, policy, cpy_form::partition_in_place).tile())
         return false;

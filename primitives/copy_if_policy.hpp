@@ -85,21 +85,31 @@ struct copy_if_policy {
     std::size_t walk_reads = 1; // the warp look-back's slots per lane per round (1, 2, 4)
     // unique by rows: the element before each one from the previous lane's register (a shuffle)
     // instead of a load from memory per element (CLPRIM_UNIQUE_PREV=registers|global, read by
-    // copy_if_unique_launch).
-    bool unique_prev = true;
+    // copy_if_unique_launch). H100, 2^26 uint, kernel ms: 0.525 from registers against 0.214
+    // from memory (NVIDIA's build of the shuffles in the unrolled rows: much slower; unique takes
+    // the tile in place anyway, 0.1705).
+    bool unique_prev = false;
     // NVIDIA, 4-byte types by rows: the loads' cache hint (CLPRIM_COPY_IF_LOAD=plain|nc|cs|lu;
     // copy_if_tile.cl's CPY_LOAD_HINT).
     std::size_t load_hint = 0;
     std::string options; // CLPRIM_COPY_IF_OPTIONS: extra build options of the single pass (measurements)
 };
 
-inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::size_t elem, std::size_t n)
+// staged: clprim::unique and partition_copy through the single pass (copy_if.cpp), which take the
+// tile in local memory (in place) on GPUs.
+inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::size_t elem, std::size_t n,
+                                            bool staged = false)
 {
     copy_if_policy p;
     // GPUs: 96 bytes per work-item (24 four-byte / 12 eight-byte elements; H100, 2^26 uint keeping
     // half, kernel time: 256 x 24 0.244 ms, 256 x 16 0.277, 128 x 32 0.280); elsewhere 64 bytes.
     p.wg = 256;
     p.items = profile.is_gpu() ? (elem == 4 ? 24 : 12) : (elem == 4 ? 16 : 8);
+    // unique and partition_copy on GPUs: in place, 128 bytes per work-item (H100, 2^26 uint,
+    // kernel ms: unique 0.1705 in place 256 x 32 against 0.2140 by rows reading each element's
+    // predecessor again and 0.525 by rows taking it from the previous lane; partition_copy 0.2294
+    // against 0.680 by rows; docs/RESULTS.md, s5-select).
+    if (staged && profile.is_gpu()) p.items = elem == 8 ? 16 : 32;
     if (n <= p.wg * 4) p.items = 4;
     // The CLPRIM_COPY_IF_* knobs only where one may be set (one pass over the environment instead
     // of a search per knob: about 4,000 host instructions a call; s5-select in docs/RESULTS.md).
@@ -118,7 +128,7 @@ inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::
     // with 16-byte loads 0.212 (with the warp look-back 0.189); the session-2 kernel (gather,
     // scalar loads, local-memory scan) 0.239. Elsewhere: in place with 16-byte loads, the window
     // look-back, tiles in start order (votes and warp walks need NVIDIA's PTX).
-    p.compact = profile.nvidia ? copy_if_compact::rows : copy_if_compact::in_place;
+    p.compact = profile.nvidia && !staged ? copy_if_compact::rows : copy_if_compact::in_place;
     p.warp_scan = p.warp_lookback = p.group_order = profile.nvidia;
     // NVIDIA, 4-byte types: at most 40 registers a work-item (six work-groups of 256 an SM instead
     // of five). H100, 2^26 uint keeping half, kernel ms: 0.1805 capped at 40, 0.1867 at 48, 0.1978

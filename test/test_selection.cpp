@@ -209,13 +209,13 @@ BOOST_AUTO_TEST_CASE(unique_and_run_length_encode)
 // tiles) waiting and with every tile's fallback (which counts a tile's run heads from the input),
 // each way of compacting.
 // By rows the element before each one comes from the previous lane's register
-// (CLPRIM_UNIQUE_PREV=registers, the default) or from memory (global): both.
+// (CLPRIM_UNIQUE_PREV=registers) or from memory (global, the default): both.
 BOOST_AUTO_TEST_CASE(unique_through_copy_if)
 {
     env_override unique_path("CLPRIM_UNIQUE_PATH", "copy_if");
     std::vector<std::pair<copy_if_shape, const char*>> forms;
-    for (const copy_if_shape& f : copy_if_shapes()) forms.push_back({f, "registers"});
-    forms.push_back({copy_if_shape{"32,5", "wait", "rows"}, "global"});
+    for (const copy_if_shape& f : copy_if_shapes()) forms.push_back({f, "global"});
+    forms.push_back({copy_if_shape{"32,5", "wait", "rows"}, "registers"});
     for (const auto& form : forms) {
         const copy_if_shape& f = form.first;
         env_override tune("CLPRIM_COPY_IF_TUNE", f.tune), lookback("CLPRIM_LOOKBACK", f.lookback),
@@ -225,17 +225,17 @@ BOOST_AUTO_TEST_CASE(unique_through_copy_if)
         for (std::size_t n : by_key_sizes())
             for (const auto& s : run_shapes()) {
                 if (*f.tune && n > 70000) continue; // tiny tiles: thousands of them at 65537 already
-                const bool global_prev = std::string(form.second) == "global"; // the older form: fewer cases
-                if (global_prev && n > 8191) continue;
+                const bool other_prev = std::string(form.second) == "registers"; // not the default: fewer cases
+                if (other_prev && n > 8191) continue;
                 const std::size_t lo = std::min(s.min_run, std::max<std::size_t>(n, 1)), hi = std::min(s.max_run, std::max<std::size_t>(n, 1));
                 check_unique_rle(queue, run_keys<cl_uint>(n, lo, hi), label + " " + s.name + " uint", false);
-                if (n > 5000 || global_prev) continue;
+                if (n > 5000 || other_prev) continue;
                 check_unique_rle(queue, run_keys<cl_float>(n, lo, hi), label + " " + s.name + " float", false);
                 check_unique_rle(queue, run_keys<cl_long>(n, lo, hi), label + " " + s.name + " long", false);
                 if (type_runs_here<cl_double>()) check_unique_rle(queue, run_keys<cl_double>(n, lo, hi), label + " " + s.name + " double", false);
             }
         // Float bit patterns: -0.0 and +0.0 differ, equal NaNs are one run.
-        if (std::string(form.second) == "global") continue;
+        if (std::string(form.second) == "registers") continue;
         const auto specials = make_data<cl_float>(3001, distribution::float_specials);
         check_unique_rle(queue, specials, label + " float specials", false);
     }
