@@ -267,7 +267,9 @@ std::size_t stable_partition_impl(const buffer_range& range, element_type type, 
         call.op_file = pred_file;
         call.count_result = &count_out;
         by_key_impl(call, queue, who);
-        if (n > 0) {
+        if (n > 0 && partition_takes_copy_if(profile_of(queue.get_device()))) {
+            copy_if_partition_back(range, type, tmp, count_out.buffer, count_out.offset, queue); // (copy_if_partition.hpp)
+        } else if (n > 0) {
             by_key_kernels& k = cached_kernels(queue, call);
             launch(queue, k.partition_back, round_up(n, 64), 64, range.buffer, cl_ulong(range.offset), cl_ulong(n), tmp,
                    count_out.buffer, cl_ulong(count_out.offset));

@@ -385,6 +385,23 @@ bool copy_if_partition_in_place(const buffer_range& range, element_type type, co
     return true;
 }
 
+void copy_if_partition_back(const buffer_range& range, element_type type, const bc::buffer& tmp,
+                            const bc::buffer& count_buffer, std::size_t count_offset, bc::command_queue& queue)
+{
+    using key = std::tuple<cl_context, cl_device_id, int>;
+    thread_local std::map<key, bc::kernel> cache;
+    const key k{queue.get_context().get(), queue.get_device().get(), int(type)};
+    auto it = cache.find(k);
+    if (it == cache.end()) {
+        bc::program program =
+            primitives_program(queue.get_context(), {"copy_if_partition.cl"}, type_options(type, "T") + " -DCPB_ITEMS=4");
+        it = cache.emplace(k, program.create_kernel("copy_if_partition_back")).first;
+    }
+    const std::size_t wg = 256, per_group = wg * 4;
+    launch(queue, it->second, ceil_div(range.size, per_group) * wg, wg, range.buffer, cl_ulong(range.offset),
+           cl_ulong(range.size), tmp, count_buffer, cl_ulong(count_offset));
+}
+
 bool partition_takes_copy_if(const device_profile& profile)
 {
     if (const auto forced = knob_choice("CLPRIM_PARTITION_PATH", {"by_key", "copy_if"})) return *forced == 1;

@@ -30,6 +30,12 @@ void copy_if_partition_launch(const buffer_range& in, const buffer_range& out1, 
 bool copy_if_partition_in_place(const buffer_range& range, element_type type, const std::string& pred_file,
                                 const bc::buffer& count_buffer, std::size_t count_offset, bc::command_queue& queue);
 
+// stable_partition's copy back (copy_if_partition.cl): tmp holds the kept elements at [0, k)
+// and the others at [n, 2n - k) (n = range.size), k in count_buffer's word count_offset; both
+// groups to the range, kept first. A plain copy at memory speed.
+void copy_if_partition_back(const buffer_range& range, element_type type, const bc::buffer& tmp,
+                            const bc::buffer& count_buffer, std::size_t count_offset, bc::command_queue& queue);
+
 // Whether partition_copy and stable_partition take copy_if's single pass on this device: every
 // device that is not a CPU; CPU devices take the by-key family's chunks.
 // CLPRIM_PARTITION_PATH=by_key|copy_if forces either.
