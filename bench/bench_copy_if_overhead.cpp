@@ -132,13 +132,12 @@ CLPRIM_BENCH(copy_if_overhead)
         {"tune_64x16", {{"CLPRIM_COPY_IF_TUNE", "64,16"}, {"CLPRIM_BY_KEY_TUNE", "64,16"}}, 1},
         {"by_key_registers", {{"CLPRIM_BY_KEY_KERNEL", "registers"}}, 1},
     };
-    // Above 4096 (session 5): the rows' load hints, unique's predecessor from memory, partition
-    // through the by-key family, wider tiles.
-    for (const char* h : {"nc", "cs", "lu"})
-        variants.push_back({std::string("load_") + h, {{"CLPRIM_COPY_IF_LOAD", h}}, 2, true});
-    variants.push_back({"prev_global", {{"CLPRIM_UNIQUE_PREV", "global"}}, 0});
-    variants.push_back({"partition_by_key", {{"CLPRIM_PARTITION_PATH", "by_key"}}, 0});
-    variants.push_back({"tune_256x28", {{"CLPRIM_COPY_IF_TUNE", "256,28"}}, 2});
+    // Session 5: unique and partition through the by-key family, by rows (copy_if's shape), and
+    // copy_if in place in 256 x 32 (unique's and partition's shape); the rows' load hints
+    // (CLPRIM_COPY_IF_LOAD) and unique's predecessor from registers (CLPRIM_UNIQUE_PREV) are
+    // CLPRIM_BENCH_OVERHEAD_VARIANTS away.
+    variants.push_back({"by_key_paths", {{"CLPRIM_PARTITION_PATH", "by_key"}, {"CLPRIM_UNIQUE_PATH", "by_key"}}, 0});
+    variants.push_back({"rows", {{"CLPRIM_COPY_IF_COMPACT", "rows"}}, 2, true});
     variants.push_back({"in_place_256x32", {{"CLPRIM_COPY_IF_TUNE", "256,32"}, {"CLPRIM_COPY_IF_COMPACT", "in_place"}}, 2});
     if (const auto text = clprim::detail::knob_text("CLPRIM_BENCH_OVERHEAD_VARIANTS")) {
         std::stringstream list(*text);
