@@ -137,7 +137,7 @@ CLPRIM_BENCH(copy_if_overhead)
     // (CLPRIM_COPY_IF_LOAD) and unique's predecessor from registers (CLPRIM_UNIQUE_PREV) are
     // CLPRIM_BENCH_OVERHEAD_VARIANTS away.
     variants.push_back({"by_key_paths", {{"CLPRIM_PARTITION_PATH", "by_key"}, {"CLPRIM_UNIQUE_PATH", "by_key"}}, 0});
-    variants.push_back({"rows", {{"CLPRIM_COPY_IF_COMPACT", "rows"}}, 2, true});
+    variants.push_back({"rows_256x24", {{"CLPRIM_COPY_IF_COMPACT", "rows"}, {"CLPRIM_COPY_IF_TUNE", "256,24"}}, 2, true});
     variants.push_back({"in_place_256x32", {{"CLPRIM_COPY_IF_TUNE", "256,32"}, {"CLPRIM_COPY_IF_COMPACT", "in_place"}}, 2});
     if (const auto text = clprim::detail::knob_text("CLPRIM_BENCH_OVERHEAD_VARIANTS")) {
         std::stringstream list(*text);
