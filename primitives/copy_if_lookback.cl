@@ -257,19 +257,27 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
     cpy_load(src, in_off + base, count, tile);
     barrier(CLK_LOCAL_MEM_FENCE);
     uint mask = 0;
+#ifdef CPY_UNIQUE
+    // unique: a work-item's elements are consecutive, so the element before each is the one
+    // before it in this loop; only the first's comes from the staged tile (the tile's first
+    // element's from memory: the previous tile's last).
+    {
+        const uint i0 = lid * CPY_ITEMS;
+        CPY_BITS_T prev = 0;
+        if (i0 < count && base + i0 != 0) prev = CPY_BITS(i0 > 0 ? tile[CPY1_PAD(i0 - 1u)] : src[-1]);
+        for (uint j = 0; j < CPY_ITEMS; ++j) {
+            const uint i = i0 + j;
+            const CPY_BITS_T x = i < count ? CPY_BITS(tile[CPY1_PAD(i)]) : prev;
+            mask |= (i < count && (base + i == 0 || x != prev) ? 1u : 0u) << j;
+            prev = x;
+        }
+    }
+#else
     for (uint j = 0; j < CPY_ITEMS; ++j) {
         const uint i = lid * CPY_ITEMS + j;
-#ifdef CPY_UNIQUE
-        // unique: the element before i from the staged tile (the tile's first: from memory).
-        mask |= (i < count && (base + i == 0 || CPY_BITS(tile[CPY1_PAD(i)]) !=
-                                                    CPY_BITS(i > 0 ? tile[CPY1_PAD(i - 1u)] : src[-1]))
-                     ? 1u
-                     : 0u)
-                << j;
-#else
         mask |= (i < count && CPY_KEEP(tile[CPY1_PAD(i)], src, base, i) ? 1u : 0u) << j;
-#endif
     }
+#endif
 
     // 2. Where this work-item's kept elements start within the tile, and the tile's count.
     const uint pos = cpy_exclusive_scan(popcount(mask), scratch, &total);

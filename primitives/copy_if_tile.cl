@@ -48,6 +48,7 @@
 // again from global memory, in this tile or the one before: a cache hit).
 #ifdef CPY_UNIQUE
 #define CPY_BITS(x) CLPRIM_CAT(as_, T_UNSIGNED)(x)
+#define CPY_BITS_T T_UNSIGNED
 #define CPY_KEEP(x, src, base, i) ((base) + (i) == 0 || CPY_BITS(x) != CPY_BITS((src)[(long)(i) - 1]))
 #else
 #define CPY_KEEP(x, src, base, i) CLPRIM_PRED(x)
