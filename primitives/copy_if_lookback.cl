@@ -264,7 +264,8 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
     {
         const uint i0 = lid * CPY_ITEMS;
         CPY_BITS_T prev = 0;
-        if (i0 < count && base + i0 != 0) prev = CPY_BITS(i0 > 0 ? tile[CPY1_PAD(i0 - 1u)] : src[-1]);
+        if (i0 < count && base + i0 != 0) // (each side converted alone: a conditional promotes char and short)
+            prev = i0 > 0 ? CPY_BITS(tile[CPY1_PAD(i0 - 1u)]) : CPY_BITS(src[-1]);
         for (uint j = 0; j < CPY_ITEMS; ++j) {
             const uint i = i0 + j;
             const CPY_BITS_T x = i < count ? CPY_BITS(tile[CPY1_PAD(i)]) : prev;

@@ -304,6 +304,26 @@ BOOST_AUTO_TEST_CASE(partition_types)
         BOOST_TEST(kl == lt.size());
         const auto hl = to_host(dl, queue);
         BOOST_TEST(bit_equal(std::vector<cl_long>(hl.begin(), hl.begin() + kl), lt));
+        // 1- and 2-byte elements (copy_if's tiles of char and short), both groups in order.
+        const auto c = make_data<cl_char>(n, distribution::random);
+        std::vector<cl_char> ct, cf;
+        for (cl_char x : c) (x < 0 ? ct : cf).push_back(x);
+        auto dc = to_device(c, queue);
+        bc::vector<cl_char> tc(n + 1, context), fc(n + 1, context);
+        const std::size_t kc = clprim::partition_copy(dc.begin(), dc.end(), tc.begin(), fc.begin(), queue, _1 < cl_char(0));
+        BOOST_TEST(kc == ct.size(), path << " char n=" << n);
+        const auto htc = to_host(tc, queue), hfc = to_host(fc, queue);
+        BOOST_TEST((std::vector<cl_char>(htc.begin(), htc.begin() + kc) == ct), path << " char n=" << n);
+        BOOST_TEST((std::vector<cl_char>(hfc.begin(), hfc.begin() + (n - kc)) == cf), path << " char n=" << n);
+        const auto us = make_data<cl_ushort>(n, distribution::random);
+        std::vector<cl_ushort> ut;
+        for (cl_ushort x : us)
+            if (x & 1u) ut.push_back(x);
+        for (cl_ushort x : us)
+            if (!(x & 1u)) ut.push_back(x);
+        auto du = to_device(us, queue);
+        const std::size_t ku = clprim::stable_partition(du.begin(), du.end(), queue, (_1 & 1) == 1);
+        BOOST_TEST((to_host(du, queue) == ut), path << " ushort stable_partition n=" << n << " " << ku);
     }
 }
 
