@@ -378,7 +378,9 @@ bool copy_if_partition_in_place(const buffer_range& range, element_type type, co
 {
     copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), range.size, true);
     policy.path = copy_if_path::single_pass;
-    if (range.size == 0 || range.size > cached_single_pass(queue, type, pred_file, policy, cpy_form::partition_in_place).tile())
+    // (The kernel's tile is at most the policy's: larger ranges build nothing here.)
+    if (range.size == 0 || range.size > policy.wg * policy.items ||
+        range.size > cached_single_pass(queue, type, pred_file, policy, cpy_form::partition_in_place).tile())
         return false;
     run_single_pass(range, range, type, pred_file, policy, count_buffer, count_offset, queue, cpy_form::partition_in_place,
                     &range);
