@@ -105,11 +105,14 @@ inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::
     // half, kernel time: 256 x 24 0.244 ms, 256 x 16 0.277, 128 x 32 0.280); elsewhere 64 bytes.
     p.wg = 256;
     p.items = profile.is_gpu() ? (elem == 4 ? 24 : 12) : (elem == 4 ? 16 : 8);
-    // unique and partition_copy on GPUs: in place, 128 bytes per work-item (H100, 2^26 uint,
-    // kernel ms: unique 0.1705 in place 256 x 32 against 0.2140 by rows reading each element's
-    // predecessor again and 0.525 by rows taking it from the previous lane; partition_copy 0.2294
-    // against 0.680 by rows; docs/RESULTS.md, s5-select).
-    if (staged && profile.is_gpu()) p.items = elem == 8 ? 16 : 32;
+    // unique and partition_copy on GPUs, and copy_if of 1- to 4-byte types on NVIDIA: in place,
+    // 128 bytes per work-item (H100, 2^26 uint, kernel ms, docs/RESULTS.md, s5-select: unique
+    // 0.1705 in place 256 x 32 against 0.2140 by rows reading each element's predecessor again
+    // and 0.525 by rows taking it from the previous lane; partition_copy 0.2294 against 0.680 by
+    // rows; copy_if 0.1706 in place capped at 48 registers against 0.1873 by rows 256 x 24 in
+    // the same run; unique 0.1607 and partition 0.2125 capped at 48).
+    const bool wide = profile.is_gpu() && (staged || (profile.nvidia && elem <= 4));
+    if (wide) p.items = elem == 8 ? 16 : 32;
     if (n <= p.wg * 4) p.items = 4;
     // The CLPRIM_COPY_IF_* knobs only where one may be set (one pass over the environment instead
     // of a search per knob: about 4,000 host instructions a call; s5-select in docs/RESULTS.md).
@@ -126,14 +129,16 @@ inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::
     // NVIDIA (H100, 2^26 uint keeping half, 256 x 24, kernel ms; docs/RESULTS.md, #27 s3-copyif):
     // by rows with the warp look-back and tiles by group id 0.175; by rows alone 0.203; in place
     // with 16-byte loads 0.212 (with the warp look-back 0.189); the session-2 kernel (gather,
-    // scalar loads, local-memory scan) 0.239. Elsewhere: in place with 16-byte loads, the window
+    // scalar loads, local-memory scan) 0.239; by rows stays for 8-byte types on NVIDIA (the wide
+    // in-place tiles above take the rest). Elsewhere: in place with 16-byte loads, the window
     // look-back, tiles in start order (votes and warp walks need NVIDIA's PTX).
-    p.compact = profile.nvidia && !staged ? copy_if_compact::rows : copy_if_compact::in_place;
+    p.compact = profile.nvidia && !wide ? copy_if_compact::rows : copy_if_compact::in_place;
     p.warp_scan = p.warp_lookback = p.group_order = profile.nvidia;
-    // NVIDIA, 4-byte types: at most 40 registers a work-item (six work-groups of 256 an SM instead
-    // of five). H100, 2^26 uint keeping half, kernel ms: 0.1805 capped at 40, 0.1867 at 48, 0.1978
-    // at 32, 0.2171 uncapped (docs/RESULTS.md, s4-copyif). 8-byte types: not measured, uncapped.
-    if (profile.nvidia && elem <= 4) p.reg_cap = 40;
+    // NVIDIA, 4-byte types: by rows at most 40 registers a work-item (six work-groups of 256 an
+    // SM instead of five; H100, 2^26 uint keeping half, kernel ms: 0.1805 capped at 40, 0.1867 at
+    // 48, 0.1978 at 32, 0.2171 uncapped; docs/RESULTS.md, s4-copyif); in place 256 x 32 at most
+    // 48 (0.1706 against 0.1819 at 40; s5-select). 8-byte types: not measured, uncapped.
+    if (profile.nvidia && elem <= 4) p.reg_cap = wide ? 48 : 40;
     if (!knobs) return p;
     p.options = knob_options("CLPRIM_COPY_IF_OPTIONS");
     if (const auto r = knob_number("CLPRIM_COPY_IF_REGS", 0, 255)) p.reg_cap = *r; // 0: no cap
