@@ -138,7 +138,7 @@ inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::
     // SM instead of five; H100, 2^26 uint keeping half, kernel ms: 0.1805 capped at 40, 0.1867 at
     // 48, 0.1978 at 32, 0.2171 uncapped; docs/RESULTS.md, s4-copyif); in place 256 x 32 at most
     // 48 (0.1706 against 0.1819 at 40; s5-select). 8-byte types: not measured, uncapped.
-    if (profile.nvidia && elem <= 4) p.reg_cap = wide ? 48 : 40;
+    if (profile.nvidia && elem <= 4) p.reg_cap = 48; // (elem <= 4 on NVIDIA: always the wide tiles)
     if (!knobs) return p;
     p.options = knob_options("CLPRIM_COPY_IF_OPTIONS");
     if (const auto r = knob_number("CLPRIM_COPY_IF_REGS", 0, 255)) p.reg_cap = *r; // 0: no cap
