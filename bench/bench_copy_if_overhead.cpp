@@ -15,7 +15,8 @@
 //       clFinish, per call (the GPU's time per call once launch latency is hidden);
 //   unique/value_read<k>: unique (keys in runs of about 3) returning the count,
 //       CLPRIM_BY_KEY_READ=<k>; unique/device_count: its count_result overload;
-//   <variant>/copy_if_value, /copy_if_device, /unique_value: the same calls under a variant's
+//   partition/value, partition/device_count: partition_copy keeping the odd values, both counts;
+//   <variant>/copy_if_value, /copy_if_device, /unique_value, /partition_value: the same calls under a variant's
 //       knobs: built in, at n <= 4096 the small tiles (rows_vec: CLPRIM_COPY_IF_ROWS_VEC=1;
 //       in_place; tune_<wg>x<items> for copy_if and the by-key family; by_key_registers), above
 //       it -cl-nv-maxrregcount=32/40/48 for copy_if (NVIDIA); then every variant of
@@ -131,8 +132,13 @@ CLPRIM_BENCH(copy_if_overhead)
         {"tune_64x16", {{"CLPRIM_COPY_IF_TUNE", "64,16"}, {"CLPRIM_BY_KEY_TUNE", "64,16"}}, 1},
         {"by_key_registers", {{"CLPRIM_BY_KEY_KERNEL", "registers"}}, 1},
     };
-    for (const char* r : {"32", "40", "48"})
-        variants.push_back({std::string("maxrregcount_") + r, {{"CLPRIM_COPY_IF_OPTIONS", std::string("-cl-nv-maxrregcount=") + r}}, 2, true});
+    // Session 5: unique and partition through the by-key family, by rows (copy_if's shape), and
+    // copy_if in place in 256 x 32 (unique's and partition's shape); the rows' load hints
+    // (CLPRIM_COPY_IF_LOAD) and unique's predecessor from registers (CLPRIM_UNIQUE_PREV) are
+    // CLPRIM_BENCH_OVERHEAD_VARIANTS away.
+    variants.push_back({"by_key_paths", {{"CLPRIM_PARTITION_PATH", "by_key"}, {"CLPRIM_UNIQUE_PATH", "by_key"}}, 0});
+    variants.push_back({"rows_256x24", {{"CLPRIM_COPY_IF_COMPACT", "rows"}, {"CLPRIM_COPY_IF_TUNE", "256,24"}}, 2, true});
+    variants.push_back({"in_place_256x32", {{"CLPRIM_COPY_IF_TUNE", "256,32"}, {"CLPRIM_COPY_IF_COMPACT", "in_place"}}, 2});
     if (const auto text = clprim::detail::knob_text("CLPRIM_BENCH_OVERHEAD_VARIANTS")) {
         std::stringstream list(*text);
         for (std::string v; std::getline(list, v, ';');) {
@@ -162,7 +168,7 @@ CLPRIM_BENCH(copy_if_overhead)
             }
             keys[i] = key;
         }
-        bc::vector<cl_uint> d(host.begin(), host.end(), q), out(n, ctx.ctx), dk(keys.begin(), keys.end(), q);
+        bc::vector<cl_uint> d(host.begin(), host.end(), q), out(n, ctx.ctx), dk(keys.begin(), keys.end(), q), out2(n, ctx.ctx);
         bc::vector<cl_ulong> dcount(1, ctx.ctx);
         q.finish();
 
@@ -208,6 +214,12 @@ CLPRIM_BENCH(copy_if_overhead)
                 add(std::string("unique/value_read") + form, {{"CLPRIM_BY_KEY_READ", form}}, unique_value);
             add("unique/device_count", {}, [&] { clprim::unique(dk.begin(), dk.end(), out.begin(), dcount.begin(), q); });
         }
+        add("partition/value", {}, [&] {
+            last_count = clprim::partition_copy(d.begin(), d.end(), out.begin(), out2.begin(), q, overhead_is_odd);
+        });
+        add("partition/device_count", {}, [&] {
+            clprim::partition_copy(d.begin(), d.end(), out.begin(), out2.begin(), dcount.begin(), q, overhead_is_odd);
+        });
         // The variants: copy_if's value call (default read) and count_result call, unique's
         // value call, each under the variant's knobs.
         for (const auto& v : variants) {
@@ -217,6 +229,9 @@ CLPRIM_BENCH(copy_if_overhead)
             add(v.label + "/copy_if_device", v.knobs,
                 [&] { clprim::copy_if(d.begin(), d.end(), out.begin(), dcount.begin(), q, overhead_is_odd); });
             add(v.label + "/unique_value", v.knobs, [&] { last_count = clprim::unique(dk.begin(), dk.end(), out.begin(), q); });
+            add(v.label + "/partition_value", v.knobs, [&] {
+                last_count = clprim::partition_copy(d.begin(), d.end(), out.begin(), out2.begin(), q, overhead_is_odd);
+            });
         }
 
         // Warm-up (programs built), then the interleaved rounds.
@@ -280,13 +295,22 @@ CLPRIM_BENCH(copy_if_overhead)
                 pq, [&] { clprim::copy_if(d.begin(), d.end(), out.begin(), dcount.begin(), pq, overhead_is_odd); }, 10);
             const auto pu = clprim_bench::profile_calls(
                 pq, [&] { clprim::unique(dk.begin(), dk.end(), out.begin(), dcount.begin(), pq); }, 10);
-            std::printf("  kernels of %-40s copy_if %.4f ms, unique %.4f ms\n", v.label.c_str(), pc.kernel_ms, pu.kernel_ms);
+            const auto pp = clprim_bench::profile_calls(pq, [&] {
+                clprim::partition_copy(d.begin(), d.end(), out.begin(), out2.begin(), dcount.begin(), pq, overhead_is_odd);
+            }, 10);
+            std::printf("  kernels of %-40s copy_if %.4f ms, unique %.4f ms, partition_copy %.4f ms\n", v.label.c_str(),
+                        pc.kernel_ms, pu.kernel_ms, pp.kernel_ms);
         }
         {
             const auto pu = clprim_bench::profile_calls(
                 pq, [&] { clprim::unique(dk.begin(), dk.end(), out.begin(), dcount.begin(), pq); }, 10);
             std::printf("  kernels of unique (default): %.4f ms\n", pu.kernel_ms);
             clprim_bench::print_kernel_times(pu.times, 10);
+            const auto pp = clprim_bench::profile_calls(pq, [&] {
+                clprim::partition_copy(d.begin(), d.end(), out.begin(), out2.begin(), dcount.begin(), pq, overhead_is_odd);
+            }, 10);
+            std::printf("  kernels of partition_copy (default): %.4f ms\n", pp.kernel_ms);
+            clprim_bench::print_kernel_times(pp.times, 10);
         }
     }
     q.enqueue_unmap_buffer(pinned_buf, pinned);

@@ -4,10 +4,15 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <string_view>
 #include <map>
 #include <mutex>
+
+#if !defined(_WIN32)
+#include <unistd.h> // environ
+#endif
 
 namespace clprim {
 namespace detail {
@@ -117,6 +122,21 @@ std::string knob_options(const char* name)
 {
     const auto v = knob_text(name);
     return v ? " " + *v : std::string();
+}
+
+bool knobs_with_prefix(const char* prefix)
+{
+    if (all_overrides().live.load(std::memory_order_acquire) != 0) return true;
+#if defined(_WIN32) || defined(__APPLE__)
+    (void)prefix;
+    return true; // (no environ scan there: every knob is read)
+#else
+    const std::size_t len = std::strlen(prefix);
+    if (len == 0) return true;
+    for (char** e = environ; e && *e; ++e)
+        if ((*e)[0] == prefix[0] && std::strncmp(*e, prefix, len) == 0) return true;
+    return false;
+#endif
 }
 
 scoped_knob::scoped_knob(const char* name, std::string value) : name_(name)

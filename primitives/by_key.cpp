@@ -2,6 +2,7 @@
 // partition_copy, stable_partition, copy_if's count overload): one segmented scan with a fused
 // prologue and epilogue per mode (primitives/by_key.cl), on the path by_key_policy.hpp picks.
 #include "by_key_policy.hpp"
+#include "copy_if_partition.hpp"
 #include "copy_if_unique.hpp"
 #include "count_read.hpp"
 
@@ -152,6 +153,15 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
             if (!call.count_result) read_result_word(queue, count_out.buffer, sizeof count, &count);
             return;
         }
+        if (mode == by_key_mode::partition && partition_takes_copy_if(profile_of(queue.get_device()))) {
+            // partition_copy through copy_if's single pass (copy_if_partition.hpp), the count as unique's.
+            const buffer_range count_out =
+                call.count_result ? *call.count_result : buffer_range{result_device_word(queue.get_context()), 0, 1};
+            copy_if_partition_launch(call.keys, call.out1, call.out2, call.key_type, call.op_file, count_out.buffer,
+                                     count_out.offset, queue);
+            if (!call.count_result) read_result_word(queue, count_out.buffer, sizeof count, &count);
+            return;
+        }
         by_key_kernels& k = cached_kernels(queue, call);
         const std::size_t velem = size_of(call.value_type);
         // The count goes to the caller's count_result, or to this thread's result word
@@ -235,6 +245,13 @@ std::size_t stable_partition_impl(const buffer_range& range, element_type type, 
     bc::command_queue& queue = scope.queue();
     cl_ulong count = 0;
     guarded(who, [&] {
+        if (partition_takes_copy_if(profile_of(queue.get_device()))) { // one tile: one launch (copy_if_partition.hpp)
+            const buffer_range word = count_result ? *count_result : buffer_range{result_device_word(queue.get_context()), 0, 1};
+            if (copy_if_partition_in_place(range, type, pred_file, word.buffer, word.offset, queue)) {
+                if (!count_result) read_result_word(queue, word.buffer, sizeof count, &count);
+                return;
+            }
+        }
         // partition_copy into two scratch halves (count on the device), then one kernel copies
         // both groups back.
         const std::size_t elem = size_of(type);
@@ -250,7 +267,9 @@ std::size_t stable_partition_impl(const buffer_range& range, element_type type, 
         call.op_file = pred_file;
         call.count_result = &count_out;
         by_key_impl(call, queue, who);
-        if (n > 0) {
+        if (n > 0 && partition_takes_copy_if(profile_of(queue.get_device()))) {
+            copy_if_partition_back(range, type, tmp, count_out.buffer, count_out.offset, queue); // (copy_if_partition.hpp)
+        } else if (n > 0) {
             by_key_kernels& k = cached_kernels(queue, call);
             launch(queue, k.partition_back, round_up(n, 64), 64, range.buffer, cl_ulong(range.offset), cl_ulong(n), tmp,
                    count_out.buffer, cl_ulong(count_out.offset));

@@ -4,6 +4,7 @@
 //                scatter (copy_if.cl).
 // The value-returning copy_if waits for the count only; the count_result overload (API.md,
 // "Composing") leaves the count on the device and does not wait.
+#include "copy_if_partition.hpp"
 #include "copy_if_policy.hpp"
 #include "copy_if_unique.hpp"
 #include "count_read.hpp"
@@ -84,11 +85,15 @@ struct single_pass_kernel {
     }
 };
 
-// CLPRIM_COPY_IF_OPTIONS: extra build options of the single-pass program (measurements).
-std::string extra_options() { return knob_options("CLPRIM_COPY_IF_OPTIONS"); }
+// What the single pass computes: copy_if (the predicate's kept elements), clprim::unique (the
+// first of every run of equal bits: CPY_UNIQUE, no predicate), partition_copy (the kept ones,
+// then the others to a second range: CPY_PARTITION).
+// partition_in_place: stable_partition of a range that fits one tile (CPY_PARTITION_IN_PLACE: the
+// others go right after the kept ones in the same range).
+enum class cpy_form { select, unique, partition, partition_in_place };
 
 single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type type, const std::string& pred_file,
-                                    const copy_if_policy& policy)
+                                    const copy_if_policy& policy, cpy_form form)
 {
     single_pass_kernel k;
     const std::size_t elem = size_of(type);
@@ -111,16 +116,23 @@ single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type
                                      ? " -DCPY_WARP_LOOKBACK -DCPY_WALK_READS=" + std::to_string(policy.walk_reads)
                                      : std::string()) +
                                 (policy.group_order ? " -DCPY_GROUP_ORDER=1" : "") +
+                                (shfl && elem == 4 && vec == 1 && k.compact == copy_if_compact::rows && policy.load_hint
+                                     ? " -DCPY_LOAD_HINT=" + std::to_string(policy.load_hint)
+                                     : "") +
+                                (form == cpy_form::unique ? " -DCPY_UNIQUE -DCPY_UNIQUE_PREV=" + std::to_string(int(policy.unique_prev))
+                                 : form == cpy_form::partition ? " -DCPY_PARTITION"
+                                 : form == cpy_form::partition_in_place ? " -DCPY_PARTITION -DCPY_PARTITION_IN_PLACE"
+                                                                        : "") +
                                 (profile.nvidia ? " -DLB_NANOSLEEP" : "") +
-                                (profile.nvidia && policy.reg_cap && extra_options().find("maxrregcount") == std::string::npos
+                                (profile.nvidia && policy.reg_cap && policy.options.find("maxrregcount") == std::string::npos
                                      ? " -cl-nv-maxrregcount=" + std::to_string(policy.reg_cap)
                                      : "") +
-                                lookback_build_options() + extra_options();
+                                lookback_build_options() + policy.options;
     // No predicate file: clprim::unique's form (CPY_UNIQUE: keep where the bits change).
     std::vector<std::string> files{"workgroup_scan.cl", "lookback.cl", "scan_window_lookback.cl", "copy_if_tile.cl",
                                    "copy_if_lookback.cl"};
-    if (!pred_file.empty()) files.insert(files.begin(), pred_file);
-    bc::program program = primitives_program(queue.get_context(), files, options + (pred_file.empty() ? " -DCPY_UNIQUE" : ""));
+    if (form != cpy_form::unique) files.insert(files.begin(), pred_file);
+    bc::program program = primitives_program(queue.get_context(), files, options);
     k.kernel = program.create_kernel("copy_if_single_pass");
     const auto lim = limits_for(k.kernel, device);
     k.wg = std::max<std::size_t>(1, std::min(policy.wg, lim.max_work_group_size));
@@ -138,7 +150,12 @@ single_pass_kernel make_single_pass(const bc::command_queue& queue, element_type
               (shfl && policy.warp_lookback
                    ? " warp_lookback" + (policy.walk_reads > 1 ? "x" + std::to_string(policy.walk_reads) : std::string())
                    : std::string()) +
-              (policy.group_order ? " group" : "") + (pred_file.empty() ? " unique" : "");
+              (policy.group_order ? " group" : "") +
+              (form == cpy_form::unique ? (policy.unique_prev ? " unique" : " unique global_prev")
+               : form == cpy_form::partition ? " partition"
+               : form == cpy_form::partition_in_place ? " partition in_place"
+                                                      : "") +
+              (policy.load_hint ? " ld" + std::to_string(policy.load_hint) : "");
     return k;
 }
 
@@ -155,32 +172,51 @@ three_pass_kernels& cached_three_pass(const bc::command_queue& queue, element_ty
 }
 
 single_pass_kernel& cached_single_pass(const bc::command_queue& queue, element_type type, const std::string& pred_file,
-                                       const copy_if_policy& policy)
+                                       const copy_if_policy& policy, cpy_form form)
 {
     using key = std::tuple<cl_context, cl_device_id, int, std::string, std::size_t, std::size_t, int, std::string>;
     thread_local std::map<key, single_pass_kernel> cache;
-    const int variant = int(policy.walk_reads) * 65536 + int(policy.reg_cap) * 64 + int(policy.rows_vec) * 32 +
+    const int variant = int(form) * (1 << 24) + int(policy.load_hint) * (1 << 21) + int(policy.unique_prev) * (1 << 20) +
+                        int(policy.walk_reads) * 65536 + int(policy.reg_cap) * 64 + int(policy.rows_vec) * 32 +
                         int(policy.warp_lookback) * 16 + int(policy.group_order) * 8 + int(policy.compact) * 4 +
                         int(policy.vec) * 2 + int(policy.warp_scan);
-    const key k{queue.get_context().get(), queue.get_device().get(), int(type), pred_file, policy.wg, policy.items,
-                variant, lookback_build_options() + extra_options()};
+    // The queue's context and device without Boost.Compute's retain and release of each.
+    cl_context ctx = nullptr;
+    cl_device_id dev = nullptr;
+    clGetCommandQueueInfo(queue.get(), CL_QUEUE_CONTEXT, sizeof ctx, &ctx, nullptr);
+    clGetCommandQueueInfo(queue.get(), CL_QUEUE_DEVICE, sizeof dev, &dev, nullptr);
+    std::string options = lookback_build_options() + policy.options;
+    // This thread's last kernel first (a small call's key without building a tuple of strings).
+    thread_local const key* last_key = nullptr;
+    thread_local single_pass_kernel* last_kernel = nullptr;
+    if (last_key && std::get<0>(*last_key) == ctx && std::get<1>(*last_key) == dev && std::get<2>(*last_key) == int(type) &&
+        std::get<4>(*last_key) == policy.wg && std::get<5>(*last_key) == policy.items && std::get<6>(*last_key) == variant &&
+        std::get<3>(*last_key) == pred_file && std::get<7>(*last_key) == options)
+        return *last_kernel;
+    key k{ctx, dev, int(type), pred_file, policy.wg, policy.items, variant, std::move(options)};
     auto it = cache.find(k);
-    if (it == cache.end()) it = cache.emplace(k, make_single_pass(queue, type, pred_file, policy)).first;
+    if (it == cache.end()) it = cache.emplace(std::move(k), make_single_pass(queue, type, pred_file, policy, form)).first;
+    last_key = &it->first;
+    last_kernel = &it->second;
     return it->second;
 }
 
-// Where the count goes: a device word (count_result), or scratch the host then reads.
+// Where the count goes: a device word (count_result), or scratch the host then reads. out2: the
+// second range of partition_copy (cpy_form::partition), else unused.
 void run_single_pass(const buffer_range& in, const buffer_range& out, element_type type, const std::string& pred_file,
                      const copy_if_policy& policy, const bc::buffer& count_buffer, std::size_t count_offset,
-                     bc::command_queue& queue)
+                     bc::command_queue& queue, cpy_form form = cpy_form::select, const buffer_range* out2 = nullptr)
 {
-    single_pass_kernel& k = cached_single_pass(queue, type, pred_file, policy);
+    single_pass_kernel& k = cached_single_pass(queue, type, pred_file, policy, form);
     const std::size_t wg = k.wg, tile = k.tile();
     const std::size_t tiles = ceil_div(in.size, tile);
-    const lookback_slots status = take_lookback_slots(queue, 1 + tiles);
+    // One tile (a small input) looks back at nothing and publishes nothing (the kernel skips
+    // both in a launch of one work-group): no status words to take, any buffer stands in.
+    const lookback_slots status = tiles > 1 ? take_lookback_slots(queue, 1 + tiles) : lookback_slots{count_buffer, 0};
     profile_label label(k.shape.c_str());
     launch(queue, k.kernel, tiles * wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), out.buffer,
-        cl_ulong(out.offset), cl_ulong(out.size), count_buffer, cl_ulong(count_offset), status.buffer, status.epoch,
+        cl_ulong(out.offset), cl_ulong(out.size), out2 ? out2->buffer : out.buffer, cl_ulong(out2 ? out2->offset : 0),
+        cl_ulong(out2 ? out2->size : 0), count_buffer, cl_ulong(count_offset), status.buffer, status.epoch,
         local_bytes{tile_slots(tile) * size_of(type)}, local_bytes{k.scratch_words() * sizeof(cl_uint)},
         local_bytes{k.idx_bytes()});
 }
@@ -322,9 +358,57 @@ void copy_if_count_impl(const buffer_range& in, const buffer_range& out, element
 void copy_if_unique_launch(const buffer_range& in, const buffer_range& out, element_type type,
                            const bc::buffer& count_buffer, std::size_t count_offset, bc::command_queue& queue)
 {
-    copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), in.size);
+    copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), in.size, true);
     policy.path = copy_if_path::single_pass;
-    run_single_pass(in, out, type, std::string(), policy, count_buffer, count_offset, queue);
+    if (const auto u = knob_choice("CLPRIM_UNIQUE_PREV", {"global", "registers"})) policy.unique_prev = *u == 1;
+    run_single_pass(in, out, type, std::string(), policy, count_buffer, count_offset, queue, cpy_form::unique);
+}
+
+void copy_if_partition_launch(const buffer_range& in, const buffer_range& out1, const buffer_range& out2,
+                              element_type type, const std::string& pred_file, const bc::buffer& count_buffer,
+                              std::size_t count_offset, bc::command_queue& queue)
+{
+    copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), in.size, true);
+    policy.path = copy_if_path::single_pass;
+    run_single_pass(in, out1, type, pred_file, policy, count_buffer, count_offset, queue, cpy_form::partition, &out2);
+}
+
+bool copy_if_partition_in_place(const buffer_range& range, element_type type, const std::string& pred_file,
+                                const bc::buffer& count_buffer, std::size_t count_offset, bc::command_queue& queue)
+{
+    copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), range.size, true);
+    policy.path = copy_if_path::single_pass;
+    // (The kernel's tile is at most the policy's: larger ranges build nothing here.)
+    if (range.size == 0 || range.size > policy.wg * policy.items ||
+        range.size > cached_single_pass(queue, type, pred_file, policy, cpy_form::partition_in_place).tile())
+        return false;
+    run_single_pass(range, range, type, pred_file, policy, count_buffer, count_offset, queue, cpy_form::partition_in_place,
+                    &range);
+    return true;
+}
+
+void copy_if_partition_back(const buffer_range& range, element_type type, const bc::buffer& tmp,
+                            const bc::buffer& count_buffer, std::size_t count_offset, bc::command_queue& queue)
+{
+    using key = std::tuple<cl_context, cl_device_id, int>;
+    thread_local std::map<key, bc::kernel> cache;
+    const key k{queue.get_context().get(), queue.get_device().get(), int(type)};
+    auto it = cache.find(k);
+    if (it == cache.end()) {
+        bc::program program =
+            primitives_program(queue.get_context(), {"copy_if_partition.cl"}, type_options(type, "T") + " -DCPB_ITEMS=4");
+        it = cache.emplace(k, program.create_kernel("copy_if_partition_back")).first;
+    }
+    const std::size_t wg = 256, per_group = wg * 4;
+    launch(queue, it->second, ceil_div(range.size, per_group) * wg, wg, range.buffer, cl_ulong(range.offset),
+           cl_ulong(range.size), tmp, count_buffer, cl_ulong(count_offset));
+}
+
+bool partition_takes_copy_if(const device_profile& profile)
+{
+    if (const auto forced = knob_choice("CLPRIM_PARTITION_PATH", {"by_key", "copy_if"})) return *forced == 1;
+    // Devices that take copy_if's single pass (not CPUs: there the by-key family's chunks).
+    return !profile.is_cpu();
 }
 
 bool unique_takes_copy_if(const device_profile& profile)

@@ -34,7 +34,10 @@
 // PTX), CPY_GROUP_ORDER (1: tile index = group id instead of the start-order counter),
 // CPY_WARP_LOOKBACK (NVIDIA, with CPY_SHFL: the look-back walked by one warp), CPY_WALK_READS
 // (the warp walk's slots per lane per round: 1, 2 or 4; default 1), CPY_EARLY_WALK
-// (measurements).
+// (measurements), CPY_PARTITION (partition_copy: the elements not kept go to out2, in order,
+// after the others of the tiles before), CPY_PARTITION_IN_PLACE (with CPY_PARTITION, one tile:
+// stable_partition in place, the others right after the kept ones), CPY_UNIQUE_PREV and
+// CPY_LOAD_HINT (copy_if_tile.cl).
 #ifndef T
 #error "copy_if_lookback.cl needs T"
 #endif
@@ -67,6 +70,15 @@
 #define CPY_EARLY_WALK 0
 #endif
 
+// By rows, loops whose body votes or exchanges between lanes: unrolled with NVIDIA's warp
+// instructions; elsewhere (the portable stand-ins: barriers in every step) kept as loops, which
+// compile far faster on CPU devices (tests).
+#ifdef CPY_SHFL
+#define CPY_ROWS_UNROLL _Pragma("unroll")
+#else
+#define CPY_ROWS_UNROLL _Pragma("unroll 1")
+#endif
+
 // One work-group per tile of CPY_ITEMS * local size elements, numbered in the order the groups
 // start (status[0] counts them; the tile that takes the last index sets it back to zero for the
 // next launch), then one 64-bit slot per tile tagged with this launch's epoch. Kept elements go
@@ -83,7 +95,8 @@
 //     no idx array: about a third less local memory per work-group, so more groups per compute
 //     unit.
 __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, __global T* out, ulong out_off,
-                                  ulong capacity, __global ulong* count_out, ulong count_off,
+                                  ulong capacity, __global T* out2, ulong out2_off, ulong capacity2,
+                                  __global ulong* count_out, ulong count_off,
                                   __global volatile ulong* status, uint epoch, __local T* tile,
                                   __local uint* scratch, __local ushort* idx)
 {
@@ -150,11 +163,32 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
         // element again (always in range, count >= 1) and takes none.
         T r[CPY_ITEMS];
         uint mask = 0;
+#if CPY_FULL_FAST
+        if (count == tile_n) { // measurements: full tiles without the clamp
+            #pragma unroll
+            for (uint j = 0; j < CPY_ITEMS; ++j) r[j] = cpy_ld(src + j * wg + lid);
+        } else {
+            #pragma unroll
+            for (uint j = 0; j < CPY_ITEMS; ++j) r[j] = cpy_ld(src + min(j * wg + lid, count - 1u));
+        }
+#else
         #pragma unroll
-        for (uint j = 0; j < CPY_ITEMS; ++j) r[j] = src[min(j * wg + lid, count - 1u)];
-        #pragma unroll
-        for (uint j = 0; j < CPY_ITEMS; ++j) mask |= (j * wg + lid < count && CPY_KEEP(r[j], src, base, j * wg + lid) ? 1u : 0u) << j;
-        #pragma unroll
+        for (uint j = 0; j < CPY_ITEMS; ++j) r[j] = cpy_ld(src + min(j * wg + lid, count - 1u));
+#endif
+        CPY_ROWS_UNROLL
+        for (uint j = 0; j < CPY_ITEMS; ++j) {
+#if defined(CPY_UNIQUE) && CPY_UNIQUE_PREV
+            // unique: the element before j * wg + lid is the previous lane's register j (a
+            // shuffle); lane 0 reads it from memory (the previous warp's, row's or tile's last).
+            const uint i = j * wg + lid;
+            ulong prev = cpy_lane_prev(CPY_BITS(r[j]), scratch);
+            if (lane == 0 && base + min(i, count - 1u) != 0) prev = CPY_BITS(src[(long)min(i, count - 1u) - 1]);
+            mask |= (i < count && (base + i == 0 || (ulong)CPY_BITS(r[j]) != prev) ? 1u : 0u) << j;
+#else
+            mask |= (j * wg + lid < count && CPY_KEEP(r[j], src, base, j * wg + lid) ? 1u : 0u) << j;
+#endif
+        }
+        CPY_ROWS_UNROLL
         for (uint j = 0; j < CPY_ITEMS; ++j) {
             const uint b = cpy_row_ballot((mask >> j) & 1u, words);
             if (lane == 0) table[j * warps + warp] = popcount(b);
@@ -165,7 +199,7 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
         const uint part = lid < parts ? table[lid] : 0u;
         const uint start = cpy_exclusive_scan(part, scratch, &total);
         if (lid < parts) table[lid] = start;
-        if (lid == 0) lb64_publish(slots + t, epoch, t == 0 ? LB_PREFIX : LB_AGGREGATE, total);
+        if (lid == 0 && get_num_groups(0) > 1) lb64_publish(slots + t, epoch, t == 0 ? LB_PREFIX : LB_AGGREGATE, total);
 #if CPY_EARLY_WALK
         cpy_walk_init(t, lb_state);
 #endif
@@ -182,24 +216,37 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
 #else
         const uint mine = 0;
 #endif
+#ifdef CPY_PARTITION
+        const uint in_rows = count > lid ? (count - lid + wg - 1u) / wg : 0u; // rows j with j * wg + lid < count
+#endif
 #if CPY_VEC > 1
         #pragma unroll
         for (uint j = 0; j < CPY_RROWS; ++j) {
             uint before_me, in_warp;
             cpy_rank_row(cpy_row_count(mask, j), before_lane, words, &before_me, &in_warp);
             const uint row_start = cpy_row_start(mine, j, table, warps, warp);
-            uint d = row_start + before_me;
+            uint d = row_start + before_me; // kept elements before this one in the tile
             #pragma unroll
-            for (uint k = 0; k < CPY_VEC; ++k)
+            for (uint k = 0; k < CPY_VEC; ++k) {
                 if ((mask >> (j * CPY_VEC + k)) & 1u) tile[d++] = CPY_RGET(r[j], k);
+#ifdef CPY_PARTITION
+                else if ((j * wg + lid) * CPY_VEC + k < count) tile[total + (j * wg + lid) * CPY_VEC + k - d] = CPY_RGET(r[j], k);
+#endif
+            }
         }
 #else
-        #pragma unroll
+        CPY_ROWS_UNROLL
         for (uint j = 0; j < CPY_ITEMS; ++j) {
             const uint f = (mask >> j) & 1u;
             const uint b = cpy_row_ballot(f, words);
             const uint row_start = cpy_row_start(mine, j, table, warps, warp);
-            if (f) tile[row_start + popcount(b & before_lane)] = r[j];
+            const uint d = row_start + popcount(b & before_lane); // kept elements before this one
+#ifdef CPY_PARTITION
+            // The others after the kept ones, in order (one store either way).
+            if (j < in_rows) tile[f ? d : total + j * wg + lid - d] = r[j];
+#else
+            if (f) tile[d] = r[j];
+#endif
         }
 #endif
     }
@@ -210,17 +257,36 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
     cpy_load(src, in_off + base, count, tile);
     barrier(CLK_LOCAL_MEM_FENCE);
     uint mask = 0;
+#ifdef CPY_UNIQUE
+    // unique: a work-item's elements are consecutive, so the element before each is the one
+    // before it in this loop; only the first's comes from the staged tile (the tile's first
+    // element's from memory: the previous tile's last).
+    {
+        const uint i0 = lid * CPY_ITEMS;
+        CPY_BITS_T prev = 0;
+        if (i0 < count && base + i0 != 0) // (each side converted alone: a conditional promotes char and short)
+            prev = i0 > 0 ? CPY_BITS(tile[CPY1_PAD(i0 - 1u)]) : CPY_BITS(src[-1]);
+        for (uint j = 0; j < CPY_ITEMS; ++j) {
+            const uint i = i0 + j;
+            const CPY_BITS_T x = i < count ? CPY_BITS(tile[CPY1_PAD(i)]) : prev;
+            mask |= (i < count && (base + i == 0 || x != prev) ? 1u : 0u) << j;
+            prev = x;
+        }
+    }
+#else
     for (uint j = 0; j < CPY_ITEMS; ++j) {
         const uint i = lid * CPY_ITEMS + j;
         mask |= (i < count && CPY_KEEP(tile[CPY1_PAD(i)], src, base, i) ? 1u : 0u) << j;
     }
+#endif
 
     // 2. Where this work-item's kept elements start within the tile, and the tile's count.
     const uint pos = cpy_exclusive_scan(popcount(mask), scratch, &total);
 
     // 3. Publish the count at once (tile 0: its inclusive count), so that successors looking back
-    // wait on nothing more.
-    if (lid == 0) lb64_publish(slots + t, epoch, t == 0 ? LB_PREFIX : LB_AGGREGATE, total);
+    // wait on nothing more. A launch of one work-group has no successors and publishes nothing
+    // (the host passes no status words then).
+    if (lid == 0 && get_num_groups(0) > 1) lb64_publish(slots + t, epoch, t == 0 ? LB_PREFIX : LB_AGGREGATE, total);
 
     // 4. Compact within the tile (the look-back below starts with a barrier, so the compaction is
     // complete before the store reads it).
@@ -237,6 +303,9 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
                 tile[CPY1_PAD(p)] = v[j];
                 ++p;
             }
+#ifdef CPY_PARTITION
+            else if (lid * CPY_ITEMS + j < count) tile[CPY1_PAD(total + lid * CPY_ITEMS + j - p)] = v[j];
+#endif
         }
     }
 #else
@@ -247,6 +316,9 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
                 idx[p] = (ushort)(lid * CPY_ITEMS + j);
                 ++p;
             }
+#ifdef CPY_PARTITION
+            else if (lid * CPY_ITEMS + j < count) idx[total + lid * CPY_ITEMS + j - p] = (ushort)(lid * CPY_ITEMS + j);
+#endif
         }
     }
 #endif
@@ -267,15 +339,39 @@ __kernel void copy_if_single_pass(__global const T* in, ulong in_off, ulong n, _
     // 6. One contiguous, coalesced store of the kept elements.
     const ulong first = before;
     __global T* dst = out + out_off + first;
+#if CPY_COMPACT == 2
+#define CPY_STAGED(i) tile[i]
+#elif CPY_COMPACT == 1
+#define CPY_STAGED(i) tile[CPY1_PAD(i)]
+#else
+#define CPY_STAGED(i) tile[CPY1_PAD(idx[i])]
+#endif
+#ifdef CPY_PARTITION
+    // partition_copy: the tile's elements in local memory are its kept ones, then its others,
+    // each group in input order. The others go to out2 after the others of the tiles before
+    // (base - before of them: the same look-back gives both starts). CPY_PARTITION_IN_PLACE
+    // (stable_partition of a range of one tile, out2 = out = in): every element of the tile is
+    // in registers or local memory (barriers since the loads) before the first store.
+    {
+#ifdef CPY_PARTITION_IN_PLACE
+        const ulong rfirst = total; // one tile (the host's promise): the others right after the kept ones
+#else
+        const ulong rfirst = base - first;
+#endif
+        __global T* dst2 = out2 + out2_off + rfirst;
+        const ulong room = capacity > first ? capacity - first : 0;
+        const ulong room2 = capacity2 > rfirst ? capacity2 - rfirst : 0;
+        const uint stored = (uint)min((ulong)total, room), others = count - total;
+        const uint stored2 = (uint)min((ulong)others, room2);
+        for (uint i = lid; i < stored; i += wg) dst[i] = CPY_STAGED(i);
+        for (uint i = lid; i < stored2; i += wg) dst2[i] = CPY_STAGED(total + i);
+    }
+#else
     const ulong room = capacity > first ? capacity - first : 0;
     const uint stored = (uint)min((ulong)total, room);
-#if CPY_COMPACT == 2
-    for (uint i = lid; i < stored; i += wg) dst[i] = tile[i];
-#elif CPY_COMPACT == 1
-    for (uint i = lid; i < stored; i += wg) dst[i] = tile[CPY1_PAD(i)];
-#else
-    for (uint i = lid; i < stored; i += wg) dst[i] = tile[CPY1_PAD(idx[i])];
+    for (uint i = lid; i < stored; i += wg) cpy_st(dst + i, CPY_STAGED(i));
 #endif
+#undef CPY_STAGED
 
     // 7. The count.
     if (lid == 0 && t == (uint)get_num_groups(0) - 1u) count_out[count_off] = first + total;

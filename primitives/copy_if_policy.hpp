@@ -83,36 +83,64 @@ struct copy_if_policy {
     bool rows_vec = false;   // by rows: 16-byte loads into registers of vectors
     std::size_t reg_cap = 0; // NVIDIA: -cl-nv-maxrregcount for the single pass (0: none; see below)
     std::size_t walk_reads = 1; // the warp look-back's slots per lane per round (1, 2, 4)
+    // unique by rows: the element before each one from the previous lane's register (a shuffle)
+    // instead of a load from memory per element (CLPRIM_UNIQUE_PREV=registers|global, read by
+    // copy_if_unique_launch). H100, 2^26 uint, kernel ms: 0.525 from registers against 0.214
+    // from memory (NVIDIA's build of the shuffles in the unrolled rows: much slower; unique takes
+    // the tile in place anyway, 0.1705).
+    bool unique_prev = false;
+    // NVIDIA, 4-byte types by rows: the loads' cache hint (CLPRIM_COPY_IF_LOAD=plain|nc|cs|lu;
+    // copy_if_tile.cl's CPY_LOAD_HINT).
+    std::size_t load_hint = 0;
+    std::string options; // CLPRIM_COPY_IF_OPTIONS: extra build options of the single pass (measurements)
 };
 
-inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::size_t elem, std::size_t n)
+// staged: clprim::unique and partition_copy through the single pass (copy_if.cpp), which take the
+// tile in local memory (in place) on GPUs.
+inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::size_t elem, std::size_t n,
+                                            bool staged = false)
 {
     copy_if_policy p;
     // GPUs: 96 bytes per work-item (24 four-byte / 12 eight-byte elements; H100, 2^26 uint keeping
     // half, kernel time: 256 x 24 0.244 ms, 256 x 16 0.277, 128 x 32 0.280); elsewhere 64 bytes.
     p.wg = 256;
     p.items = profile.is_gpu() ? (elem == 4 ? 24 : 12) : (elem == 4 ? 16 : 8);
+    // unique and partition_copy on GPUs, and copy_if of 1- to 4-byte types on NVIDIA: in place,
+    // 128 bytes per work-item (H100, 2^26 uint, kernel ms, docs/RESULTS.md, s5-select: unique
+    // 0.1705 in place 256 x 32 against 0.2140 by rows reading each element's predecessor again
+    // and 0.525 by rows taking it from the previous lane; partition_copy 0.2294 against 0.680 by
+    // rows; copy_if 0.1706 in place capped at 48 registers against 0.1873 by rows 256 x 24 in
+    // the same run; unique 0.1607 and partition 0.2125 capped at 48).
+    const bool wide = profile.is_gpu() && (staged || (profile.nvidia && elem <= 4));
+    if (wide) p.items = elem == 8 ? 16 : 32;
     if (n <= p.wg * 4) p.items = 4;
-    if (const auto tune = knob_numbers("CLPRIM_COPY_IF_TUNE", 2, 2, 1, 1024)) {
+    // The CLPRIM_COPY_IF_* knobs only where one may be set (one pass over the environment instead
+    // of a search per knob: about 4,000 host instructions a call; s5-select in docs/RESULTS.md).
+    const bool knobs = knobs_with_prefix("CLPRIM_COPY_IF_");
+    if (const auto tune = knobs ? knob_numbers("CLPRIM_COPY_IF_TUNE", 2, 2, 1, 1024) : std::nullopt) {
         p.wg = (*tune)[0];
         p.items = std::min<std::size_t>((*tune)[1], 32); // a 32-bit mask of kept elements per work-item
     }
     const bool one_tile = n <= p.wg * p.items;
     p.path = profile.is_cpu() && !one_tile ? copy_if_path::three_pass : copy_if_path::single_pass;
-    if (const auto forced = knob_choice("CLPRIM_COPY_IF_PATH", {"single_pass", "three_pass"}))
+    if (const auto forced = knobs ? knob_choice("CLPRIM_COPY_IF_PATH", {"single_pass", "three_pass"}) : std::nullopt)
         p.path = copy_if_path(*forced);
     if (std::uint64_t(n) >= (std::uint64_t(1) << 32)) p.path = copy_if_path::three_pass;
     // NVIDIA (H100, 2^26 uint keeping half, 256 x 24, kernel ms; docs/RESULTS.md, #27 s3-copyif):
     // by rows with the warp look-back and tiles by group id 0.175; by rows alone 0.203; in place
     // with 16-byte loads 0.212 (with the warp look-back 0.189); the session-2 kernel (gather,
-    // scalar loads, local-memory scan) 0.239. Elsewhere: in place with 16-byte loads, the window
+    // scalar loads, local-memory scan) 0.239; by rows stays for 8-byte types on NVIDIA (the wide
+    // in-place tiles above take the rest). Elsewhere: in place with 16-byte loads, the window
     // look-back, tiles in start order (votes and warp walks need NVIDIA's PTX).
-    p.compact = profile.nvidia ? copy_if_compact::rows : copy_if_compact::in_place;
+    p.compact = profile.nvidia && !wide ? copy_if_compact::rows : copy_if_compact::in_place;
     p.warp_scan = p.warp_lookback = p.group_order = profile.nvidia;
-    // NVIDIA, 4-byte types: at most 40 registers a work-item (six work-groups of 256 an SM instead
-    // of five). H100, 2^26 uint keeping half, kernel ms: 0.1805 capped at 40, 0.1867 at 48, 0.1978
-    // at 32, 0.2171 uncapped (docs/RESULTS.md, s4-copyif). 8-byte types: not measured, uncapped.
-    if (profile.nvidia && elem <= 4) p.reg_cap = 40;
+    // NVIDIA, 4-byte types: by rows at most 40 registers a work-item (six work-groups of 256 an
+    // SM instead of five; H100, 2^26 uint keeping half, kernel ms: 0.1805 capped at 40, 0.1867 at
+    // 48, 0.1978 at 32, 0.2171 uncapped; docs/RESULTS.md, s4-copyif); in place 256 x 32 at most
+    // 48 (0.1706 against 0.1819 at 40; s5-select). 8-byte types: not measured, uncapped.
+    if (profile.nvidia && elem <= 4) p.reg_cap = 48; // (elem <= 4 on NVIDIA: always the wide tiles)
+    if (!knobs) return p;
+    p.options = knob_options("CLPRIM_COPY_IF_OPTIONS");
     if (const auto r = knob_number("CLPRIM_COPY_IF_REGS", 0, 255)) p.reg_cap = *r; // 0: no cap
     if (const auto c = knob_choice("CLPRIM_COPY_IF_COMPACT", {"gather", "in_place", "rows"})) p.compact = copy_if_compact(*c);
     if (const auto v = knob_number("CLPRIM_COPY_IF_VEC", 0, 1)) p.vec = *v == 1;
@@ -122,6 +150,7 @@ inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::
     if (const auto o = knob_choice("CLPRIM_COPY_IF_ORDER", {"start", "group"})) p.group_order = *o == 1;
     if (const auto l = knob_choice("CLPRIM_COPY_IF_LOOKBACK", {"window", "warp"})) p.warp_lookback = profile.nvidia && *l == 1;
     if (const auto w = knob_choice("CLPRIM_COPY_IF_WALK_READS", {"1", "2", "4"})) p.walk_reads = std::size_t(1) << *w;
+    if (const auto l = knob_choice("CLPRIM_COPY_IF_LOAD", {"plain", "nc", "cs", "lu"})) p.load_hint = *l;
     return p;
 }
 

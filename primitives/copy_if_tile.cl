@@ -48,10 +48,79 @@
 // again from global memory, in this tile or the one before: a cache hit).
 #ifdef CPY_UNIQUE
 #define CPY_BITS(x) CLPRIM_CAT(as_, T_UNSIGNED)(x)
+#define CPY_BITS_T T_UNSIGNED
 #define CPY_KEEP(x, src, base, i) ((base) + (i) == 0 || CPY_BITS(x) != CPY_BITS((src)[(long)(i) - 1]))
 #else
 #define CPY_KEEP(x, src, base, i) CLPRIM_PRED(x)
 #endif
+
+// CPY_LOAD_HINT (NVIDIA, CPY_SHFL, 4-byte T, by rows without vectors; measurements): the rows'
+// loads as PTX ld.global with a cache hint: 1 .nc (the read-only path), 2 .cs (streaming: evict
+// first), 3 .lu (last use). 0 (default): plain loads.
+#ifndef CPY_LOAD_HINT
+#define CPY_LOAD_HINT 0
+#endif
+#if CPY_LOAD_HINT && defined(CPY_SHFL)
+#if CPY_LOAD_HINT == 1
+#define CPY_LD_OP "ld.global.nc.u32 %0, [%1];"
+#elif CPY_LOAD_HINT == 2
+#define CPY_LD_OP "ld.global.cs.u32 %0, [%1];"
+#else
+#define CPY_LD_OP "ld.global.lu.u32 %0, [%1];"
+#endif
+inline T cpy_ld(__global const T* p)
+{
+    uint v;
+    asm(CPY_LD_OP : "=r"(v) : "l"(p));
+    return CLPRIM_CAT(as_, T)(v);
+}
+#else
+#define cpy_ld(p) (*(p))
+#endif
+
+// CPY_STORE_HINT (NVIDIA, CPY_SHFL, 4-byte T; measurements, through CLPRIM_COPY_IF_OPTIONS): the
+// kept elements' stores as PTX st.global.cs (streaming). CPY_FULL_FAST (measurements): by rows,
+// full tiles load without clamping the index.
+#ifndef CPY_FULL_FAST
+#define CPY_FULL_FAST 0
+#endif
+#if defined(CPY_STORE_HINT) && defined(CPY_SHFL)
+inline void cpy_st(__global T* p, T v)
+{
+    asm volatile("st.global.cs.u32 [%0], %1;" ::"l"(p), "r"(CLPRIM_CAT(as_, uint)(v)) : "memory");
+}
+#else
+#define cpy_st(p, v) (*(p) = (v))
+#endif
+
+// CPY_UNIQUE_PREV (unique by rows; default 0): 1, the element before a work-item's register j is
+// the previous lane's register j (cpy_lane_prev), lane 0 reads it from memory; 0, every element's
+// predecessor read again from global memory (a cache hit, but a load per element; on the H100 the
+// faster of the two by far).
+#ifndef CPY_UNIQUE_PREV
+#define CPY_UNIQUE_PREV 0
+#endif
+
+// The value x of the previous work-item of this one's row of 32 (lane 0 gets its own back);
+// every work-item calls it. NVIDIA: one or two warp shuffles; elsewhere through local memory
+// (xch: 2 uints per work-item) between barriers, a stand-in for tests.
+inline ulong cpy_lane_prev(ulong x, __local uint* xch)
+{
+#ifdef CPY_SHFL
+    (void)xch;
+    uint lo = (uint)x, hi = (uint)(x >> 32);
+    asm volatile("shfl.sync.up.b32 %0, %1, 1, 0x0, 0xffffffff;" : "=r"(lo) : "r"(lo));
+    if (sizeof(T) == 8) asm volatile("shfl.sync.up.b32 %0, %1, 1, 0x0, 0xffffffff;" : "=r"(hi) : "r"(hi));
+    return ((ulong)hi << 32) | lo;
+#else
+    const uint lid = (uint)get_local_id(0);
+    barrier(CLK_LOCAL_MEM_FENCE); // every work-item has read the previous exchange
+    xch[2 * lid] = (uint)x;
+    xch[2 * lid + 1] = (uint)(x >> 32);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return (lid & 31u) ? ((ulong)xch[2 * lid - 1] << 32) | xch[2 * lid - 2] : x;
+#endif
+}
 
 // An exclusive sum over the work-group of one uint per work-item, and the total (every work-item
 // calls it; it starts with a barrier, so scratch may be reused right before it).

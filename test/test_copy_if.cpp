@@ -458,4 +458,17 @@ BOOST_AUTO_TEST_CASE(bad_ranges)
                       clprim::invalid_argument_error);
 }
 
+// The CLPRIM_COPY_IF_* knobs are read only where one may be set (knobs_with_prefix: any override,
+// or a variable of the family in the environment): one set straight in the environment, with no
+// override alive, still takes effect (a malformed value throws), and not once it is gone.
+BOOST_AUTO_TEST_CASE(knobs_from_the_environment)
+{
+    using T = cl_uint;
+    bc::vector<T> d = to_device(std::vector<T>(100, 1u), queue), out(100, context);
+    ::setenv("CLPRIM_COPY_IF_TUNE", "not numbers", 1);
+    BOOST_CHECK_THROW(clprim::copy_if(d.begin(), d.end(), out.begin(), queue, keep_all), clprim::invalid_argument_error);
+    ::unsetenv("CLPRIM_COPY_IF_TUNE");
+    BOOST_TEST(clprim::copy_if(d.begin(), d.end(), out.begin(), queue, keep_all) == 100u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

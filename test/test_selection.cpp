@@ -116,6 +116,22 @@ void check_partition(bc::command_queue& queue, const std::vector<cl_uint>& data,
     BOOST_TEST(bit_equal(hp, expected), label << " stable_partition (count_result) n=" << n);
 }
 
+// The copy_if single pass's tile shapes for partition (and unique): the policy's, tiny tiles (far
+// more than the device runs at once) with each way of compacting, waiting and with every tile's
+// decoupled fallback.
+struct copy_if_shape {
+    const char *tune, *lookback, *compact;
+};
+const std::vector<copy_if_shape>& copy_if_shapes()
+{
+    static const std::vector<copy_if_shape> s{{"", "wait", ""},
+                                              {"4,3", "wait", "in_place"},
+                                              {"4,3", "fallback", "gather"},
+                                              {"32,5", "fallback", "rows"},
+                                              {"64,31", "wait", "rows"}};
+    return s;
+}
+
 // The contract's return types (API.md, "By key, selection and positions"): counts as
 // std::size_t, the count_result overloads void.
 template <class T>
@@ -192,56 +208,83 @@ BOOST_AUTO_TEST_CASE(unique_and_run_length_encode)
 // their bits (-0.0 / +0.0, NaNs), 8-byte types; the policy's tiles and tiny ones (thousands of
 // tiles) waiting and with every tile's fallback (which counts a tile's run heads from the input),
 // each way of compacting.
+// By rows the element before each one comes from the previous lane's register
+// (CLPRIM_UNIQUE_PREV=registers) or from memory (global, the default): both.
 BOOST_AUTO_TEST_CASE(unique_through_copy_if)
 {
     env_override unique_path("CLPRIM_UNIQUE_PATH", "copy_if");
-    struct shape {
-        const char *tune, *lookback, *compact;
-    };
-    for (const shape& f : {shape{"", "wait", ""}, shape{"4,3", "wait", "in_place"}, shape{"4,3", "fallback", "gather"},
-                           shape{"32,5", "fallback", "rows"}, shape{"64,31", "wait", "rows"}}) {
+    std::vector<std::pair<copy_if_shape, const char*>> forms;
+    for (const copy_if_shape& f : copy_if_shapes()) forms.push_back({f, "global"});
+    forms.push_back({copy_if_shape{"32,5", "wait", "rows"}, "registers"});
+    for (const auto& form : forms) {
+        const copy_if_shape& f = form.first;
         env_override tune("CLPRIM_COPY_IF_TUNE", f.tune), lookback("CLPRIM_LOOKBACK", f.lookback),
-            compact("CLPRIM_COPY_IF_COMPACT", f.compact);
+            compact("CLPRIM_COPY_IF_COMPACT", f.compact), prev("CLPRIM_UNIQUE_PREV", form.second);
         const std::string label = std::string("copy_if path tune ") + (*f.tune ? f.tune : "policy's") + " " + f.lookback +
-                                  " " + (*f.compact ? f.compact : "policy's");
+                                  " " + (*f.compact ? f.compact : "policy's") + " prev " + form.second;
         for (std::size_t n : by_key_sizes())
             for (const auto& s : run_shapes()) {
                 if (*f.tune && n > 70000) continue; // tiny tiles: thousands of them at 65537 already
+                const bool other_prev = std::string(form.second) == "registers"; // not the default: fewer cases
+                if (other_prev && n > 8191) continue;
                 const std::size_t lo = std::min(s.min_run, std::max<std::size_t>(n, 1)), hi = std::min(s.max_run, std::max<std::size_t>(n, 1));
                 check_unique_rle(queue, run_keys<cl_uint>(n, lo, hi), label + " " + s.name + " uint", false);
-                if (n > 5000) continue;
+                if (n > 5000 || other_prev) continue;
                 check_unique_rle(queue, run_keys<cl_float>(n, lo, hi), label + " " + s.name + " float", false);
                 check_unique_rle(queue, run_keys<cl_long>(n, lo, hi), label + " " + s.name + " long", false);
                 if (type_runs_here<cl_double>()) check_unique_rle(queue, run_keys<cl_double>(n, lo, hi), label + " " + s.name + " double", false);
             }
         // Float bit patterns: -0.0 and +0.0 differ, equal NaNs are one run.
+        if (std::string(form.second) == "registers") continue;
         const auto specials = make_data<cl_float>(3001, distribution::float_specials);
         check_unique_rle(queue, specials, label + " float specials", false);
     }
 }
 
+// partition_copy, stable_partition (and copy_if's count overload) through the by-key family's
+// segmented scan (both device-wide paths) and through copy_if's single pass
+// (CLPRIM_PARTITION_PATH=copy_if: kept elements to the first range, the others to the second,
+// both in order, from one look-back) in every tile shape.
 BOOST_AUTO_TEST_CASE(partition)
 {
-    for (const char* path : by_key_paths()) {
-        env_override force("CLPRIM_BY_KEY_PATH", path);
+    std::vector<std::pair<std::string, std::vector<std::pair<const char*, std::string>>>> forms;
+    for (const char* path : by_key_paths())
+        forms.push_back({std::string("by_key ") + path, {{"CLPRIM_PARTITION_PATH", "by_key"}, {"CLPRIM_BY_KEY_PATH", path}}});
+    for (const copy_if_shape& f : copy_if_shapes()) {
+        forms.push_back({std::string("copy_if tune ") + (*f.tune ? f.tune : "policy's") + " " + f.lookback + " " +
+                             (*f.compact ? f.compact : "policy's"),
+                         {{"CLPRIM_PARTITION_PATH", "copy_if"},
+                          {"CLPRIM_COPY_IF_TUNE", f.tune},
+                          {"CLPRIM_LOOKBACK", f.lookback},
+                          {"CLPRIM_COPY_IF_COMPACT", f.compact}}});
+    }
+    for (const auto& form : forms) {
+        std::vector<std::unique_ptr<env_override>> env;
+        for (const auto& e : form.second) env.push_back(std::make_unique<env_override>(e.first, e.second));
+        const bool tiny = form.second.size() > 2 && !form.second[1].second.empty(); // copy_if, tiny tiles
         for (std::size_t n : by_key_sizes()) {
+            if (tiny && n > 8191) continue; // tiny tiles: hundreds of them at 4097 already
             const auto data = make_data<cl_uint>(n, distribution::random);
-            const std::string p = path;
+            const std::string p = form.first;
             check_partition(queue, data, odd_uint, [](cl_uint x) { return (x & 1u) != 0; }, p + " odd");
-            if (n > 70000) continue;
+            if (n > 70000 || tiny) continue;
             using bc::lambda::_1;
-            check_partition(queue, data, _1 > 0x40000000u, [](cl_uint x) { return x > 0x40000000u; }, p + " lambda");
+            if (form.second.size() == 2) // (by_key; copy_if's policy's shape takes none and all below)
+                check_partition(queue, data, _1 > 0x40000000u, [](cl_uint x) { return x > 0x40000000u; }, p + " lambda");
             check_partition(queue, data, _1 > 0xffffffffu, [](cl_uint) { return false; }, p + " none");
             check_partition(queue, data, _1 >= 0u, [](cl_uint) { return true; }, p + " all");
         }
     }
 }
 
-// Other element types through partition_copy (floats by value in the predicate, bits kept).
+// Other element types through partition_copy (floats by value in the predicate, bits kept), both
+// paths.
 BOOST_AUTO_TEST_CASE(partition_types)
 {
     using bc::lambda::_1;
+    for (const char* path : {"by_key", "copy_if"})
     for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(4097)}) {
+        env_override force("CLPRIM_PARTITION_PATH", path);
         const auto f = make_data<cl_float>(n, distribution::float_specials);
         std::vector<cl_float> et, ef;
         for (cl_float x : f) (x > 0.0f ? et : ef).push_back(x);
@@ -261,6 +304,26 @@ BOOST_AUTO_TEST_CASE(partition_types)
         BOOST_TEST(kl == lt.size());
         const auto hl = to_host(dl, queue);
         BOOST_TEST(bit_equal(std::vector<cl_long>(hl.begin(), hl.begin() + kl), lt));
+        // 1- and 2-byte elements (copy_if's tiles of char and short), both groups in order.
+        const auto c = make_data<cl_char>(n, distribution::random);
+        std::vector<cl_char> ct, cf;
+        for (cl_char x : c) (x < 0 ? ct : cf).push_back(x);
+        auto dc = to_device(c, queue);
+        bc::vector<cl_char> tc(n + 1, context), fc(n + 1, context);
+        const std::size_t kc = clprim::partition_copy(dc.begin(), dc.end(), tc.begin(), fc.begin(), queue, _1 < cl_char(0));
+        BOOST_TEST(kc == ct.size(), path << " char n=" << n);
+        const auto htc = to_host(tc, queue), hfc = to_host(fc, queue);
+        BOOST_TEST((std::vector<cl_char>(htc.begin(), htc.begin() + kc) == ct), path << " char n=" << n);
+        BOOST_TEST((std::vector<cl_char>(hfc.begin(), hfc.begin() + (n - kc)) == cf), path << " char n=" << n);
+        const auto us = make_data<cl_ushort>(n, distribution::random);
+        std::vector<cl_ushort> ut;
+        for (cl_ushort x : us)
+            if (x & 1u) ut.push_back(x);
+        for (cl_ushort x : us)
+            if (!(x & 1u)) ut.push_back(x);
+        auto du = to_device(us, queue);
+        const std::size_t ku = clprim::stable_partition(du.begin(), du.end(), queue, (_1 & 1) == 1);
+        BOOST_TEST((to_host(du, queue) == ut), path << " ushort stable_partition n=" << n << " " << ku);
     }
 }
 
@@ -272,6 +335,7 @@ BOOST_AUTO_TEST_CASE(lookback_fallback_tiny_tiles)
 {
     env_override force("CLPRIM_BY_KEY_PATH", "lookback");
     env_override unique_path("CLPRIM_UNIQUE_PATH", "by_key"); // unique_through_copy_if: the other
+    env_override partition_path("CLPRIM_PARTITION_PATH", "by_key"); // partition: the other
     env_override tune("CLPRIM_BY_KEY_TUNE", "8,3");
     for (const char* kernel : {"gather", "gather_index", "registers"}) {
     env_override kern("CLPRIM_BY_KEY_KERNEL", std::string(kernel) == "registers" ? "registers" : "gather");
@@ -292,8 +356,11 @@ BOOST_AUTO_TEST_CASE(lookback_fallback_tiny_tiles)
 
 BOOST_AUTO_TEST_CASE(out_of_order_queue)
 {
-    for (const char* path : by_key_paths()) {
-        env_override force("CLPRIM_BY_KEY_PATH", path);
+    for (const char* path : {"lookback", "chunks", "copy_if"}) {
+        const bool copy_if = std::string(path) == "copy_if";
+        env_override force("CLPRIM_BY_KEY_PATH", copy_if ? "" : path);
+        env_override unique_path("CLPRIM_UNIQUE_PATH", copy_if ? "copy_if" : "by_key");
+        env_override partition_path("CLPRIM_PARTITION_PATH", copy_if ? "copy_if" : "by_key");
         bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
         const auto data = run_keys<cl_uint>(10007, 1, 15);
         std::vector<cl_uint> ek, ec;
@@ -307,6 +374,12 @@ BOOST_AUTO_TEST_CASE(out_of_order_queue)
         std::size_t odd = 0;
         for (cl_uint x : data) odd += x & 1u;
         BOOST_TEST(clprim::stable_partition(d.begin(), d.end(), ooo, odd_uint) == odd);
+        bc::vector<cl_uint> other(data.size(), context);
+        BOOST_TEST(clprim::partition_copy(d.begin(), d.end(), out.begin(), other.begin(), ooo, odd_uint) == odd);
+        const auto ho = to_host(out, queue), hf = to_host(other, queue);
+        bool grouped = true;
+        for (std::size_t i = 0; i < data.size(); ++i) grouped = grouped && ((i < odd ? ho[i] : hf[i - odd]) & 1u) == (i < odd);
+        BOOST_TEST(grouped, path << " partition_copy on an out-of-order queue");
         bc::vector<cl_ulong> c(1, context);
         clprim::copy_if(d.begin(), d.end(), out.begin(), c.begin(), ooo, odd_uint);
         ooo.finish();

@@ -33,6 +33,11 @@ std::optional<std::vector<std::size_t>> knob_numbers(const char* name, std::size
 // Text appended to build options: " " + the knob's text, or "" when unset.
 std::string knob_options(const char* name);
 
+// Whether any knob whose name starts with `prefix` may be set: true while any override lives or
+// where an environment variable's name starts with it. One pass over the environment, where a
+// call's many knob reads would each search it (a hot path reads its family's knobs only then).
+bool knobs_with_prefix(const char* prefix);
+
 // Sets a knob for this object's lifetime (a test's scope), restoring what was there before.
 class scoped_knob {
 public:
