@@ -15,6 +15,9 @@
 //   floor/empty_queue_finish: clFinish on an empty queue (what the bench's harness adds);
 //   host/empty_launch, host/reduce_device, host/scan, host/radix: the host time of the enqueue
 //       alone (no wait; the queue is finished after the clock stops): clprim's own per-call cost;
+//       host/args7_launch: the launch with 7 arguments set first (reduce's small kernel's);
+//       host/queries: the driver queries of a call's checks (buffer size and context, the queue's
+//       properties, context and device), no launch;
 //   reduce/value_read<k>: clprim::reduce returning the value with CLPRIM_REDUCE_READ=k;
 //       reduce/value_default: the policy's form; reduce/device: the result into a device word,
 //       then clFinish; reduce/device_x20: 20 such calls, then one clFinish, per call;
@@ -132,6 +135,8 @@ CLPRIM_BENCH(call_overhead)
     static const char* src = R"CLC(
 __kernel void clprim_bench_co_empty(__global uint* p) { }
 __kernel void clprim_bench_co_write(__global uint* p) { if (get_global_id(0) == 0) p[0] = 12345u; }
+__kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulong d, __global uint* e, ulong f,
+                                   __local uint* l) { }
 )CLC";
     bc::program program = bc::program::build_with_source(src, ctx.ctx);
     bc::kernel empty = program.create_kernel("clprim_bench_co_empty");
@@ -140,6 +145,7 @@ __kernel void clprim_bench_co_write(__global uint* p) { if (get_global_id(0) == 
     bc::buffer host_buf(ctx.ctx, 64, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR);
     empty.set_arg(0, word);
     bc::kernel write_host = program.create_kernel("clprim_bench_co_write");
+    bc::kernel args7 = program.create_kernel("clprim_bench_co_args");
     write.set_arg(0, word);
     write_host.set_arg(0, host_buf);
     bc::buffer pinned_buf(ctx.ctx, 64, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR);
@@ -251,6 +257,32 @@ __kernel void clprim_bench_co_write(__global uint* p) { if (get_global_id(0) == 
         add("floor/empty_queue_finish", [&] { q.finish(); });
         // Host time of the enqueue alone.
         add("host/empty_launch", [&] { launch(empty, nullptr); }, {}, true);
+        // The same with the 7 arguments of reduce's small kernel set first (what setting them costs).
+        add("host/args7_launch", [&] {
+            const cl_mem in = d.get_buffer().get(), w = word.get();
+            const cl_ulong off = 0, size = n, head = 0, woff = 0;
+            clSetKernelArg(args7.get(), 0, sizeof in, &in);
+            clSetKernelArg(args7.get(), 1, sizeof off, &off);
+            clSetKernelArg(args7.get(), 2, sizeof size, &size);
+            clSetKernelArg(args7.get(), 3, sizeof head, &head);
+            clSetKernelArg(args7.get(), 4, sizeof w, &w);
+            clSetKernelArg(args7.get(), 5, sizeof woff, &woff);
+            clSetKernelArg(args7.get(), 6, 256 * 4, nullptr);
+            launch(args7, nullptr);
+        }, {}, true);
+        // The driver queries a call's checks and scopes make (the range's buffer size and context,
+        // the queue's properties, context and device), without a launch.
+        add("host/queries", [&] {
+            cl_command_queue_properties props = 0;
+            clGetCommandQueueInfo(cq, CL_QUEUE_PROPERTIES, sizeof props, &props, nullptr);
+            volatile std::size_t bytes = d.get_buffer().size();
+            (void)bytes;
+            volatile bool same = d.get_buffer().get_context().get() == q.get_context().get();
+            (void)same;
+            const bc::device dev = q.get_device();
+            volatile cl_device_id id = dev.id();
+            (void)id;
+        }, {}, true);
         add("host/reduce_device", [&] { clprim::reduce(d.begin(), d.end(), dres.begin(), q); }, {}, true);
         add("host/scan", [&] { clprim::inclusive_scan(d.begin(), d.end(), out.begin(), q); }, {}, true);
         auto restore = [&] { bc::copy(d.begin(), d.end(), keys.begin(), q); };
