@@ -43,7 +43,13 @@ void check_output_impl(const bc::buffer& buf, std::size_t index, std::size_t n,
     const std::size_t bytes = buf.size();
     if (index > bytes / element_size || n > bytes / element_size - index)
         throw invalid_argument_error(std::string(who) + ": the range runs past the end of its buffer");
-    if (buf.get_context().get() != queue.get_context().get())
+    // The contexts' handles without Boost.Compute's context objects (each a retain and a release:
+    // driver calls at every range of every call).
+    cl_context buffer_context = nullptr, queue_context = nullptr;
+    if (clGetMemObjectInfo(buf.get(), CL_MEM_CONTEXT, sizeof buffer_context, &buffer_context, nullptr) != CL_SUCCESS ||
+        clGetCommandQueueInfo(queue.get(), CL_QUEUE_CONTEXT, sizeof queue_context, &queue_context, nullptr) != CL_SUCCESS)
+        throw invalid_argument_error(std::string(who) + ": the range's buffer or the queue is not valid");
+    if (buffer_context != queue_context)
         throw invalid_argument_error(std::string(who) +
                                      ": the buffer belongs to another context than the queue");
 }

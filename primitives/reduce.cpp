@@ -355,7 +355,7 @@ void run_reduce(const buffer_range& in, element_type type, const op_desc& op, re
     if (dest.device && dest.device->buffer.get() == in.buffer.get() && dest.device->offset >= in.offset &&
         dest.device->offset < in.offset + in.size)
         throw invalid_argument_error("clprim::reduce: the result lies inside the input range");
-    if (type == element_type::float64) require_type_support(type, queue.get_device(), who);
+    require_type_support(type, queue, who);
 
     guarded(who, [&] {
         const std::size_t elem = size_of(type);

@@ -12,6 +12,7 @@
 #include <clprim/detail/lookback_slots.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/detail/primitives_kernels.hpp>
+#include <clprim/detail/queue_info.hpp>
 #include <clprim/scan.hpp>
 
 #include <algorithm>
@@ -127,8 +128,9 @@ scan_kernels& cached_kernels(const bc::command_queue& queue, element_type type, 
 {
     // The generated file's name is a hash of the operator's text, identity included.
     using key = std::tuple<cl_context, cl_device_id, int, int, std::string, bool, std::size_t, std::string>;
-    const key k{queue.get_context().get(), queue.get_device().get(), int(type), int(algorithm), op.file, op.ordered,
-                scan_items(profile_of(queue.get_device()), size_of(type)), extra_options() + lookback_build_options()};
+    const queue_info& info = info_of(queue); // no driver query on the thread's last queues
+    const key k{info.context.get(), info.device.id(), int(type), int(algorithm), op.file, op.ordered,
+                scan_items(*info.profile, size_of(type)), extra_options() + lookback_build_options()};
     return per_thread_kernels<scan_kernels>(k, [&] { return make_kernels(queue, type, algorithm, op); });
 }
 
@@ -210,7 +212,7 @@ void run_scan(const buffer_range& in, const buffer_range& out, element_type type
         throw invalid_argument_error(std::string(who) +
                                      ": output overlaps the input (only result == first is allowed)");
     guarded(who, [&] {
-        require_type_support(type, queue.get_device(), who);
+        require_type_support(type, queue, who);
         if (in.size == 0) return;
         scan_kernels& k = cached_kernels(queue, type, algorithm, op);
         const scan_path path = select_scan_path(*k.profile, algorithm);
