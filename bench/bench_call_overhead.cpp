@@ -9,7 +9,7 @@
 //       clWaitForEvents; clFlush and polling the event's status (with sched_yield between polls);
 //   floor/read_<form>: a kernel writing a word, then that word's 4 bytes to the host in each
 //       form of primitives/reduce_pinned.hpp (plain, pinned, async, flush_async, spin, spin_yield,
-//       wait, plain_event, flush_plain): what a value-returning call cannot go below;
+//       wait, plain_event, flush_plain, flush_spin): what a value-returning call cannot go below;
 //   floor/read_map: the kernel writes into a CL_MEM_ALLOC_HOST_PTR buffer, a blocking map for
 //       reading, the value, the unmap; floor/read_only: the blocking pinned read with no kernel;
 //   floor/empty_queue_finish: clFinish on an empty queue (what the bench's harness adds);
@@ -206,8 +206,9 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
             clFlush(cq);
             spin_event(e, true);
         });
-        const char* forms[] = {"plain", "pinned", "async", "flush_async", "spin", "spin_yield", "wait", "plain_event", "flush_plain"};
-        for (int f = 0; f < 9; ++f) {
+        const char* forms[] = {"plain",      "pinned",      "async",       "flush_async", "spin",
+                               "spin_yield", "wait",        "plain_event", "flush_plain", "flush_spin"};
+        for (int f = 0; f < 10; ++f) {
             add(std::string("floor/read_") + forms[f], [&, f] {
                 launch(write, nullptr);
                 cl_uint v = 0;
@@ -220,6 +221,7 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
                     check(clEnqueueReadBuffer(cq, word.get(), CL_FALSE, 0, 4, pinned, 0, nullptr, nullptr), "read");
                     q.finish();
                     break;
+                case 9: clFlush(cq); // fall through
                 case 4: case 5: case 6:
                     check(clEnqueueReadBuffer(cq, word.get(), CL_FALSE, 0, 4, pinned, 0, nullptr, &e), "read");
                     clFlush(cq);
@@ -239,7 +241,7 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
                     check(clEnqueueReadBuffer(cq, word.get(), CL_TRUE, 0, 4, &v, 0, nullptr, nullptr), "read");
                     break;
                 }
-                if (f >= 1 && f <= 6) v = pinned[0];
+                if ((f >= 1 && f <= 6) || f == 9) v = pinned[0];
                 if (v != 12345u) right = false;
             });
         }
@@ -293,7 +295,7 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
             if (got != want) right = false;
         };
         add("reduce/value_default", value);
-        for (int f = 0; f < 9; ++f)
+        for (int f = 0; f < 10; ++f)
             add(std::string("reduce/value_read") + std::to_string(f) + "_" + forms[f], value,
                 {{"CLPRIM_REDUCE_READ", std::to_string(f)}});
         add("reduce/device", [&] {
@@ -386,6 +388,7 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
         for (const char* e : {"floor/finish", "floor/read_plain", "floor/read_pinned", "floor/read_flush_async",
                               "floor/read_spin", "reduce/value_default", "reduce/value_read0_plain",
                               "reduce/value_read3_flush_async", "reduce/value_read4_spin", "reduce/value_read8_flush_plain",
+                              "reduce/value_read9_flush_spin",
                               "reduce/device", "scan/inclusive", "sort/radix", "host/reduce_device", "host/empty_launch"})
             std::printf(" %s=%.4f", std::strchr(e, '/') + 1, med(e));
         std::printf(" %s\n", right ? "right" : "WRONG");

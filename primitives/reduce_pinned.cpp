@@ -103,7 +103,8 @@ void read_value(const bc::context& context, bc::command_queue& queue, const bc::
         check(clEnqueueReadBuffer(q, from.get(), CL_FALSE, offset, bytes, pinned, 0, nullptr, nullptr));
         check(clFinish(q));
         break;
-    default: { // spin, spin_yield, wait
+    default: { // spin, spin_yield, wait, flush_spin
+        if (form == value_read::flush_spin) check(clFlush(q));
         cl_event done = nullptr;
         check(clEnqueueReadBuffer(q, from.get(), CL_FALSE, offset, bytes, pinned, 0, nullptr, &done));
         const cl_int err = clFlush(q);

@@ -29,10 +29,12 @@ void* pinned_result_word(const bc::context& context, bc::command_queue& queue);
 //   wait (6)        a non-blocking read with an event, clFlush, clWaitForEvents;
 //   plain_event (7) as plain, with an event made and released (Boost.Compute's
 //                   enqueue_read_buffer: what reduce did before; for measurements);
-//   flush_plain (8) clFlush, then as plain.
+//   flush_plain (8) clFlush, then as plain;
+//   flush_spin (9)  clFlush first (the kernel starts while the host enqueues the read), then as
+//                   spin.
 // Without a pinned word the pinned forms read into the caller's variable (blocking).
-enum class value_read { plain, pinned, async, flush_async, spin, spin_yield, wait, plain_event, flush_plain };
-constexpr int value_read_forms = 9;
+enum class value_read { plain, pinned, async, flush_async, spin, spin_yield, wait, plain_event, flush_plain, flush_spin };
+constexpr int value_read_forms = 10;
 
 // Reads `bytes` at (from, offset) into result in the given form.
 void read_value(const bc::context& context, bc::command_queue& queue, const bc::buffer& from, std::size_t offset, std::size_t bytes, void* result,

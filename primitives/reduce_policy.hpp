@@ -34,7 +34,7 @@ inline reduce_policy select_reduce_policy()
 // How a value-returning call's one value comes back (reduce_pinned.hpp's forms), by whether the
 // range was one work-group's (one plain kernel, its value in a per-queue word) and the device kind;
 // read at every call so that one process can compare the forms (bench case call_overhead):
-// CLPRIM_REDUCE_READ=0..8 sets both. Defaults: docs/RESULTS.md, "#27 (s5-small)" and s4-reduce.
+// CLPRIM_REDUCE_READ=0..9 sets both. Defaults: docs/RESULTS.md, "#27 (s5-small)" and s4-reduce.
 inline value_read select_reduce_read(bool small, bool gpu)
 {
     if (const auto v = knob_number("CLPRIM_REDUCE_READ", 0, value_read_forms - 1)) return value_read(*v);

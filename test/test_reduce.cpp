@@ -239,7 +239,7 @@ BOOST_AUTO_TEST_CASE(every_read_form)
 {
     bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
     bc::command_queue second(context, device);
-    for (int form = 0; form <= 8; ++form) {
+    for (int form = 0; form <= 9; ++form) {
         env_override force("CLPRIM_REDUCE_READ", std::to_string(form));
         for (std::size_t n : {std::size_t(1), std::size_t(1024), std::size_t(1029), std::size_t(70001)}) {
             const auto host = make_data<cl_uint>(n + 1, distribution::random, unsigned(n + form));
@@ -272,7 +272,7 @@ BOOST_AUTO_TEST_CASE(every_read_form)
     }
     BOOST_CHECK_THROW(
         {
-            env_override bad("CLPRIM_REDUCE_READ", "9");
+            env_override bad("CLPRIM_REDUCE_READ", "10");
             auto d = to_device(std::vector<cl_uint>(10, 1u), queue);
             (void)clprim::reduce(d.begin(), d.end(), queue);
         },
