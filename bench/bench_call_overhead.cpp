@@ -17,7 +17,8 @@
 //       alone (no wait; the queue is finished after the clock stops): clprim's own per-call cost;
 //       host/args7_launch: the launch with 7 arguments set first (reduce's small kernel's);
 //       host/queries: the driver queries of a call's checks (buffer size and context, the queue's
-//       properties, context and device), no launch;
+//       properties, context and device), no launch; host/knob_read_x10: ten reads of an unset
+//       knob, per read;
 //   reduce/value_read<k>: clprim::reduce returning the value with CLPRIM_REDUCE_READ=k;
 //       reduce/value_default: the policy's form; reduce/device: the result into a device word,
 //       then clFinish; reduce/device_x20: 20 such calls, then one clFinish, per call;
@@ -285,6 +286,11 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
             volatile cl_device_id id = dev.id();
             (void)id;
         }, {}, true);
+        // Ten reads of an unset knob (clprim/detail/knobs.hpp: a getenv each while no test override
+        // lives), per call: a small call reads a few.
+        add("host/knob_read_x10", [&] {
+            for (int i = 0; i < 10; ++i) (void)clprim::detail::knob_number("CLPRIM_BENCH_UNSET_KNOB", 0, 1);
+        }, {}, true, {}, 10);
         add("host/reduce_device", [&] { clprim::reduce(d.begin(), d.end(), dres.begin(), q); }, {}, true);
         add("host/scan", [&] { clprim::inclusive_scan(d.begin(), d.end(), out.begin(), q); }, {}, true);
         auto restore = [&] { bc::copy(d.begin(), d.end(), keys.begin(), q); };
