@@ -18,14 +18,17 @@
 //       host/args7_launch: the launch with 7 arguments set first (reduce's small kernel's);
 //       host/queries: the driver queries of a call's checks (buffer size and context, the queue's
 //       properties, context and device), no launch; host/knob_read_x10: ten reads of an unset
-//       knob, per read;
+//       knob, per read; host/cpu_loop, host/mem_walk: fixed host work without a driver call (a
+//       dependent chain of 4000 multiply-adds; 1000 dependent loads in 256 KiB): is a slow
+//       process's CPU itself slower?
 //   reduce/value_read<k>: clprim::reduce returning the value with CLPRIM_REDUCE_READ=k;
 //       reduce/value_default: the policy's form; reduce/device: the result into a device word,
 //       then clFinish; reduce/device_x20: 20 such calls, then one clFinish, per call;
 //       reduce/reduce6: the reduce6 variant (two launches through scratch);
 //   scan/inclusive (the bench row scan_op/sum), sort/radix (sort/radix; the keys restored
 //       untimed before each call).
-// Then the kernels' device time per call from a profiling queue (reduce, scan, radix) and one
+// Then the kernels' device time per call from a profiling queue (reduce, scan, radix, and an empty
+// kernel's START..END) and one
 // SUMMARY line (grep it across processes): the CPUs (and NUMA nodes) the thread ran on and the
 // medians of the main entries. CLPRIM_BENCH_PIN_CPU=c pins this host thread alone to CPU c
 // (sched_setaffinity, after the context and the driver's threads exist; `taskset` pins them all).
@@ -34,6 +37,7 @@
 #include <clprim/detail/knobs.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -156,6 +160,15 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
         check(clEnqueueNDRangeKernel(cq, k.get(), 1, nullptr, &g, &g, 0, nullptr, e), "clEnqueueNDRangeKernel");
     };
     const int rounds = std::max(ctx.repeat, 40);
+    // host/mem_walk's order: one cycle through 65536 slots.
+    std::vector<std::uint32_t> walk(65536);
+    {
+        std::vector<std::uint32_t> order(walk.size());
+        for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::shuffle(order.begin(), order.end(), std::mt19937(7));
+        for (std::size_t i = 0; i < order.size(); ++i) walk[order[i]] = order[(i + 1) % order.size()];
+    }
+    volatile std::uint64_t sink = 0;
     std::set<std::pair<int, int>> cpus; // (cpu, node)
     const std::pair<int, int> first = where_now();
 
@@ -325,6 +338,19 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
             q.finish();
         }, {}, false, restore);
 
+        // Pure host work of a fixed size (no driver call): is a slow process's CPU itself slower?
+        // A dependent integer chain, and 1000 dependent loads in 256 KiB in a fixed random order (last
+        // in a round: the walk's cache lines push out others).
+        add("host/cpu_loop", [&] {
+            std::uint64_t x = 88172645463325252ull;
+            for (int i = 0; i < 4000; ++i) x = x * 6364136223846793005ull + 1442695040888963407ull;
+            sink = x;
+        }, {}, true);
+        add("host/mem_walk", [&] {
+            std::uint32_t at = 0;
+            for (int i = 0; i < 1000; ++i) at = walk[at];
+            sink = at;
+        }, {}, true);
         // Warm-up (programs built), then the rounds.
         for (auto& e : entries) {
             scoped_env set(e.knobs);
@@ -371,6 +397,21 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
             clprim::radix_sort(pkeys.begin(), pkeys.end(), pq);
         }, rounds);
 
+        // The empty kernel's own "device time" on the profiling queue (what START..END of any
+        // kernel cannot go below on this driver).
+        double empty_profiled = 0;
+        {
+            bc::kernel pe = program.create_kernel("clprim_bench_co_empty");
+            pe.set_arg(0, word);
+            std::vector<double> t;
+            for (int i = 0; i < rounds; ++i) {
+                bc::event e = pq.enqueue_1d_range_kernel(pe, 0, 256, 256);
+                e.wait();
+                t.push_back(double(e.get_profiling_info<cl_ulong>(CL_PROFILING_COMMAND_END) -
+                                   e.get_profiling_info<cl_ulong>(CL_PROFILING_COMMAND_START)) * 1e-6);
+            }
+            empty_profiled = quantile(t, 0.5);
+        }
         std::printf("call_overhead n=%zu pid=%d (%d rounds; ms per call: median, min, p10, p90)%s\n", n, int(getpid()),
                     rounds, right ? "" : "  RESULTS WRONG");
         auto med = [&](const char* name) {
@@ -381,8 +422,9 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
         for (const auto& e : entries)
             std::printf("  %-34s %8.4f %8.4f %8.4f %8.4f\n", e.name.c_str(), quantile(e.ms, 0.5),
                         *std::min_element(e.ms.begin(), e.ms.end()), quantile(e.ms, 0.1), quantile(e.ms, 0.9));
-        std::printf("  kernels (profiling queue, per call): reduce %.4f ms, scan %.4f ms, radix (with the copy) %.4f ms\n",
-                    pr.kernel_ms, ps.kernel_ms, pk.kernel_ms);
+        std::printf("  kernels (profiling queue, per call): reduce %.4f ms, scan %.4f ms, radix (with the copy) %.4f ms; "
+                    "an empty kernel %.4f ms\n",
+                    pr.kernel_ms, ps.kernel_ms, pk.kernel_ms, empty_profiled);
         clprim_bench::print_kernel_times(pr.times, rounds);
         clprim_bench::print_kernel_times(ps.times, rounds);
         clprim_bench::print_kernel_times(pk.times, rounds);
@@ -395,7 +437,8 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
                               "floor/read_spin", "reduce/value_default", "reduce/value_read0_plain",
                               "reduce/value_read3_flush_async", "reduce/value_read4_spin", "reduce/value_read8_flush_plain",
                               "reduce/value_read9_flush_spin",
-                              "reduce/device", "scan/inclusive", "sort/radix", "host/reduce_device", "host/empty_launch"})
+                              "reduce/device", "scan/inclusive", "sort/radix", "host/reduce_device", "host/empty_launch",
+                              "host/cpu_loop", "host/mem_walk"})
             std::printf(" %s=%.4f", std::strchr(e, '/') + 1, med(e));
         std::printf(" %s\n", right ? "right" : "WRONG");
     }

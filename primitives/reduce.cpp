@@ -132,9 +132,23 @@ bc::program reduce_program(const bc::context& context, const bc::device& device,
 // allocation; the lock is held for the
 // whole call (which waits for its result), so concurrent calls never share them. The partial
 // results come from the scratch pool of the call's queue.
+// The arguments last set on a prepared kernel's `single` (the small path's kernel): the scalars and
+// the per-queue result word are set again only when they change, since each clSetKernelArg is a
+// driver call (H100: setting the 7 arguments cost 0.6-2.2 us a launch beside a launch of 4-8 us:
+// docs/RESULTS.md, "#27 (s5-small)"). The caller's buffers are set at every call (a released
+// buffer's handle may come back naming a new one); the result word is clprim's, kept alive by the
+// queue's entry, so its handle names nothing else. Guarded by the pool's lock, like the kernel.
+struct single_args {
+    bool valid = false;
+    cl_ulong in_offset = 0, n = 0, head = 0, out_offset = 0;
+    cl_mem word = nullptr; // arg 4 when it is a result word; nullptr after a caller's buffer
+    std::size_t local = 0;
+};
+
 struct prepared_kernel {
     bc::kernel kernel;
     bc::kernel single;    // once: the plain kernel of the same program, for a range one work-group takes
+    single_args single_set;
     std::size_t wg = 0;
     device_limits lim{};
     bool gpu = false;     // profile_of(device).is_gpu()
@@ -304,6 +318,32 @@ void deliver(const bc::context& context, bc::command_queue& queue, const bc::buf
     read_result(context, queue, from, offset * elem, elem, dest.host, false, gpu);
 }
 
+// The small path's one launch of `single` (reduce_fast over one work-group): arguments that are
+// unchanged since the last launch are not set again (single_args). ours: out is a result word.
+void launch_single(bc::command_queue& queue, prepared_kernel& p, const buffer_range& in, cl_ulong head,
+                   const bc::buffer& out, std::size_t out_offset, bool ours, std::size_t local)
+{
+    bc::kernel& k = p.single;
+    single_args& last = p.single_set;
+    const bool all = !last.valid;
+    last.valid = false; // until every argument below is set (a throw leaves them unknown)
+    set_kernel_args_from(k, 0, in.buffer);
+    if (all || last.in_offset != in.offset) set_kernel_args_from(k, 1, cl_ulong(in.offset));
+    if (all || last.n != in.size) set_kernel_args_from(k, 2, cl_ulong(in.size));
+    if (all || last.head != head) set_kernel_args_from(k, 3, head);
+    if (all || !ours || last.word != out.get()) set_kernel_args_from(k, 4, out);
+    if (all || last.out_offset != out_offset) set_kernel_args_from(k, 5, cl_ulong(out_offset));
+    if (all || last.local != local) set_kernel_args_from(k, 6, local_bytes{local});
+    last.in_offset = in.offset;
+    last.n = in.size;
+    last.head = head;
+    last.word = ours ? out.get() : nullptr;
+    last.out_offset = out_offset;
+    last.local = local;
+    last.valid = true;
+    launch_1d(queue, k, p.wg, p.wg);
+}
+
 // Order-keeping reduction (any associative operator): per-segment results in group order, then
 // one more launch of a single work-group (or work-item, on CPUs) over them.
 void run_ordered(prepared_kernel& prepared, const bc::context& context, bc::command_queue& queue,
@@ -402,15 +442,13 @@ void run_reduce(const buffer_range& in, element_type type, const op_desc& op, re
             if (groups == 1 && prepared.single.get() != nullptr) {
                 // A range one work-group takes (small inputs): the plain kernel writes the result
                 // itself, without the counter's atomics and the last group's second reduction.
-                bc::kernel& single = prepared.single;
                 if (dest.device) {
-                    launch(queue, single, wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), head,
-                        dest.device->buffer, cl_ulong(dest.device->offset), local_bytes{wg * elem});
+                    launch_single(queue, prepared, in, head, dest.device->buffer, dest.device->offset, false,
+                                  wg * elem);
                     return;
                 }
                 const bc::buffer& word = result_word_for(entry);
-                launch(queue, single, wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), head, word,
-                    cl_ulong(0), local_bytes{wg * elem});
+                launch_single(queue, prepared, in, head, word, 0, true, wg * elem);
                 read_result(context, queue, word, 0, elem, dest.host, true, prepared.gpu);
                 return;
             }
