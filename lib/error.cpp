@@ -1,4 +1,5 @@
 #include <clprim/detail/checks.hpp>
+#include <clprim/detail/queue_info.hpp>
 #include <clprim/error.hpp>
 
 #include <boost/compute/exception.hpp>
@@ -45,11 +46,11 @@ void check_output_impl(const bc::buffer& buf, std::size_t index, std::size_t n,
         throw invalid_argument_error(std::string(who) + ": the range runs past the end of its buffer");
     // The contexts' handles without Boost.Compute's context objects (each a retain and a release:
     // driver calls at every range of every call).
-    cl_context buffer_context = nullptr, queue_context = nullptr;
-    if (clGetMemObjectInfo(buf.get(), CL_MEM_CONTEXT, sizeof buffer_context, &buffer_context, nullptr) != CL_SUCCESS ||
-        clGetCommandQueueInfo(queue.get(), CL_QUEUE_CONTEXT, sizeof queue_context, &queue_context, nullptr) != CL_SUCCESS)
-        throw invalid_argument_error(std::string(who) + ": the range's buffer or the queue is not valid");
-    if (buffer_context != queue_context)
+    // The queue's from queue_info (no driver query on this thread's last queues).
+    cl_context buffer_context = nullptr;
+    if (clGetMemObjectInfo(buf.get(), CL_MEM_CONTEXT, sizeof buffer_context, &buffer_context, nullptr) != CL_SUCCESS)
+        throw invalid_argument_error(std::string(who) + ": the range's buffer is not valid");
+    if (buffer_context != info_of(queue).context.get())
         throw invalid_argument_error(std::string(who) +
                                      ": the buffer belongs to another context than the queue");
 }
