@@ -9,9 +9,10 @@ namespace detail {
 const queue_info& info_of(const bc::command_queue& queue)
 {
     // The last two queues (a call on an out-of-order queue asks about the user's queue and its
-    // in-order companion, queue_order.hpp), most recent first. Never destroyed (like the other
-    // per-thread caches): no release at exit after the runtime is gone.
-    thread_local queue_info* kept = new queue_info[2];
+    // in-order companion, queue_order.hpp), most recent first. Released when the thread ends, so
+    // that a pool's passing threads keep no queue (and context) alive; at the end of the process,
+    // thread-local objects go before static ones and before the libraries' own teardown.
+    thread_local queue_info kept[2];
     if (queue.get() != nullptr) {
         if (kept[0].queue.get() == queue.get()) return kept[0];
         if (kept[1].queue.get() == queue.get()) {
