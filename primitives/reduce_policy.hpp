@@ -38,11 +38,14 @@ inline reduce_policy select_reduce_policy()
 inline value_read select_reduce_read(bool small, bool gpu)
 {
     if (const auto v = knob_number("CLPRIM_REDUCE_READ", 0, value_read_forms - 1)) return value_read(*v);
-    // GPUs: spin (H100, 25 processes of bench case call_overhead at 2^10, each form interleaved
-    // with the others: spin 0.0181 ms a call on average, async 0.0184, plain 0.0200; best of the
-    // ten forms in 8 processes, async in 7). CPU devices: a spinning host thread would take a core
-    // from the device's own threads: plain for one work-group's range, async above.
-    if (gpu) return value_read::spin;
+    // GPUs: flush_spin, the kernel flushed before the read is enqueued, then the host polls the
+    // read's event. H100, bench case call_overhead at 2^10, every form interleaved in each of 18
+    // processes (round 2): flush_spin 0.0165 ms a call on average and at most 0.0190 in every
+    // process; a read enqueued right behind the kernel without a flush (pinned, async, spin, wait)
+    // took 0.022 in every process whose floor was fastest (empty kernel + clFinish ~0.011), plain
+    // up to 0.0207 (docs/RESULTS.md, "#27 (s5-small)"). CPU devices: a spinning host thread would
+    // take a core from the device's own threads: plain for one work-group's range, async above.
+    if (gpu) return value_read::flush_spin;
     return small ? value_read::plain : value_read::async;
 }
 
