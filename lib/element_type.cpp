@@ -1,4 +1,5 @@
 #include <clprim/detail/element_type.hpp>
+#include <clprim/detail/queue_info.hpp>
 #include <clprim/error.hpp>
 
 // Everything here is derived from the rows of CLPRIM_ELEMENT_TYPES / CLPRIM_VALUE_ONLY_TYPES.
@@ -113,6 +114,11 @@ void require_type_support(element_type t, const bc::device& device, const char* 
     if (t == element_type::float64 && device.get_info<cl_device_fp_config>(CL_DEVICE_DOUBLE_FP_CONFIG) == 0 &&
         !device.supports_extension("cl_khr_fp64"))
         throw unsupported_error(std::string(who) + ": device '" + device.name() + "' has no double precision (cl_khr_fp64)");
+}
+
+void require_type_support(element_type t, const bc::command_queue& queue, const char* who)
+{
+    if (t == element_type::float64) require_type_support(t, info_of(queue).device, who);
 }
 
 } // namespace detail

@@ -1,4 +1,5 @@
 #include <clprim/detail/checks.hpp>
+#include <clprim/detail/queue_info.hpp>
 #include <clprim/error.hpp>
 
 #include <boost/compute/exception.hpp>
@@ -43,7 +44,13 @@ void check_output_impl(const bc::buffer& buf, std::size_t index, std::size_t n,
     const std::size_t bytes = buf.size();
     if (index > bytes / element_size || n > bytes / element_size - index)
         throw invalid_argument_error(std::string(who) + ": the range runs past the end of its buffer");
-    if (buf.get_context().get() != queue.get_context().get())
+    // The contexts' handles without Boost.Compute's context objects (each a retain and a release:
+    // driver calls at every range of every call).
+    // The queue's from queue_info (no driver query on this thread's last queues).
+    cl_context buffer_context = nullptr;
+    if (clGetMemObjectInfo(buf.get(), CL_MEM_CONTEXT, sizeof buffer_context, &buffer_context, nullptr) != CL_SUCCESS)
+        throw invalid_argument_error(std::string(who) + ": the range's buffer is not valid");
+    if (buffer_context != info_of(queue).context.get())
         throw invalid_argument_error(std::string(who) +
                                      ": the buffer belongs to another context than the queue");
 }

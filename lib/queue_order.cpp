@@ -1,6 +1,7 @@
 // in_order_scope (see clprim/detail/queue_order.hpp): companion in-order queues for the user's
 // out-of-order ones, joined to them by a marker and a barrier at each end of a call.
 #include <clprim/detail/queue_order.hpp>
+#include <clprim/detail/queue_info.hpp>
 #include <clprim/error.hpp>
 
 #include <map>
@@ -53,10 +54,16 @@ bc::command_queue companion_for(const bc::command_queue& user, cl_command_queue_
 
 in_order_scope::in_order_scope(bc::command_queue& queue) : user_(queue)
 {
+    // Asked of the driver once per queue and thread (queue_info.hpp): a call on an in-order
+    // queue costs nothing here.
     cl_command_queue_properties props = 0;
-    cl_int err = clGetCommandQueueInfo(queue.get(), CL_QUEUE_PROPERTIES, sizeof props, &props, nullptr);
-    if (err != CL_SUCCESS) fail(err, "querying the queue's properties");
+    try {
+        props = info_of(queue).properties;
+    } catch (const bc::opencl_error& e) {
+        fail(e.error_code(), "querying the queue's properties");
+    }
     if ((props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0) return;
+    cl_int err = CL_SUCCESS;
 
     bc::command_queue companion = companion_for(queue, props);
     // Start after everything enqueued before on the user's queue: a marker with an empty wait list

@@ -1,5 +1,6 @@
 // Device state kept per in-order queue and purpose (see clprim/detail/queue_state.hpp).
 #include <clprim/detail/queue_state.hpp>
+#include <clprim/detail/queue_info.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 
 #include <algorithm>
@@ -54,7 +55,7 @@ std::size_t state_size(std::size_t bytes) { return (std::max<std::size_t>(bytes,
 queue_state take_queue_state(const bc::command_queue& queue, const char* purpose, std::size_t bytes)
 {
     bytes = state_size(bytes);
-    if (queue.get_properties() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) {
+    if (info_of(queue).properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) { // no driver query (queue_info.hpp)
         auto e = std::make_shared<queue_state_entry>();
         e->buffer = allocate_device_buffer(queue, bytes);
         e->bytes = bytes;

@@ -132,9 +132,23 @@ bc::program reduce_program(const bc::context& context, const bc::device& device,
 // allocation; the lock is held for the
 // whole call (which waits for its result), so concurrent calls never share them. The partial
 // results come from the scratch pool of the call's queue.
+// The arguments last set on a prepared kernel's `single` (the small path's kernel): the scalars and
+// the per-queue result word are set again only when they change, since each clSetKernelArg is a
+// driver call (H100: setting the 7 arguments cost 0.6-2.2 us a launch beside a launch of 4-8 us:
+// docs/RESULTS.md, "#27 (s5-small)"). The caller's buffers are set at every call (a released
+// buffer's handle may come back naming a new one); the result word is clprim's, kept alive by the
+// queue's entry, so its handle names nothing else. Guarded by the pool's lock, like the kernel.
+struct single_args {
+    bool valid = false;
+    cl_ulong in_offset = 0, n = 0, head = 0, out_offset = 0;
+    cl_mem word = nullptr; // arg 4 when it is a result word; nullptr after a caller's buffer
+    std::size_t local = 0;
+};
+
 struct prepared_kernel {
     bc::kernel kernel;
     bc::kernel single;    // once: the plain kernel of the same program, for a range one work-group takes
+    single_args single_set;
     std::size_t wg = 0;
     device_limits lim{};
     bool gpu = false;     // profile_of(device).is_gpu()
@@ -142,11 +156,16 @@ struct prepared_kernel {
     bool ordered = false; // reduce_ordered (GPU) / reduce_ordered_chunks (CPU, work-groups of one)
 };
 
-// The one-launch kernels' counter (one uint, 0 between launches), one per queue: a reduction
-// whose result stays on the device does not wait, so reductions on two queues of one context
-// may run at the same time. The queue is kept (retained) so that its handle is not reused.
+// What a queue's calls keep, one entry per queue: the one-launch kernels' counter (one uint, 0
+// between launches: a reduction whose result stays on the device does not wait, so reductions on
+// two queues of one context may run at the same time), the value-returning small path's word, and
+// the queue's context and device (asked of the driver once: each query, and each copy of a
+// Boost.Compute device, is a driver call, and a small call's whole cost is a few microseconds).
+// The queue is kept (retained) so that its handle is not reused.
 struct per_queue {
     bc::command_queue queue;
+    bc::context context;
+    bc::device device;
     bc::buffer counter;
     bc::buffer result; // a value-returning call's one value (the call holds the lock until it is read)
 };
@@ -165,26 +184,32 @@ reduce_state& pool()
     return *p;
 }
 
-bc::buffer& counter_for(const bc::context& context, const bc::command_queue& queue)
+// The queue's entry (under the pool's lock).
+per_queue& queue_entry(const bc::command_queue& queue)
 {
-    auto& q = pool().queues[queue.get()];
+    per_queue& q = pool().queues[queue.get()];
+    if (q.queue.get() == nullptr) {
+        q.queue = queue;
+        q.context = queue.get_context();
+        q.device = queue.get_device();
+    }
+    return q;
+}
+
+bc::buffer& counter_for(per_queue& q)
+{
     if (q.counter.get() == nullptr) {
         cl_uint zero[4] = {0, 0, 0, 0};
-        q.counter = bc::buffer(context, sizeof zero, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, zero);
-        q.queue = queue;
+        q.counter = bc::buffer(q.context, sizeof zero, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, zero);
     }
     return q.counter;
 }
 
 // The one-value buffer of value-returning calls on this queue (16 bytes): no scratch lease on the
 // small inputs' path, whose whole cost is one launch and one read.
-bc::buffer& result_word_for(const bc::context& context, const bc::command_queue& queue)
+bc::buffer& result_word_for(per_queue& q)
 {
-    auto& q = pool().queues[queue.get()];
-    if (q.result.get() == nullptr) {
-        q.result = bc::buffer(context, 16, CL_MEM_READ_WRITE);
-        q.queue = queue;
-    }
+    if (q.result.get() == nullptr) q.result = bc::buffer(q.context, 16, CL_MEM_READ_WRITE);
     return q.result;
 }
 
@@ -207,11 +232,11 @@ std::size_t groups_for(const plan& p, reduce_variant v, std::size_t m, std::size
     return std::max<std::size_t>(1, std::min(p.max_groups, ceil_div(m, p.wg * per_item)));
 }
 
-// The one value that comes to the host (reduce_pinned.hpp: read mode 0, 1 or 2).
+// The one value that comes to the host (reduce_pinned.hpp's forms; select_reduce_read).
 void read_result(const bc::context& context, bc::command_queue& queue, const bc::buffer& from, std::size_t offset,
-                 std::size_t bytes, void* result, int mode = tuning().read)
+                 std::size_t bytes, void* result, bool small, bool gpu)
 {
-    read_one_value(context, queue, from, offset, bytes, result, mode);
+    read_value(context, queue, from, offset, bytes, result, select_reduce_read(small, gpu));
 }
 
 } // namespace
@@ -284,13 +309,39 @@ prepared_kernel& prepare(const bc::context& context, const bc::device& device, e
 
 // The last value of a reduction, at (from, offset), goes to the destination.
 void deliver(const bc::context& context, bc::command_queue& queue, const bc::buffer& from, std::size_t offset,
-             std::size_t elem, const destination& dest)
+             std::size_t elem, const destination& dest, bool gpu)
 {
     if (dest.device) {
         queue.enqueue_copy_buffer(from, dest.device->buffer, offset * elem, dest.device->offset * elem, elem);
         return;
     }
-    read_result(context, queue, from, offset * elem, elem, dest.host);
+    read_result(context, queue, from, offset * elem, elem, dest.host, false, gpu);
+}
+
+// The small path's one launch of `single` (reduce_fast over one work-group): arguments that are
+// unchanged since the last launch are not set again (single_args). ours: out is a result word.
+void launch_single(bc::command_queue& queue, prepared_kernel& p, const buffer_range& in, cl_ulong head,
+                   const bc::buffer& out, std::size_t out_offset, bool ours, std::size_t local)
+{
+    bc::kernel& k = p.single;
+    single_args& last = p.single_set;
+    const bool all = !last.valid;
+    last.valid = false; // until every argument below is set (a throw leaves them unknown)
+    set_kernel_args_from(k, 0, in.buffer);
+    if (all || last.in_offset != in.offset) set_kernel_args_from(k, 1, cl_ulong(in.offset));
+    if (all || last.n != in.size) set_kernel_args_from(k, 2, cl_ulong(in.size));
+    if (all || last.head != head) set_kernel_args_from(k, 3, head);
+    if (all || !ours || last.word != out.get()) set_kernel_args_from(k, 4, out);
+    if (all || last.out_offset != out_offset) set_kernel_args_from(k, 5, cl_ulong(out_offset));
+    if (all || last.local != local) set_kernel_args_from(k, 6, local_bytes{local});
+    last.in_offset = in.offset;
+    last.n = in.size;
+    last.head = head;
+    last.word = ours ? out.get() : nullptr;
+    last.out_offset = out_offset;
+    last.local = local;
+    last.valid = true;
+    launch_1d(queue, k, p.wg, p.wg);
 }
 
 // Order-keeping reduction (any associative operator): per-segment results in group order, then
@@ -325,14 +376,14 @@ void run_ordered(prepared_kernel& prepared, const bc::context& context, bc::comm
     }
     launch(in.buffer, in.offset, in.size, seg, scratch, 0, parts);
     if (parts == 1) {
-        deliver(context, queue, scratch, 0, elem, dest);
+        deliver(context, queue, scratch, 0, elem, dest, prepared.gpu);
         return;
     }
     if (dest.device) {
         launch(scratch, 0, parts, parts, dest.device->buffer, dest.device->offset, 1);
     } else {
         launch(scratch, 0, parts, parts, scratch, parts, 1);
-        deliver(context, queue, scratch, parts, elem, dest);
+        deliver(context, queue, scratch, parts, elem, dest, prepared.gpu);
     }
 }
 
@@ -341,14 +392,12 @@ void run_reduce(const buffer_range& in, element_type type, const op_desc& op, re
 {
     if (kernel_name(variant) == nullptr) throw invalid_argument_error("clprim::reduce: unknown reduce_variant");
     if (op.code < 0) throw invalid_argument_error("clprim::reduce: unknown reduce_op");
-    const bc::device device = queue.get_device();
-    require_type_support(type, device, who);
     if (dest.device && dest.device->buffer.get() == in.buffer.get() && dest.device->offset >= in.offset &&
         dest.device->offset < in.offset + in.size)
         throw invalid_argument_error("clprim::reduce: the result lies inside the input range");
+    require_type_support(type, queue, who);
 
     guarded(who, [&] {
-        const bc::context context = queue.get_context();
         const std::size_t elem = size_of(type);
         if (in.size == 0) {
             unsigned char id[8];
@@ -358,7 +407,9 @@ void run_reduce(const buffer_range& in, element_type type, const op_desc& op, re
             return;
         }
         std::lock_guard<std::mutex> lock(pool().mutex);
-        prepared_kernel& prepared = prepare(context, device, type, op, variant);
+        per_queue& entry = queue_entry(queue);
+        const bc::context& context = entry.context;
+        prepared_kernel& prepared = prepare(context, entry.device, type, op, variant);
         if (prepared.ordered) {
             run_ordered(prepared, context, queue, in, elem, dest);
             return;
@@ -391,16 +442,14 @@ void run_reduce(const buffer_range& in, element_type type, const op_desc& op, re
             if (groups == 1 && prepared.single.get() != nullptr) {
                 // A range one work-group takes (small inputs): the plain kernel writes the result
                 // itself, without the counter's atomics and the last group's second reduction.
-                bc::kernel& single = prepared.single;
                 if (dest.device) {
-                    launch(queue, single, wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), head,
-                        dest.device->buffer, cl_ulong(dest.device->offset), local_bytes{wg * elem});
+                    launch_single(queue, prepared, in, head, dest.device->buffer, dest.device->offset, false,
+                                  wg * elem);
                     return;
                 }
-                const bc::buffer& word = result_word_for(context, queue);
-                launch(queue, single, wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), head, word,
-                    cl_ulong(0), local_bytes{wg * elem});
-                read_result(context, queue, word, 0, elem, dest.host, tuning().small_read);
+                const bc::buffer& word = result_word_for(entry);
+                launch_single(queue, prepared, in, head, word, 0, true, wg * elem);
+                read_result(context, queue, word, 0, elem, dest.host, true, prepared.gpu);
                 return;
             }
             scratch_lease lease(queue);
@@ -408,8 +457,8 @@ void run_reduce(const buffer_range& in, element_type type, const op_desc& op, re
             launch(queue, kernel, groups * wg, wg, in.buffer, cl_ulong(in.offset), cl_ulong(in.size), head, scratch,
                 cl_ulong(0),
                 dest.device ? dest.device->buffer : scratch, cl_ulong(dest.device ? dest.device->offset : groups),
-                counter_for(context, queue), local_bytes{wg * elem});
-            if (dest.host) read_result(context, queue, scratch, groups * elem, elem, dest.host);
+                counter_for(entry), local_bytes{wg * elem});
+            if (dest.host) read_result(context, queue, scratch, groups * elem, elem, dest.host, false, prepared.gpu);
             return;
         }
 
@@ -440,7 +489,7 @@ void run_reduce(const buffer_range& in, element_type type, const op_desc& op, re
             m = groups;
             if (groups == 1) break;
         }
-        deliver(context, queue, scratch, src_off, elem, dest);
+        deliver(context, queue, scratch, src_off, elem, dest, prepared.gpu);
     });
 }
 

@@ -12,6 +12,7 @@
 #include <clprim/detail/lookback_slots.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/detail/primitives_kernels.hpp>
+#include <clprim/detail/queue_info.hpp>
 #include <clprim/scan.hpp>
 
 #include <algorithm>
@@ -29,8 +30,23 @@ namespace {
 
 constexpr cl_uint flag_inclusive = 1, flag_use_offsets = 2, flag_write_sums = 4;
 
+// The look-back kernel's arguments as last set: the scalars, init and the status buffer are set
+// again only when they change (each clSetKernelArg is a driver call; H100: 0.6-2.2 us for seven
+// arguments a launch beside a launch of 4-8 us, docs/RESULTS.md "#27 (s5-small)"). The caller's
+// buffers and the epoch are set at every call; the status buffer is held here, so that its handle
+// names no other buffer while it is compared.
+struct lookback_args {
+    bool valid = false;
+    cl_ulong in_offset = 0, out_offset = 0, n = 0;
+    cl_uint inclusive = 0;
+    unsigned char init[8] = {};
+    bc::buffer status;
+    std::size_t local0 = 0, local1 = 0;
+};
+
 struct scan_kernels {
     bc::kernel scan_tiles, scan_single, reduce_tiles, add_tile_offsets, reduce_chunks, scan_chunks, scan_lookback;
+    lookback_args lookback_set; // scan_lookback's (the kernels are this host thread's)
     const device_profile* profile = nullptr; // profile_of(the queue's device)
     std::size_t compute_units = 1;
     std::size_t wg = 1;         // work-group size of the multi-pass kernels
@@ -127,8 +143,9 @@ scan_kernels& cached_kernels(const bc::command_queue& queue, element_type type, 
 {
     // The generated file's name is a hash of the operator's text, identity included.
     using key = std::tuple<cl_context, cl_device_id, int, int, std::string, bool, std::size_t, std::string>;
-    const key k{queue.get_context().get(), queue.get_device().get(), int(type), int(algorithm), op.file, op.ordered,
-                scan_items(profile_of(queue.get_device()), size_of(type)), extra_options() + lookback_build_options()};
+    const queue_info& info = info_of(queue); // no driver query on the thread's last queues
+    const key k{info.context.get(), info.device.id(), int(type), int(algorithm), op.file, op.ordered,
+                scan_items(*info.profile, size_of(type)), extra_options() + lookback_build_options()};
     return per_thread_kernels<scan_kernels>(k, [&] { return make_kernels(queue, type, algorithm, op); });
 }
 
@@ -187,9 +204,32 @@ void scan_single_pass(scan_kernels& k, bc::command_queue& queue, const buffer_ra
     const lookback_slots status = take_lookback_slots(queue, 1 + tiles * (k.elem <= 4 ? 1 : 2));
     bc::kernel& s = k.scan_lookback;
     profile_label label(k.lookback_shape.c_str());
-    launch(queue, s, tiles * wg, wg, in.buffer, cl_ulong(in.offset), out.buffer, cl_ulong(out.offset),
-        cl_ulong(in.size), cl_uint(inclusive ? 1 : 0), raw_value{k.elem, init}, status.buffer, status.epoch,
-        local_bytes{tile_slots(tile) * k.elem}, local_bytes{scratch_elements(wg) * k.elem});
+    lookback_args& last = k.lookback_set;
+    const bool all = !last.valid;
+    last.valid = false; // until every argument below is set (a throw leaves them unknown)
+    const cl_uint incl = inclusive ? 1 : 0;
+    const std::size_t local0 = tile_slots(tile) * k.elem, local1 = scratch_elements(wg) * k.elem;
+    set_kernel_args_from(s, 0, in.buffer);
+    if (all || last.in_offset != in.offset) set_kernel_args_from(s, 1, cl_ulong(in.offset));
+    set_kernel_args_from(s, 2, out.buffer);
+    if (all || last.out_offset != out.offset) set_kernel_args_from(s, 3, cl_ulong(out.offset));
+    if (all || last.n != in.size) set_kernel_args_from(s, 4, cl_ulong(in.size));
+    if (all || last.inclusive != incl) set_kernel_args_from(s, 5, incl);
+    if (all || std::memcmp(last.init, init, k.elem) != 0) set_kernel_args_from(s, 6, raw_value{k.elem, init});
+    if (all || last.status.get() != status.buffer.get()) set_kernel_args_from(s, 7, status.buffer);
+    set_kernel_args_from(s, 8, status.epoch);
+    if (all || last.local0 != local0) set_kernel_args_from(s, 9, local_bytes{local0});
+    if (all || last.local1 != local1) set_kernel_args_from(s, 10, local_bytes{local1});
+    last.in_offset = in.offset;
+    last.out_offset = out.offset;
+    last.n = in.size;
+    last.inclusive = incl;
+    std::memcpy(last.init, init, k.elem);
+    last.status = status.buffer;
+    last.local0 = local0;
+    last.local1 = local1;
+    last.valid = true;
+    launch_1d(queue, s, tiles * wg, wg);
 }
 
 // Checks the arguments, then scans with op (the sum, or a generated operator).
@@ -210,7 +250,7 @@ void run_scan(const buffer_range& in, const buffer_range& out, element_type type
         throw invalid_argument_error(std::string(who) +
                                      ": output overlaps the input (only result == first is allowed)");
     guarded(who, [&] {
-        require_type_support(type, queue.get_device(), who);
+        require_type_support(type, queue, who);
         if (in.size == 0) return;
         scan_kernels& k = cached_kernels(queue, type, algorithm, op);
         const scan_path path = select_scan_path(*k.profile, algorithm);

@@ -11,6 +11,9 @@ using namespace clprim_test;
 
 namespace {
 
+// Not commutative: the reductions with it take the order-keeping kernels.
+BOOST_COMPUTE_FUNCTION(cl_long, read_form_first_nonzero, (cl_long a, cl_long b), { return a != 0 ? a : b; });
+
 const clprim::reduce_variant all_variants[] = {
     clprim::reduce_variant::reduce0, clprim::reduce_variant::reduce1, clprim::reduce_variant::reduce2,
     clprim::reduce_variant::reduce3, clprim::reduce_variant::reduce4, clprim::reduce_variant::reduce5,
@@ -226,6 +229,68 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(fast_both_layouts, T, all_types)
             }
         }
     }
+}
+
+// Every form of the value's read (CLPRIM_REDUCE_READ, primitives/reduce_pinned.hpp) on the small
+// path (one work-group: the per-queue word; its kernel also between a caller's result range and
+// the word) and the one-launch and ordered paths, both layouts, on an in-order
+// and an out-of-order queue (the input uploaded without waiting just before: the call must run
+// after it), two queues in turn (each its own word), 4- and 8-byte types, a sub-range.
+BOOST_AUTO_TEST_CASE(every_read_form)
+{
+    bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    bc::command_queue second(context, device);
+    for (int form = 0; form <= 9; ++form) {
+        env_override force("CLPRIM_REDUCE_READ", std::to_string(form));
+        // Both loops in turn (CPU devices take the small path only up to a few dozen elements with
+        // chunks; with the grid stride up to a work-group's range, as GPUs do).
+        env_override layout("CLPRIM_REDUCE_LAYOUT", form % 2 ? "stride" : "chunks");
+        for (std::size_t n : {std::size_t(1), std::size_t(1024), std::size_t(1029), std::size_t(70001)}) {
+            const auto host = make_data<cl_uint>(n + 1, distribution::random, unsigned(n + form));
+            const std::vector<cl_uint> inner(host.begin() + 1, host.end());
+            const cl_uint want = host_reduce(inner, clprim::reduce_op::sum);
+            for (bc::command_queue* q : {&queue, &ooo, &second}) {
+                bc::vector<cl_uint> dev(n + 1, context);
+                bc::copy_async(host.begin(), host.end(), dev.begin(), *q);
+                const cl_uint got = clprim::reduce(dev.begin() + 1, dev.end(), *q);
+                BOOST_TEST(got == want, "form " << form << " n=" << n);
+                // The small path's kernel between the caller's result range and the value's word
+                // (its arguments are set again only where they changed), then the value again.
+                bc::vector<cl_uint> res(3, context);
+                clprim::reduce(dev.begin() + 1, dev.end(), res.begin() + 1, *q);
+                BOOST_TEST(clprim::reduce(dev.begin(), dev.end() - 1, *q) ==
+                               host_reduce(std::vector<cl_uint>(host.begin(), host.end() - 1), clprim::reduce_op::sum),
+                           "form " << form << " n=" << n << " after a device result");
+                std::vector<cl_uint> hres(3);
+                bc::copy(res.begin(), res.end(), hres.begin(), *q);
+                BOOST_TEST(hres[1] == want, "form " << form << " n=" << n << " device result");
+                q->finish();
+            }
+            const auto h64 = make_data<cl_long>(n, distribution::random, unsigned(n));
+            auto d64 = to_device(h64, queue);
+            BOOST_TEST(clprim::reduce(d64.begin(), d64.end(), queue, clprim::reduce_op::max) ==
+                           host_reduce(h64, clprim::reduce_op::max),
+                       "form " << form << " long n=" << n);
+            // A user operator (generated kernels) and a non-commutative one (the ordered path).
+            BOOST_TEST(clprim::reduce(d64.begin(), d64.end(), queue, bc::max<cl_long>(),
+                                      std::numeric_limits<cl_long>::lowest()) == host_reduce(h64, clprim::reduce_op::max),
+                       "form " << form << " generated n=" << n);
+            std::vector<cl_long> sparse(n, 0);
+            sparse[n / 2] = 7;
+            sparse[n - 1] = 9;
+            auto dsparse = to_device(sparse, queue);
+            BOOST_TEST(clprim::reduce(dsparse.begin(), dsparse.end(), queue, read_form_first_nonzero, cl_long(0)) ==
+                           sparse[n / 2],
+                       "form " << form << " ordered n=" << n);
+        }
+    }
+    BOOST_CHECK_THROW(
+        {
+            env_override bad("CLPRIM_REDUCE_READ", "10");
+            auto d = to_device(std::vector<cl_uint>(10, 1u), queue);
+            (void)clprim::reduce(d.begin(), d.end(), queue);
+        },
+        clprim::invalid_argument_error);
 }
 
 // Past 2^24 elements (float counters would stop counting there; 32-bit index tricks too).

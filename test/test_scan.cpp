@@ -170,6 +170,43 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_fast_path, T, all_types)
     }
 }
 
+// One host thread's look-back calls in a row whose arguments change one at a time (the kernel's
+// arguments are set again only where they changed, scan.cpp's lookback_args): init, inclusive or
+// not, the offsets of sub-ranges, the length, in place, another buffer, the same call again.
+BOOST_AUTO_TEST_CASE(lookback_arguments_change_between_calls)
+{
+    env_override force("CLPRIM_SCAN_PATH", "lookback");
+    const std::size_t n = 3000;
+    const auto host = scan_data<cl_uint>(n, 11);
+    auto d = to_device(host, queue);
+    bc::vector<cl_uint> out(n, context), other(n, context);
+    auto check = [&](std::size_t lo, std::size_t hi, std::size_t at, bool inclusive, cl_uint init,
+                     const bc::vector<cl_uint>& o, const char* what) {
+        const std::vector<cl_uint> part(host.begin() + lo, host.begin() + hi);
+        const auto got = to_host(o, queue);
+        BOOST_CHECK(check_scan(part, std::vector<cl_uint>(got.begin() + at, got.begin() + at + (hi - lo)), inclusive,
+                               init, what));
+    };
+    clprim::exclusive_scan(d.begin(), d.end(), out.begin(), queue, 5u);
+    check(0, n, 0, false, 5u, out, "exclusive init 5");
+    clprim::exclusive_scan(d.begin(), d.end(), out.begin(), queue, 7u);
+    check(0, n, 0, false, 7u, out, "exclusive init 7");
+    clprim::inclusive_scan(d.begin(), d.end(), out.begin(), queue);
+    check(0, n, 0, true, 0u, out, "inclusive");
+    clprim::inclusive_scan(d.begin() + 3, d.end(), out.begin() + 1, queue);
+    check(3, n, 1, true, 0u, out, "inclusive, offsets 3 and 1");
+    clprim::inclusive_scan(d.begin() + 3, d.end() - 100, out.begin() + 1, queue);
+    check(3, n - 100, 1, true, 0u, out, "shorter");
+    clprim::inclusive_scan(d.begin(), d.begin() + 1000, other.begin(), queue);
+    check(0, 1000, 0, true, 0u, other, "another output");
+    clprim::exclusive_scan(d.begin(), d.end(), out.begin(), queue, 5u);
+    check(0, n, 0, false, 5u, out, "exclusive init 5 again");
+    clprim::exclusive_scan(d.begin(), d.end(), out.begin(), queue, 5u);
+    check(0, n, 0, false, 5u, out, "the same call again");
+    clprim::exclusive_scan(d.begin(), d.end(), d.begin(), queue, 2u);
+    check(0, n, 0, false, 2u, d, "in place");
+}
+
 // GPUs scan with the look-back by default: here with tens of thousands of tiles, many times what
 // the device runs at once, so most tiles start only after earlier ones have finished and the
 // chain of published prefixes is long (a hang or a lost prefix would show here). Skipped on CPU

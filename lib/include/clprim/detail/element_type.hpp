@@ -137,6 +137,9 @@ std::string type_options(element_type t, const std::string& prefix = "T");
 
 // Throws unsupported_error if the device cannot handle t (double without fp64).
 void require_type_support(element_type t, const bc::device& device, const char* who);
+// The same for the queue's device, asking the driver for it only where t needs checking (double):
+// a small call's entry checks cost no driver query then.
+void require_type_support(element_type t, const bc::command_queue& queue, const char* who);
 
 } // namespace detail
 } // namespace clprim
