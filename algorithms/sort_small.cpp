@@ -8,6 +8,7 @@
 #include <clprim/detail/algorithms_kernels.hpp>
 #include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/queue_info.hpp>
 
 #include <map>
 #include <tuple>
@@ -96,7 +97,7 @@ std::size_t one_group_max(const sort_request& r, const device_profile& profile, 
 
 std::size_t sort_small_max_keys(const sort_request& r, const bc::command_queue& queue)
 {
-    const device_profile& profile = small_profile_of(small_device_of(queue));
+    const device_profile& profile = *info_of(queue).profile; // no driver query (queue_info.hpp)
     const sort_small_policy pol = select_sort_small_policy(profile);
     const std::size_t one = one_group_max(r, profile, pol);
     if (pol.tiles_max <= one) return one;
@@ -107,8 +108,9 @@ std::size_t sort_small_max_keys(const sort_request& r, const bc::command_queue& 
 void sort_small(const sort_request& r, bc::command_queue& queue)
 {
     const std::size_t n = r.keys.size;
-    const small_queue_ids ids = small_ids_of(queue);
-    const device_profile& profile = small_profile_of(ids.device);
+    const queue_info& info = info_of(queue); // no driver query on this thread's last queues
+    const small_queue_ids ids{info.device.id(), info.context.get()};
+    const device_profile& profile = *info.profile;
     const sort_small_policy pol = select_sort_small_policy(profile);
     if (n > one_group_max(r, profile, pol)) return sort_small_tiles(r, queue, ids, profile, pol);
     const std::size_t p = std::max<std::size_t>(2, next_pow2(n));

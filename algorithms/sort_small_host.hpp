@@ -21,26 +21,11 @@
 namespace clprim {
 namespace detail {
 
-// The queue's device and context handles: two queries, no Boost.Compute temporaries.
+// The queue's device and context handles (from info_of: no query on this thread's last queues).
 struct small_queue_ids {
     cl_device_id device = nullptr;
     cl_context context = nullptr;
 };
-
-inline cl_device_id small_device_of(const bc::command_queue& queue)
-{
-    cl_device_id device = nullptr;
-    clGetCommandQueueInfo(queue.get(), CL_QUEUE_DEVICE, sizeof device, &device, nullptr);
-    return device;
-}
-
-inline small_queue_ids small_ids_of(const bc::command_queue& queue)
-{
-    small_queue_ids ids;
-    clGetCommandQueueInfo(queue.get(), CL_QUEUE_DEVICE, sizeof ids.device, &ids.device, nullptr);
-    clGetCommandQueueInfo(queue.get(), CL_QUEUE_CONTEXT, sizeof ids.context, &ids.context, nullptr);
-    return ids;
-}
 
 // A device object per handle, kept per host thread (made once: no queries per call).
 inline const bc::device& small_device(cl_device_id id)
@@ -51,8 +36,6 @@ inline const bc::device& small_device(cl_device_id id)
     return it->second;
 }
 
-// profile_of for a device handle.
-inline const device_profile& small_profile_of(cl_device_id id) { return profile_of(small_device(id)); }
 
 // Throws clprim::unsupported_error where the device runs fewer than wg work-items per group of
 // this kernel (it needs exactly wg: reqd_work_group_size). Once per kernel built.
