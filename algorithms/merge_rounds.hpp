@@ -19,7 +19,31 @@ namespace detail {
 struct merge_round_shape {
     std::size_t wg, tile, partition_wg, local;
     std::size_t span = 0;
+    // The partition kernel: merge_partition (split_per_group 0: one tile start per work-item) or
+    // merge_partition_search (tile starts per work-group of partition_wg, `samples` per run in
+    // local memory of samples_bytes, flag_bytes of counts).
+    std::size_t split_per_group = 0, samples = 0, samples_bytes = 8, flag_bytes = 4;
 };
+
+// The split-search part of a round's shape from the policy, for a partition kernel whose largest
+// work-group here is partition_wg (queried) and `groups` tile starts.
+inline void set_split_shape(merge_round_shape& shape, const merge_policy& p, std::size_t kbytes, std::size_t partition_wg,
+                            std::size_t groups)
+{
+    if (p.split_probes == 0) {
+        shape.partition_wg = std::min(partition_wg, next_pow2(groups));
+        return;
+    }
+    merge_policy q = p;
+    q.split_group = std::max(p.split_items, std::min(p.split_group, partition_wg));
+    // No larger than the tile starts need (keeping a whole number of them per work-group).
+    q.split_group = std::max(q.split_items, std::min(q.split_group, next_pow2(groups) * q.split_items));
+    shape.partition_wg = q.split_group;
+    shape.split_per_group = q.split_group / q.split_items;
+    shape.samples = q.split_samples;
+    shape.samples_bytes = merge_split_local_bytes(q, kbytes);
+    shape.flag_bytes = merge_split_flag_bytes(q);
+}
 
 // merge_stream's outputs per work-group for runs of L: stream_tiles tiles, or with
 // stream_groups (work-groups per compute unit) the whole round spread over that many work-groups

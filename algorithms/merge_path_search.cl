@@ -1,0 +1,204 @@
+// The merge path's split searches (issue #30), one building block for the merge rounds' partition
+// (merge_partition_search below) and merge_stream (merge_stream.cl, joined after this file).
+// Joined after merge_sort.cl (SK, LOAD_SK, SK_LESS, pair_of, RUN_B). Needs MERGE_SPLIT_PROBES (P:
+// positions one search step probes per diagonal, >= 1) and MERGE_SPLIT_ITEMS (G: work-items that
+// share one diagonal's probes, 1 <= G <= P) for merge_partition_search.
+//
+// A co-rank search looks for the co-rank of a diagonal d of the stable merge of a and b: the first
+// x where b[d-1-x] goes strictly before a[x]. That predicate is false below the co-rank and true
+// from it on, so P probes evenly spaced over the interval left, counted, leave one of P + 1
+// sub-intervals: log_(P+1) of the length steps instead of log_2 (one global round trip each).
+// Measured on the H100 (docs/RESULTS.md, "#30 (s5-merge)"): the round trips are not what costs
+// most, the scattered reads are (each probe reads a sector of each run), so the partition's default
+// narrows every diagonal first from samples in local memory: every S-th key of both runs, read
+// once per work-group in one round trip, then searched in local memory. Only a window of at most
+// 2S keys is left to search in global memory.
+#ifndef SK_MAX
+#error "merge_path_search.cl is joined after merge_sort.cl"
+#endif
+#ifndef MERGE_SPLIT_PROBES
+#error "merge_path_search.cl needs MERGE_SPLIT_PROBES"
+#endif
+#ifndef MERGE_SPLIT_ITEMS
+#error "merge_path_search.cl needs MERGE_SPLIT_ITEMS"
+#endif
+
+#define MERGE_PATH_IN_FLIGHT 16 // probes one work-item reads before it compares any
+
+// Steps a search of P probes per step needs for an interval of `len` positions (each step leaves
+// at most len / (P + 1) of them).
+inline uint merge_path_steps(ulong len, uint P)
+{
+    uint s = 0;
+    for (; len > 0; len /= (P + 1)) ++s;
+    return s;
+}
+
+// The co-rank search, shared by G work-items: the first x in [*lo, *hi) where b[d-1-x] goes
+// strictly before a[x] (*hi where none), left in both *lo and *hi. A step probes P evenly spaced
+// positions of the interval left (probe p at lo + (p + 1) * len / (P + 1)); item j of the G takes
+// probes j, j + G, ..., reads them all before it compares any, and counts where the predicate
+// does not hold (a prefix of the probes). G > 1: the G counts meet in flags[0, G), with barriers,
+// so every work-item of the work-group makes the call with the same `steps` (a bound for the
+// longest interval; active = false: no diagonal, no reads), and runs all of them (no early exit:
+// a loop holding a barrier keeps one trip count for the whole work-group, whatever G is at run
+// time). P = G = 1 is the binary search.
+inline void merge_path_search(__global const SK* a, __global const SK* b, const ulong d, ulong* lo, ulong* hi,
+                              const uint steps, const uint P, const uint G, const uint j, __local uint* flags,
+                              const bool active)
+{
+    ulong l = *lo, h = *hi;
+    for (uint s = 0; s < steps; ++s) {
+        const ulong len = active ? h - l : 0;
+        uint c = 0;
+        if (len > 0) {
+            for (uint p0 = j; p0 < P; p0 += G * MERGE_PATH_IN_FLIGHT) {
+                SK av[MERGE_PATH_IN_FLIGHT], bv[MERGE_PATH_IN_FLIGHT];
+#pragma unroll
+                for (uint k = 0; k < MERGE_PATH_IN_FLIGHT; ++k) {
+                    const uint p = p0 + k * G;
+                    if (p < P) {
+                        const ulong x = l + (ulong)(p + 1) * len / (P + 1);
+                        av[k] = LOAD_SK(a[x]);
+                        bv[k] = LOAD_SK(b[d - 1 - x]);
+                    }
+                }
+#pragma unroll
+                for (uint k = 0; k < MERGE_PATH_IN_FLIGHT; ++k)
+                    if (p0 + k * G < P && !SK_LESS(bv[k], av[k])) ++c;
+            }
+        }
+        if (G > 1) {
+            if (active) flags[j] = c; // an inactive work-item's words may be a diagonal's
+            barrier(CLK_LOCAL_MEM_FENCE);
+            c = 0;
+            for (uint i = 0; i < G; ++i) c += flags[i];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (len > 0) {
+            // Probe c - 1 held (the co-rank is past it), probe c did not (the co-rank is at or before it).
+            const ulong nl = c > 0 ? l + (ulong)c * len / (P + 1) + 1 : l;
+            h = c < P ? l + (ulong)(c + 1) * len / (P + 1) : h;
+            l = nl;
+        }
+    }
+    *lo = l;
+    *hi = h;
+}
+
+// The co-rank at a sample diagonal D = t * S (S = 2^shift) bracketed from the samples sa[i] =
+// a[iS] and sb[k] = b[kS + S - 1]: at x = iS the predicate compares a[iS] with b[D - 1 - iS] =
+// b[(t - i - 1)S + S - 1], both samples. A binary search over the i with iS in [max(0, D - lb),
+// min(D, la)) finds the first where it holds; the co-rank lies in [*L, *H], at most S - 1 wide.
+inline void merge_path_sample_bracket(__local const SK* sa, __local const SK* sb, const ulong la, const ulong lb,
+                                      const uint shift, const ulong D, ulong* L, ulong* H)
+{
+    const ulong S = (ulong)1 << shift;
+    const ulong lo = D > lb ? D - lb : 0, hi = min(D, la);
+    const ulong ib = (lo + S - 1) >> shift, ie = (hi + S - 1) >> shift, t = D >> shift;
+    ulong f = ib, len = ie - ib;
+    while (len > 0) {
+        const ulong step = len >> 1, i = f + step;
+        if (SK_LESS(sb[t - i - 1], sa[i])) len = step;
+        else {
+            f = i + 1;
+            len -= step + 1;
+        }
+    }
+    *L = f > ib ? ((f - 1) << shift) + 1 : lo;
+    *H = f < ie ? f << shift : hi;
+}
+
+// The merge rounds' partition (what merge_global needs: where each output tile starts in its left
+// run), G work-items per tile start (MERGE_SPLIT_ITEMS), wg / G tile starts per work-group. With
+// `samples` > 0, where all of a work-group's tile starts lie in one pair of runs (always for the
+// public merge), the work-group first reads every S-th key of both runs into local memory
+// (lsamples: `samples` per run; S the smallest power of two that needs no more) in one round trip,
+// each diagonal d is bracketed by the sample diagonals around it (the co-rank moves by at most
+// one per output, so the brackets at D0 <= d < D1 = D0 + S bound it within 1.5 S), and the global
+// search runs over that window only. flags: wg words (G > 1).
+__kernel void merge_partition_search(__global const SK* in, ulong in_off, __global const SK* in2, ulong in2_off,
+                                     ulong n, ulong L, ulong tile, __global ulong* splits, ulong groups, uint samples,
+                                     __local SK* lsamples, __local uint* flags)
+{
+    in += in_off;
+    in2 += in2_off;
+    const uint P = MERGE_SPLIT_PROBES, G = MERGE_SPLIT_ITEMS;
+    const uint lid = get_local_id(0), wg = get_local_size(0);
+    const uint per_group = wg / G; // tile starts per work-group
+    const uint q = lid / G, j = lid % G;
+    const ulong g0 = get_group_id(0) * (ulong)per_group;
+    const ulong g = g0 + q;
+    const bool active = q < per_group && g < groups;
+
+    // Samples where the whole work-group's diagonals lie in one pair of runs (uniform).
+    ulong la0, lb0, la1, lb1;
+    const ulong base0 = pair_of(g0 * tile, n, L, &la0, &lb0);
+    const ulong glast = min(g0 + per_group, groups) - 1;
+    uint shift = 0;
+    bool sampled = false;
+    if (samples > 0 && pair_of(glast * tile, n, L, &la1, &lb1) == base0) {
+        const ulong m = max(la0, lb0);
+        while (((m + ((ulong)1 << shift) - 1) >> shift) > samples) ++shift;
+        sampled = min(la0, lb0) > ((ulong)2 << shift); // else the window would be no shorter
+    }
+    __local SK* sa = lsamples;
+    __local SK* sb = lsamples + samples;
+    if (sampled) {
+        __global const SK* ka = in + base0;
+        __global const SK* kb = RUN_B(in, in2, base0, la0);
+        const uint ca = (uint)((la0 + ((ulong)1 << shift) - 1) >> shift), cb = (uint)(lb0 >> shift);
+        const ulong last = ((ulong)1 << shift) - 1;
+        for (uint i0 = lid; i0 < ca + cb; i0 += 8 * wg) { // eight reads in flight per work-item
+            SK v[8];
+#pragma unroll
+            for (uint u = 0; u < 8; ++u) {
+                const uint i = i0 + u * wg;
+                if (i < ca) v[u] = LOAD_SK(ka[(ulong)i << shift]);
+                else if (i < ca + cb) v[u] = LOAD_SK(kb[((ulong)(i - ca) << shift) + last]);
+            }
+#pragma unroll
+            for (uint u = 0; u < 8; ++u) {
+                const uint i = i0 + u * wg;
+                if (i < ca) sa[i] = v[u];
+                else if (i < ca + cb) sb[i - ca] = v[u];
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    ulong la = la0, lb = lb0, d = 0, lo = 0, hi = 0;
+    __global const SK* ka = in;
+    __global const SK* kb = in2;
+    if (active) {
+        const ulong o0 = g * tile;
+        const ulong base = pair_of(o0, n, L, &la, &lb);
+        ka = in + base;
+        kb = RUN_B(in, in2, base, la);
+        d = o0 - base;
+        lo = d > lb ? d - lb : 0;
+        hi = min(d, la);
+        if (sampled) {
+            const ulong S = (ulong)1 << shift, D0 = d >> shift << shift, D1 = D0 + S;
+            ulong L0, H0;
+            merge_path_sample_bracket(sa, sb, la, lb, shift, D0, &L0, &H0);
+            lo = max(lo, L0);
+            hi = min(hi, H0 + (d - D0));
+            if (d > D0 && D1 <= la + lb) {
+                ulong L1, H1;
+                merge_path_sample_bracket(sa, sb, la, lb, shift, D1, &L1, &H1);
+                lo = max(lo, L1 > D1 - d ? L1 - (D1 - d) : 0);
+                hi = min(hi, H1);
+            }
+        }
+    }
+    // A bound for every diagonal's interval, the same in every work-item.
+#ifdef MERGE_TWO_RANGES
+    const ulong widest = min(L, n - L);
+#else
+    const ulong widest = L;
+#endif
+    const uint steps = merge_path_steps(sampled ? (ulong)2 << shift : widest, P);
+    merge_path_search(ka, kb, d, &lo, &hi, steps, P, G, j, flags + q * G, active);
+    if (active && j == 0) splits[g] = lo;
+}
