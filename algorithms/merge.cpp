@@ -32,8 +32,8 @@ sort_place place_of(const buffer_range& k, const buffer_range& v, bool has_value
 }
 
 struct merge_kernels {
-    bc::kernel partition, round, cpu_round;
-    std::size_t round_wg = 0, partition_wg = 0; // the GPU kernels' largest work-groups (queried once)
+    bc::kernel partition, round, cpu_round, lead; // lead: merge_global_split (where it can run)
+    std::size_t round_wg = 0, partition_wg = 0, lead_wg = 0; // the GPU kernels' largest work-groups (queried once)
 };
 
 // Kernels per host thread, by context, device and build options.
@@ -56,6 +56,10 @@ merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& op
         k.round = program.create_kernel(stream ? "merge_stream" : "merge_global");
         k.round_wg = pow2_group_size(k.round, queue.get_device(), 1024);
         k.partition_wg = pow2_group_size(k.partition, queue.get_device(), search ? pol.split_group : 128);
+        if (!stream) {
+            k.lead = program.create_kernel("merge_global_split");
+            k.lead_wg = pow2_group_size(k.lead, queue.get_device(), 1024);
+        }
     }
     return cache.emplace(key, k).first->second;
 }
@@ -115,7 +119,8 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
                                            bc::buffer(), true);
         scratch_lease lease(queue);
         const bc::buffer splits = lease.buffer(groups * sizeof(cl_ulong));
-        merge_round_gpu(queue, k.partition, k.round, aa, bb, dst, n, n1, shape, splits, true);
+        merge_round_gpu(queue, k.partition, k.round, aa, bb, dst, n, n1, shape, splits, true,
+                        k.lead_wg >= wg ? &k.lead : nullptr);
     });
 }
 

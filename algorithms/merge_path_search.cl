@@ -110,24 +110,23 @@ inline void merge_path_sample_bracket(__local const SK* sa, __local const SK* sb
 }
 
 // The merge rounds' partition (what merge_global needs: where each output tile starts in its left
-// run), G work-items per tile start (MERGE_SPLIT_ITEMS), wg / G tile starts per work-group. With
-// `samples` > 0, where all of a work-group's tile starts lie in one pair of runs (always for the
-// public merge), the work-group first reads every S-th key of both runs into local memory
-// (lsamples: `samples` per run; S the smallest power of two that needs no more) in one round trip,
-// each diagonal d is bracketed by the sample diagonals around it (the co-rank moves by at most
-// one per output, so the brackets at D0 <= d < D1 = D0 + S bound it within 1.5 S), and the global
-// search runs over that window only. flags: wg words (G > 1).
-__kernel void merge_partition_search(__global const SK* in, ulong in_off, __global const SK* in2, ulong in2_off,
-                                     ulong n, ulong L, ulong tile, __global ulong* splits, ulong groups, uint samples,
-                                     __local SK* lsamples, __local uint* flags)
+// run), G work-items per tile start (MERGE_SPLIT_ITEMS), wg / G tile starts per work-group: this
+// work-group's are tile starts [first, first + wg / G) below `groups`. With `samples` > 0, where
+// all of them lie in one pair of runs (always for the public merge), the work-group first reads
+// every S-th key of both runs into local memory (lsamples: `samples` per run; S the smallest power
+// of two that needs no more) in one round trip, each diagonal d is bracketed by the sample
+// diagonals around it (the co-rank moves by at most one per output, so the brackets at D0 <= d <
+// D1 = D0 + S bound it within 1.5 S), and the global search runs over that window only.
+// flags: wg words (G > 1).
+inline void merge_split_starts(__global const SK* in, __global const SK* in2, const ulong n, const ulong L,
+                               const ulong tile, __global ulong* splits, const ulong first, const ulong groups,
+                               const uint samples, __local SK* lsamples, __local uint* flags)
 {
-    in += in_off;
-    in2 += in2_off;
     const uint P = MERGE_SPLIT_PROBES, G = MERGE_SPLIT_ITEMS;
     const uint lid = get_local_id(0), wg = get_local_size(0);
     const uint per_group = wg / G; // tile starts per work-group
     const uint q = lid / G, j = lid % G;
-    const ulong g0 = get_group_id(0) * (ulong)per_group;
+    const ulong g0 = first;
     const ulong g = g0 + q;
     const bool active = q < per_group && g < groups;
 
@@ -201,4 +200,38 @@ __kernel void merge_partition_search(__global const SK* in, ulong in_off, __glob
     const uint steps = merge_path_steps(sampled ? (ulong)2 << shift : widest, P);
     merge_path_search(ka, kb, d, &lo, &hi, steps, P, G, j, flags + q * G, active);
     if (active && j == 0) splits[g] = lo;
+}
+
+__kernel void merge_partition_search(__global const SK* in, ulong in_off, __global const SK* in2, ulong in2_off,
+                                     ulong n, ulong L, ulong tile, __global ulong* splits, ulong groups, uint samples,
+                                     __local SK* lsamples, __local uint* flags)
+{
+    merge_split_starts(in + in_off, in2 + in2_off, n, L, tile, splits,
+                       get_group_id(0) * (ulong)(get_local_size(0) / MERGE_SPLIT_ITEMS), groups, samples, lsamples, flags);
+}
+
+// A merge round's tiles [tile0, ...) with the next tiles' starts searched beside them (the
+// partition's latency hidden behind merging, issue #30): the first `split_groups` work-groups
+// search tile starts [first_start, groups) as merge_partition_search does (its samples and counts
+// in this kernel's local memory: `samples` per run, then wg count words), the others each merge
+// one tile as merge_global does. The host runs the starts the first tiles need before (a plain
+// partition), this kernel for those tiles with the rest's starts, then this kernel again with
+// split_groups = 0 for the rest. Nothing here waits on another work-group.
+__kernel void merge_global_split(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
+                                 __global const SK* in2, ulong in2_off, __global const V* vin2, ulong vin2_off,
+                                 __global SK* out, ulong out_off, __global V* vout, ulong vout_off, ulong n,
+                                 ulong L, uint out_convert, __global ulong* splits, __local ulong4* lmem4,
+                                 ulong tile0, ulong split_groups, ulong first_start, ulong groups, uint samples)
+{
+    MERGE_ROUND_OFFSETS();
+    const ulong w = get_group_id(0);
+    if (w < split_groups) {
+        __local SK* ls = (__local SK*)lmem4;
+        __local uint* flags = (__local uint*)(ls + 2 * samples);
+        merge_split_starts(in, in2, n, L, (ulong)get_local_size(0) * MERGE_ELEMS, splits,
+                           first_start + w * (get_local_size(0) / MERGE_SPLIT_ITEMS), groups, samples, ls, flags);
+    } else {
+        merge_global_tile(in, vin, in2, vin2, out, vout, n, L, out_convert, splits, (__local ulong*)lmem4,
+                          tile0 + (w - split_groups));
+    }
 }

@@ -53,6 +53,11 @@ struct merge_policy {
     // work-items per tile start, work-groups of split_group, after a bracket from split_samples
     // samples of each run in local memory (0: none). CLPRIM_MERGE_SPLIT overrides.
     std::size_t split_probes = 1, split_items = 1, split_samples = 2048, split_group = 256;
+    // split_lead > 0: the partition's latency hidden behind merging (merge_global_split): the
+    // first split_lead / 64 of a round's tiles get their starts from the partition kernel, then
+    // one launch merges them while its leading work-groups search the other starts, then one
+    // launch merges the rest. 0: partition, then merge_global.
+    std::size_t split_lead = 0;
 };
 
 // The partition kernel's local memory (merge_partition_search): the samples of both runs, then
@@ -164,14 +169,16 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
     p.round_group = round_cap;
     while (p.round_group > 1 && merge_stream_local_bytes(p.round_group * p.elems, kbytes, vbytes) + 1024 > local)
         p.round_group /= 2;
-    // The split search (CLPRIM_MERGE_SPLIT="probes[,items[,samples[,group]]]", probes 0: the
-    // binary merge_partition): items a power of two dividing probes, group a power of two.
-    if (const auto sp = knob_numbers("CLPRIM_MERGE_SPLIT", 1, 4, 0, 1 << 16)) {
+    // The split search (CLPRIM_MERGE_SPLIT="probes[,items[,samples[,group[,lead]]]]", probes 0:
+    // the binary merge_partition): items a power of two dividing probes, group a power of two,
+    // lead in 64ths of the tiles.
+    if (const auto sp = knob_numbers("CLPRIM_MERGE_SPLIT", 1, 5, 0, 1 << 16)) {
         const auto& v = *sp;
         p.split_probes = std::min<std::size_t>(v[0], 64);
         p.split_items = v.size() >= 2 ? std::max<std::size_t>(1, floor_pow2(v[1])) : 1;
         if (v.size() >= 3) p.split_samples = v[2];
         if (v.size() >= 4) p.split_group = std::max<std::size_t>(1, floor_pow2(std::min<std::size_t>(v[3], 1024)));
+        if (v.size() >= 5) p.split_lead = std::min<std::size_t>(v[4], 63);
         while (p.split_items > 1 && (p.split_items > std::max<std::size_t>(1, p.split_probes) ||
                                      std::max<std::size_t>(1, p.split_probes) % p.split_items))
             p.split_items /= 2;

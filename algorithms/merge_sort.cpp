@@ -29,7 +29,7 @@ namespace detail {
 
 void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, const sort_place& a,
                      const sort_place& b, const sort_place& dst, std::size_t n, std::size_t L,
-                     const merge_round_shape& shape, const bc::buffer& splits, bool last)
+                     const merge_round_shape& shape, const bc::buffer& splits, bool last, bc::kernel* lead_kernel)
 {
     if (shape.span > 0) {
         const std::size_t span = shape.span;
@@ -38,7 +38,9 @@ void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, c
                cl_ulong(n), cl_ulong(L), cl_uint(last ? 1 : 0), cl_ulong(span), local_bytes{shape.local});
         return;
     }
-    const std::size_t groups = ceil_div(n, shape.tile);
+    const std::size_t all_groups = ceil_div(n, shape.tile);
+    const bool lead = lead_kernel && shape.lead_tiles > 0;
+    const std::size_t groups = lead ? shape.lead_tiles + 1 : all_groups; // tile starts the partition finds
     if (shape.split_per_group > 0)
         launch(queue, pk, ceil_div(groups, shape.split_per_group) * shape.partition_wg, shape.partition_wg, a.k,
                cl_ulong(a.koff), b.k, cl_ulong(b.koff), cl_ulong(n), cl_ulong(L), cl_ulong(shape.tile), splits,
@@ -46,9 +48,24 @@ void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, c
     else
         launch(queue, pk, round_up(groups, shape.partition_wg), shape.partition_wg, a.k, cl_ulong(a.koff), b.k,
                cl_ulong(b.koff), cl_ulong(n), cl_ulong(L), cl_ulong(shape.tile), splits, cl_ulong(groups));
-    launch(queue, gk, groups * shape.wg, shape.wg, a.k, cl_ulong(a.koff), a.v, cl_ulong(a.voff), b.k,
-           cl_ulong(b.koff), b.v, cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v, cl_ulong(dst.voff),
-           cl_ulong(n), cl_ulong(L), cl_uint(last ? 1 : 0), splits, local_bytes{shape.local});
+    if (!lead) {
+        launch(queue, gk, groups * shape.wg, shape.wg, a.k, cl_ulong(a.koff), a.v, cl_ulong(a.voff), b.k,
+               cl_ulong(b.koff), b.v, cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v, cl_ulong(dst.voff),
+               cl_ulong(n), cl_ulong(L), cl_uint(last ? 1 : 0), splits, local_bytes{shape.local});
+        return;
+    }
+    // The first lead_tiles tiles merged while the leading work-groups search the other starts,
+    // then the rest merged.
+    const std::size_t lead_tiles = shape.lead_tiles, per = shape.wg / shape.split_items;
+    const std::size_t search_groups = ceil_div(all_groups - (lead_tiles + 1), per);
+    launch(queue, *lead_kernel, (search_groups + lead_tiles) * shape.wg, shape.wg, a.k, cl_ulong(a.koff), a.v,
+           cl_ulong(a.voff), b.k, cl_ulong(b.koff), b.v, cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v,
+           cl_ulong(dst.voff), cl_ulong(n), cl_ulong(L), cl_uint(last ? 1 : 0), splits, local_bytes{shape.lead_local},
+           cl_ulong(0), cl_ulong(search_groups), cl_ulong(lead_tiles + 1), cl_ulong(all_groups), cl_uint(shape.lead_samples));
+    launch(queue, *lead_kernel, (all_groups - lead_tiles) * shape.wg, shape.wg, a.k, cl_ulong(a.koff), a.v,
+           cl_ulong(a.voff), b.k, cl_ulong(b.koff), b.v, cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v,
+           cl_ulong(dst.voff), cl_ulong(n), cl_ulong(L), cl_uint(last ? 1 : 0), splits, local_bytes{shape.lead_local},
+           cl_ulong(lead_tiles), cl_ulong(0), cl_ulong(0), cl_ulong(all_groups), cl_uint(0));
 }
 
 void merge_round_cpu(bc::command_queue& queue, bc::kernel& rk, const sort_place& a, const sort_place& b,
@@ -209,6 +226,13 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
 
         unsigned rounds = 0;
         for (std::size_t L = sort_tile; L < n; L <<= 1) ++rounds;
+        // The hidden partition (merge_policy::split_lead), where merge_global_split runs at wg.
+        bc::kernel lk;
+        bc::kernel* lead_kernel = nullptr;
+        if (!stream && shape.lead_tiles > 0) {
+            lk = program.create_kernel("merge_global_split");
+            if (pow2_group_size(lk, device, wg) >= wg) lead_kernel = &lk;
+        }
 
         // The caller's range is one of the two ping-pong buffers (holding sortable bits between
         // rounds); the scratch pair is taken up front, before anything is enqueued.
@@ -240,7 +264,7 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
             ++round;
             const place dst = src.same_keys(caller) ? scratch : caller;
             if (stream) shape.span = merge_stream_span(pol, tile, L, n, false, device.compute_units());
-            merge_round_gpu(queue, pk, gk, src, src, dst, n, L, shape, splits, round == rounds);
+            merge_round_gpu(queue, pk, gk, src, src, dst, n, L, shape, splits, round == rounds, lead_kernel);
             if (trace) trace->merge_round(queue, round, 2 * L, dst.k, dst.koff, n, round == rounds);
             src = dst;
         }
