@@ -1,9 +1,11 @@
 // The public merge / merge_by_key (issue #30): the merge sort's rounds (merge_rounds.hpp), run
 // once over two ranges. The program is merge_sort.cl built with -DMERGE_TWO_RANGES: one pair of
 // runs (the first range, then the second, each its own buffer and offset), keys converted to
-// sortable bits as they are read, back to keys as they are stored. GPU path: merge_partition (one
-// co-rank search per output tile) and merge_global (one co-rank search per work-item in local
-// memory, serial merges from registers), or where forced (CLPRIM_MERGE_STREAM) merge_stream (one
+// sortable bits as they are read, back to keys as they are stored. GPU path: the split search
+// (merge_partition or merge_path_search.cl's merge_partition_search: one co-rank search per output
+// tile) and merge_global (one co-rank search per work-item in local memory, serial merges from
+// registers), or with the policy's split_lead merge_global_split (the search hidden behind
+// merging: three launches), or where forced (CLPRIM_MERGE_STREAM) merge_stream (one
 // launch: each work-group searches its own piece of both ranges and streams through it a tile at
 // a time; merge_stream.cl); CPU devices: merge_cpu_round (one long co-rank piece
 // per work-item). The path and the shape come from the merge sort's policy (select_merge_policy in merge_policy.hpp,

@@ -14,7 +14,9 @@
 //     stable), then the work-group merges runs of E, 2E, ... up to the tile in local memory.
 // (2) merge_partition + merge_global: one global round per doubling of the run length. Each
 //     work-group owns one tile of the output; one co-rank search per work-group (in a kernel
-//     of its own) finds where it starts in its left input run. The work-group loads its pieces of
+//     of its own: merge_partition below, or merge_path_search.cl's merge_partition_search, which
+//     brackets each search from samples in local memory first; merge_global_split there hides
+//     it behind merging) finds where it starts in its left input run. The work-group loads its pieces of
 //     both runs side by side into local memory (coalesced), and each work-item then does ONE
 //     co-rank search for its E outputs and merges them serially, keeping the two head keys in
 //     registers and reading one new key per output. Results go back through local memory so the
