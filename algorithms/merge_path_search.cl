@@ -120,9 +120,9 @@ inline void merge_path_sample_bracket(__local const SK* sa, __local const SK* sb
 // flags: wg words (G > 1).
 inline void merge_split_starts(__global const SK* in, __global const SK* in2, const ulong n, const ulong L,
                                const ulong tile, __global ulong* splits, const ulong first, const ulong groups,
-                               const uint samples, __local SK* lsamples, __local uint* flags)
+                               const uint samples, __local SK* lsamples, __local uint* flags, const uint P,
+                               const uint G)
 {
-    const uint P = MERGE_SPLIT_PROBES, G = MERGE_SPLIT_ITEMS;
     const uint lid = get_local_id(0), wg = get_local_size(0);
     const uint per_group = wg / G; // tile starts per work-group
     const uint q = lid / G, j = lid % G;
@@ -207,14 +207,15 @@ __kernel void merge_partition_search(__global const SK* in, ulong in_off, __glob
                                      __local SK* lsamples, __local uint* flags)
 {
     merge_split_starts(in + in_off, in2 + in2_off, n, L, tile, splits,
-                       get_group_id(0) * (ulong)(get_local_size(0) / MERGE_SPLIT_ITEMS), groups, samples, lsamples, flags);
+                       get_group_id(0) * (ulong)(get_local_size(0) / MERGE_SPLIT_ITEMS), groups, samples, lsamples, flags,
+                       MERGE_SPLIT_PROBES, MERGE_SPLIT_ITEMS);
 }
 
 // A merge round's tiles [tile0, ...) with the next tiles' starts searched beside them (the
 // partition's latency hidden behind merging, issue #30): the first `split_groups` work-groups
-// search tile starts [first_start, groups) as merge_partition_search does (its samples and counts
-// in this kernel's local memory: `samples` per run, then wg count words), the others each merge
-// one tile as merge_global does. The host runs the starts the first tiles need before (a plain
+// search tile starts [first_start, groups) as merge_partition_search does, one work-item each with
+// a binary search after the samples' brackets (`samples` per run in this kernel's local memory),
+// the others each merge one tile as merge_global does. The host runs the starts the first tiles need before (a plain
 // partition), this kernel for those tiles with the rest's starts, then this kernel again with
 // split_groups = 0 for the rest. Nothing here waits on another work-group.
 __kernel void merge_global_split(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
@@ -226,10 +227,8 @@ __kernel void merge_global_split(__global const SK* in, ulong in_off, __global c
     MERGE_ROUND_OFFSETS();
     const ulong w = get_group_id(0);
     if (w < split_groups) {
-        __local SK* ls = (__local SK*)lmem4;
-        __local uint* flags = (__local uint*)(ls + 2 * samples);
-        merge_split_starts(in, in2, n, L, (ulong)get_local_size(0) * MERGE_ELEMS, splits,
-                           first_start + w * (get_local_size(0) / MERGE_SPLIT_ITEMS), groups, samples, ls, flags);
+        merge_split_starts(in, in2, n, L, (ulong)get_local_size(0) * MERGE_ELEMS, splits, first_start + w * get_local_size(0),
+                           groups, samples, (__local SK*)lmem4, (__local uint*)lmem4, 1, 1); // no counts with one work-item a start
     } else {
         merge_global_tile(in, vin, in2, vin2, out, vout, n, L, out_convert, splits, (__local ulong*)lmem4,
                           tile0 + (w - split_groups));

@@ -25,7 +25,7 @@ struct merge_round_shape {
     std::size_t split_per_group = 0, samples = 0, samples_bytes = 8, flag_bytes = 4;
     // The hidden partition (merge_policy::split_lead; merge_global_split): tiles whose starts the
     // partition kernel finds first (0: off), the merge kernel's samples per run and local memory.
-    std::size_t lead_tiles = 0, lead_samples = 0, lead_local = 0, split_items = 1;
+    std::size_t lead_tiles = 0, lead_samples = 0, lead_local = 0;
 };
 
 // The split-search part of a round's shape from the policy, for a partition kernel whose largest
@@ -33,7 +33,6 @@ struct merge_round_shape {
 inline void set_split_shape(merge_round_shape& shape, const merge_policy& p, std::size_t kbytes, std::size_t partition_wg,
                             std::size_t groups)
 {
-    shape.split_items = p.split_items;
     if (p.split_probes == 0) {
         shape.partition_wg = std::min(partition_wg, next_pow2(groups));
     } else {
@@ -47,15 +46,13 @@ inline void set_split_shape(merge_round_shape& shape, const merge_policy& p, std
         shape.samples_bytes = merge_split_local_bytes(q, kbytes);
         shape.flag_bytes = merge_split_flag_bytes(q);
     }
-    // The hidden partition: its searching work-groups are the merge kernel's (wg work-items, tile
-    // starts wg / items each), their samples and counts in the merge kernel's local memory.
+    // The hidden partition: its searching work-groups are the merge kernel's (wg work-items, one
+    // tile start each), their samples in the merge kernel's local memory.
     const std::size_t lead = p.split_lead * groups / 64;
-    if (p.split_lead > 0 && shape.span == 0 && shape.wg % p.split_items == 0 && lead >= 1 && lead + 1 < groups) {
+    if (p.split_lead > 0 && shape.span == 0 && lead >= 1 && lead + 1 < groups) {
         shape.lead_tiles = lead;
-        const std::size_t flags = shape.wg * 4;
-        std::size_t samples = std::min(p.split_samples, shape.local > flags ? (shape.local - flags) / (2 * kbytes) : 0);
-        shape.lead_samples = samples & ~std::size_t(3); // keeps the counts after them 4-byte aligned
-        shape.lead_local = std::max(shape.local, 2 * shape.lead_samples * kbytes + flags);
+        shape.lead_samples = std::min(p.split_samples, shape.local / (2 * kbytes));
+        shape.lead_local = std::max(shape.local, 2 * shape.lead_samples * kbytes);
     }
 }
 

@@ -56,8 +56,8 @@ void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, c
     }
     // The first lead_tiles tiles merged while the leading work-groups search the other starts,
     // then the rest merged.
-    const std::size_t lead_tiles = shape.lead_tiles, per = shape.wg / shape.split_items;
-    const std::size_t search_groups = ceil_div(all_groups - (lead_tiles + 1), per);
+    const std::size_t lead_tiles = shape.lead_tiles;
+    const std::size_t search_groups = ceil_div(all_groups - (lead_tiles + 1), shape.wg);
     launch(queue, *lead_kernel, (search_groups + lead_tiles) * shape.wg, shape.wg, a.k, cl_ulong(a.koff), a.v,
            cl_ulong(a.voff), b.k, cl_ulong(b.koff), b.v, cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v,
            cl_ulong(dst.voff), cl_ulong(n), cl_ulong(L), cl_uint(last ? 1 : 0), splits, local_bytes{shape.lead_local},
