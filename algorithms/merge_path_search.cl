@@ -109,19 +109,52 @@ inline void merge_path_sample_bracket(__local const SK* sa, __local const SK* sb
     *H = f < ie ? f << shift : hi;
 }
 
+// The co-ranks of diagonals d0 and d1 of the stable merge of a[0, la) and b[0, lb), searched side
+// by side by the whole work-group: work-items [0, G) share d0's P probes per step, [G, 2G) d1's
+// (G the largest divisor of P up to wg / 2; a work-group of one searches them in turn). flags:
+// 2G words, cuts: two words, both in local memory. Every work-item calls it (barriers) and gets
+// both co-ranks. merge_stream finds its piece of both runs with it, merge_split_starts the ends of
+// its work-group's tile starts.
+inline void merge_path_search_pair(__global const SK* a, const ulong la, __global const SK* b, const ulong lb,
+                                   const ulong d0, const ulong d1, const uint P, __local uint* flags,
+                                   __local ulong* cuts, ulong* c0, ulong* c1)
+{
+    const uint lid = get_local_id(0), wg = get_local_size(0);
+    const bool pair = wg >= 2;
+    uint G = min(P, max(1u, wg / 2));
+    while (P % G) --G;
+    const uint steps = merge_path_steps(min(la, lb), P);
+    for (uint r = 0; r < (pair ? 1u : 2u); ++r) {
+        const uint side = pair ? (lid >= G ? 1u : 0u) : r;
+        const ulong d = side ? d1 : d0;
+        ulong lo = d > lb ? d - lb : 0, hi = min(d, la);
+        const bool active = pair ? lid < 2 * G : true;
+        merge_path_search(a, b, d, &lo, &hi, steps, P, G, lid % G, flags + side * G, active);
+        if (active && lid % G == 0) cuts[side] = lo;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    *c0 = cuts[0];
+    *c1 = cuts[1];
+    barrier(CLK_LOCAL_MEM_FENCE); // the caller may reuse flags and cuts
+}
+
 // The merge rounds' partition (what merge_global needs: where each output tile starts in its left
-// run), G work-items per tile start (MERGE_SPLIT_ITEMS), wg / G tile starts per work-group: this
-// work-group's are tile starts [first, first + wg / G) below `groups`. With `samples` > 0, where
-// all of them lie in one pair of runs (always for the public merge), the work-group first reads
-// every S-th key of both runs into local memory (lsamples: `samples` per run; S the smallest power
-// of two that needs no more) in one round trip, each diagonal d is bracketed by the sample
-// diagonals around it (the co-rank moves by at most one per output, so the brackets at D0 <= d <
-// D1 = D0 + S bound it within 1.5 S), and the global search runs over that window only.
-// flags: wg words (G > 1).
+// run), G work-items per tile start, wg / G tile starts per work-group: this work-group's are tile
+// starts [first, first + wg / G) below `groups`. With `samples` > 0, where all of them lie in one
+// pair of runs (always for the public merge), the search of each is bracketed first from samples
+// in local memory: every S-th key of both runs (S the smallest power of two that needs no more
+// than `samples` per run), read in one round trip. Which keys: with `ends`, the work-group first
+// finds the exact co-ranks of its first and last tile starts (merge_path_search_pair, wg / 2
+// probes per step each), so every start in between lies in the rectangle between those two points
+// of the merge path, and only that piece of both runs is sampled (S a few hundred keys at 2^26);
+// without, the whole runs are (S tens of thousands of keys). Each diagonal d is then bracketed by
+// the sample diagonals around it (the co-rank moves by at most one per output, so the brackets at
+// D0 <= d < D1 = D0 + S bound it within 1.5 S), and the global search runs over that window only.
+// flags: wg words, cuts: two words of local memory.
 inline void merge_split_starts(__global const SK* in, __global const SK* in2, const ulong n, const ulong L,
                                const ulong tile, __global ulong* splits, const ulong first, const ulong groups,
-                               const uint samples, __local SK* lsamples, __local uint* flags, const uint P,
-                               const uint G)
+                               const uint samples, const uint ends, __local SK* lsamples, __local uint* flags,
+                               __local ulong* cuts, const uint P, const uint G)
 {
     const uint lid = get_local_id(0), wg = get_local_size(0);
     const uint per_group = wg / G; // tile starts per work-group
@@ -134,30 +167,42 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
     ulong la0, lb0, la1, lb1;
     const ulong base0 = pair_of(g0 * tile, n, L, &la0, &lb0);
     const ulong glast = min(g0 + per_group, groups) - 1;
+    __global const SK* ka0 = in + base0;
+    __global const SK* kb0 = RUN_B(in, in2, base0, la0);
     uint shift = 0;
     bool sampled = false;
+    ulong oa = 0, ob = 0, sla = la0, slb = lb0; // the sampled rectangle: a[oa, oa + sla), b[ob, ob + slb)
     if (samples > 0 && pair_of(glast * tile, n, L, &la1, &lb1) == base0) {
-        const ulong m = max(la0, lb0);
+        if (ends) {
+            const ulong df = g0 * tile - base0, dl = glast * tile - base0;
+            ulong cf, cl;
+            merge_path_search_pair(ka0, la0, kb0, lb0, df, dl, max(1u, wg / 2), flags, cuts, &cf, &cl);
+            oa = cf;
+            ob = df - cf;
+            sla = cl - cf;
+            slb = (dl - cl) - ob;
+        }
+        const ulong m = max(sla, slb);
         while (((m + ((ulong)1 << shift) - 1) >> shift) > samples) ++shift;
-        sampled = min(la0, lb0) > ((ulong)2 << shift); // else the window would be no shorter
+        sampled = ends || min(sla, slb) > ((ulong)2 << shift); // else the window would be no shorter
     }
     __local SK* sa = lsamples;
     __local SK* sb = lsamples + samples;
     if (sampled) {
-        __global const SK* ka = in + base0;
-        __global const SK* kb = RUN_B(in, in2, base0, la0);
-        const uint ca = (uint)((la0 + ((ulong)1 << shift) - 1) >> shift), cb = (uint)(lb0 >> shift);
+        __global const SK* ka = ka0 + oa;
+        __global const SK* kb = kb0 + ob;
+        const uint ca = (uint)((sla + ((ulong)1 << shift) - 1) >> shift), cb = (uint)(slb >> shift);
         const ulong last = ((ulong)1 << shift) - 1;
-        for (uint i0 = lid; i0 < ca + cb; i0 += 8 * wg) { // eight reads in flight per work-item
-            SK v[8];
+        for (uint i0 = lid; i0 < ca + cb; i0 += 16 * wg) { // sixteen reads in flight per work-item
+            SK v[16];
 #pragma unroll
-            for (uint u = 0; u < 8; ++u) {
+            for (uint u = 0; u < 16; ++u) {
                 const uint i = i0 + u * wg;
                 if (i < ca) v[u] = LOAD_SK(ka[(ulong)i << shift]);
                 else if (i < ca + cb) v[u] = LOAD_SK(kb[((ulong)(i - ca) << shift) + last]);
             }
 #pragma unroll
-            for (uint u = 0; u < 8; ++u) {
+            for (uint u = 0; u < 16; ++u) {
                 const uint i = i0 + u * wg;
                 if (i < ca) sa[i] = v[u];
                 else if (i < ca + cb) sb[i - ca] = v[u];
@@ -178,17 +223,21 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
         lo = d > lb ? d - lb : 0;
         hi = min(d, la);
         if (sampled) {
-            const ulong S = (ulong)1 << shift, D0 = d >> shift << shift, D1 = D0 + S;
+            // In the rectangle (diagonal ds of the merge of a[oa, oa + sla) and b[ob, ob + slb),
+            // which holds this part of the path), then back.
+            const ulong ds = d - oa - ob;
+            const ulong S = (ulong)1 << shift, D0 = ds >> shift << shift, D1 = D0 + S;
             ulong L0, H0;
-            merge_path_sample_bracket(sa, sb, la, lb, shift, D0, &L0, &H0);
-            lo = max(lo, L0);
-            hi = min(hi, H0 + (d - D0));
-            if (d > D0 && D1 <= la + lb) {
+            merge_path_sample_bracket(sa, sb, sla, slb, shift, D0, &L0, &H0);
+            ulong slo = L0, shi = H0 + (ds - D0);
+            if (ds > D0 && D1 <= sla + slb) {
                 ulong L1, H1;
-                merge_path_sample_bracket(sa, sb, la, lb, shift, D1, &L1, &H1);
-                lo = max(lo, L1 > D1 - d ? L1 - (D1 - d) : 0);
-                hi = min(hi, H1);
+                merge_path_sample_bracket(sa, sb, sla, slb, shift, D1, &L1, &H1);
+                slo = max(slo, L1 > D1 - ds ? L1 - (D1 - ds) : 0);
+                shi = min(shi, H1);
             }
+            lo = max(lo, oa + slo);
+            hi = min(hi, oa + shi);
         }
     }
     // A bound for every diagonal's interval, the same in every work-item.
@@ -204,31 +253,35 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
 
 __kernel void merge_partition_search(__global const SK* in, ulong in_off, __global const SK* in2, ulong in2_off,
                                      ulong n, ulong L, ulong tile, __global ulong* splits, ulong groups, uint samples,
-                                     __local SK* lsamples, __local uint* flags)
+                                     uint ends, __local SK* lsamples, __local uint* flags)
 {
+    __local ulong cuts[2];
     merge_split_starts(in + in_off, in2 + in2_off, n, L, tile, splits,
-                       get_group_id(0) * (ulong)(get_local_size(0) / MERGE_SPLIT_ITEMS), groups, samples, lsamples, flags,
-                       MERGE_SPLIT_PROBES, MERGE_SPLIT_ITEMS);
+                       get_group_id(0) * (ulong)(get_local_size(0) / MERGE_SPLIT_ITEMS), groups, samples, ends, lsamples,
+                       flags, cuts, MERGE_SPLIT_PROBES, MERGE_SPLIT_ITEMS);
 }
 
 // A merge round's tiles [tile0, ...) with the next tiles' starts searched beside them (the
 // partition's latency hidden behind merging, issue #30): the first `split_groups` work-groups
 // search tile starts [first_start, groups) as merge_partition_search does, one work-item each with
-// a binary search after the samples' brackets (`samples` per run in this kernel's local memory),
-// the others each merge one tile as merge_global does. The host runs the starts the first tiles need before (a plain
-// partition), this kernel for those tiles with the rest's starts, then this kernel again with
-// split_groups = 0 for the rest. Nothing here waits on another work-group.
+// a binary search after the samples' brackets (`samples` per run, then wg count words, in this
+// kernel's local memory), the others each merge one tile as merge_global does. The host runs the
+// starts the first tiles need before (a plain partition), this kernel for those tiles with the
+// rest's starts, then this kernel again with split_groups = 0 for the rest. Nothing here waits on
+// another work-group.
 __kernel void merge_global_split(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
                                  __global const SK* in2, ulong in2_off, __global const V* vin2, ulong vin2_off,
                                  __global SK* out, ulong out_off, __global V* vout, ulong vout_off, ulong n,
                                  ulong L, uint out_convert, __global ulong* splits, __local ulong4* lmem4,
-                                 ulong tile0, ulong split_groups, ulong first_start, ulong groups, uint samples)
+                                 ulong tile0, ulong split_groups, ulong first_start, ulong groups, uint samples, uint ends)
 {
+    __local ulong cuts[2];
     MERGE_ROUND_OFFSETS();
     const ulong w = get_group_id(0);
     if (w < split_groups) {
+        __local SK* ls = (__local SK*)lmem4;
         merge_split_starts(in, in2, n, L, (ulong)get_local_size(0) * MERGE_ELEMS, splits, first_start + w * get_local_size(0),
-                           groups, samples, (__local SK*)lmem4, (__local uint*)lmem4, 1, 1); // no counts with one work-item a start
+                           groups, samples, ends, ls, (__local uint*)(ls + 2 * samples), cuts, 1, 1);
     } else {
         merge_global_tile(in, vin, in2, vin2, out, vout, n, L, out_convert, splits, (__local ulong*)lmem4,
                           tile0 + (w - split_groups));

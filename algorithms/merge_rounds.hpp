@@ -26,6 +26,7 @@ struct merge_round_shape {
     // The hidden partition (merge_policy::split_lead; merge_global_split): tiles whose starts the
     // partition kernel finds first (0: off), the merge kernel's samples per run and local memory.
     std::size_t lead_tiles = 0, lead_samples = 0, lead_local = 0;
+    std::size_t ends = 1; // merge_policy::split_ends
 };
 
 // The split-search part of a round's shape from the policy, for a partition kernel whose largest
@@ -47,12 +48,15 @@ inline void set_split_shape(merge_round_shape& shape, const merge_policy& p, std
         shape.flag_bytes = merge_split_flag_bytes(q);
     }
     // The hidden partition: its searching work-groups are the merge kernel's (wg work-items, one
-    // tile start each), their samples in the merge kernel's local memory.
+    // tile start each), their samples and counts in the merge kernel's local memory.
     const std::size_t lead = p.split_lead * groups / 64;
+    shape.ends = p.split_ends;
     if (p.split_lead > 0 && shape.span == 0 && lead >= 1 && lead + 1 < groups) {
         shape.lead_tiles = lead;
-        shape.lead_samples = std::min(p.split_samples, shape.local / (2 * kbytes));
-        shape.lead_local = std::max(shape.local, 2 * shape.lead_samples * kbytes);
+        const std::size_t flags = shape.wg * 4; // after the samples (the ends' search)
+        const std::size_t samples = std::min(p.split_samples, shape.local > flags ? (shape.local - flags) / (2 * kbytes) : 0);
+        shape.lead_samples = samples & ~std::size_t(3); // keeps the counts after them 4-byte aligned
+        shape.lead_local = std::max(shape.local, 2 * shape.lead_samples * kbytes + flags);
     }
 }
 

@@ -44,7 +44,8 @@ void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, c
     if (shape.split_per_group > 0)
         launch(queue, pk, ceil_div(groups, shape.split_per_group) * shape.partition_wg, shape.partition_wg, a.k,
                cl_ulong(a.koff), b.k, cl_ulong(b.koff), cl_ulong(n), cl_ulong(L), cl_ulong(shape.tile), splits,
-               cl_ulong(groups), cl_uint(shape.samples), local_bytes{shape.samples_bytes}, local_bytes{shape.flag_bytes});
+               cl_ulong(groups), cl_uint(shape.samples), cl_uint(shape.ends), local_bytes{shape.samples_bytes},
+               local_bytes{shape.flag_bytes});
     else
         launch(queue, pk, round_up(groups, shape.partition_wg), shape.partition_wg, a.k, cl_ulong(a.koff), b.k,
                cl_ulong(b.koff), cl_ulong(n), cl_ulong(L), cl_ulong(shape.tile), splits, cl_ulong(groups));
@@ -61,11 +62,12 @@ void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, c
     launch(queue, *lead_kernel, (search_groups + lead_tiles) * shape.wg, shape.wg, a.k, cl_ulong(a.koff), a.v,
            cl_ulong(a.voff), b.k, cl_ulong(b.koff), b.v, cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v,
            cl_ulong(dst.voff), cl_ulong(n), cl_ulong(L), cl_uint(last ? 1 : 0), splits, local_bytes{shape.lead_local},
-           cl_ulong(0), cl_ulong(search_groups), cl_ulong(lead_tiles + 1), cl_ulong(all_groups), cl_uint(shape.lead_samples));
+           cl_ulong(0), cl_ulong(search_groups), cl_ulong(lead_tiles + 1), cl_ulong(all_groups), cl_uint(shape.lead_samples),
+           cl_uint(shape.ends));
     launch(queue, *lead_kernel, (all_groups - lead_tiles) * shape.wg, shape.wg, a.k, cl_ulong(a.koff), a.v,
            cl_ulong(a.voff), b.k, cl_ulong(b.koff), b.v, cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v,
            cl_ulong(dst.voff), cl_ulong(n), cl_ulong(L), cl_uint(last ? 1 : 0), splits, local_bytes{shape.lead_local},
-           cl_ulong(lead_tiles), cl_ulong(0), cl_ulong(0), cl_ulong(all_groups), cl_uint(0));
+           cl_ulong(lead_tiles), cl_ulong(0), cl_ulong(0), cl_ulong(all_groups), cl_uint(0), cl_uint(0));
 }
 
 void merge_round_cpu(bc::command_queue& queue, bc::kernel& rk, const sort_place& a, const sort_place& b,

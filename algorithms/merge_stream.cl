@@ -79,26 +79,9 @@ __kernel void merge_stream(__global const SK* in, ulong in_off, __global const V
     __global V* vo = vout + base;
 #endif
     // This work-group's piece of the left run, [a0, a1): the co-ranks of diagonals o0 and o1, searched
-    // side by side (merge_path_search), G work-items sharing each one's MERGE_PROBES probes per step.
+    // side by side (merge_path_search.cl), MERGE_PROBES probes per step each.
     ulong a0, a1;
-    {
-        const uint P = MERGE_PROBES;
-        const bool pair = wg >= 2; // else work-item 0 searches one after the other
-        uint G = min(P, max(1u, wg / 2));
-        while (P % G) --G;
-        const uint steps = merge_path_steps(min(la, lb), P);
-        for (uint r = 0; r < (pair ? 1u : 2u); ++r) {
-            const uint side = pair ? (lid >= G ? 1u : 0u) : r;
-            const ulong dd = (side ? o1 : o0) - base;
-            ulong lo = dd > lb ? dd - lb : 0, hi = min(dd, la);
-            const bool active = pair ? lid < 2 * G : true;
-            merge_path_search(ka, kb, dd, &lo, &hi, steps, P, G, lid % G, flags + side * G, active);
-            if (active && lid % G == 0) cuts[side] = lo;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        a0 = cuts[0];
-        a1 = cuts[1];
-    }
+    merge_path_search_pair(ka, la, kb, lb, o0 - base, o1 - base, MERGE_PROBES, flags, cuts, &a0, &a1);
     const ulong b0 = (o0 - base) - a0;
     // From here on everything is relative to the pieces' starts (32-bit offsets: a piece is at
     // most span keys).
