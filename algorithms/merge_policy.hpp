@@ -52,7 +52,7 @@ struct merge_policy {
     // else merge_partition_search: split_probes positions per search step, shared by split_items
     // work-items per tile start, work-groups of split_group, after a bracket from split_samples
     // samples of each run in local memory (0: none). CLPRIM_MERGE_SPLIT overrides.
-    std::size_t split_probes = 1, split_items = 1, split_samples = 2048, split_group = 256;
+    std::size_t split_probes = 1, split_items = 1, split_samples = 1024, split_group = 256;
     // split_lead > 0: the partition's latency hidden behind merging (merge_global_split): the
     // first split_lead / 64 of a round's tiles get their starts from the partition kernel, then
     // one launch merges them while its leading work-groups search the other starts, then one
@@ -60,7 +60,7 @@ struct merge_policy {
     std::size_t split_lead = 0;
     // split_ends: with samples, each work-group first finds the exact starts of its first and last
     // tile and samples only the piece of both runs between them (1), or samples the whole runs (0).
-    std::size_t split_ends = 1;
+    std::size_t split_ends = 0;
 };
 
 // The partition kernel's local memory (merge_partition_search): the samples of both runs, then
