@@ -138,19 +138,65 @@ inline void merge_path_search_pair(__global const SK* a, const ulong la, __globa
     barrier(CLK_LOCAL_MEM_FENCE); // the caller may reuse flags and cuts
 }
 
+// Every S-th key (S = 2^shift) of a[0, sla) and b[0, slb) into local memory, the work-group
+// together, sixteen reads in flight per work-item: sa[i] = a[iS], sb[k] = b[kS + S - 1] (the keys
+// merge_path_sample_bracket compares). Ends with a barrier.
+inline void merge_path_load_samples(__global const SK* a, const ulong sla, __global const SK* b, const ulong slb,
+                                    const uint shift, __local SK* sa, __local SK* sb)
+{
+    const uint lid = get_local_id(0), wg = get_local_size(0);
+    const uint ca = (uint)((sla + ((ulong)1 << shift) - 1) >> shift), cb = (uint)(slb >> shift);
+    const ulong last = ((ulong)1 << shift) - 1;
+    for (uint i0 = lid; i0 < ca + cb; i0 += 16 * wg) {
+        SK v[16];
+#pragma unroll
+        for (uint u = 0; u < 16; ++u) {
+            const uint i = i0 + u * wg;
+            if (i < ca) v[u] = LOAD_SK(a[(ulong)i << shift]);
+            else if (i < ca + cb) v[u] = LOAD_SK(b[((ulong)(i - ca) << shift) + last]);
+        }
+#pragma unroll
+        for (uint u = 0; u < 16; ++u) {
+            const uint i = i0 + u * wg;
+            if (i < ca) sa[i] = v[u];
+            else if (i < ca + cb) sb[i - ca] = v[u];
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// The window [*lo, *hi] holding the co-rank at diagonal ds of the merge of a[0, sla) and b[0, slb),
+// from their samples (merge_path_load_samples): the brackets at the sample diagonals D0 <= ds <
+// D1 = D0 + S, moved along the path (the co-rank moves by at most one per output): at most 1.5 S.
+inline void merge_path_sample_window(__local const SK* sa, __local const SK* sb, const ulong sla, const ulong slb,
+                                     const uint shift, const ulong ds, ulong* lo, ulong* hi)
+{
+    const ulong S = (ulong)1 << shift, D0 = ds >> shift << shift, D1 = D0 + S;
+    ulong L0, H0;
+    merge_path_sample_bracket(sa, sb, sla, slb, shift, D0, &L0, &H0);
+    ulong l = L0, h = H0 + (ds - D0);
+    if (ds > D0 && D1 <= sla + slb) {
+        ulong L1, H1;
+        merge_path_sample_bracket(sa, sb, sla, slb, shift, D1, &L1, &H1);
+        l = max(l, L1 > D1 - ds ? L1 - (D1 - ds) : 0);
+        h = min(h, H1);
+    }
+    *lo = l;
+    *hi = h;
+}
+
 // The merge rounds' partition (what merge_global needs: where each output tile starts in its left
 // run), G work-items per tile start, wg / G tile starts per work-group: this work-group's are tile
 // starts [first, first + wg / G) below `groups`. With `samples` > 0, where all of them lie in one
 // pair of runs (always for the public merge), the search of each is bracketed first from samples
 // in local memory: every S-th key of both runs (S the smallest power of two that needs no more
-// than `samples` per run), read in one round trip. Which keys: with `ends`, the work-group first
-// finds the exact co-ranks of its first and last tile starts (merge_path_search_pair, wg / 2
-// probes per step each), so every start in between lies in the rectangle between those two points
-// of the merge path, and only that piece of both runs is sampled (S a few hundred keys at 2^26);
-// without, the whole runs are (S tens of thousands of keys). Each diagonal d is then bracketed by
-// the sample diagonals around it (the co-rank moves by at most one per output, so the brackets at
-// D0 <= d < D1 = D0 + S bound it within 1.5 S), and the global search runs over that window only.
-// flags: wg words, cuts: two words of local memory.
+// than `samples` per run), read in one round trip. Which keys: ends = 0, the whole runs (S tens
+// of thousands of keys at 2^26); else only the piece of both runs between the work-group's first
+// and last tile start, which holds the path of every start in between (S a few hundred keys):
+// ends = 1 finds their exact co-ranks first (merge_path_search_pair, wg / 2 probes per step
+// each), ends = 2 windows for them from 256 samples of the whole runs. Each diagonal d is then
+// bracketed by the sample diagonals around it (merge_path_sample_window: within 1.5 S), and the
+// global search runs over that window only. flags: wg words, cuts: four words of local memory.
 inline void merge_split_starts(__global const SK* in, __global const SK* in2, const ulong n, const ulong L,
                                const ulong tile, __global ulong* splits, const ulong first, const ulong groups,
                                const uint samples, const uint ends, __local SK* lsamples, __local uint* flags,
@@ -169,47 +215,55 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
     const ulong glast = min(g0 + per_group, groups) - 1;
     __global const SK* ka0 = in + base0;
     __global const SK* kb0 = RUN_B(in, in2, base0, la0);
+    // (Every barrier below is reached by the whole work-group whatever the mode: steps, counts or
+    // the work-item doing the work are what the mode switches. PoCL's work-group compiler wants
+    // them so.)
+    const bool in_pair = samples > 0 && pair_of(glast * tile, n, L, &la1, &lb1) == base0;
+    const ulong df = g0 * tile - base0, dl = glast * tile - base0;
+    ulong oa = 0, ob = 0, sla = la0, slb = lb0; // the sampled rectangle: a[oa, oa + sla), b[ob, ob + slb)
+    __local SK* sa = lsamples;
+    __local SK* sb = lsamples + samples;
+    // ends = 1: the exact co-ranks of the first and last start.
+    const bool exact = in_pair && ends == 1, windowed = in_pair && ends == 2;
+    ulong cf, cl;
+    merge_path_search_pair(ka0, exact ? la0 : 0, kb0, exact ? lb0 : 0, exact ? df : 0, exact ? dl : 0, max(1u, wg / 2),
+                           flags, cuts, &cf, &cl);
+    if (exact) {
+        oa = cf;
+        ob = df - cf;
+        sla = cl - cf;
+        slb = (dl - cl) - ob;
+    }
+    // ends = 2: windows for them from a few samples of the whole runs.
+    uint s1 = 0;
+    const uint c1 = min(samples, 256u);
+    while (windowed && ((max(la0, lb0) + ((ulong)1 << s1) - 1) >> s1) > c1) ++s1;
+    merge_path_load_samples(ka0, windowed ? la0 : 0, kb0, windowed ? lb0 : 0, s1, sa, sa + c1);
+    if (windowed && lid == 0) {
+        ulong l, h;
+        merge_path_sample_window(sa, sa + c1, la0, lb0, s1, df, &l, &h);
+        cuts[0] = max(l, df > lb0 ? df - lb0 : 0);
+        cuts[1] = min(h, min(df, la0));
+        merge_path_sample_window(sa, sa + c1, la0, lb0, s1, dl, &l, &h);
+        cuts[2] = max(l, dl > lb0 ? dl - lb0 : 0);
+        cuts[3] = min(h, min(dl, la0));
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (windowed) {
+        oa = cuts[0];
+        ob = df - cuts[1];
+        sla = cuts[3] - oa;
+        slb = (dl - cuts[2]) - ob;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE); // the samples' memory is reused below
     uint shift = 0;
     bool sampled = false;
-    ulong oa = 0, ob = 0, sla = la0, slb = lb0; // the sampled rectangle: a[oa, oa + sla), b[ob, ob + slb)
-    if (samples > 0 && pair_of(glast * tile, n, L, &la1, &lb1) == base0) {
-        if (ends) {
-            const ulong df = g0 * tile - base0, dl = glast * tile - base0;
-            ulong cf, cl;
-            merge_path_search_pair(ka0, la0, kb0, lb0, df, dl, max(1u, wg / 2), flags, cuts, &cf, &cl);
-            oa = cf;
-            ob = df - cf;
-            sla = cl - cf;
-            slb = (dl - cl) - ob;
-        }
+    if (in_pair) {
         const ulong m = max(sla, slb);
         while (((m + ((ulong)1 << shift) - 1) >> shift) > samples) ++shift;
         sampled = ends || min(sla, slb) > ((ulong)2 << shift); // else the window would be no shorter
     }
-    __local SK* sa = lsamples;
-    __local SK* sb = lsamples + samples;
-    if (sampled) {
-        __global const SK* ka = ka0 + oa;
-        __global const SK* kb = kb0 + ob;
-        const uint ca = (uint)((sla + ((ulong)1 << shift) - 1) >> shift), cb = (uint)(slb >> shift);
-        const ulong last = ((ulong)1 << shift) - 1;
-        for (uint i0 = lid; i0 < ca + cb; i0 += 16 * wg) { // sixteen reads in flight per work-item
-            SK v[16];
-#pragma unroll
-            for (uint u = 0; u < 16; ++u) {
-                const uint i = i0 + u * wg;
-                if (i < ca) v[u] = LOAD_SK(ka[(ulong)i << shift]);
-                else if (i < ca + cb) v[u] = LOAD_SK(kb[((ulong)(i - ca) << shift) + last]);
-            }
-#pragma unroll
-            for (uint u = 0; u < 16; ++u) {
-                const uint i = i0 + u * wg;
-                if (i < ca) sa[i] = v[u];
-                else if (i < ca + cb) sb[i - ca] = v[u];
-            }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    merge_path_load_samples(ka0 + oa, sampled ? sla : 0, kb0 + ob, sampled ? slb : 0, shift, sa, sb);
 
     ulong la = la0, lb = lb0, d = 0, lo = 0, hi = 0;
     __global const SK* ka = in;
@@ -223,19 +277,10 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
         lo = d > lb ? d - lb : 0;
         hi = min(d, la);
         if (sampled) {
-            // In the rectangle (diagonal ds of the merge of a[oa, oa + sla) and b[ob, ob + slb),
+            // In the rectangle (diagonal d - oa - ob of the merge of a[oa, oa + sla) and b[ob, ob + slb),
             // which holds this part of the path), then back.
-            const ulong ds = d - oa - ob;
-            const ulong S = (ulong)1 << shift, D0 = ds >> shift << shift, D1 = D0 + S;
-            ulong L0, H0;
-            merge_path_sample_bracket(sa, sb, sla, slb, shift, D0, &L0, &H0);
-            ulong slo = L0, shi = H0 + (ds - D0);
-            if (ds > D0 && D1 <= sla + slb) {
-                ulong L1, H1;
-                merge_path_sample_bracket(sa, sb, sla, slb, shift, D1, &L1, &H1);
-                slo = max(slo, L1 > D1 - ds ? L1 - (D1 - ds) : 0);
-                shi = min(shi, H1);
-            }
+            ulong slo, shi;
+            merge_path_sample_window(sa, sb, sla, slb, shift, d - oa - ob, &slo, &shi);
             lo = max(lo, oa + slo);
             hi = min(hi, oa + shi);
         }
@@ -255,7 +300,7 @@ __kernel void merge_partition_search(__global const SK* in, ulong in_off, __glob
                                      ulong n, ulong L, ulong tile, __global ulong* splits, ulong groups, uint samples,
                                      uint ends, __local SK* lsamples, __local uint* flags)
 {
-    __local ulong cuts[2];
+    __local ulong cuts[4];
     merge_split_starts(in + in_off, in2 + in2_off, n, L, tile, splits,
                        get_group_id(0) * (ulong)(get_local_size(0) / MERGE_SPLIT_ITEMS), groups, samples, ends, lsamples,
                        flags, cuts, MERGE_SPLIT_PROBES, MERGE_SPLIT_ITEMS);
@@ -275,7 +320,7 @@ __kernel void merge_global_split(__global const SK* in, ulong in_off, __global c
                                  ulong L, uint out_convert, __global ulong* splits, __local ulong4* lmem4,
                                  ulong tile0, ulong split_groups, ulong first_start, ulong groups, uint samples, uint ends)
 {
-    __local ulong cuts[2];
+    __local ulong cuts[4];
     MERGE_ROUND_OFFSETS();
     const ulong w = get_group_id(0);
     if (w < split_groups) {

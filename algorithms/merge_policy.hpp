@@ -58,8 +58,9 @@ struct merge_policy {
     // one launch merges them while its leading work-groups search the other starts, then one
     // launch merges the rest. 0: partition, then merge_global.
     std::size_t split_lead = 0;
-    // split_ends: with samples, each work-group first finds the exact starts of its first and last
-    // tile and samples only the piece of both runs between them (1), or samples the whole runs (0).
+    // split_ends: with samples, each work-group samples the whole runs (0), or only the piece of
+    // both runs between its first and last tile start, found first exactly (1) or within windows
+    // from 256 samples of the whole runs (2).
     std::size_t split_ends = 0;
 };
 
@@ -174,7 +175,7 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
         p.round_group /= 2;
     // The split search (CLPRIM_MERGE_SPLIT="probes[,items[,samples[,group[,lead[,ends]]]]]",
     // probes 0: the binary merge_partition): items a power of two dividing probes, group a power
-    // of two, lead in 64ths of the tiles, ends 0 or 1.
+    // of two, lead in 64ths of the tiles, ends 0, 1 or 2.
     if (const auto sp = knob_numbers("CLPRIM_MERGE_SPLIT", 1, 6, 0, 1 << 16)) {
         const auto& v = *sp;
         p.split_probes = std::min<std::size_t>(v[0], 64);
@@ -182,7 +183,7 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
         if (v.size() >= 3) p.split_samples = v[2];
         if (v.size() >= 4) p.split_group = std::max<std::size_t>(1, floor_pow2(std::min<std::size_t>(v[3], 1024)));
         if (v.size() >= 5) p.split_lead = std::min<std::size_t>(v[4], 63);
-        if (v.size() >= 6) p.split_ends = v[5] ? 1 : 0;
+        if (v.size() >= 6) p.split_ends = std::min<std::size_t>(v[5], 2);
         while (p.split_items > 1 && (p.split_items > std::max<std::size_t>(1, p.split_probes) ||
                                      std::max<std::size_t>(1, p.split_probes) % p.split_items))
             p.split_items /= 2;
