@@ -51,7 +51,10 @@ struct merge_policy {
     // split_probes 0: merge_partition (one binary co-rank search per tile start, merge_sort.cl);
     // else merge_partition_search: split_probes positions per search step, shared by split_items
     // work-items per tile start, work-groups of split_group, after a bracket from split_samples
-    // samples of each run in local memory (0: none). CLPRIM_MERGE_SPLIT overrides.
+    // samples of each run in local memory (0: none). CLPRIM_MERGE_SPLIT overrides. H100, merge of
+    // two 2^26 uint halves (docs/RESULTS.md, "#30 (s5-merge)"): binary 0.236-0.240 ms, 1024
+    // whole-run samples 0.227-0.234; more samples, more probes, or the piece-of-runs samples
+    // (split_ends 1) were slower, the hidden partition (split_lead) much slower (0.30).
     std::size_t split_probes = 1, split_items = 1, split_samples = 1024, split_group = 256;
     // split_lead > 0: the partition's latency hidden behind merging (merge_global_split): the
     // first split_lead / 64 of a round's tiles get their starts from the partition kernel, then
