@@ -1,9 +1,11 @@
 // The public merge / merge_by_key (issue #30): the merge sort's rounds (merge_rounds.hpp), run
 // once over two ranges. The program is merge_sort.cl built with -DMERGE_TWO_RANGES: one pair of
 // runs (the first range, then the second, each its own buffer and offset), keys converted to
-// sortable bits as they are read, back to keys as they are stored. GPU path: merge_partition (one
-// co-rank search per output tile) and merge_global (one co-rank search per work-item in local
-// memory, serial merges from registers), or where forced (CLPRIM_MERGE_STREAM) merge_stream (one
+// sortable bits as they are read, back to keys as they are stored. GPU path: the split search
+// (merge_partition or merge_path_search.cl's merge_partition_search: one co-rank search per output
+// tile) and merge_global (one co-rank search per work-item in local memory, serial merges from
+// registers), or with the policy's split_lead merge_global_split (the search hidden behind
+// merging: three launches), or where forced (CLPRIM_MERGE_STREAM) merge_stream (one
 // launch: each work-group searches its own piece of both ranges and streams through it a tile at
 // a time; merge_stream.cl); CPU devices: merge_cpu_round (one long co-rank piece
 // per work-item). The path and the shape come from the merge sort's policy (select_merge_policy in merge_policy.hpp,
@@ -17,6 +19,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace clprim {
 namespace detail {
@@ -31,27 +34,34 @@ sort_place place_of(const buffer_range& k, const buffer_range& v, bool has_value
 }
 
 struct merge_kernels {
-    bc::kernel partition, round, cpu_round;
-    std::size_t round_wg = 0, partition_wg = 0; // the GPU kernels' largest work-groups (queried once)
+    bc::kernel partition, round, cpu_round, lead; // lead: merge_global_split (where it can run)
+    std::size_t round_wg = 0, partition_wg = 0, lead_wg = 0; // the GPU kernels' largest work-groups (queried once)
 };
 
 // Kernels per host thread, by context, device and build options.
-merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& options, bool cpu, bool stream)
+merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& options, bool cpu, bool stream,
+                           const merge_policy& pol)
 {
-    thread_local std::map<std::tuple<cl_context, cl_device_id, std::string, bool>, merge_kernels> cache;
-    const auto key = std::make_tuple(queue.get_context().get(), queue.get_device().id(), options, stream);
+    const bool search = pol.split_probes > 0;
+    thread_local std::map<std::tuple<cl_context, cl_device_id, std::string, bool, bool>, merge_kernels> cache;
+    const auto key = std::make_tuple(queue.get_context().get(), queue.get_device().id(), options, stream, search);
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
-    const bc::program program =
-        stream ? algorithms_program(queue.get_context(), {"sort_key_order.cl", "merge_sort.cl", "merge_stream.cl"}, options)
-               : algorithms_program(queue.get_context(), {"sort_key_order.cl", "merge_sort.cl"}, options);
+    std::vector<std::string> files{"sort_key_order.cl", "merge_sort.cl"};
+    if (!cpu) files.push_back("merge_path_search.cl");
+    if (stream) files.push_back("merge_stream.cl");
+    const bc::program program = algorithms_program(queue.get_context(), files, options);
     merge_kernels k;
     if (cpu) k.cpu_round = program.create_kernel("merge_cpu_round");
     else {
-        k.partition = program.create_kernel("merge_partition");
+        k.partition = program.create_kernel(search ? "merge_partition_search" : "merge_partition");
         k.round = program.create_kernel(stream ? "merge_stream" : "merge_global");
         k.round_wg = pow2_group_size(k.round, queue.get_device(), 1024);
-        k.partition_wg = pow2_group_size(k.partition, queue.get_device(), 128);
+        k.partition_wg = pow2_group_size(k.partition, queue.get_device(), search ? pol.split_group : 128);
+        if (!stream) {
+            k.lead = program.create_kernel("merge_global_split");
+            k.lead_wg = pow2_group_size(k.lead, queue.get_device(), 1024);
+        }
     }
     return cache.emplace(key, k).first->second;
 }
@@ -90,8 +100,8 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         const bool stream = !pol.cpu && pol.stream_tiles > 0;
         const std::string options = sort_build_options(sr) + " -DMERGE_TWO_RANGES -DMERGE_ELEMS=" + std::to_string(elems) +
                                     (stream ? " -DMERGE_PROBES=" + std::to_string(pol.probes) : std::string()) +
-                                    (pol.cpu ? std::string() : pol.options);
-        merge_kernels& k = kernels_for(queue, options, pol.cpu, stream);
+                                    (pol.cpu ? std::string() : merge_split_options(pol) + pol.options);
+        merge_kernels& k = kernels_for(queue, options, pol.cpu, stream, pol);
         // An empty input stands in with the other one's buffers (never read), so that no kernel
         // argument is a null buffer.
         const sort_place a = place_of(r.keys1, r.values1, r.has_values);
@@ -103,14 +113,16 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         const std::size_t wg = std::min(stream ? pol.round_group : pol.group, k.round_wg);
         const std::size_t tile = wg * elems;
         const std::size_t groups = ceil_div(n, tile);
-        merge_round_shape shape{wg, tile, std::min(k.partition_wg, next_pow2(groups)),
+        merge_round_shape shape{wg, tile, 0,
                                 stream ? merge_stream_local_bytes(tile, kbytes, vbytes) : merge_round_local_bytes(tile, kbytes, vbytes)};
+        set_split_shape(shape, pol, kbytes, k.partition_wg, groups);
         if (stream) return merge_round_gpu(queue, k.partition, k.round, aa, bb, dst, n, n1,
                                            [&] { shape.span = merge_stream_span(pol, tile, n1, n, true, device.compute_units()); return shape; }(),
                                            bc::buffer(), true);
         scratch_lease lease(queue);
         const bc::buffer splits = lease.buffer(groups * sizeof(cl_ulong));
-        merge_round_gpu(queue, k.partition, k.round, aa, bb, dst, n, n1, shape, splits, true);
+        merge_round_gpu(queue, k.partition, k.round, aa, bb, dst, n, n1, shape, splits, true,
+                        k.lead_wg >= wg ? &k.lead : nullptr);
     });
 }
 

@@ -47,7 +47,43 @@ struct merge_policy {
     std::size_t stream_groups = 0; // > 0: work-groups per compute unit instead (merge_stream_span)
     std::size_t probes = 8;
     std::size_t round_group = 256;
+    // gpu rounds' split search (the partition before merge_global, merge_path_search.cl):
+    // split_probes 0: merge_partition (one binary co-rank search per tile start, merge_sort.cl);
+    // else merge_partition_search: split_probes positions per search step, shared by split_items
+    // work-items per tile start, work-groups of split_group, after a bracket from split_samples
+    // samples of each run in local memory (0: none). CLPRIM_MERGE_SPLIT overrides. H100, merge of
+    // two 2^26 uint halves (docs/RESULTS.md, "#30 (s5-merge)"): binary 0.236-0.240 ms, 1024
+    // whole-run samples 0.227-0.234; more samples, more probes, or the piece-of-runs samples
+    // (split_ends 1) were slower, the hidden partition (split_lead) much slower (0.30).
+    std::size_t split_probes = 1, split_items = 1, split_samples = 1024, split_group = 256;
+    // split_lead > 0: the partition's latency hidden behind merging (merge_global_split): the
+    // first split_lead / 64 of a round's tiles get their starts from the partition kernel, then
+    // one launch merges them while its leading work-groups search the other starts, then one
+    // launch merges the rest. 0: partition, then merge_global.
+    std::size_t split_lead = 0;
+    // split_ends: with samples, each work-group samples the whole runs (0), or only the piece of
+    // both runs between its first and last tile start, found first exactly (1) or within windows
+    // from 256 samples of the whole runs (2).
+    std::size_t split_ends = 0;
 };
+
+// The partition kernel's local memory (merge_partition_search): the samples of both runs, then
+// one count per work-item (split_items > 1).
+inline std::size_t merge_split_local_bytes(const merge_policy& p, std::size_t kbytes)
+{
+    return std::max<std::size_t>(8, 2 * p.split_samples * kbytes);
+}
+inline std::size_t merge_split_flag_bytes(const merge_policy& p)
+{
+    return p.split_items > 1 || p.split_samples > 0 ? p.split_group * 4 : 4;
+}
+
+// The build options of the split search (merge_path_search.cl, joined into every GPU-path program).
+inline std::string merge_split_options(const merge_policy& p)
+{
+    return " -DMERGE_SPLIT_PROBES=" + std::to_string(std::max<std::size_t>(1, p.split_probes)) +
+           " -DMERGE_SPLIT_ITEMS=" + std::to_string(p.split_items);
+}
 
 // Local memory of one merge round's work-group (merge_global): the keys (tile + 1), then the values.
 inline std::size_t merge_round_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes)
@@ -140,6 +176,24 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
     p.round_group = round_cap;
     while (p.round_group > 1 && merge_stream_local_bytes(p.round_group * p.elems, kbytes, vbytes) + 1024 > local)
         p.round_group /= 2;
+    // The split search (CLPRIM_MERGE_SPLIT="probes[,items[,samples[,group[,lead[,ends]]]]]",
+    // probes 0: the binary merge_partition): items a power of two dividing probes, group a power
+    // of two, lead in 64ths of the tiles, ends 0, 1 or 2.
+    if (const auto sp = knob_numbers("CLPRIM_MERGE_SPLIT", 1, 6, 0, 1 << 16)) {
+        const auto& v = *sp;
+        p.split_probes = std::min<std::size_t>(v[0], 64);
+        p.split_items = v.size() >= 2 ? std::max<std::size_t>(1, floor_pow2(v[1])) : 1;
+        if (v.size() >= 3) p.split_samples = v[2];
+        if (v.size() >= 4) p.split_group = std::max<std::size_t>(1, floor_pow2(std::min<std::size_t>(v[3], 1024)));
+        if (v.size() >= 5) p.split_lead = std::min<std::size_t>(v[4], 63);
+        if (v.size() >= 6) p.split_ends = std::min<std::size_t>(v[5], 2);
+        while (p.split_items > 1 && (p.split_items > std::max<std::size_t>(1, p.split_probes) ||
+                                     std::max<std::size_t>(1, p.split_probes) % p.split_items))
+            p.split_items /= 2;
+    }
+    p.split_group = std::max(p.split_group, p.split_items);
+    while (p.split_samples > 0 && merge_split_local_bytes(p, kbytes) + merge_split_flag_bytes(p) + 1024 > local)
+        p.split_samples /= 2;
     // CLPRIM_MERGE_OPTIONS adds build options (measurements). No register cap: with the full-tile
     // rounds (merge_sort.cl) every cap tried was slower on the H100 (2^26 uint -> uint, a round:
     // uncapped 0.359 ms, 48 regs 0.378, 40 0.519, 32 0.806; keys alone at 32: 0.23 -> 0.55 ms).

@@ -19,7 +19,46 @@ namespace detail {
 struct merge_round_shape {
     std::size_t wg, tile, partition_wg, local;
     std::size_t span = 0;
+    // The partition kernel: merge_partition (split_per_group 0: one tile start per work-item) or
+    // merge_partition_search (tile starts per work-group of partition_wg, `samples` per run in
+    // local memory of samples_bytes, flag_bytes of counts).
+    std::size_t split_per_group = 0, samples = 0, samples_bytes = 8, flag_bytes = 4;
+    // The hidden partition (merge_policy::split_lead; merge_global_split): tiles whose starts the
+    // partition kernel finds first (0: off), the merge kernel's samples per run and local memory.
+    std::size_t lead_tiles = 0, lead_samples = 0, lead_local = 0;
+    std::size_t ends = 1; // merge_policy::split_ends
 };
+
+// The split-search part of a round's shape from the policy, for a partition kernel whose largest
+// work-group here is partition_wg (queried) and `groups` tile starts.
+inline void set_split_shape(merge_round_shape& shape, const merge_policy& p, std::size_t kbytes, std::size_t partition_wg,
+                            std::size_t groups)
+{
+    if (p.split_probes == 0) {
+        shape.partition_wg = std::min(partition_wg, next_pow2(groups));
+    } else {
+        merge_policy q = p;
+        q.split_group = std::max(p.split_items, std::min(p.split_group, partition_wg));
+        // No larger than the tile starts need (keeping a whole number of them per work-group).
+        q.split_group = std::max(q.split_items, std::min(q.split_group, next_pow2(groups) * q.split_items));
+        shape.partition_wg = q.split_group;
+        shape.split_per_group = q.split_group / q.split_items;
+        shape.samples = q.split_samples;
+        shape.samples_bytes = merge_split_local_bytes(q, kbytes);
+        shape.flag_bytes = merge_split_flag_bytes(q);
+    }
+    // The hidden partition: its searching work-groups are the merge kernel's (wg work-items, one
+    // tile start each), their samples and counts in the merge kernel's local memory.
+    const std::size_t lead = p.split_lead * groups / 64;
+    shape.ends = p.split_ends;
+    if (p.split_lead > 0 && shape.span == 0 && lead >= 1 && lead + 1 < groups) {
+        shape.lead_tiles = lead;
+        const std::size_t flags = shape.wg * 4; // after the samples (the ends' search)
+        const std::size_t samples = std::min(p.split_samples, shape.local > flags ? (shape.local - flags) / (2 * kbytes) : 0);
+        shape.lead_samples = samples & ~std::size_t(3); // keeps the counts after them 4-byte aligned
+        shape.lead_local = std::max(shape.local, 2 * shape.lead_samples * kbytes + flags);
+    }
+}
 
 // merge_stream's outputs per work-group for runs of L: stream_tiles tiles, or with
 // stream_groups (work-groups per compute unit) the whole round spread over that many work-groups
@@ -44,9 +83,11 @@ inline std::size_t merge_stream_span(const merge_policy& p, std::size_t tile, st
 // the merge kernel, pk merge_partition or unused) from a and b (the same place for the sort's
 // rounds) into dst; `last` converts keys back to the caller's form. shape.span > 0: merge_stream
 // (the caller sets it per round, merge_stream_span); else splits: ceil(n / tile) ulongs.
+// shape.lead_tiles > 0 (and lead_kernel, merge_global_split): the partition for the first tiles,
+// then merge_global_split twice (see merge_policy::split_lead).
 void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, const sort_place& a,
                      const sort_place& b, const sort_place& dst, std::size_t n, std::size_t L,
-                     const merge_round_shape& shape, const bc::buffer& splits, bool last);
+                     const merge_round_shape& shape, const bc::buffer& splits, bool last, bc::kernel* lead_kernel = nullptr);
 // One round on the CPU-path kernel (merge_cpu_round): work-items of `piece` outputs each.
 void merge_round_cpu(bc::command_queue& queue, bc::kernel& rk, const sort_place& a, const sort_place& b,
                      const sort_place& dst, std::size_t n, std::size_t L, std::size_t piece, bool last);

@@ -14,7 +14,9 @@
 //     stable), then the work-group merges runs of E, 2E, ... up to the tile in local memory.
 // (2) merge_partition + merge_global: one global round per doubling of the run length. Each
 //     work-group owns one tile of the output; one co-rank search per work-group (in a kernel
-//     of its own) finds where it starts in its left input run. The work-group loads its pieces of
+//     of its own: merge_partition below, or merge_path_search.cl's merge_partition_search, which
+//     brackets each search from samples in local memory first; merge_global_split there hides
+//     it behind merging) finds where it starts in its left input run. The work-group loads its pieces of
 //     both runs side by side into local memory (coalesced), and each work-item then does ONE
 //     co-rank search for its E outputs and merges them serially, keeping the two head keys in
 //     registers and reading one new key per output. Results go back through local memory so the
@@ -269,15 +271,13 @@ inline void merge_tile(__global const SK* ka, __global const V* va, __global con
     }
 }
 
-__kernel void merge_global(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
-                           __global const SK* in2, ulong in2_off, __global const V* vin2, ulong vin2_off,
-                           __global SK* out, ulong out_off, __global V* vout, ulong vout_off, ulong n,
-                           ulong L, uint out_convert, __global const ulong* splits, __local ulong4* lmem4)
+// merge_global's work for output tile g (merge_path_search.cl's merge_global_split calls it too),
+// the buffers already moved to their offsets.
+inline void merge_global_tile(__global const SK* in, __global const V* vin, __global const SK* in2, __global const V* vin2,
+                              __global SK* out, __global V* vout, const ulong n, const ulong L, const uint out_convert,
+                              __global const ulong* splits, __local ulong* lmem, const ulong g)
 {
-    __local ulong* lmem = (__local ulong*)lmem4; // aligned for vector values (see TILE_SORT_PARAMS)
-    MERGE_ROUND_OFFSETS();
     const uint tile = get_local_size(0) * E;
-    const ulong g = get_group_id(0);
     const ulong o0 = g * tile;
     ulong la, lb;
     const ulong base = pair_of(o0, n, L, &la, &lb);
@@ -297,6 +297,16 @@ __kernel void merge_global(__global const SK* in, ulong in_off, __global const V
 #endif
     if (MERGE_FULL_TILES && total == tile) merge_tile(ka, va, kb, vb, out, vout, a0, b0, o0, na, tile, out_convert, lmem, true);
     else merge_tile(ka, va, kb, vb, out, vout, a0, b0, o0, na, total, out_convert, lmem, false);
+}
+
+__kernel void merge_global(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
+                           __global const SK* in2, ulong in2_off, __global const V* vin2, ulong vin2_off,
+                           __global SK* out, ulong out_off, __global V* vout, ulong vout_off, ulong n,
+                           ulong L, uint out_convert, __global const ulong* splits, __local ulong4* lmem4)
+{
+    MERGE_ROUND_OFFSETS();
+    // lmem4: aligned for vector values (see TILE_SORT_PARAMS)
+    merge_global_tile(in, vin, in2, vin2, out, vout, n, L, out_convert, splits, (__local ulong*)lmem4, get_group_id(0));
 }
 #undef E
 

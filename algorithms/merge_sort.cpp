@@ -29,7 +29,7 @@ namespace detail {
 
 void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, const sort_place& a,
                      const sort_place& b, const sort_place& dst, std::size_t n, std::size_t L,
-                     const merge_round_shape& shape, const bc::buffer& splits, bool last)
+                     const merge_round_shape& shape, const bc::buffer& splits, bool last, bc::kernel* lead_kernel)
 {
     if (shape.span > 0) {
         const std::size_t span = shape.span;
@@ -38,12 +38,36 @@ void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, c
                cl_ulong(n), cl_ulong(L), cl_uint(last ? 1 : 0), cl_ulong(span), local_bytes{shape.local});
         return;
     }
-    const std::size_t groups = ceil_div(n, shape.tile);
-    launch(queue, pk, round_up(groups, shape.partition_wg), shape.partition_wg, a.k, cl_ulong(a.koff), b.k,
-           cl_ulong(b.koff), cl_ulong(n), cl_ulong(L), cl_ulong(shape.tile), splits, cl_ulong(groups));
-    launch(queue, gk, groups * shape.wg, shape.wg, a.k, cl_ulong(a.koff), a.v, cl_ulong(a.voff), b.k,
-           cl_ulong(b.koff), b.v, cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v, cl_ulong(dst.voff),
-           cl_ulong(n), cl_ulong(L), cl_uint(last ? 1 : 0), splits, local_bytes{shape.local});
+    const std::size_t all_groups = ceil_div(n, shape.tile);
+    const bool lead = lead_kernel && shape.lead_tiles > 0;
+    const std::size_t groups = lead ? shape.lead_tiles + 1 : all_groups; // tile starts the partition finds
+    if (shape.split_per_group > 0)
+        launch(queue, pk, ceil_div(groups, shape.split_per_group) * shape.partition_wg, shape.partition_wg, a.k,
+               cl_ulong(a.koff), b.k, cl_ulong(b.koff), cl_ulong(n), cl_ulong(L), cl_ulong(shape.tile), splits,
+               cl_ulong(groups), cl_uint(shape.samples), cl_uint(shape.ends), local_bytes{shape.samples_bytes},
+               local_bytes{shape.flag_bytes});
+    else
+        launch(queue, pk, round_up(groups, shape.partition_wg), shape.partition_wg, a.k, cl_ulong(a.koff), b.k,
+               cl_ulong(b.koff), cl_ulong(n), cl_ulong(L), cl_ulong(shape.tile), splits, cl_ulong(groups));
+    if (!lead) {
+        launch(queue, gk, groups * shape.wg, shape.wg, a.k, cl_ulong(a.koff), a.v, cl_ulong(a.voff), b.k,
+               cl_ulong(b.koff), b.v, cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v, cl_ulong(dst.voff),
+               cl_ulong(n), cl_ulong(L), cl_uint(last ? 1 : 0), splits, local_bytes{shape.local});
+        return;
+    }
+    // The first lead_tiles tiles merged while the leading work-groups search the other starts,
+    // then the rest merged.
+    const std::size_t lead_tiles = shape.lead_tiles;
+    const std::size_t search_groups = ceil_div(all_groups - (lead_tiles + 1), shape.wg);
+    launch(queue, *lead_kernel, (search_groups + lead_tiles) * shape.wg, shape.wg, a.k, cl_ulong(a.koff), a.v,
+           cl_ulong(a.voff), b.k, cl_ulong(b.koff), b.v, cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v,
+           cl_ulong(dst.voff), cl_ulong(n), cl_ulong(L), cl_uint(last ? 1 : 0), splits, local_bytes{shape.lead_local},
+           cl_ulong(0), cl_ulong(search_groups), cl_ulong(lead_tiles + 1), cl_ulong(all_groups), cl_uint(shape.lead_samples),
+           cl_uint(shape.ends));
+    launch(queue, *lead_kernel, (all_groups - lead_tiles) * shape.wg, shape.wg, a.k, cl_ulong(a.koff), a.v,
+           cl_ulong(a.voff), b.k, cl_ulong(b.koff), b.v, cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v,
+           cl_ulong(dst.voff), cl_ulong(n), cl_ulong(L), cl_uint(last ? 1 : 0), splits, local_bytes{shape.lead_local},
+           cl_ulong(lead_tiles), cl_ulong(0), cl_ulong(0), cl_ulong(all_groups), cl_uint(0), cl_uint(0));
 }
 
 void merge_round_cpu(bc::command_queue& queue, bc::kernel& rk, const sort_place& a, const sort_place& b,
@@ -94,9 +118,10 @@ bool wide_tile_sort_runs(bc::command_queue& queue, const bc::program& program, c
 // first and merge_sort.cl built with -DMERGE_COMPARATOR (comparator_options); the tile sort
 // (merge_sort_tile.cl) after merge_sort.cl.
 // With merge_stream forced, the program also joins merge_stream.cl (built with -DMERGE_PROBES).
-std::vector<std::string> merge_sources(const std::string& comparator, bool stream = false)
+std::vector<std::string> merge_sources(const std::string& comparator, bool gpu = false, bool stream = false)
 {
     std::vector<std::string> files{"sort_key_order.cl", "merge_sort.cl", "merge_sort_tile.cl"};
+    if (gpu) files.push_back("merge_path_search.cl");
     if (stream) files.push_back("merge_stream.cl");
     if (!comparator.empty()) files.insert(files.begin(), comparator);
     return files;
@@ -174,12 +199,12 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
         const bool stream = pol.stream_tiles > 0;
         std::string options = sort_build_options(r) + comparator_options(comparator) + " -DMERGE_ELEMS=" +
                               std::to_string(elems) + (stream ? " -DMERGE_PROBES=" + std::to_string(pol.probes) : "") +
-                              pol.options;
+                              merge_split_options(pol) + pol.options;
         if (pol.wide_group) options += " -DMERGE_SORT_WG=" + std::to_string(pol.wide_group);
-        const bc::program program = algorithms_program(context, merge_sources(comparator, stream), options);
+        const bc::program program = algorithms_program(context, merge_sources(comparator, true, stream), options);
         bc::kernel tk = program.create_kernel("merge_tile_sort");
         bc::kernel gk = program.create_kernel(stream ? "merge_stream" : "merge_global");
-        bc::kernel pk = program.create_kernel("merge_partition");
+        bc::kernel pk = program.create_kernel(pol.split_probes ? "merge_partition_search" : "merge_partition");
 
         // The policy's work-group, no larger than these kernels allow here (registers); the
         // rounds' may be smaller (merge_stream's local memory), a power of two all the same.
@@ -197,11 +222,19 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
         const std::size_t tile = wg * elems;       // a merge round's output per work-group
         const std::size_t sort_tile = swg * elems; // the tile sort's runs (tile * 2^k)
         const std::size_t groups = ceil_div(n, tile);
-        merge_round_shape shape{wg, tile, std::min(pow2_group_size(pk, device, 128), next_pow2(groups)),
+        merge_round_shape shape{wg, tile, 0,
                                 stream ? merge_stream_local_bytes(tile, kbytes, vbytes) : merge_round_local_bytes(tile, kbytes, vbytes)};
+        set_split_shape(shape, pol, kbytes, pow2_group_size(pk, device, pol.split_probes ? pol.split_group : 128), groups);
 
         unsigned rounds = 0;
         for (std::size_t L = sort_tile; L < n; L <<= 1) ++rounds;
+        // The hidden partition (merge_policy::split_lead), where merge_global_split runs at wg.
+        bc::kernel lk;
+        bc::kernel* lead_kernel = nullptr;
+        if (!stream && shape.lead_tiles > 0) {
+            lk = program.create_kernel("merge_global_split");
+            if (pow2_group_size(lk, device, wg) >= wg) lead_kernel = &lk;
+        }
 
         // The caller's range is one of the two ping-pong buffers (holding sortable bits between
         // rounds); the scratch pair is taken up front, before anything is enqueued.
@@ -233,7 +266,7 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
             ++round;
             const place dst = src.same_keys(caller) ? scratch : caller;
             if (stream) shape.span = merge_stream_span(pol, tile, L, n, false, device.compute_units());
-            merge_round_gpu(queue, pk, gk, src, src, dst, n, L, shape, splits, round == rounds);
+            merge_round_gpu(queue, pk, gk, src, src, dst, n, L, shape, splits, round == rounds, lead_kernel);
             if (trace) trace->merge_round(queue, round, 2 * L, dst.k, dst.koff, n, round == rounds);
             src = dst;
         }

@@ -1,5 +1,6 @@
 // One merge round in one launch (issue #30): the merge sort's rounds and the public merge. Joined
-// after merge_sort.cl (its key macros, LOAD_SK, SK_LESS, pair_of, RUN_B, the conversions); needs
+// after merge_sort.cl (its key macros, LOAD_SK, SK_LESS, pair_of, RUN_B, the conversions) and
+// merge_path_search.cl (merge_path_search, the work-group's split search); needs
 // MERGE_ELEMS (outputs per work-item and tile step) and MERGE_PROBES (positions one search step
 // probes at once, at most half the work-group).
 //
@@ -29,6 +30,9 @@
 #ifndef SK_MAX
 #error "merge_stream.cl is joined after merge_sort.cl"
 #endif
+#ifndef MERGE_PATH_IN_FLIGHT
+#error "merge_stream.cl is joined after merge_path_search.cl"
+#endif
 
 #define SE MERGE_ELEMS
 
@@ -37,54 +41,6 @@ inline uint window_slot(uint h, uint x, uint T)
 {
     const uint s = h + x;
     return s >= T ? s - T : s;
-}
-
-// The work-group's search: where diagonals d0 and d1 of the stable merge of a[0, la) and b[0, lb)
-// cut the left run (co-rank: how many of the first d outputs come from a). The predicate "a[m]
-// goes no later than b[d-1-m]" is true below the cut and false from it on, so probing P positions
-// of [lo, hi) at once and counting the trues leaves one of P + 1 sub-intervals. Probes [0, P)
-// are d0's, [P, 2P) d1's (work-item f takes probes f, f + wg, ...); every work-item counts both
-// (flags: 2P words).
-inline void co_rank_pair_group(__global const SK* a, ulong la, __global const SK* b, ulong lb, ulong d0, ulong d1,
-                               ulong* cut0, ulong* cut1, __local uint* flags)
-{
-    const uint lid = get_local_id(0);
-    ulong lo0 = d0 > lb ? d0 - lb : 0, hi0 = min(d0, la);
-    ulong lo1 = d1 > lb ? d1 - lb : 0, hi1 = min(d1, la);
-    while (lo0 < hi0 || lo1 < hi1) { // the same bounds in every work-item: uniform barriers
-        const ulong s0 = hi0 - lo0, s1 = hi1 - lo1;
-        for (uint f = lid; f < 2 * MERGE_PROBES; f += get_local_size(0)) { // any work-group size
-            const bool first = f < MERGE_PROBES;
-            const ulong i = first ? f : f - MERGE_PROBES;
-            const ulong lo = first ? lo0 : lo1, s = first ? s0 : s1, d = first ? d0 : d1;
-            uint t = 0;
-            if (s > 0) {
-                const ulong m = lo + (i + 1) * s / (MERGE_PROBES + 1);
-                t = SK_LESS(LOAD_SK(b[d - 1 - m]), LOAD_SK(a[m])) ? 0u : 1u;
-            }
-            flags[f] = t;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        uint c0 = 0, c1 = 0;
-        for (uint i = 0; i < MERGE_PROBES; ++i) {
-            c0 += flags[i];
-            c1 += flags[MERGE_PROBES + i];
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        // Probe c-1 was the last true (the cut is past it), probe c the first false.
-        if (s0 > 0) {
-            const ulong nlo = c0 > 0 ? lo0 + c0 * s0 / (MERGE_PROBES + 1) + 1 : lo0;
-            hi0 = c0 < MERGE_PROBES ? lo0 + (c0 + 1) * s0 / (MERGE_PROBES + 1) : hi0;
-            lo0 = nlo;
-        }
-        if (s1 > 0) {
-            const ulong nlo = c1 > 0 ? lo1 + c1 * s1 / (MERGE_PROBES + 1) + 1 : lo1;
-            hi1 = c1 < MERGE_PROBES ? lo1 + (c1 + 1) * s1 / (MERGE_PROBES + 1) : hi1;
-            lo1 = nlo;
-        }
-    }
-    *cut0 = lo0;
-    *cut1 = lo1;
 }
 
 // One round: runs of L pairwise into runs of 2L (MERGE_TWO_RANGES: in[0, L) with in2[0, n - L)),
@@ -96,6 +52,7 @@ __kernel void merge_stream(__global const SK* in, ulong in_off, __global const V
                            ulong L, uint out_convert, ulong span, __local ulong4* lmem4)
 {
     __local uint flags[2 * MERGE_PROBES];
+    __local ulong cuts[2];
     __local uint took;
     MERGE_ROUND_OFFSETS();
     const uint lid = get_local_id(0);
@@ -121,8 +78,10 @@ __kernel void merge_stream(__global const SK* in, ulong in_off, __global const V
 #ifdef SORT_HAS_VALUES
     __global V* vo = vout + base;
 #endif
-    ulong a0, a1; // this work-group's piece of the left run: [a0, a1)
-    co_rank_pair_group(ka, la, kb, lb, o0 - base, o1 - base, &a0, &a1, flags);
+    // This work-group's piece of the left run, [a0, a1): the co-ranks of diagonals o0 and o1, searched
+    // side by side (merge_path_search.cl), MERGE_PROBES probes per step each.
+    ulong a0, a1;
+    merge_path_search_pair(ka, la, kb, lb, o0 - base, o1 - base, MERGE_PROBES, flags, cuts, &a0, &a1);
     const ulong b0 = (o0 - base) - a0;
     // From here on everything is relative to the pieces' starts (32-bit offsets: a piece is at
     // most span keys).

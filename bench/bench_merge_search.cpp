@@ -270,12 +270,13 @@ CLPRIM_BENCH(merge_build_info)
         for (const char* elems : {"17", "11"}) {
             const std::string options = d::type_options(d::element_type::uint32, "K") +
                                         d::type_options(d::element_type::uint32, "V") + values +
-                                        " -DMERGE_TWO_RANGES -DMERGE_PROBES=8 -DMERGE_ELEMS=" + elems + " " + extra +
+                                        " -DMERGE_TWO_RANGES -DMERGE_PROBES=8 -DMERGE_SPLIT_PROBES=1 -DMERGE_SPLIT_ITEMS=1 -DMERGE_ELEMS=" +
+                                        elems + " " + extra +
                                         (nvidia ? " -cl-nv-verbose" : "");
             const bc::program program =
-                d::algorithms_program(ctx.ctx, {"sort_key_order.cl", "merge_sort.cl", "merge_stream.cl"}, options);
+                d::algorithms_program(ctx.ctx, {"sort_key_order.cl", "merge_sort.cl", "merge_path_search.cl", "merge_stream.cl"}, options);
             std::printf("== merge program, E=%s%s%s\n", elems, *values ? ", values" : "", extra.empty() ? "" : (", " + extra).c_str());
-            for (const char* name : {"merge_stream", "merge_global", "merge_partition"}) {
+            for (const char* name : {"merge_stream", "merge_global", "merge_partition", "merge_partition_search"}) {
                 bc::kernel k = program.create_kernel(name);
                 std::printf("  %-16s max wg %zu, private %llu B, local %llu B\n", name,
                             k.get_work_group_info<std::size_t>(ctx.device, CL_KERNEL_WORK_GROUP_SIZE),

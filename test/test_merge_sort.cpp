@@ -11,6 +11,7 @@
 #include <clprim/merge_sort.hpp>
 
 #include <cstdlib>
+#include <string>
 
 using namespace clprim_test;
 
@@ -163,6 +164,26 @@ BOOST_AUTO_TEST_CASE(gpu_path_stream_shapes)
             check_keys<cl_uint>(n, distribution::random, clprim::sort_order::ascending);
             check_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, clprim::sort_order::descending);
         }
+    }
+}
+
+// The rounds' split searches (CLPRIM_MERGE_SPLIT, as in test_merge): the binary merge_partition,
+// merge_partition_search with samples (work-groups whose tile starts lie in one pair of runs:
+// the later rounds) and without, probes shared by work-items and a work-item's own, and the
+// partition hidden behind merging (merge_global_split).
+BOOST_AUTO_TEST_CASE(gpu_path_split_searches)
+{
+    env_override path("CLPRIM_MERGE_PATH", "gpu");
+    env_override tune("CLPRIM_MERGE_GPU_TUNE", "4,3");
+    for (const char* split : {"0", "1,1,4,4", "1,1,64", "3,1,8,8", "4,4,16,16", "2,2,0,8", "1,1,4,4,16", "0,1,0,8,32", "1,1,64,16,0,1", "1,1,32,8,16,2"}) {
+        env_override sp("CLPRIM_MERGE_SPLIT", split);
+        for (std::size_t n : {97, 10007}) {
+            check_keys<cl_uint>(n, distribution::random, clprim::sort_order::ascending);
+            check_pairs<cl_uint, cl_uint>(n, distribution::few_distinct, clprim::sort_order::descending);
+        }
+        if (std::string(split) == "1,1,64" || std::string(split) == "1,1,4,4,16")
+            check_pairs<cl_uint, cl_uint>(65537, distribution::few_distinct, clprim::sort_order::descending);
+        if (type_runs_here<cl_ulong>()) check_keys<cl_ulong>(10007, distribution::few_distinct, clprim::sort_order::descending);
     }
 }
 

@@ -96,7 +96,7 @@ BOOST_AUTO_TEST_CASE(less_greater_lambda)
 }
 
 // Both merge paths; the GPU one with tiny tiles (4 x 3, tile sort 8 x 3) so most sizes end in a
-// ragged, padded tile, and with one key per work-item.
+// ragged, padded tile, and with one key per work-item; the rounds' split searches forced.
 BOOST_AUTO_TEST_CASE(paths_forced)
 {
     {
@@ -109,6 +109,12 @@ BOOST_AUTO_TEST_CASE(paths_forced)
         abs_cases(queue, {1, 2, 11, 12, 13, 47, 1000, 4097});
     }
     abs_cases(queue, {65537});
+    // The rounds' split searches with the comparator (CLPRIM_MERGE_SPLIT, see test_merge_sort).
+    env_override t("CLPRIM_MERGE_GPU_TUNE", "4,3");
+    for (const char* split : {"0", "1,1,4,4", "4,4,8,8", "1,1,4,4,16"}) {
+        env_override sp("CLPRIM_MERGE_SPLIT", split);
+        abs_cases(queue, {1000, 4097});
+    }
 }
 
 // sort_algorithm arguments still reach the algorithm overloads (and keep the key order).

@@ -1,0 +1,334 @@
+// The merge path's split searches (issue #30), one building block for the merge rounds' partition
+// (merge_partition_search below) and merge_stream (merge_stream.cl, joined after this file).
+// Joined after merge_sort.cl (SK, LOAD_SK, SK_LESS, pair_of, RUN_B). Needs MERGE_SPLIT_PROBES (P:
+// positions one search step probes per diagonal, >= 1) and MERGE_SPLIT_ITEMS (G: work-items that
+// share one diagonal's probes, 1 <= G <= P) for merge_partition_search.
+//
+// A co-rank search looks for the co-rank of a diagonal d of the stable merge of a and b: the first
+// x where b[d-1-x] goes strictly before a[x]. That predicate is false below the co-rank and true
+// from it on, so P probes evenly spaced over the interval left, counted, leave one of P + 1
+// sub-intervals: log_(P+1) of the length steps instead of log_2 (one global round trip each).
+// Measured on the H100 (docs/RESULTS.md, "#30 (s5-merge)"): the round trips are not what costs
+// most, the scattered reads are (each probe reads a sector of each run), so the partition's default
+// narrows every diagonal first from samples in local memory: every S-th key of both runs, read
+// once per work-group in one round trip, then searched in local memory. Only a window of at most
+// 2S keys is left to search in global memory.
+#ifndef SK_MAX
+#error "merge_path_search.cl is joined after merge_sort.cl"
+#endif
+#ifndef MERGE_SPLIT_PROBES
+#error "merge_path_search.cl needs MERGE_SPLIT_PROBES"
+#endif
+#ifndef MERGE_SPLIT_ITEMS
+#error "merge_path_search.cl needs MERGE_SPLIT_ITEMS"
+#endif
+
+#define MERGE_PATH_IN_FLIGHT 16 // probes one work-item reads before it compares any
+
+// Steps a search of P probes per step needs for an interval of `len` positions (each step leaves
+// at most len / (P + 1) of them).
+inline uint merge_path_steps(ulong len, uint P)
+{
+    uint s = 0;
+    for (; len > 0; len /= (P + 1)) ++s;
+    return s;
+}
+
+// The co-rank search, shared by G work-items: the first x in [*lo, *hi) where b[d-1-x] goes
+// strictly before a[x] (*hi where none), left in both *lo and *hi. A step probes P evenly spaced
+// positions of the interval left (probe p at lo + (p + 1) * len / (P + 1)); item j of the G takes
+// probes j, j + G, ..., reads them all before it compares any, and counts where the predicate
+// does not hold (a prefix of the probes). G > 1: the G counts meet in flags[0, G), with barriers,
+// so every work-item of the work-group makes the call with the same `steps` (a bound for the
+// longest interval; active = false: no diagonal, no reads), and runs all of them (no early exit:
+// a loop holding a barrier keeps one trip count for the whole work-group, whatever G is at run
+// time). P = G = 1 is the binary search.
+inline void merge_path_search(__global const SK* a, __global const SK* b, const ulong d, ulong* lo, ulong* hi,
+                              const uint steps, const uint P, const uint G, const uint j, __local uint* flags,
+                              const bool active)
+{
+    ulong l = *lo, h = *hi;
+    for (uint s = 0; s < steps; ++s) {
+        const ulong len = active ? h - l : 0;
+        uint c = 0;
+        if (len > 0) {
+            for (uint p0 = j; p0 < P; p0 += G * MERGE_PATH_IN_FLIGHT) {
+                SK av[MERGE_PATH_IN_FLIGHT], bv[MERGE_PATH_IN_FLIGHT];
+#pragma unroll
+                for (uint k = 0; k < MERGE_PATH_IN_FLIGHT; ++k) {
+                    const uint p = p0 + k * G;
+                    if (p < P) {
+                        const ulong x = l + (ulong)(p + 1) * len / (P + 1);
+                        av[k] = LOAD_SK(a[x]);
+                        bv[k] = LOAD_SK(b[d - 1 - x]);
+                    }
+                }
+#pragma unroll
+                for (uint k = 0; k < MERGE_PATH_IN_FLIGHT; ++k)
+                    if (p0 + k * G < P && !SK_LESS(bv[k], av[k])) ++c;
+            }
+        }
+        if (G > 1) {
+            if (active) flags[j] = c; // an inactive work-item's words may be a diagonal's
+            barrier(CLK_LOCAL_MEM_FENCE);
+            c = 0;
+            for (uint i = 0; i < G; ++i) c += flags[i];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (len > 0) {
+            // Probe c - 1 held (the co-rank is past it), probe c did not (the co-rank is at or before it).
+            const ulong nl = c > 0 ? l + (ulong)c * len / (P + 1) + 1 : l;
+            h = c < P ? l + (ulong)(c + 1) * len / (P + 1) : h;
+            l = nl;
+        }
+    }
+    *lo = l;
+    *hi = h;
+}
+
+// The co-rank at a sample diagonal D = t * S (S = 2^shift) bracketed from the samples sa[i] =
+// a[iS] and sb[k] = b[kS + S - 1]: at x = iS the predicate compares a[iS] with b[D - 1 - iS] =
+// b[(t - i - 1)S + S - 1], both samples. A binary search over the i with iS in [max(0, D - lb),
+// min(D, la)) finds the first where it holds; the co-rank lies in [*L, *H], at most S - 1 wide.
+inline void merge_path_sample_bracket(__local const SK* sa, __local const SK* sb, const ulong la, const ulong lb,
+                                      const uint shift, const ulong D, ulong* L, ulong* H)
+{
+    const ulong S = (ulong)1 << shift;
+    const ulong lo = D > lb ? D - lb : 0, hi = min(D, la);
+    const ulong ib = (lo + S - 1) >> shift, ie = (hi + S - 1) >> shift, t = D >> shift;
+    ulong f = ib, len = ie - ib;
+    while (len > 0) {
+        const ulong step = len >> 1, i = f + step;
+        if (SK_LESS(sb[t - i - 1], sa[i])) len = step;
+        else {
+            f = i + 1;
+            len -= step + 1;
+        }
+    }
+    *L = f > ib ? ((f - 1) << shift) + 1 : lo;
+    *H = f < ie ? f << shift : hi;
+}
+
+// The co-ranks of diagonals d0 and d1 of the stable merge of a[0, la) and b[0, lb), searched side
+// by side by the whole work-group: work-items [0, G) share d0's P probes per step, [G, 2G) d1's
+// (G the largest divisor of P up to wg / 2; a work-group of one searches them in turn). flags:
+// 2G words, cuts: two words, both in local memory. Every work-item calls it (barriers) and gets
+// both co-ranks. merge_stream finds its piece of both runs with it, merge_split_starts the ends of
+// its work-group's tile starts.
+inline void merge_path_search_pair(__global const SK* a, const ulong la, __global const SK* b, const ulong lb,
+                                   const ulong d0, const ulong d1, const uint P, __local uint* flags,
+                                   __local ulong* cuts, ulong* c0, ulong* c1)
+{
+    const uint lid = get_local_id(0), wg = get_local_size(0);
+    const bool pair = wg >= 2;
+    uint G = min(P, max(1u, wg / 2));
+    while (P % G) --G;
+    const uint steps = merge_path_steps(min(la, lb), P);
+    for (uint r = 0; r < (pair ? 1u : 2u); ++r) {
+        const uint side = pair ? (lid >= G ? 1u : 0u) : r;
+        const ulong d = side ? d1 : d0;
+        ulong lo = d > lb ? d - lb : 0, hi = min(d, la);
+        const bool active = pair ? lid < 2 * G : true;
+        merge_path_search(a, b, d, &lo, &hi, steps, P, G, lid % G, flags + side * G, active);
+        if (active && lid % G == 0) cuts[side] = lo;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    *c0 = cuts[0];
+    *c1 = cuts[1];
+    barrier(CLK_LOCAL_MEM_FENCE); // the caller may reuse flags and cuts
+}
+
+// Every S-th key (S = 2^shift) of a[0, sla) and b[0, slb) into local memory, the work-group
+// together, sixteen reads in flight per work-item: sa[i] = a[iS], sb[k] = b[kS + S - 1] (the keys
+// merge_path_sample_bracket compares). Ends with a barrier.
+inline void merge_path_load_samples(__global const SK* a, const ulong sla, __global const SK* b, const ulong slb,
+                                    const uint shift, __local SK* sa, __local SK* sb)
+{
+    const uint lid = get_local_id(0), wg = get_local_size(0);
+    const uint ca = (uint)((sla + ((ulong)1 << shift) - 1) >> shift), cb = (uint)(slb >> shift);
+    const ulong last = ((ulong)1 << shift) - 1;
+    for (uint i0 = lid; i0 < ca + cb; i0 += 16 * wg) {
+        SK v[16];
+#pragma unroll
+        for (uint u = 0; u < 16; ++u) {
+            const uint i = i0 + u * wg;
+            if (i < ca) v[u] = LOAD_SK(a[(ulong)i << shift]);
+            else if (i < ca + cb) v[u] = LOAD_SK(b[((ulong)(i - ca) << shift) + last]);
+        }
+#pragma unroll
+        for (uint u = 0; u < 16; ++u) {
+            const uint i = i0 + u * wg;
+            if (i < ca) sa[i] = v[u];
+            else if (i < ca + cb) sb[i - ca] = v[u];
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// The window [*lo, *hi] holding the co-rank at diagonal ds of the merge of a[0, sla) and b[0, slb),
+// from their samples (merge_path_load_samples): the brackets at the sample diagonals D0 <= ds <
+// D1 = D0 + S, moved along the path (the co-rank moves by at most one per output): at most 1.5 S.
+inline void merge_path_sample_window(__local const SK* sa, __local const SK* sb, const ulong sla, const ulong slb,
+                                     const uint shift, const ulong ds, ulong* lo, ulong* hi)
+{
+    const ulong S = (ulong)1 << shift, D0 = ds >> shift << shift, D1 = D0 + S;
+    ulong L0, H0;
+    merge_path_sample_bracket(sa, sb, sla, slb, shift, D0, &L0, &H0);
+    ulong l = L0, h = H0 + (ds - D0);
+    if (ds > D0 && D1 <= sla + slb) {
+        ulong L1, H1;
+        merge_path_sample_bracket(sa, sb, sla, slb, shift, D1, &L1, &H1);
+        l = max(l, L1 > D1 - ds ? L1 - (D1 - ds) : 0);
+        h = min(h, H1);
+    }
+    *lo = l;
+    *hi = h;
+}
+
+// The merge rounds' partition (what merge_global needs: where each output tile starts in its left
+// run), G work-items per tile start, wg / G tile starts per work-group: this work-group's are tile
+// starts [first, first + wg / G) below `groups`. With `samples` > 0, where all of them lie in one
+// pair of runs (always for the public merge), the search of each is bracketed first from samples
+// in local memory: every S-th key of both runs (S the smallest power of two that needs no more
+// than `samples` per run), read in one round trip. Which keys: ends = 0, the whole runs (S tens
+// of thousands of keys at 2^26); else only the piece of both runs between the work-group's first
+// and last tile start, which holds the path of every start in between (S a few hundred keys):
+// ends = 1 finds their exact co-ranks first (merge_path_search_pair, wg / 2 probes per step
+// each), ends = 2 windows for them from 256 samples of the whole runs. Each diagonal d is then
+// bracketed by the sample diagonals around it (merge_path_sample_window: within 1.5 S), and the
+// global search runs over that window only. flags: wg words, cuts: four words of local memory.
+inline void merge_split_starts(__global const SK* in, __global const SK* in2, const ulong n, const ulong L,
+                               const ulong tile, __global ulong* splits, const ulong first, const ulong groups,
+                               const uint samples, const uint ends, __local SK* lsamples, __local uint* flags,
+                               __local ulong* cuts, const uint P, const uint G)
+{
+    const uint lid = get_local_id(0), wg = get_local_size(0);
+    const uint per_group = wg / G; // tile starts per work-group
+    const uint q = lid / G, j = lid % G;
+    const ulong g0 = first;
+    const ulong g = g0 + q;
+    const bool active = q < per_group && g < groups;
+
+    // Samples where the whole work-group's diagonals lie in one pair of runs (uniform).
+    ulong la0, lb0, la1, lb1;
+    const ulong base0 = pair_of(g0 * tile, n, L, &la0, &lb0);
+    const ulong glast = min(g0 + per_group, groups) - 1;
+    __global const SK* ka0 = in + base0;
+    __global const SK* kb0 = RUN_B(in, in2, base0, la0);
+    // (Every barrier below is reached by the whole work-group whatever the mode: steps, counts or
+    // the work-item doing the work are what the mode switches. PoCL's work-group compiler wants
+    // them so.)
+    const bool in_pair = samples > 0 && pair_of(glast * tile, n, L, &la1, &lb1) == base0;
+    const ulong df = g0 * tile - base0, dl = glast * tile - base0;
+    ulong oa = 0, ob = 0, sla = la0, slb = lb0; // the sampled rectangle: a[oa, oa + sla), b[ob, ob + slb)
+    __local SK* sa = lsamples;
+    __local SK* sb = lsamples + samples;
+    // ends = 1: the exact co-ranks of the first and last start.
+    const bool exact = in_pair && ends == 1, windowed = in_pair && ends == 2;
+    ulong cf, cl;
+    merge_path_search_pair(ka0, exact ? la0 : 0, kb0, exact ? lb0 : 0, exact ? df : 0, exact ? dl : 0, max(1u, wg / 2),
+                           flags, cuts, &cf, &cl);
+    if (exact) {
+        oa = cf;
+        ob = df - cf;
+        sla = cl - cf;
+        slb = (dl - cl) - ob;
+    }
+    // ends = 2: windows for them from a few samples of the whole runs.
+    uint s1 = 0;
+    const uint c1 = min(samples, 256u);
+    while (windowed && ((max(la0, lb0) + ((ulong)1 << s1) - 1) >> s1) > c1) ++s1;
+    merge_path_load_samples(ka0, windowed ? la0 : 0, kb0, windowed ? lb0 : 0, s1, sa, sa + c1);
+    if (windowed && lid == 0) {
+        ulong l, h;
+        merge_path_sample_window(sa, sa + c1, la0, lb0, s1, df, &l, &h);
+        cuts[0] = max(l, df > lb0 ? df - lb0 : 0);
+        cuts[1] = min(h, min(df, la0));
+        merge_path_sample_window(sa, sa + c1, la0, lb0, s1, dl, &l, &h);
+        cuts[2] = max(l, dl > lb0 ? dl - lb0 : 0);
+        cuts[3] = min(h, min(dl, la0));
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (windowed) {
+        oa = cuts[0];
+        ob = df - cuts[1];
+        sla = cuts[3] - oa;
+        slb = (dl - cuts[2]) - ob;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE); // the samples' memory is reused below
+    uint shift = 0;
+    bool sampled = false;
+    if (in_pair) {
+        const ulong m = max(sla, slb);
+        while (((m + ((ulong)1 << shift) - 1) >> shift) > samples) ++shift;
+        sampled = ends || min(sla, slb) > ((ulong)2 << shift); // else the window would be no shorter
+    }
+    merge_path_load_samples(ka0 + oa, sampled ? sla : 0, kb0 + ob, sampled ? slb : 0, shift, sa, sb);
+
+    ulong la = la0, lb = lb0, d = 0, lo = 0, hi = 0;
+    __global const SK* ka = in;
+    __global const SK* kb = in2;
+    if (active) {
+        const ulong o0 = g * tile;
+        const ulong base = pair_of(o0, n, L, &la, &lb);
+        ka = in + base;
+        kb = RUN_B(in, in2, base, la);
+        d = o0 - base;
+        lo = d > lb ? d - lb : 0;
+        hi = min(d, la);
+        if (sampled) {
+            // In the rectangle (diagonal d - oa - ob of the merge of a[oa, oa + sla) and b[ob, ob + slb),
+            // which holds this part of the path), then back.
+            ulong slo, shi;
+            merge_path_sample_window(sa, sb, sla, slb, shift, d - oa - ob, &slo, &shi);
+            lo = max(lo, oa + slo);
+            hi = min(hi, oa + shi);
+        }
+    }
+    // A bound for every diagonal's interval, the same in every work-item.
+#ifdef MERGE_TWO_RANGES
+    const ulong widest = min(L, n - L);
+#else
+    const ulong widest = L;
+#endif
+    const uint steps = merge_path_steps(sampled ? (ulong)2 << shift : widest, P);
+    merge_path_search(ka, kb, d, &lo, &hi, steps, P, G, j, flags + q * G, active);
+    if (active && j == 0) splits[g] = lo;
+}
+
+__kernel void merge_partition_search(__global const SK* in, ulong in_off, __global const SK* in2, ulong in2_off,
+                                     ulong n, ulong L, ulong tile, __global ulong* splits, ulong groups, uint samples,
+                                     uint ends, __local SK* lsamples, __local uint* flags)
+{
+    __local ulong cuts[4];
+    merge_split_starts(in + in_off, in2 + in2_off, n, L, tile, splits,
+                       get_group_id(0) * (ulong)(get_local_size(0) / MERGE_SPLIT_ITEMS), groups, samples, ends, lsamples,
+                       flags, cuts, MERGE_SPLIT_PROBES, MERGE_SPLIT_ITEMS);
+}
+
+// A merge round's tiles [tile0, ...) with the next tiles' starts searched beside them (the
+// partition's latency hidden behind merging, issue #30): the first `split_groups` work-groups
+// search tile starts [first_start, groups) as merge_partition_search does, one work-item each with
+// a binary search after the samples' brackets (`samples` per run, then wg count words, in this
+// kernel's local memory), the others each merge one tile as merge_global does. The host runs the
+// starts the first tiles need before (a plain partition), this kernel for those tiles with the
+// rest's starts, then this kernel again with split_groups = 0 for the rest. Nothing here waits on
+// another work-group.
+__kernel void merge_global_split(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
+                                 __global const SK* in2, ulong in2_off, __global const V* vin2, ulong vin2_off,
+                                 __global SK* out, ulong out_off, __global V* vout, ulong vout_off, ulong n,
+                                 ulong L, uint out_convert, __global ulong* splits, __local ulong4* lmem4,
+                                 ulong tile0, ulong split_groups, ulong first_start, ulong groups, uint samples, uint ends)
+{
+    __local ulong cuts[4];
+    MERGE_ROUND_OFFSETS();
+    const ulong w = get_group_id(0);
+    if (w < split_groups) {
+        __local SK* ls = (__local SK*)lmem4;
+        merge_split_starts(in, in2, n, L, (ulong)get_local_size(0) * MERGE_ELEMS, splits, first_start + w * get_local_size(0),
+                           groups, samples, ends, ls, (__local uint*)(ls + 2 * samples), cuts, 1, 1);
+    } else {
+        merge_global_tile(in, vin, in2, vin2, out, vout, n, L, out_convert, splits, (__local ulong*)lmem4,
+                          tile0 + (w - split_groups));
+    }
+}
