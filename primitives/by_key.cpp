@@ -50,9 +50,13 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
                           " -DBK_MODE=" + std::to_string(int(call.mode)) + " -DBK_ITEMS=" + std::to_string(policy.items) +
                           " -DBK_INDEX=" + (policy.index_epilogue ? "1" : "0") +
                           (profile.nvidia ? " -DLB_NANOSLEEP -DBK_PTX" : "") + lookback_build_options() + extra;
+    // The warp pieces need whole warps: work-groups a multiple of 32 (the policy's 256 are).
+    const bool warps = policy.wg % 32 == 0;
+    if (policy.shfl_scan && warps) options += " -DBK_SHFL_SCAN";
+    if (policy.warp_lookback && warps) options += " -DBK_WARP_LOOKBACK";
     if (policy.register_cap > 0 && extra.find("maxrregcount") == std::string::npos)
         options += " -cl-nv-maxrregcount=" + std::to_string(policy.register_cap);
-    std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl", "by_key_lookback.cl",
+    std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl", "by_key_warp.cl", "by_key_lookback.cl",
                                    "by_key_tile.cl", "by_key_registers.cl", "by_key_gather.cl"};
     if (!call.op_file.empty()) files.insert(files.begin(), call.op_file);
     bc::program program = primitives_program(queue.get_context(), files, options);
@@ -74,7 +78,8 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
                 : policy.index_epilogue                             ? 12 + tile * 2
                                                                     : 2 * wg * 4 + 2 * (tile / 32 + 1) * 4 + 2);
     };
-    while (k.wg > 1 && local_need(k.wg) > lim.local_mem_size) k.wg /= 2;
+    const std::size_t least = (policy.shfl_scan || policy.warp_lookback) && warps ? 32 : 1;
+    while (k.wg > least && local_need(k.wg) > lim.local_mem_size) k.wg /= 2;
     return k;
 }
 
@@ -86,11 +91,11 @@ by_key_kernels& cached_kernels(const bc::command_queue& queue, const by_key_call
     const by_key_policy policy =
         select_by_key_policy(profile_of(queue.get_device()), staged, call.keys.size, call.mode == by_key_mode::partition);
     using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, std::size_t, std::size_t, int, bool,
-                           std::string>;
+                           std::size_t, bool, bool, std::string>;
     thread_local std::map<key, by_key_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(call.mode), int(call.key_type),
                 int(call.value_type), call.op_file, policy.wg, policy.items, int(policy.kernel), policy.index_epilogue,
-                knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
+                policy.register_cap, policy.shfl_scan, policy.warp_lookback, knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, call, policy)).first;
     it->second.policy.path = policy.path; // the path knob is read per call

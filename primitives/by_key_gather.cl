@@ -122,7 +122,14 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
     BK_FOLD_SHARE(tk[BK_TILE_PAD(first + j)], BK_GATHER_VALUE(j));
     uint ec, tc;
     V ev, tvv;
-    wg_segmented_exclusive_scan_pp_bk(c, v, sc, sv, &ec, &ev, &tc, &tvv);
+#if BK_DIAG & 8
+    ec = 0;
+    ev = BK_ID;
+    tc = c;
+    tvv = v;
+#else
+    bk_tile_scan(c, v, sc, sv, &ec, &ev, &tc, &tvv);
+#endif
     // Read after the look-back's barriers: where this work-item's results are among the tile's.
 #if BK_INDEX
     // Each result's element, in the order of the results (heads, then partition's non-heads).
@@ -160,6 +167,14 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
     if (lid == 0 && last_tile && (flags & BK_WRITE_COUNT)) count_out[count_off] = pc + tc;
     out1 += out1_off;
     out2 += out2_off;
+#if BK_DIAG & 4
+    return;
+#endif
+#if BK_DIAG & 2 // the stores behind a condition that never holds (flags has no such bit)
+#define BK_STORE_OK (flags & 0x80000000u)
+#else
+#define BK_STORE_OK 1
+#endif
 
 #if BK_HAS_VALUES
     // Stream: each work-item writes only at its own elements' slots, after reading them (and
@@ -207,22 +222,23 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
             key = tk[BK_TILE_PAD(count - 1)];
             val = tv[BK_TILE_PAD(count)];
         }
-        if (o < cap1) out1[o] = key;
-        if (o < cap2) out2[o] = val;
+        if (BK_STORE_OK && o < cap1) out1[o] = key;
+        if (BK_STORE_OK && o < cap2) out2[o] = val;
     }
 #elif BK_MODE == 2
-    for (uint j = lid; j < count; j += wg) out2[base + j] = tv[BK_TILE_PAD(j)];
+    for (uint j = lid; j < count; j += wg)
+        if (BK_STORE_OK) out2[base + j] = tv[BK_TILE_PAD(j)];
 #elif BK_MODE == 3
     for (uint s = lid; s < tc; s += wg) {
         const ulong o = (ulong)pc + s;
-        if (o < cap1) out1[o] = tk[BK_TILE_PAD(BK_RESULT_AT(s))];
+        if (BK_STORE_OK && o < cap1) out1[o] = tk[BK_TILE_PAD(BK_RESULT_AT(s))];
     }
 #else // 5: kept elements first (out1), then the dropped ones (out2), each in order
     for (uint s = lid; s < count; s += wg) {
         const K x = tk[BK_TILE_PAD(BK_RESULT_AT(s))];
         const ulong o = s < tc ? (ulong)pc + s : base - pc + (s - tc);
-        if (s < tc && o < cap1) out1[o] = x;
-        if (s >= tc && o < cap2) out2[o] = x;
+        if (BK_STORE_OK && s < tc && o < cap1) out1[o] = x;
+        if (BK_STORE_OK && s >= tc && o < cap2) out2[o] = x;
     }
 #endif
 }

@@ -12,6 +12,18 @@
 #error "by_key_lookback.cl: BK_ITEMS > 32 (a work-item's head flags are the bits of one uint)"
 #endif
 
+// BK_DIAG (measurements only, WRONG results; CLPRIM_BY_KEY_OPTIONS=-DBK_DIAG=bits): what each
+// phase of a tile costs, by leaving it out: 1 the look-back (no chain: every tile starts at 0),
+// 2 the global stores of the results (kept, behind a condition that never holds), 4 the whole
+// epilogue (no stream, no gather), 8 the work-group scan (each work-item's own pair as the tile's).
+#ifndef BK_DIAG
+#define BK_DIAG 0
+#endif
+#ifdef BK_DIAG_SKIP_LOOKBACK
+#undef BK_DIAG
+#define BK_DIAG 1
+#endif
+
 // Local tile index with one pad slot every 32 elements (a work-item reads BK_ITEMS consecutive
 // elements: strided accesses over the banks).
 #define BK_TILE_PAD(j) ((j) + ((j) >> 5))
@@ -94,7 +106,7 @@ inline void bk_tile_pair(__global const K* keys, __global const V* vals, ulong n
     uint ec;
     V ev;
     clprim_device_fence(); // (bk_look_back: this work-item's reads of the input done)
-    wg_segmented_exclusive_scan_pp_bk(c, v, sc, sv, &ec, &ev, tc, tv);
+    bk_tile_scan(c, v, sc, sv, &ec, &ev, tc, tv);
 }
 
 // The pair of every tile before tile t, found by the work-group together: each round, up to
@@ -208,3 +220,127 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __g
     *v = *wacc;
     barrier(CLK_LOCAL_MEM_FENCE);
 }
+
+#ifdef BK_WARP_LOOKBACK
+// The same look-back walked by one warp (NVIDIA, BK_WARP_LOOKBACK; host: CLPRIM_BY_KEY_WALK=warp):
+// lane k reads the slots of tile j-1-k, two votes find the nearest empty slot and the nearest
+// inclusive prefix, and a five-step shuffle reduction combines, in tile order, the pairs of the
+// slots before whichever comes first. A window of 32 predecessors costs one round trip to L2 and
+// a few instructions in warp 0, where bk_look_back above takes three work-group barriers a round
+// and work-item 0 combines the window one slot at a time. The rest of the group waits at one
+// barrier. The decoupled fallback is bk_look_back's: after LB_FALLBACK_POLLS empty rounds in a
+// row the warp stops, the whole group computes the stalled tile's pair from its input
+// (bk_tile_pair), publishes it where the slot still reads empty, and the warp walks on.
+// state: wstate[0] the next tile to combine + 1, [1] done, [2] the count so far, [3] stalled;
+// *wacc the value so far.
+
+// Warp 0 only (lanes 0..31, no barrier inside): walks back from tile wstate[0] - 1.
+inline void bk_warp_walk(__global volatile ulong* slots, uint epoch, __local uint* wstate, __local V* wacc)
+{
+    const uint lane = (uint)get_local_id(0);
+    uint j = wstate[0], ac = wstate[2], polls = 0, done = 0, stalled = 0;
+    V av = *wacc;
+    for (;;) {
+        uint rc = 0;
+        V rv = BK_ID;
+        uint flag = LB_PREFIX; // past tile 0: never reached (tile 0 publishes its prefix)
+        if (lane < j) flag = bk_read(slots, epoch, j - 1 - lane, &rc, &rv);
+        const uint empty = bk_ballot(flag == LB_EMPTY), prefix = bk_ballot(flag == LB_PREFIX);
+        const uint first_empty = empty ? bk_lowest(empty) : 32u;
+        const uint first_prefix = prefix ? bk_lowest(prefix) : 32u;
+        const uint used = min(first_prefix < first_empty ? first_prefix + 1u : first_empty, j);
+        if (used > 0) {
+            // Lanes [0, used) in tile order (lane k + 1 is the earlier tile): after the step of
+            // distance d lane k holds the lanes [k, min(k + 2d, used)) combined.
+#pragma unroll
+            for (uint d = 1; d < 32u; d <<= 1) {
+                const uint yc = bk_shfl_down_u(rc, d);
+                const V yv = bk_shfl_down_v(rv, d);
+                if (lane + d < used) bk_combine(yc, yv, &rc, &rv);
+            }
+            uint wc = bk_shfl_idx_u(rc, 0u);
+            V wv = bk_shfl_idx_v(rv, 0u);
+            bk_combine(wc, wv, &ac, &av); // the window is earlier than everything in (ac, av)
+            j -= used;
+            polls = 0;
+        }
+        if (first_prefix < first_empty || j == 0) {
+            done = 1;
+            break;
+        }
+        if (used == 0) {
+            if (LB_FALLBACK && ++polls > LB_FALLBACK_POLLS) {
+                stalled = 1;
+                break;
+            }
+            LB_BACKOFF();
+        }
+    }
+    if (lane == 0) {
+        wstate[0] = j;
+        wstate[1] = done;
+        wstate[2] = ac;
+        wstate[3] = stalled;
+        *wacc = av;
+    }
+}
+
+// bk_look_back's contract (every work-item calls it; the pair of every tile before t in every
+// work-item). Runs on NVIDIA only, so not under PoCL's loops; its loop has bk_look_back's shape
+// anyway (the state read between two barriers, left only by break).
+inline void bk_look_back_warp(__global volatile ulong* slots, uint epoch, uint t, __global const K* keys,
+                              __global const V* vals, ulong n, bool in_place, __local uint* sc, __local V* sv,
+                              __local uint* wstate, __local V* wacc, uint* c, V* v)
+{
+    const uint lid = (uint)get_local_id(0);
+    if (lid == 0) {
+        wstate[0] = t;
+        wstate[1] = t == 0;
+        wstate[2] = 0;
+        wstate[3] = 0;
+#ifdef LB_FALLBACK_FIRST
+        wstate[3] = t > 0; // tests: every tile takes the fallback for its predecessor first
+#endif
+        *wacc = BK_ID;
+    }
+    for (;;) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint j = wstate[0], done = wstate[1], stalled = LB_FALLBACK && wstate[3];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (done) break;
+        if (stalled) {
+            uint fc = 0;
+            V fv = BK_ID;
+            bk_tile_pair(keys, vals, n, j - 1, sc, sv, &fc, &fv);
+            if (lid == 0) { // (as in bk_look_back: in place, a slot still empty means whole values)
+                uint rc;
+                V rv;
+                uint flag = bk_read(slots, epoch, j - 1, &rc, &rv);
+                bool use_own = flag == LB_EMPTY;
+#ifdef LB_FALLBACK_FIRST
+                use_own = use_own || !in_place;
+#endif
+                if (use_own) {
+                    if (flag == LB_EMPTY) bk_publish(slots, epoch, j - 1, j - 1 == 0 ? LB_PREFIX : LB_AGGREGATE, fc, fv);
+                    rc = fc;
+                    rv = fv;
+                    flag = j - 1 == 0 ? LB_PREFIX : LB_AGGREGATE;
+                }
+                uint ac = wstate[2];
+                V av = *wacc;
+                bk_combine(rc, rv, &ac, &av);
+                wstate[0] = j - 1;
+                wstate[1] = flag == LB_PREFIX;
+                wstate[2] = ac;
+                wstate[3] = 0;
+                *wacc = av;
+            }
+        } else if (lid < 32u) {
+            bk_warp_walk(slots, epoch, wstate, wacc);
+        }
+    }
+    *c = wstate[2];
+    *v = *wacc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+#endif

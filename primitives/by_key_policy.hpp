@@ -20,6 +20,11 @@ struct by_key_policy {
     // elements in registers from load to store, results compacted in local memory).
     enum class kernel { gather, registers } kernel = kernel::gather;
     std::size_t register_cap = 0; // NVIDIA: -cl-nv-maxrregcount of the programs (0: none)
+    // NVIDIA (by_key_warp.cl): the tile's scan of the pairs by warp shuffles (shfl_scan) instead
+    // of the ping-pong work-group scan; the look-back walked by one warp (warp_lookback) instead
+    // of the work-group's rounds.
+    bool shfl_scan = false;
+    bool warp_lookback = false;
     // gather: how a result finds its element: a search (owner maps and a select, little local
     // memory) or an index written beside the tile (a ushort per element; few instructions).
     bool index_epilogue = false;
@@ -71,6 +76,11 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     // memory it saves); CLPRIM_BY_KEY_EPILOGUE=search|index forces one (measurements, tests).
     p.index_epilogue = partition;
     if (const auto forced = knob_choice("CLPRIM_BY_KEY_EPILOGUE", {"search", "index"})) p.index_epilogue = *forced == 1;
+    // CLPRIM_BY_KEY_SCAN=local|shfl, CLPRIM_BY_KEY_WALK=group|warp (NVIDIA only; measurements, tests).
+    if (const auto c = knob_choice("CLPRIM_BY_KEY_SCAN", {"local", "shfl"})) p.shfl_scan = profile.nvidia && *c == 1;
+    if (const auto c = knob_choice("CLPRIM_BY_KEY_WALK", {"group", "warp"})) p.warp_lookback = profile.nvidia && *c == 1;
+    // CLPRIM_BY_KEY_REGS=N: NVIDIA's register cap for the look-back kernels (0: none; measurements).
+    if (const auto r = knob_number("CLPRIM_BY_KEY_REGS", 0, 255)) p.register_cap = profile.nvidia ? *r : 0;
     if (const auto tune = knob_numbers("CLPRIM_BY_KEY_TUNE", 2, 2, 1, 1024)) {
         p.wg = (*tune)[0];
         p.items = std::min<std::size_t>(32, (*tune)[1]);

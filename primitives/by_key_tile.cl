@@ -124,7 +124,7 @@ inline void bk_tile_chain(__global volatile ulong* slots, uint epoch, uint t, ui
                           __local uint* wflag, __local uint* wc, __local V* wv, __local uint* wstate, __local V* wacc,
                           uint* pc, V* pv)
 {
-#ifdef BK_DIAG_SKIP_LOOKBACK // measurement only (WRONG results): what a tile costs without the chain
+#if BK_DIAG & 1 // measurement only (WRONG results): what a tile costs without the chain
     *pc = 0;
     *pv = BK_ID;
     return;
@@ -135,7 +135,11 @@ inline void bk_tile_chain(__global volatile ulong* slots, uint epoch, uint t, ui
 #if BK_MODE == 2
     barrier(CLK_GLOBAL_MEM_FENCE);
 #endif
+#ifdef BK_WARP_LOOKBACK
+    bk_look_back_warp(slots, epoch, t, keys, vals, n, in_place, sc, sv, wstate, wacc, pc, pv);
+#else
     bk_look_back(slots, epoch, t, keys, vals, n, in_place, sc, sv, wflag, wc, wv, wstate, wacc, pc, pv);
+#endif
     if (get_local_id(0) == 0 && t > 0) {
         uint ic = tc;
         V iv = tv;
