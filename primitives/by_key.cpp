@@ -31,6 +31,10 @@ struct by_key_kernels {
     std::size_t wg = 1;
     std::size_t compute_units = 1;
     bool nvidia = false;
+    bool shfl_scan = false; // BK_SHFL_SCAN built in
+    // The pairs the tile scan's scratch holds (sc, sv): one per warp with shuffles, else the
+    // ping-pong scan's two per work-item.
+    std::size_t scan_pairs(std::size_t group) const { return shfl_scan ? std::max<std::size_t>(1, group / 32) : 2 * group; }
 };
 
 bool has_values(by_key_mode m)
@@ -52,7 +56,8 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
                           (profile.nvidia ? " -DLB_NANOSLEEP -DBK_PTX" : "") + lookback_build_options() + extra;
     // The warp pieces need whole warps: work-groups a multiple of 32 (the policy's 256 are).
     const bool warps = policy.wg % 32 == 0;
-    if (policy.shfl_scan && warps) options += " -DBK_SHFL_SCAN";
+    k.shfl_scan = policy.shfl_scan && warps;
+    if (k.shfl_scan) options += " -DBK_SHFL_SCAN";
     if (policy.warp_lookback && warps) options += " -DBK_WARP_LOOKBACK";
     if (policy.register_cap > 0 && extra.find("maxrregcount") == std::string::npos)
         options += " -cl-nv-maxrregcount=" + std::to_string(policy.register_cap);
@@ -73,7 +78,7 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     const std::size_t kelem = size_of(call.key_type), telem = kelem + (has_values(call.mode) ? elem : 0);
     auto local_need = [&](std::size_t wg) {
         const std::size_t tile = wg * policy.items;
-        return (tile + tile / 32 + 1) * telem + 2 * wg * (4 + elem) + 32 * (8 + elem) + 64 + // BK_TILE_PAD(tile) + 1
+        return (tile + tile / 32 + 1) * telem + k.scan_pairs(wg) * (4 + elem) + 32 * (8 + elem) + 64 + // BK_TILE_PAD(tile) + 1
                (policy.kernel != by_key_policy::kernel::gather ? 0 // woff, wmask, own or idx:
                 : policy.index_epilogue                             ? 12 + tile * 2
                                                                     : 2 * wg * 4 + 2 * (tile / 32 + 1) * 4 + 2);
@@ -191,8 +196,8 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
             const lookback_slots status = take_lookback_slots(queue, 1 + tiles * slots);
             set_args(k.lookback);
             const std::size_t slots_per_tile = tile + (tile >> 5) + 1; // BK_TILE_PAD(tile) + 1
-            set_kernel_args_from(k.lookback, 15, status.buffer, status.epoch, local_bytes{2 * k.wg * 4},
-                                 local_bytes{2 * k.wg * velem}, local_bytes{slots_per_tile * size_of(call.key_type)},
+            set_kernel_args_from(k.lookback, 15, status.buffer, status.epoch, local_bytes{k.scan_pairs(k.wg) * 4},
+                                 local_bytes{k.scan_pairs(k.wg) * velem}, local_bytes{slots_per_tile * size_of(call.key_type)},
                                  local_bytes{has_values(mode) ? slots_per_tile * velem : 1});
             if (k.policy.kernel == by_key_policy::kernel::gather) { // woff, wmask, own (BK_OWN_STEP 32), idx
                 const bool search = !k.policy.index_epilogue;

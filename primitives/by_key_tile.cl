@@ -8,6 +8,10 @@
 #error "by_key_tile.cl needs by_key_lookback.cl first"
 #endif
 
+#ifndef BK_STAGE_TOGETHER
+#define BK_STAGE_TOGETHER 0
+#endif
+
 // The start both look-back kernels share (it declares these names): the look-back's local state
 // (lb_*), the tile t (tiles numbered as their work-groups start: bk_tile_index), its first
 // element base and its count elements, staged into local memory (tk, tv), and this work-item's
@@ -93,6 +97,22 @@ inline void bk_stage_tile(__global const K* keys, __global const V* vals, ulong 
     // barrier it held up the whole work-group for one more round trip to memory).
     if (lid == 0 && base > 0) *before = keys[base - 1];
     if (count == wg * BK_ITEMS) {
+#if BK_LOADS_VALUES && BK_STAGE_TOGETHER
+        // Keys and values loaded together (twice the registers, one round trip; measurements:
+        // CLPRIM_BY_KEY_OPTIONS=-DBK_STAGE_TOGETHER=1).
+        K lk[BK_ITEMS];
+        V lv[BK_ITEMS];
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS; ++j) {
+            lk[j] = keys[base + j * wg + lid];
+            lv[j] = vals[base + j * wg + lid];
+        }
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS; ++j) {
+            tk[BK_TILE_PAD(j * wg + lid)] = lk[j];
+            tv[BK_TILE_PAD(j * wg + lid)] = lv[j];
+        }
+#else
         K lk[BK_ITEMS];
 #pragma unroll
         for (uint j = 0; j < BK_ITEMS; ++j) lk[j] = keys[base + j * wg + lid];
@@ -104,6 +124,7 @@ inline void bk_stage_tile(__global const K* keys, __global const V* vals, ulong 
         for (uint j = 0; j < BK_ITEMS; ++j) lv[j] = vals[base + j * wg + lid];
 #pragma unroll
         for (uint j = 0; j < BK_ITEMS; ++j) tv[BK_TILE_PAD(j * wg + lid)] = lv[j];
+#endif
 #endif
     } else {
         for (uint j = lid; j < count; j += wg) {
