@@ -222,6 +222,13 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __g
 }
 
 #ifdef BK_WARP_LOOKBACK
+// Publishes tile t's inclusive prefix: (pc, pv) of every tile before it, then its own (tc, tv).
+inline void bk_publish_inclusive(__global volatile ulong* slots, uint epoch, uint t, uint pc, V pv, uint tc, V tv)
+{
+    bk_combine(pc, pv, &tc, &tv);
+    bk_publish(slots, epoch, t, LB_PREFIX, tc, tv);
+}
+
 // The same look-back walked by one warp (NVIDIA, BK_WARP_LOOKBACK; host: CLPRIM_BY_KEY_WALK=warp):
 // lane k reads the slots of tile j-1-k, two votes find the nearest empty slot and the nearest
 // inclusive prefix, and a five-step shuffle reduction combines, in tile order, the pairs of the
@@ -234,46 +241,68 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __g
 // state: wstate[0] the next tile to combine + 1, [1] done, [2] the count so far, [3] stalled;
 // *wacc the value so far.
 
-// Warp 0 only (lanes 0..31, no barrier inside): walks back from tile wstate[0] - 1.
-inline void bk_warp_walk(__global volatile ulong* slots, uint epoch, __local uint* wstate, __local V* wacc)
+// Warp 0 only (lanes 0..31, no barrier inside): walks back from tile wstate[0] - 1. Each round
+// reads BK_WALK_READS x 32 predecessors at once (lane k the slots of distances k, 32 + k, ...
+// behind the nearest unread one: one round trip to L2), then takes them 32 at a time in order.
+#ifndef BK_WALK_READS
+#define BK_WALK_READS 1
+#endif
+// Once done, lane 0 publishes tile t's inclusive prefix at once (tc, tv: the tile's own pair).
+inline void bk_warp_walk(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __local uint* wstate,
+                         __local V* wacc)
 {
     const uint lane = (uint)get_local_id(0);
     uint j = wstate[0], ac = wstate[2], polls = 0, done = 0, stalled = 0;
     V av = *wacc;
     for (;;) {
-        uint rc = 0;
-        V rv = BK_ID;
-        uint flag = LB_PREFIX; // past tile 0: never reached (tile 0 publishes its prefix)
-        if (lane < j) flag = bk_read(slots, epoch, j - 1 - lane, &rc, &rv);
-        const uint empty = bk_ballot(flag == LB_EMPTY), prefix = bk_ballot(flag == LB_PREFIX);
-        const uint first_empty = empty ? bk_lowest(empty) : 32u;
-        const uint first_prefix = prefix ? bk_lowest(prefix) : 32u;
-        const uint used = min(first_prefix < first_empty ? first_prefix + 1u : first_empty, j);
-        if (used > 0) {
-            // Lanes [0, used) in tile order (lane k + 1 is the earlier tile): after the step of
-            // distance d lane k holds the lanes [k, min(k + 2d, used)) combined.
+        uint rc[BK_WALK_READS], flag[BK_WALK_READS];
+        V rv[BK_WALK_READS];
 #pragma unroll
-            for (uint d = 1; d < 32u; d <<= 1) {
-                const uint yc = bk_shfl_down_u(rc, d);
-                const V yv = bk_shfl_down_v(rv, d);
-                if (lane + d < used) bk_combine(yc, yv, &rc, &rv);
+        for (uint r = 0; r < BK_WALK_READS; ++r) {
+            const uint d = r * 32u + lane;
+            rc[r] = 0;
+            rv[r] = BK_ID;
+            flag[r] = LB_PREFIX; // past tile 0: never taken (tile 0 publishes its prefix)
+            if (d < j) flag[r] = bk_read(slots, epoch, j - 1 - d, &rc[r], &rv[r]);
+        }
+        uint taken = 0, more = 1; // more: every slot read so far was taken (alike in the warp)
+#pragma unroll
+        for (uint r = 0; r < BK_WALK_READS; ++r) {
+            if (more) {
+                const uint empty = bk_ballot(flag[r] == LB_EMPTY), prefix = bk_ballot(flag[r] == LB_PREFIX);
+                const uint first_empty = empty ? bk_lowest(empty) : 32u;
+                const uint first_prefix = prefix ? bk_lowest(prefix) : 32u;
+                const uint used = min(first_prefix < first_empty ? first_prefix + 1u : first_empty, j);
+                if (used > 0) {
+                    // Lanes [0, used) in tile order (lane k + 1 holds the earlier tile): after the
+                    // step of distance d lane k holds the lanes [k, min(k + 2d, used)) combined.
+                    uint xc = rc[r];
+                    V xv = rv[r];
+#pragma unroll
+                    for (uint d = 1; d < 32u; d <<= 1) {
+                        const uint yc = bk_shfl_down_u(xc, d);
+                        const V yv = bk_shfl_down_v(xv, d);
+                        if (lane + d < used) bk_combine(yc, yv, &xc, &xv);
+                    }
+                    uint wc = bk_shfl_idx_u(xc, 0u);
+                    V wv = bk_shfl_idx_v(xv, 0u);
+                    bk_combine(wc, wv, &ac, &av); // these tiles are earlier than everything in (ac, av)
+                    j -= used;
+                    taken += used;
+                }
+                if (first_prefix < first_empty || j == 0) done = 1;
+                more = !done && used == 32u; // else an empty slot: read again from it next round
             }
-            uint wc = bk_shfl_idx_u(rc, 0u);
-            V wv = bk_shfl_idx_v(rv, 0u);
-            bk_combine(wc, wv, &ac, &av); // the window is earlier than everything in (ac, av)
-            j -= used;
-            polls = 0;
         }
-        if (first_prefix < first_empty || j == 0) {
-            done = 1;
-            break;
-        }
-        if (used == 0) {
+        if (done) break;
+        if (taken == 0) {
             if (LB_FALLBACK && ++polls > LB_FALLBACK_POLLS) {
                 stalled = 1;
                 break;
             }
             LB_BACKOFF();
+        } else {
+            polls = 0;
         }
     }
     if (lane == 0) {
@@ -282,15 +311,18 @@ inline void bk_warp_walk(__global volatile ulong* slots, uint epoch, __local uin
         wstate[2] = ac;
         wstate[3] = stalled;
         *wacc = av;
+        if (done) bk_publish_inclusive(slots, epoch, t, ac, av, tc, tv);
     }
 }
 
 // bk_look_back's contract (every work-item calls it; the pair of every tile before t in every
 // work-item). Runs on NVIDIA only, so not under PoCL's loops; its loop has bk_look_back's shape
 // anyway (the state read between two barriers, left only by break).
-inline void bk_look_back_warp(__global volatile ulong* slots, uint epoch, uint t, __global const K* keys,
-                              __global const V* vals, ulong n, bool in_place, __local uint* sc, __local V* sv,
-                              __local uint* wstate, __local V* wacc, uint* c, V* v)
+// Unlike bk_look_back, it also publishes tile t's inclusive prefix (tc, tv: the tile's pair), as
+// soon as the work-item that completes the walk has it.
+inline void bk_look_back_warp(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv,
+                              __global const K* keys, __global const V* vals, ulong n, bool in_place, __local uint* sc,
+                              __local V* sv, __local uint* wstate, __local V* wacc, uint* c, V* v)
 {
     const uint lid = (uint)get_local_id(0);
     if (lid == 0) {
@@ -334,9 +366,10 @@ inline void bk_look_back_warp(__global volatile ulong* slots, uint epoch, uint t
                 wstate[2] = ac;
                 wstate[3] = 0;
                 *wacc = av;
+                if (flag == LB_PREFIX) bk_publish_inclusive(slots, epoch, t, ac, av, tc, tv);
             }
         } else if (lid < 32u) {
-            bk_warp_walk(slots, epoch, wstate, wacc);
+            bk_warp_walk(slots, epoch, t, tc, tv, wstate, wacc);
         }
     }
     *c = wstate[2];

@@ -156,15 +156,15 @@ inline void bk_tile_chain(__global volatile ulong* slots, uint epoch, uint t, ui
 #if BK_MODE == 2
     barrier(CLK_GLOBAL_MEM_FENCE);
 #endif
-#ifdef BK_WARP_LOOKBACK
-    bk_look_back_warp(slots, epoch, t, keys, vals, n, in_place, sc, sv, wstate, wacc, pc, pv);
+#ifdef BK_WARP_LOOKBACK // (it publishes the inclusive prefix itself)
+    bk_look_back_warp(slots, epoch, t, tc, tv, keys, vals, n, in_place, sc, sv, wstate, wacc, pc, pv);
 #else
     bk_look_back(slots, epoch, t, keys, vals, n, in_place, sc, sv, wflag, wc, wv, wstate, wacc, pc, pv);
-#endif
     if (get_local_id(0) == 0 && t > 0) {
         uint ic = tc;
         V iv = tv;
         bk_combine(*pc, *pv, &ic, &iv);
         bk_publish(slots, epoch, t, LB_PREFIX, ic, iv);
     }
+#endif
 }
