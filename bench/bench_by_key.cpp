@@ -45,6 +45,29 @@ std::vector<cl_uint> keys_in_runs(std::size_t n, std::mt19937& rng)
     }
     return keys;
 }
+// The inputs of n elements (keys in runs, values below 1000) and the host's results for them:
+// reduce_by_key's keys (rk) and sums (rv), the run lengths (rc), the exclusive sum scan by key
+// (scan), the odd and the even values in order.
+struct host_reference {
+    std::vector<cl_uint> keys, vals, rk, rv, rc, scan, odd, even;
+    host_reference(std::size_t n, std::mt19937& rng) : keys(keys_in_runs(n, rng)), vals(n), scan(n)
+    {
+        for (auto& v : vals) v = rng() % 1000;
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+            const bool head = i == 0 || keys[i] != keys[i - 1];
+            if (head) {
+                rk.push_back(keys[i]);
+                rv.push_back(vals[i]);
+                rc.push_back(1);
+            } else {
+                rv.back() += vals[i];
+                rc.back() += 1;
+            }
+            scan[i] = head ? 0u : scan[i - 1] + vals[i - 1];
+            (vals[i] & 1u ? odd : even).push_back(vals[i]);
+        }
+    }
+};
 } // namespace
 
 namespace {
@@ -74,24 +97,10 @@ void by_key_rows(clprim_bench::context& ctx, bool baselines)
     if (sweep.empty()) sweep.emplace_back("clprim", std::vector<std::pair<std::string, std::string>>{});
     for (const std::size_t n : ctx.sizes) {
         std::mt19937 rng(static_cast<unsigned>(n) ^ 0x5eedu);
-        const std::vector<cl_uint> keys = keys_in_runs(n, rng);
-        std::vector<cl_uint> vals(n);
-        for (auto& v : vals) v = rng() % 1000;
-        // Host references.
-        std::vector<cl_uint> rk, rv, rc, scan(n), odd, even;
-        for (std::size_t i = 0; i < n; ++i) {
-            const bool head = i == 0 || keys[i] != keys[i - 1];
-            if (head) {
-                rk.push_back(keys[i]);
-                rv.push_back(vals[i]);
-                rc.push_back(1);
-            } else {
-                rv.back() += vals[i];
-                rc.back() += 1;
-            }
-            scan[i] = head ? 0u : scan[i - 1] + vals[i - 1];
-            (vals[i] & 1u ? odd : even).push_back(vals[i]);
-        }
+        const host_reference ref(n, rng);
+        const std::vector<cl_uint>&keys = ref.keys, &vals = ref.vals;
+        const std::vector<cl_uint>&rk = ref.rk, &rv = ref.rv, &rc = ref.rc, &scan = ref.scan, &odd = ref.odd,
+                                   &even = ref.even;
         bc::vector<cl_uint> dk(n, ctx.ctx), dv(n, ctx.ctx), ok(std::max<std::size_t>(n, 1), ctx.ctx),
             ov(std::max<std::size_t>(n, 1), ctx.ctx), oc(std::max<std::size_t>(n, 1), ctx.ctx);
         bc::vector<cl_ulong> dcount(1, ctx.ctx);
@@ -256,24 +265,10 @@ CLPRIM_BENCH(by_key_profile)
     bc::command_queue pq(ctx.ctx, ctx.device, bc::command_queue::enable_profiling);
     for (const std::size_t n : ctx.sizes) {
         std::mt19937 rng(static_cast<unsigned>(n) ^ 0x5eedu);
-        const std::vector<cl_uint> keys = keys_in_runs(n, rng);
-        std::vector<cl_uint> vals(n);
-        for (auto& v : vals) v = rng() % 1000;
-        std::vector<cl_uint> rk, rv, rc, scan(n);
-        std::size_t odd = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            const bool head = i == 0 || keys[i] != keys[i - 1];
-            if (head) {
-                rk.push_back(keys[i]);
-                rv.push_back(vals[i]);
-                rc.push_back(1);
-            } else {
-                rv.back() += vals[i];
-                rc.back() += 1;
-            }
-            scan[i] = head ? 0u : scan[i - 1] + vals[i - 1];
-            odd += vals[i] & 1u;
-        }
+        const host_reference ref(n, rng);
+        const std::vector<cl_uint>&keys = ref.keys, &vals = ref.vals;
+        const std::vector<cl_uint>&rk = ref.rk, &rv = ref.rv, &rc = ref.rc, &scan = ref.scan;
+        const std::size_t odd = ref.odd.size();
         const std::size_t m = std::max<std::size_t>(n, 1);
         bc::vector<cl_uint> dk(m, ctx.ctx), dv(m, ctx.ctx), ok(m, ctx.ctx), ov(m, ctx.ctx);
         if (n) {

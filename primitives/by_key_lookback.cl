@@ -109,6 +109,40 @@ inline void bk_tile_pair(__global const K* keys, __global const V* vals, ulong n
     bk_tile_scan(c, v, sc, sv, &ec, &ev, tc, tv);
 }
 
+// Work-item 0, after its group computed tile f's pair (fc, fv) from the input (the fallback):
+// takes the slot's pair if the owner published one meanwhile, else publishes and takes its own;
+// combines it before the look-back's state (wstate[2], *wacc: the tiles after f), moves the
+// state to tile f (wstate[0] = f, wstate[1]: done) and clears the stall (wstate[3]); returns
+// the flag taken. In place (a scan by key), the owner overwrites its values only after
+// publishing its pair (with a global fence between): a slot still empty now means the values
+// read were whole; a slot published meanwhile is taken as it is.
+inline uint bk_fallback_take(__global volatile ulong* slots, uint epoch, uint f, bool in_place, uint fc, V fv,
+                             __local uint* wstate, __local V* wacc)
+{
+    uint rc;
+    V rv;
+    uint flag = bk_read(slots, epoch, f, &rc, &rv);
+    bool use_own = flag == LB_EMPTY;
+#ifdef LB_FALLBACK_FIRST
+    use_own = use_own || !in_place; // tests: every tile's own pair is the one used
+#endif
+    if (use_own) {
+        if (flag == LB_EMPTY) bk_publish(slots, epoch, f, f == 0 ? LB_PREFIX : LB_AGGREGATE, fc, fv);
+        rc = fc;
+        rv = fv;
+        flag = f == 0 ? LB_PREFIX : LB_AGGREGATE;
+    }
+    uint ac = wstate[2];
+    V av = *wacc;
+    bk_combine(rc, rv, &ac, &av);
+    wstate[0] = f;
+    wstate[1] = flag == LB_PREFIX;
+    wstate[2] = ac;
+    wstate[3] = 0;
+    *wacc = av;
+    return flag;
+}
+
 // The pair of every tile before tile t, found by the work-group together: each round, up to
 // BK_WINDOW work-items read one predecessor's slots each, then work-item 0 combines them from
 // the nearest backwards up to the first inclusive prefix (done) or the first one still empty
@@ -167,31 +201,8 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __g
         // fence, then its scan's barriers. A global fence here, in every round, is not needed.)
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid == 0 && fallback) {
-            // In place (a scan by key), the owner overwrites its values only after publishing
-            // its pair (with a global fence between): a slot still empty now means the values
-            // read above were whole; a slot published meanwhile is taken as it is.
-            uint rc;
-            V rv;
-            uint flag = bk_read(slots, epoch, j - 1, &rc, &rv);
-            bool use_own = flag == LB_EMPTY;
-#ifdef LB_FALLBACK_FIRST
-            use_own = use_own || !in_place; // tests: every tile's own pair is the one used
-#endif
-            if (use_own) {
-                if (flag == LB_EMPTY) bk_publish(slots, epoch, j - 1, j - 1 == 0 ? LB_PREFIX : LB_AGGREGATE, fc, fv);
-                rc = fc;
-                rv = fv;
-                flag = j - 1 == 0 ? LB_PREFIX : LB_AGGREGATE;
-            }
-            uint ac = wstate[2];
-            V av = *wacc;
-            bk_combine(rc, rv, &ac, &av);
-            wstate[0] = j - 1;
-            wstate[1] = flag == LB_PREFIX;
-            wstate[2] = ac;
-            wstate[3] = 0;
+            bk_fallback_take(slots, epoch, j - 1, in_place, fc, fv, wstate, wacc);
             wstate[4] = 0;
-            *wacc = av;
         }
         if (lid == 0 && !fallback) {
             uint ac = wstate[2];
@@ -344,30 +355,8 @@ inline void bk_look_back_warp(__global volatile ulong* slots, uint epoch, uint t
             uint fc = 0;
             V fv = BK_ID;
             bk_tile_pair(keys, vals, n, j - 1, sc, sv, &fc, &fv);
-            if (lid == 0) { // (as in bk_look_back: in place, a slot still empty means whole values)
-                uint rc;
-                V rv;
-                uint flag = bk_read(slots, epoch, j - 1, &rc, &rv);
-                bool use_own = flag == LB_EMPTY;
-#ifdef LB_FALLBACK_FIRST
-                use_own = use_own || !in_place;
-#endif
-                if (use_own) {
-                    if (flag == LB_EMPTY) bk_publish(slots, epoch, j - 1, j - 1 == 0 ? LB_PREFIX : LB_AGGREGATE, fc, fv);
-                    rc = fc;
-                    rv = fv;
-                    flag = j - 1 == 0 ? LB_PREFIX : LB_AGGREGATE;
-                }
-                uint ac = wstate[2];
-                V av = *wacc;
-                bk_combine(rc, rv, &ac, &av);
-                wstate[0] = j - 1;
-                wstate[1] = flag == LB_PREFIX;
-                wstate[2] = ac;
-                wstate[3] = 0;
-                *wacc = av;
-                if (flag == LB_PREFIX) bk_publish_inclusive(slots, epoch, t, ac, av, tc, tv);
-            }
+            if (lid == 0 && bk_fallback_take(slots, epoch, j - 1, in_place, fc, fv, wstate, wacc) == LB_PREFIX)
+                bk_publish_inclusive(slots, epoch, t, wstate[2], *wacc, tc, tv);
         } else if (lid < 32u) {
             bk_warp_walk(slots, epoch, t, tc, tv, wstate, wacc);
         }
