@@ -74,14 +74,26 @@
 // A tile's index in the order the work-groups start (status[0] counts them; the tile taking the
 // last index sets it back to zero for the next launch), so a tile only ever waits on tiles that
 // have started. Every work-item calls it (a barrier); *id is local scratch.
+// BK_GROUP_ORDER=1 (measurements, CLPRIM_BY_KEY_OPTIONS): tiles by group id instead, no counter
+// (the loads start without the atomic's round trip; correct under any scheduling only through
+// the decoupled fallback, which a tile waiting on one not yet started then takes).
+#ifndef BK_GROUP_ORDER
+#define BK_GROUP_ORDER 0
+#endif
 inline uint bk_tile_index(__global volatile ulong* status, __local uint* id)
 {
+#if BK_GROUP_ORDER
+    (void)status;
+    (void)id;
+    return (uint)get_group_id(0);
+#else
     if (get_local_id(0) == 0) {
         *id = atomic_inc((__global volatile uint*)status);
         if (*id == (uint)get_num_groups(0) - 1u) atomic_xchg((__global volatile uint*)status, 0u);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     return *id;
+#endif
 }
 
 // Stages the tile's count elements at base (keys, and values where the mode loads them) into
