@@ -11,6 +11,13 @@
 #ifndef BK_STAGE_TOGETHER
 #define BK_STAGE_TOGETHER 0
 #endif
+#ifndef BK_STAGE_VEC
+#define BK_STAGE_VEC 0
+#endif
+#if BK_STAGE_VEC && (K_BITS != 32 || (BK_HAS_VALUES && BK_MODE != 4 && V_BITS != 32) || BK_ITEMS % 4 != 0)
+#undef BK_STAGE_VEC
+#define BK_STAGE_VEC 0 // (4-byte types, BK_ITEMS a multiple of 4 only)
+#endif
 
 // The start both look-back kernels share (it declares these names): the look-back's local state
 // (lb_*), the tile t (tiles numbered as their work-groups start: bk_tile_index), its first
@@ -108,6 +115,37 @@ inline void bk_stage_tile(__global const K* keys, __global const V* vals, ulong 
     // The key before the tile, to *before, read with the tile's loads (read after the fold's
     // barrier it held up the whole work-group for one more round trip to memory).
     if (lid == 0 && base > 0) *before = keys[base - 1];
+#if BK_STAGE_VEC
+    // 16-byte loads (4-byte keys, and values where loaded, BK_ITEMS a multiple of 4): work-item
+    // lid loads the 4-element vectors j * local size + lid of a full tile on a 16-byte boundary
+    // (alike in every full tile of a launch); a vector's elements stay contiguous under
+    // BK_TILE_PAD (a pad every 32). Measurements: CLPRIM_BY_KEY_OPTIONS=-DBK_STAGE_VEC=1.
+    if (count == wg * BK_ITEMS && ((ulong)(keys + base) & 15) == 0 &&
+        (!BK_LOADS_VALUES || ((ulong)(vals + base) & 15) == 0)) {
+        CLPRIM_CAT(K, 4) lk[BK_ITEMS / 4];
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS / 4; ++j) lk[j] = ((__global const CLPRIM_CAT(K, 4)*)(keys + base))[j * wg + lid];
+#if BK_LOADS_VALUES
+        CLPRIM_CAT(V, 4) lv[BK_ITEMS / 4];
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS / 4; ++j) lv[j] = ((__global const CLPRIM_CAT(V, 4)*)(vals + base))[j * wg + lid];
+#endif
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS / 4; ++j) {
+            const uint e = BK_TILE_PAD((j * wg + lid) * 4u);
+            tk[e] = lk[j].s0;
+            tk[e + 1] = lk[j].s1;
+            tk[e + 2] = lk[j].s2;
+            tk[e + 3] = lk[j].s3;
+#if BK_LOADS_VALUES
+            tv[e] = lv[j].s0;
+            tv[e + 1] = lv[j].s1;
+            tv[e + 2] = lv[j].s2;
+            tv[e + 3] = lv[j].s3;
+#endif
+        }
+    } else
+#endif
     if (count == wg * BK_ITEMS) {
 #if BK_LOADS_VALUES && BK_STAGE_TOGETHER
         // Keys and values loaded together (twice the registers, one round trip; measurements:
