@@ -101,6 +101,64 @@ inline uint bk_result_at(__local const uint* woff, __local const uint* wmask, __
     return w * BK_ITEMS + bk_select_bit(kept ? wmask[w] : ~wmask[w], r - before);
 }
 
+#ifndef BK_EARLY
+#define BK_EARLY 1
+#endif
+
+#if BK_HAS_VALUES
+// The stream (modes with values): each work-item walks its elements once more from its exclusive
+// value ev and writes what the epilogue needs at the places of its own elements: scans by
+// key their results; reduce_by_key / run-length the value of the run that closes at a head (at
+// the head's slot; the range's last run one past the range's last element, a slot no one reads
+// before). A work-item writes only at its own elements' slots, after reading them.
+// ec: the work-item's exclusive count within the tile (0: it may hold the tile's leading run,
+// the elements before the tile's first head). BK_EARLY (before the look-back, ev the
+// work-item's value within the tile): the leading run is left as it is; the work-item holding
+// the first head notes where it is in *lead_at (lid 0 set it to the tile's count before). Then
+// (lead_only, after the look-back, ev over the whole range) a work-item of the leading run walks
+// it again and writes it, and the value of the run it closes at the first head's slot.
+inline void bk_stream(ulong n, ulong from, uint first, uint mine, uint heads, uint ec, V ev, uint flags, V init,
+                      __local V* tv, __local uint* lead_at, bool lead_only)
+{
+    V vv = ev;
+    // This work-item's elements in the tile's leading run: those before its first head, when no
+    // work-item before it has one.
+    const uint leading = ec == 0 ? (heads ? popcount((heads & (0u - heads)) - 1u) : mine) : 0u;
+#if BK_EARLY
+    if (!lead_only && ec == 0 && heads) *lead_at = first + leading; // (one work-item)
+#endif
+#pragma unroll
+    for (uint j = 0; j < BK_ITEMS; ++j) {
+        if (j < mine && (!lead_only || j <= leading)) {
+            const uint q = BK_TILE_PAD(first + j);
+            const ulong i = from + j;
+            const uint h = (heads >> j) & 1u;
+            const bool write = !BK_EARLY || lead_only || j >= leading;
+            if (lead_only && j == leading) { // the first head (its own result does not change)
+#if BK_MODE != 2
+                if (i > 0) tv[q] = vv;
+#endif
+            } else {
+#if BK_MODE == 4
+                const V x = (V)1;
+#else
+                const V x = tv[q];
+#endif
+#if BK_MODE == 2
+                if (write && !(flags & BK_INCLUSIVE)) tv[q] = h ? init : BK_OP(init, vv);
+                vv = h ? x : BK_OP(vv, x);
+                if (write && (flags & BK_INCLUSIVE)) tv[q] = vv;
+#else // 1, 4: the value of the run that closes here, at the head's slot
+                if (write && h && i > 0) tv[q] = vv;
+                vv = h ? x : BK_OP(vv, x);
+                if (write && i == n - 1) tv[BK_TILE_PAD(first + j + 1)] = vv;
+#endif
+            }
+        }
+    }
+}
+#endif
+
 // One work-group per tile, tiles numbered in the order their work-groups start (as
 // by_key_lookback). tk, tv: BK_TILE_PAD(tile) + 1 elements each (tv unused without values);
 // woff, wmask: one word per work-item; own: 2 * (tile / BK_OWN_STEP + 1) words (the owner maps
@@ -111,6 +169,8 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
                             __local ushort* idx)
 {
     BK_TILE_PROLOGUE();
+    __local uint lead_at; // BK_EARLY: the tile's first head (bk_stream)
+    if (lid == 0) lead_at = count; // (before the scan's barriers)
     // Fold, in the order bk_tile_pair repeats for the fallback.
 #if BK_MODE == 4
 #define BK_GATHER_VALUE(j) ((V)1)
@@ -159,51 +219,62 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
 #endif
 
     const bool in_place = BK_MODE == 2 && (__global const V*)(out2 + out2_off) == vals;
-    uint pc;
-    V pv;
-    bk_tile_chain(slots, epoch, t, tc, tvv, keys, vals, n, in_place, sc, sv, lb_flag, lb_c, lb_v, lb_state, &lb_acc,
-                  &pc, &pv);
-    const bool last_tile = base + count == n;
-    if (lid == 0 && last_tile && (flags & BK_WRITE_COUNT)) count_out[count_off] = pc + tc;
     out1 += out1_off;
     out2 += out2_off;
-#if BK_DIAG & 4
-    return;
-#endif
 #if BK_DIAG & 2 // the stores behind a condition that never holds (flags has no such bit)
 #define BK_STORE_OK (flags & 0x80000000u)
 #else
 #define BK_STORE_OK 1
 #endif
-
-#if BK_HAS_VALUES
-    // Stream: each work-item writes only at its own elements' slots, after reading them (and
-    // the last run's value one past the range's last element, a slot no one reads before).
-    bk_combine(pc, pv, &ec, &ev); // this work-item's exclusive pair over the whole range
-    V vv = ev;
-#pragma unroll
-    for (uint j = 0; j < BK_ITEMS; ++j) {
-        if (j < mine) {
-            const uint q = BK_TILE_PAD(first + j);
-            const ulong i = from + j;
-            const uint h = (heads >> j) & 1u;
-#if BK_MODE == 4
-            const V x = (V)1;
-#else
-            const V x = tv[q];
-#endif
-#if BK_MODE == 2
-            if (!(flags & BK_INCLUSIVE)) tv[q] = h ? init : BK_OP(init, vv);
-            vv = h ? x : BK_OP(vv, x);
-            if (flags & BK_INCLUSIVE) tv[q] = vv;
-#else // 1, 4: the value of the run that closes here, at the head's slot
-            if (h && i > 0) tv[q] = vv;
-            vv = h ? x : BK_OP(vv, x);
-            if (i == n - 1) tv[BK_TILE_PAD(first + j + 1)] = vv;
-#endif
-        }
-    }
+    uint pc;
+    V pv;
+#if BK_EARLY && BK_HAS_VALUES
+    // Early stream (BK_EARLY): every element's result but those of the tile's leading run (the
+    // elements before its first head, which continue the run of the tile before) depends on
+    // the tile alone, so the stream runs before the look-back, and a scan by key stores those
+    // results then too: the look-back's wait overlaps the work and the stores. After the
+    // look-back the work-items holding the leading run and the first head (exclusive count 0
+    // in the tile) stream it again with the pair of every tile before (the same operations in
+    // the same order as one stream after the look-back: the same bits) and write what it
+    // changes (reduce_by_key, run-length: also the value of the run closing at the first head).
+    bk_tile_publish(slots, epoch, t, tc, tvv, in_place);
+    bk_stream(n, from, first, mine, heads, ec, ev, flags, init, tv, &lead_at, false);
     barrier(CLK_LOCAL_MEM_FENCE);
+    const uint lead = lead_at;
+#if BK_MODE == 2
+    for (uint j = lid; j < count; j += wg)
+        if (BK_STORE_OK && j >= lead) out2[base + j] = tv[BK_TILE_PAD(j)];
+#endif
+    bk_tile_look_back(slots, epoch, t, tc, tvv, keys, vals, n, in_place, sc, sv, lb_flag, lb_c, lb_v, lb_state, &lb_acc,
+                      &pc, &pv);
+    if (ec == 0 && first <= lead) { // (the first head's work-item too: the run it closes)
+        uint ec_all = ec;
+        V ev_all = ev;
+        bk_combine(pc, pv, &ec_all, &ev_all); // this work-item's exclusive pair over the whole range
+        bk_stream(n, from, first, mine, heads, ec, ev_all, flags, init, tv, &lead_at, true);
+#if BK_MODE == 2
+        for (uint j = 0; j < mine && first + j < lead; ++j)
+            if (BK_STORE_OK) out2[base + first + j] = tv[BK_TILE_PAD(first + j)];
+#endif
+    }
+#if BK_MODE != 2
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+#else // the stream after the look-back
+    bk_tile_chain(slots, epoch, t, tc, tvv, keys, vals, n, in_place, sc, sv, lb_flag, lb_c, lb_v, lb_state, &lb_acc,
+                  &pc, &pv);
+#if BK_HAS_VALUES
+    uint ec_all = ec;
+    V ev_all = ev;
+    bk_combine(pc, pv, &ec_all, &ev_all); // this work-item's exclusive pair over the whole range
+    bk_stream(n, from, first, mine, heads, ec, ev_all, flags, init, tv, &lead_at, false);
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+#endif
+    const bool last_tile = base + count == n;
+    if (lid == 0 && last_tile && (flags & BK_WRITE_COUNT)) count_out[count_off] = pc + tc;
+#if BK_DIAG & 4
+    return;
 #endif
 
 #if BK_MODE == 1 || BK_MODE == 4
@@ -225,7 +296,7 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
         if (BK_STORE_OK && o < cap1) out1[o] = key;
         if (BK_STORE_OK && o < cap2) out2[o] = val;
     }
-#elif BK_MODE == 2
+#elif BK_MODE == 2 && !BK_EARLY // (BK_EARLY: stored above)
     for (uint j = lid; j < count; j += wg)
         if (BK_STORE_OK) out2[base + j] = tv[BK_TILE_PAD(j)];
 #elif BK_MODE == 3
@@ -233,7 +304,7 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
         const ulong o = (ulong)pc + s;
         if (BK_STORE_OK && o < cap1) out1[o] = tk[BK_TILE_PAD(BK_RESULT_AT(s))];
     }
-#else // 5: kept elements first (out1), then the dropped ones (out2), each in order
+#elif BK_MODE == 5 // kept elements first (out1), then the dropped ones (out2), each in order
     for (uint s = lid; s < count; s += wg) {
         const K x = tk[BK_TILE_PAD(BK_RESULT_AT(s))];
         const ulong o = s < tc ? (ulong)pc + s : base - pc + (s - tc);

@@ -190,21 +190,31 @@ inline void bk_stage_tile(__global const K* keys, __global const V* vals, ulong 
 // The tile's part of the chain: publishes its pair (tc, tv) (tile 0: as its inclusive prefix),
 // looks back (bk_look_back) and publishes its inclusive prefix; returns in (*pc, *pv) the pair of
 // every tile before it, in every work-item. in_place: a scan by key writing over its values.
-inline void bk_tile_chain(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __global const K* keys,
-                          __global const V* vals, ulong n, bool in_place, __local uint* sc, __local V* sv,
-                          __local uint* wflag, __local uint* wc, __local V* wv, __local uint* wstate, __local V* wacc,
-                          uint* pc, V* pv)
+// In two steps (bk_tile_publish, then bk_tile_look_back) where work comes between them.
+inline void bk_tile_publish(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, bool in_place)
+{
+#if !(BK_DIAG & 1)
+    if (get_local_id(0) == 0) bk_publish(slots, epoch, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, tc, tv);
+    // The pair is visible before any output of this tile (a fallback reading this tile's values
+    // in place relies on it; bk_look_back): only a scan by key writes over its input. (Not in a
+    // branch on in_place: PoCL mishandles a barrier under a condition, DEVELOPERS.md.)
+    (void)in_place;
+#if BK_MODE == 2
+    barrier(CLK_GLOBAL_MEM_FENCE);
+#endif
+#endif
+}
+
+inline void bk_tile_look_back(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __global const K* keys,
+                              __global const V* vals, ulong n, bool in_place, __local uint* sc, __local V* sv,
+                              __local uint* wflag, __local uint* wc, __local V* wv, __local uint* wstate,
+                              __local V* wacc, uint* pc, V* pv)
 {
 #if BK_DIAG & 1 // measurement only (WRONG results): what a tile costs without the chain
     *pc = 0;
     *pv = BK_ID;
+    barrier(CLK_LOCAL_MEM_FENCE); // (what the look-back's barriers order)
     return;
-#endif
-    if (get_local_id(0) == 0) bk_publish(slots, epoch, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, tc, tv);
-    // The pair is visible before any output of this tile (a fallback reading this tile's values
-    // in place relies on it; bk_look_back): only a scan by key writes over its input.
-#if BK_MODE == 2
-    barrier(CLK_GLOBAL_MEM_FENCE);
 #endif
 #ifdef BK_WARP_LOOKBACK // (it publishes the inclusive prefix itself)
     bk_look_back_warp(slots, epoch, t, tc, tv, keys, vals, n, in_place, sc, sv, wstate, wacc, pc, pv);
@@ -217,4 +227,13 @@ inline void bk_tile_chain(__global volatile ulong* slots, uint epoch, uint t, ui
         bk_publish(slots, epoch, t, LB_PREFIX, ic, iv);
     }
 #endif
+}
+
+inline void bk_tile_chain(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __global const K* keys,
+                          __global const V* vals, ulong n, bool in_place, __local uint* sc, __local V* sv,
+                          __local uint* wflag, __local uint* wc, __local V* wv, __local uint* wstate, __local V* wacc,
+                          uint* pc, V* pv)
+{
+    bk_tile_publish(slots, epoch, t, tc, tv, in_place);
+    bk_tile_look_back(slots, epoch, t, tc, tv, keys, vals, n, in_place, sc, sv, wflag, wc, wv, wstate, wacc, pc, pv);
 }
