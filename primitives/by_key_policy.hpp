@@ -25,6 +25,8 @@ struct by_key_policy {
     // of the work-group's rounds.
     bool shfl_scan = false;
     bool warp_lookback = false;
+    bool group_order = false; // tiles by group id (no start-order counter; NVIDIA)
+    bool stage_vec = false;   // 16-byte loads of full tiles of 4-byte elements (by_key_tile.cl)
     // gather: how a result finds its element: a search (owner maps and a select, little local
     // memory) or an index written beside the tile (a ushort per element; few instructions).
     bool index_epilogue = false;
@@ -42,8 +44,9 @@ struct by_key_policy {
 // element_bytes: the bytes a look-back tile stages per element (key, plus value where the mode has
 // values); n: the elements of the call; partition: every element is a result (partition_copy,
 // stable_partition).
+// run_length: run_length_encode (values made in the kernel, none loaded).
 inline by_key_policy select_by_key_policy(const device_profile& profile, std::size_t element_bytes, std::size_t n,
-                                          bool partition)
+                                          bool partition, bool run_length = false)
 {
     by_key_policy p;
     p.path = profile.is_cpu() ? by_key_policy::path::chunks : by_key_policy::path::lookback;
@@ -64,7 +67,14 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     } else if (p.kernel == by_key_policy::kernel::gather) {
         p.wg = 256;
         p.items = std::max<std::size_t>(1, std::min<std::size_t>(32, 128 / std::max<std::size_t>(1, element_bytes)));
-        if (profile.nvidia) p.register_cap = element_bytes <= 4 ? 40 : 48;
+        if (profile.nvidia) p.register_cap = element_bytes <= 4 || run_length ? 40 : 48;
+        // NVIDIA: the warp pieces (by_key_warp.cl), tiles by group id (the decoupled fallback
+        // keeps that correct under any order), 16-byte loads. H100, 2^26 uint (RESULTS.md, #28
+        // s5-bykey): reduce_by_key kernel 0.422 -> 0.347 ms with the warp pieces, -5% by group
+        // id, -3% with 16-byte loads; run-length encoding capped at 40 registers 0.293 -> 0.270
+        // (the scan by key at 40 spills: 0.395 -> 0.525).
+        p.shfl_scan = p.warp_lookback = p.group_order = profile.nvidia;
+        p.stage_vec = true;
         // A range of one tile of 4 elements a work-item (2^10 with 256): every work-item folds
         // 4 elements instead of a few work-items 32 each (a single tile is all latency).
         if (n <= p.wg * 4) p.items = 4;
@@ -79,6 +89,9 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     // CLPRIM_BY_KEY_SCAN=local|shfl, CLPRIM_BY_KEY_WALK=group|warp (NVIDIA only; measurements, tests).
     if (const auto c = knob_choice("CLPRIM_BY_KEY_SCAN", {"local", "shfl"})) p.shfl_scan = profile.nvidia && *c == 1;
     if (const auto c = knob_choice("CLPRIM_BY_KEY_WALK", {"group", "warp"})) p.warp_lookback = profile.nvidia && *c == 1;
+    // CLPRIM_BY_KEY_ORDER=start|group, CLPRIM_BY_KEY_VEC=0|1 (measurements, tests).
+    if (const auto c = knob_choice("CLPRIM_BY_KEY_ORDER", {"start", "group"})) p.group_order = *c == 1;
+    if (const auto v = knob_number("CLPRIM_BY_KEY_VEC", 0, 1)) p.stage_vec = *v == 1;
     // CLPRIM_BY_KEY_REGS=N: NVIDIA's register cap for the look-back kernels (0: none; measurements).
     if (const auto r = knob_number("CLPRIM_BY_KEY_REGS", 0, 255)) p.register_cap = profile.nvidia ? *r : 0;
     if (const auto tune = knob_numbers("CLPRIM_BY_KEY_TUNE", 2, 2, 1, 1024)) {

@@ -257,31 +257,35 @@ void check_rle(bc::command_queue& queue, const std::vector<cl_uint>& keys, const
 
 // NVIDIA's warp pieces of the single pass (by_key_warp.cl): the tile's scan by shuffles
 // (CLPRIM_BY_KEY_SCAN=shfl) and the look-back walked by one warp (CLPRIM_BY_KEY_WALK=warp), each
-// alone and together, with the policy's tiles and small ones (32 x 3: thousands of tiles, walks
-// across many windows), the fallback taken by every tile too; sums of 1-, 4- and 8-byte values,
-// a non-commutative operator, both scans in place and not, run-length encoding. Elsewhere the
-// knobs change nothing (one combination runs there).
+// alone and together, tiles by group id or in start order (CLPRIM_BY_KEY_ORDER), with the
+// policy's tiles and small ones (32 x 3: thousands of tiles, walks across many windows), the
+// fallback taken by every tile too; sums of 1-, 4- and 8-byte values, a non-commutative
+// operator, both scans in place and not, run-length encoding. Elsewhere the scan and walk
+// knobs change nothing.
 BOOST_AUTO_TEST_CASE(warp_pieces)
 {
     env_override force("CLPRIM_BY_KEY_PATH", "lookback");
     const bool nvidia = clprim::detail::profile_of(queue.get_device()).nvidia;
     struct form {
-        const char *scan, *walk, *tune, *lookback;
+        const char *scan, *walk, *tune, *lookback, *order;
     };
-    std::vector<form> forms{{"shfl", "warp", "", "wait"}, {"shfl", "warp", "32,3", "fallback"}};
-    if (nvidia) { // (elsewhere the knobs change nothing)
-        forms.push_back({"shfl", "warp", "32,3", "wait"});
-        forms.push_back({"shfl", "group", "32,3", "fallback"});
-        forms.push_back({"local", "warp", "32,3", "fallback"});
+    // (Elsewhere than on NVIDIA the scan and walk knobs change nothing.)
+    std::vector<form> forms{{"shfl", "warp", "", "wait", ""}, {"shfl", "warp", "32,3", "fallback", ""},
+                            {"local", "group", "32,3", "wait", "group"}};
+    if (nvidia) {
+        forms.push_back({"shfl", "warp", "32,3", "wait", "start"});
+        forms.push_back({"local", "warp", "32,3", "fallback", ""});
     }
     for (const form& f : forms) {
         env_override scan("CLPRIM_BY_KEY_SCAN", f.scan);
         env_override walk("CLPRIM_BY_KEY_WALK", f.walk);
         env_override tune("CLPRIM_BY_KEY_TUNE", f.tune);
         env_override lookback("CLPRIM_LOOKBACK", f.lookback);
-        const std::string label = std::string(f.scan) + "/" + f.walk + " tile " + f.tune + " " + f.lookback;
+        env_override order("CLPRIM_BY_KEY_ORDER", f.order);
+        const std::string label =
+            std::string(f.scan) + "/" + f.walk + " tile " + f.tune + " " + f.lookback + " order " + f.order;
         for (std::size_t n : {std::size_t(1), std::size_t(25), std::size_t(4099), std::size_t(65537), std::size_t(300007)}) {
-            if (n > 70000 && !nvidia) continue;
+            if (n > 70000 && (!nvidia || &f != &forms.front())) continue;
             for (const auto& s : run_shapes()) {
                 const std::size_t lo = std::min(s.min_run, n), hi = std::min(s.max_run, n);
                 const auto keys = run_keys<cl_uint>(n, lo, hi);
