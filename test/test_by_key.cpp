@@ -282,6 +282,7 @@ BOOST_AUTO_TEST_CASE(warp_pieces)
         env_override tune("CLPRIM_BY_KEY_TUNE", f.tune);
         env_override lookback("CLPRIM_LOOKBACK", f.lookback);
         env_override order("CLPRIM_BY_KEY_ORDER", f.order);
+        env_override vec("CLPRIM_BY_KEY_VEC", "1"); // (the GPUs' 16-byte loads on every device)
         const std::string label =
             std::string(f.scan) + "/" + f.walk + " tile " + f.tune + " " + f.lookback + " order " + f.order;
         for (std::size_t n : {std::size_t(1), std::size_t(25), std::size_t(4099), std::size_t(65537), std::size_t(300007)}) {
