@@ -104,6 +104,9 @@ inline uint bk_result_at(__local const uint* woff, __local const uint* wmask, __
 #ifndef BK_EARLY
 #define BK_EARLY 1
 #endif
+#ifndef BK_EARLY_GATHER
+#define BK_EARLY_GATHER 0
+#endif
 
 #if BK_HAS_VALUES
 // The stream (modes with values): each work-item walks its elements once more from its exclusive
@@ -241,6 +244,14 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
     bk_stream(n, from, first, mine, heads, ec, ev, flags, init, tv, &lead_at, false);
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint lead = lead_at;
+#if BK_EARLY_GATHER && (BK_MODE == 1 || BK_MODE == 4)
+    // (BK_EARLY_GATHER, measurements) The elements of this work-item's first two results, found
+    // before the look-back too (the search's local reads overlap the wait).
+    const uint s_first = lid + (t == 0 ? 1u : 0u);
+    const uint q_first = s_first < tc ? BK_RESULT_AT(s_first) : 0u;
+    const uint q_second = s_first + wg < tc ? BK_RESULT_AT(s_first + wg) : 0u;
+#define BK_RESULT_OF(s, k) ((k) == 0 ? q_first : (k) == 1 ? q_second : BK_RESULT_AT(s))
+#endif
 #if BK_MODE == 2
     for (uint j = lid; j < count; j += wg)
         if (BK_STORE_OK && j >= lead) out2[base + j] = tv[BK_TILE_PAD(j)];
@@ -281,12 +292,16 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
     // Result s closes run pc + s - 1: the key before the tile's s-th head, the value streamed to
     // the head's slot (s = tc: the range's last run; tile 0 has no run before its first head).
     const uint m = tc + (last_tile ? 1u : 0u);
-    for (uint s = lid + (t == 0 ? 1u : 0u); s < m; s += wg) {
+#ifndef BK_RESULT_OF
+#define BK_RESULT_OF(s, k) BK_RESULT_AT(s)
+#endif
+    uint k = 0;
+    for (uint s = lid + (t == 0 ? 1u : 0u); s < m; s += wg, ++k) {
         const ulong o = (ulong)pc + s - 1;
         K key;
         V val;
         if (s < tc) {
-            const uint q = BK_RESULT_AT(s);
+            const uint q = BK_RESULT_OF(s, k);
             key = q > 0 ? tk[BK_TILE_PAD(q - 1)] : key_before;
             val = tv[BK_TILE_PAD(q)];
         } else {
