@@ -61,6 +61,7 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     if (policy.warp_lookback && warps) options += " -DBK_WARP_LOOKBACK";
     if (policy.group_order) options += " -DBK_GROUP_ORDER=1";
     if (policy.stage_vec) options += " -DBK_STAGE_VEC=1";
+    if (extra.find("BK_EARLY=") == std::string::npos) options += policy.early_stream ? " -DBK_EARLY=1" : " -DBK_EARLY=0";
     if (policy.register_cap > 0 && extra.find("maxrregcount") == std::string::npos)
         options += " -cl-nv-maxrregcount=" + std::to_string(policy.register_cap);
     std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl", "by_key_warp.cl", "by_key_lookback.cl",
@@ -97,14 +98,14 @@ by_key_kernels& cached_kernels(const bc::command_queue& queue, const by_key_call
     const std::size_t staged = size_of(call.key_type) + (has_values(call.mode) ? size_of(call.value_type) : 0);
     const by_key_policy policy =
         select_by_key_policy(profile_of(queue.get_device()), staged, call.keys.size, call.mode == by_key_mode::partition,
-                             call.mode == by_key_mode::run_length);
+                             call.mode == by_key_mode::run_length, call.mode == by_key_mode::scan);
     using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, std::size_t, std::size_t, int, bool,
-                           std::size_t, bool, bool, bool, bool, std::string>;
+                           std::size_t, bool, bool, bool, bool, bool, std::string>;
     thread_local std::map<key, by_key_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(call.mode), int(call.key_type),
                 int(call.value_type), call.op_file, policy.wg, policy.items, int(policy.kernel), policy.index_epilogue,
                 policy.register_cap, policy.shfl_scan, policy.warp_lookback, policy.group_order, policy.stage_vec,
-                knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
+                policy.early_stream, knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, call, policy)).first;
     it->second.policy.path = policy.path; // the path knob is read per call

@@ -27,6 +27,8 @@ struct by_key_policy {
     bool warp_lookback = false;
     bool group_order = false; // tiles by group id (no start-order counter; NVIDIA)
     bool stage_vec = false;   // 16-byte loads of full tiles of 4-byte elements (by_key_tile.cl)
+    // gather: the stream before the look-back (BK_EARLY, by_key_gather.cl): the scans by key
+    bool early_stream = false;
     // gather: how a result finds its element: a search (owner maps and a select, little local
     // memory) or an index written beside the tile (a ushort per element; few instructions).
     bool index_epilogue = false;
@@ -44,9 +46,9 @@ struct by_key_policy {
 // element_bytes: the bytes a look-back tile stages per element (key, plus value where the mode has
 // values); n: the elements of the call; partition: every element is a result (partition_copy,
 // stable_partition).
-// run_length: run_length_encode (values made in the kernel, none loaded).
+// run_length: run_length_encode (values made in the kernel, none loaded); scan: a scan by key.
 inline by_key_policy select_by_key_policy(const device_profile& profile, std::size_t element_bytes, std::size_t n,
-                                          bool partition, bool run_length = false)
+                                          bool partition, bool run_length = false, bool scan = false)
 {
     by_key_policy p;
     p.path = profile.is_cpu() ? by_key_policy::path::chunks : by_key_policy::path::lookback;
@@ -75,6 +77,8 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
         // (the scan by key at 40 spills: 0.395 -> 0.525).
         p.shfl_scan = p.warp_lookback = p.group_order = profile.nvidia;
         p.stage_vec = true;
+        // partition_copy on NVIDIA 256 x 24 (0.270 against 0.293 ms at 256 x 32, one run).
+        if (profile.nvidia && partition && element_bytes <= 4) p.items = 24;
         // A range of one tile of 4 elements a work-item (2^10 with 256): every work-item folds
         // 4 elements instead of a few work-items 32 each (a single tile is all latency).
         if (n <= p.wg * 4) p.items = 4;
@@ -89,6 +93,12 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     // CLPRIM_BY_KEY_SCAN=local|shfl, CLPRIM_BY_KEY_WALK=group|warp (NVIDIA only; measurements, tests).
     if (const auto c = knob_choice("CLPRIM_BY_KEY_SCAN", {"local", "shfl"})) p.shfl_scan = profile.nvidia && *c == 1;
     if (const auto c = knob_choice("CLPRIM_BY_KEY_WALK", {"group", "warp"})) p.warp_lookback = profile.nvidia && *c == 1;
+    // The stream before the look-back for the scans by key (every device): kernel 0.399 ->
+    // 0.315 ms on the H100; reduce_by_key and run-length were slower with it there (0.327 ->
+    // 0.344, 0.255 -> 0.282: their gather waits for the look-back anyway).
+    // CLPRIM_BY_KEY_EARLY=0|1 forces it (measurements, tests).
+    p.early_stream = scan;
+    if (const auto e = knob_number("CLPRIM_BY_KEY_EARLY", 0, 1)) p.early_stream = *e == 1;
     // CLPRIM_BY_KEY_ORDER=start|group, CLPRIM_BY_KEY_VEC=0|1 (measurements, tests).
     if (const auto c = knob_choice("CLPRIM_BY_KEY_ORDER", {"start", "group"})) p.group_order = *c == 1;
     if (const auto v = knob_number("CLPRIM_BY_KEY_VEC", 0, 1)) p.stage_vec = *v == 1;

@@ -267,14 +267,15 @@ BOOST_AUTO_TEST_CASE(warp_pieces)
     env_override force("CLPRIM_BY_KEY_PATH", "lookback");
     const bool nvidia = clprim::detail::profile_of(queue.get_device()).nvidia;
     struct form {
-        const char *scan, *walk, *tune, *lookback, *order;
+        const char *scan, *walk, *tune, *lookback, *order, *early;
     };
-    // (Elsewhere than on NVIDIA the scan and walk knobs change nothing.)
-    std::vector<form> forms{{"shfl", "warp", "", "wait", ""}, {"shfl", "warp", "32,3", "fallback", ""},
-                            {"local", "group", "32,3", "wait", "group"}};
+    // (Elsewhere than on NVIDIA the scan and walk knobs change nothing.) early: the stream
+    // before the look-back (CLPRIM_BY_KEY_EARLY; the policy: the scans by key only).
+    std::vector<form> forms{{"shfl", "warp", "", "wait", "", ""}, {"shfl", "warp", "32,3", "fallback", "", "1"},
+                            {"local", "group", "32,3", "wait", "group", "0"}};
     if (nvidia) {
-        forms.push_back({"shfl", "warp", "32,3", "wait", "start"});
-        forms.push_back({"local", "warp", "32,3", "fallback", ""});
+        forms.push_back({"shfl", "warp", "32,3", "wait", "start", "1"});
+        forms.push_back({"local", "warp", "32,3", "fallback", "", ""});
     }
     for (const form& f : forms) {
         env_override scan("CLPRIM_BY_KEY_SCAN", f.scan);
@@ -282,9 +283,10 @@ BOOST_AUTO_TEST_CASE(warp_pieces)
         env_override tune("CLPRIM_BY_KEY_TUNE", f.tune);
         env_override lookback("CLPRIM_LOOKBACK", f.lookback);
         env_override order("CLPRIM_BY_KEY_ORDER", f.order);
+        env_override early("CLPRIM_BY_KEY_EARLY", f.early);
         env_override vec("CLPRIM_BY_KEY_VEC", "1"); // (the GPUs' 16-byte loads on every device)
         const std::string label =
-            std::string(f.scan) + "/" + f.walk + " tile " + f.tune + " " + f.lookback + " order " + f.order;
+            std::string(f.scan) + "/" + f.walk + " tile " + f.tune + " " + f.lookback + " order " + f.order + " early " + f.early;
         for (std::size_t n : {std::size_t(1), std::size_t(25), std::size_t(4099), std::size_t(65537), std::size_t(300007)}) {
             if (n > 70000 && (!nvidia || &f != &forms.front())) continue;
             for (const auto& s : run_shapes()) {
