@@ -61,6 +61,7 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     if (policy.warp_lookback && warps) options += " -DBK_WARP_LOOKBACK";
     if (policy.group_order) options += " -DBK_GROUP_ORDER=1";
     if (policy.stage_vec) options += " -DBK_STAGE_VEC=1";
+    if (policy.rle_positions) options += " -DBK_RLE_POSITIONS=1";
     if (extra.find("BK_EARLY=") == std::string::npos) options += policy.early_stream ? " -DBK_EARLY=1" : " -DBK_EARLY=0";
     if (policy.register_cap > 0 && extra.find("maxrregcount") == std::string::npos)
         options += " -cl-nv-maxrregcount=" + std::to_string(policy.register_cap);
@@ -78,7 +79,8 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     k.wg = floor_pow2(std::max<std::size_t>(1, std::min(policy.wg, lim.max_work_group_size)));
     // The staged tile (keys, and values where the mode has them; one pad slot every 32), the
     // scan's pairs and the look-back window (32 counts, flags and values).
-    const std::size_t kelem = size_of(call.key_type), telem = kelem + (has_values(call.mode) ? elem : 0);
+    const std::size_t kelem = size_of(call.key_type),
+                      telem = kelem + (has_values(call.mode) && !policy.rle_positions ? elem : 0);
     auto local_need = [&](std::size_t wg) {
         const std::size_t tile = wg * policy.items;
         return (tile + tile / 32 + 1) * telem + k.scan_pairs(wg) * (4 + elem) + 32 * (8 + elem) + 64 + // BK_TILE_PAD(tile) + 1
@@ -100,12 +102,12 @@ by_key_kernels& cached_kernels(const bc::command_queue& queue, const by_key_call
         select_by_key_policy(profile_of(queue.get_device()), staged, call.keys.size, call.mode == by_key_mode::partition,
                              call.mode == by_key_mode::run_length, call.mode == by_key_mode::scan);
     using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, std::size_t, std::size_t, int, bool,
-                           std::size_t, bool, bool, bool, bool, bool, std::string>;
+                           std::size_t, bool, bool, bool, bool, bool, bool, std::string>;
     thread_local std::map<key, by_key_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(call.mode), int(call.key_type),
                 int(call.value_type), call.op_file, policy.wg, policy.items, int(policy.kernel), policy.index_epilogue,
                 policy.register_cap, policy.shfl_scan, policy.warp_lookback, policy.group_order, policy.stage_vec,
-                policy.early_stream, knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
+                policy.early_stream, policy.rle_positions, knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, call, policy)).first;
     it->second.policy.path = policy.path; // the path knob is read per call
@@ -203,7 +205,7 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
             const std::size_t slots_per_tile = tile + (tile >> 5) + 1; // BK_TILE_PAD(tile) + 1
             set_kernel_args_from(k.lookback, 15, status.buffer, status.epoch, local_bytes{k.scan_pairs(k.wg) * 4},
                                  local_bytes{k.scan_pairs(k.wg) * velem}, local_bytes{slots_per_tile * size_of(call.key_type)},
-                                 local_bytes{has_values(mode) ? slots_per_tile * velem : 1});
+                                 local_bytes{has_values(mode) && !k.policy.rle_positions ? slots_per_tile * velem : 1});
             if (k.policy.kernel == by_key_policy::kernel::gather) { // woff, wmask, own (BK_OWN_STEP 32), idx
                 const bool search = !k.policy.index_epilogue;
                 set_kernel_args_from(k.lookback, 21, local_bytes{search ? k.wg * 4 : 4}, local_bytes{search ? k.wg * 4 : 4},

@@ -104,6 +104,13 @@ inline uint bk_result_at(__local const uint* woff, __local const uint* wmask, __
 #ifndef BK_EARLY
 #define BK_EARLY 1
 #endif
+// BK_RLE_POSITIONS=1 (run_length_encode, host: CLPRIM_BY_KEY_RLE=positions): a run's length is
+// the distance between its head and the next (the first result of a tile adds the elements of
+// its run before the tile, the look-back's value): no stream, no values staged.
+#ifndef BK_RLE_POSITIONS
+#define BK_RLE_POSITIONS 0
+#endif
+#define BK_STREAMS (BK_HAS_VALUES && !(BK_MODE == 4 && BK_RLE_POSITIONS))
 #ifndef BK_EARLY_GATHER
 #define BK_EARLY_GATHER 0
 #endif
@@ -231,7 +238,7 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
 #endif
     uint pc;
     V pv;
-#if BK_EARLY && BK_HAS_VALUES
+#if BK_EARLY && BK_STREAMS
     // Early stream (BK_EARLY): every element's result but those of the tile's leading run (the
     // elements before its first head, which continue the run of the tile before) depends on
     // the tile alone, so the stream runs before the look-back, and a scan by key stores those
@@ -274,7 +281,7 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
 #else // the stream after the look-back
     bk_tile_chain(slots, epoch, t, tc, tvv, keys, vals, n, in_place, sc, sv, lb_flag, lb_c, lb_v, lb_state, &lb_acc,
                   &pc, &pv);
-#if BK_HAS_VALUES
+#if BK_STREAMS
     uint ec_all = ec;
     V ev_all = ev;
     bk_combine(pc, pv, &ec_all, &ev_all); // this work-item's exclusive pair over the whole range
@@ -288,7 +295,20 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
     return;
 #endif
 
-#if BK_MODE == 1 || BK_MODE == 4
+#if BK_MODE == 4 && BK_RLE_POSITIONS
+    // Result s closes run pc + s - 1, from the tile's head s - 1 (s = 0: from before the tile,
+    // pv of its elements there) to the element before head s (s = tc: the range's end).
+    const uint m = tc + (last_tile ? 1u : 0u);
+    for (uint s = lid + (t == 0 ? 1u : 0u); s < m; s += wg) {
+        const ulong o = (ulong)pc + s - 1;
+        const uint q = s < tc ? BK_RESULT_AT(s) : count;
+        const uint p = s > 0 ? BK_RESULT_AT(s - 1) : 0u;
+        const K key = q > 0 ? tk[BK_TILE_PAD(q - 1)] : key_before;
+        const V val = (V)(q - p) + (s == 0 ? pv : (V)0);
+        if (BK_STORE_OK && o < cap1) out1[o] = key;
+        if (BK_STORE_OK && o < cap2) out2[o] = val;
+    }
+#elif BK_MODE == 1 || BK_MODE == 4
     // Result s closes run pc + s - 1: the key before the tile's s-th head, the value streamed to
     // the head's slot (s = tc: the range's last run; tile 0 has no run before its first head).
     const uint m = tc + (last_tile ? 1u : 0u);

@@ -29,6 +29,8 @@ struct by_key_policy {
     bool stage_vec = false;   // 16-byte loads of full tiles of 4-byte elements (by_key_tile.cl)
     // gather: the stream before the look-back (BK_EARLY, by_key_gather.cl): the scans by key
     bool early_stream = false;
+    // gather, run_length_encode: lengths from the heads' places (BK_RLE_POSITIONS): no values staged
+    bool rle_positions = false;
     // gather: how a result finds its element: a search (owner maps and a select, little local
     // memory) or an index written beside the tile (a ushort per element; few instructions).
     bool index_epilogue = false;
@@ -99,6 +101,8 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     // CLPRIM_BY_KEY_EARLY=0|1 forces it (measurements, tests).
     p.early_stream = scan;
     if (const auto e = knob_number("CLPRIM_BY_KEY_EARLY", 0, 1)) p.early_stream = *e == 1;
+    // CLPRIM_BY_KEY_RLE=stream|positions (measurements, tests).
+    if (const auto r = knob_choice("CLPRIM_BY_KEY_RLE", {"stream", "positions"})) p.rle_positions = run_length && *r == 1;
     // CLPRIM_BY_KEY_ORDER=start|group, CLPRIM_BY_KEY_VEC=0|1 (measurements, tests).
     if (const auto c = knob_choice("CLPRIM_BY_KEY_ORDER", {"start", "group"})) p.group_order = *c == 1;
     if (const auto v = knob_number("CLPRIM_BY_KEY_VEC", 0, 1)) p.stage_vec = *v == 1;

@@ -295,6 +295,10 @@ BOOST_AUTO_TEST_CASE(warp_pieces)
                 check_reduce<cl_uint, cl_uint>(queue, keys, small_values<cl_uint>(n), true, bc::plus<cl_uint>(),
                                                add_wrap<cl_uint>, 0u, label + " " + s.name);
                 check_rle(queue, keys, label + " rle " + s.name);
+                {
+                    env_override rle("CLPRIM_BY_KEY_RLE", "positions");
+                    check_rle(queue, keys, label + " rle by positions " + s.name);
+                }
                 if (n > 70000) continue;
                 check_reduce<cl_uint, cl_double>(queue, keys, small_values<cl_double>(n), true, bc::plus<cl_double>(),
                                                   add_wrap<cl_double>, 0.0, label + " double " + s.name);
