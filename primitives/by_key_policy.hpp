@@ -65,6 +65,15 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     // nothing there) so that five or six work-groups fit an SM.
     // GPUs, registers: 256 x 32 for 4 bytes (unique, partition of uint), 128 x 32 up to 8 bytes
     // (uint -> uint pairs: 128 x 32 beat 256 x 16 on the H100, RESULTS.md), 128 x 16 beyond.
+    // run_length_encode on GPUs (gather): the lengths from the heads' places, no values staged,
+    // so the tile is the keys' alone (H100 2^26: 256 x 32 kernel 0.217 ms against 0.255 for
+    // the streamed lengths at 256 x 16). CLPRIM_BY_KEY_RLE=stream|positions forces one.
+    if (run_length) {
+        p.rle_positions = !profile.is_cpu() && p.kernel == by_key_policy::kernel::gather;
+        if (const auto r = knob_choice("CLPRIM_BY_KEY_RLE", {"stream", "positions"})) p.rle_positions = *r == 1;
+        p.rle_positions = p.rle_positions && p.kernel == by_key_policy::kernel::gather; // (gather only)
+        if (p.rle_positions && element_bytes > 4) element_bytes -= 4; // (the uint lengths)
+    }
     if (profile.is_cpu()) {
         p.wg = 64;
         p.items = element_bytes <= 4 ? 32 : element_bytes <= 8 ? 16 : 8;
@@ -101,8 +110,6 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     // CLPRIM_BY_KEY_EARLY=0|1 forces it (measurements, tests).
     p.early_stream = scan;
     if (const auto e = knob_number("CLPRIM_BY_KEY_EARLY", 0, 1)) p.early_stream = *e == 1;
-    // CLPRIM_BY_KEY_RLE=stream|positions (measurements, tests).
-    if (const auto r = knob_choice("CLPRIM_BY_KEY_RLE", {"stream", "positions"})) p.rle_positions = run_length && *r == 1;
     // CLPRIM_BY_KEY_ORDER=start|group, CLPRIM_BY_KEY_VEC=0|1 (measurements, tests).
     if (const auto c = knob_choice("CLPRIM_BY_KEY_ORDER", {"start", "group"})) p.group_order = *c == 1;
     if (const auto v = knob_number("CLPRIM_BY_KEY_VEC", 0, 1)) p.stage_vec = *v == 1;
