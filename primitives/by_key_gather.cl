@@ -13,7 +13,10 @@
 //   stream   (modes with values) each work-item walks its elements once more and writes what the
 //            epilogue needs at the places of its own elements: scans by key their results;
 //            reduce_by_key / run-length the value of the run that closes at a head (at the
-//            head's slot, the last run's one past the tile's last element);
+//            head's slot, the last run's one past the tile's last element); with BK_EARLY (the
+//            scans by key) before the look-back, all but the tile's leading run, which is
+//            streamed again after it; with BK_RLE_POSITIONS (run-length on GPUs) not at all:
+//            a run's length is the distance between two heads' places;
 //   gather   the tile's results go out as one contiguous run, consecutive work-items to
 //            consecutive addresses: result s of the tile (the s-th head; partition: its s-th
 //            kept or dropped element) is found by a search over woff (the work-item holding
@@ -23,6 +26,8 @@
 //            memory, so no work-item waits for another to have read its elements first.
 //
 // Joined after by_key_tile.cl (same macros; BK_TILE_PROLOGUE, BK_FOLD_SHARE, bk_tile_chain).
+// Optional: BK_INDEX, BK_EARLY (default 1), BK_RLE_POSITIONS, BK_EARLY_GATHER (host:
+// by_key_policy.hpp; measurements: CLPRIM_BY_KEY_OPTIONS).
 
 #ifndef BK_TILE_PAD
 #error "by_key_gather.cl needs by_key_lookback.cl first"
