@@ -12,6 +12,7 @@
 // Effective bandwidth: the bytes the operation must read and write / time. Every result is
 // checked on the host (the `correct` column).
 #include "bench_framework.hpp"
+#include "bench_variants.hpp"
 
 #include <boost/compute/algorithm/min_element.hpp>
 #include <boost/compute/algorithm/partition_copy.hpp>
@@ -23,6 +24,7 @@
 #include <clprim/detail/knobs.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -43,6 +45,29 @@ std::vector<cl_uint> keys_in_runs(std::size_t n, std::mt19937& rng)
     }
     return keys;
 }
+// The inputs of n elements (keys in runs, values below 1000) and the host's results for them:
+// reduce_by_key's keys (rk) and sums (rv), the run lengths (rc), the exclusive sum scan by key
+// (scan), the odd and the even values in order.
+struct host_reference {
+    std::vector<cl_uint> keys, vals, rk, rv, rc, scan, odd, even;
+    host_reference(std::size_t n, std::mt19937& rng) : keys(keys_in_runs(n, rng)), vals(n), scan(n)
+    {
+        for (auto& v : vals) v = rng() % 1000;
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+            const bool head = i == 0 || keys[i] != keys[i - 1];
+            if (head) {
+                rk.push_back(keys[i]);
+                rv.push_back(vals[i]);
+                rc.push_back(1);
+            } else {
+                rv.back() += vals[i];
+                rc.back() += 1;
+            }
+            scan[i] = head ? 0u : scan[i - 1] + vals[i - 1];
+            (vals[i] & 1u ? odd : even).push_back(vals[i]);
+        }
+    }
+};
 } // namespace
 
 namespace {
@@ -72,24 +97,10 @@ void by_key_rows(clprim_bench::context& ctx, bool baselines)
     if (sweep.empty()) sweep.emplace_back("clprim", std::vector<std::pair<std::string, std::string>>{});
     for (const std::size_t n : ctx.sizes) {
         std::mt19937 rng(static_cast<unsigned>(n) ^ 0x5eedu);
-        const std::vector<cl_uint> keys = keys_in_runs(n, rng);
-        std::vector<cl_uint> vals(n);
-        for (auto& v : vals) v = rng() % 1000;
-        // Host references.
-        std::vector<cl_uint> rk, rv, rc, scan(n), odd, even;
-        for (std::size_t i = 0; i < n; ++i) {
-            const bool head = i == 0 || keys[i] != keys[i - 1];
-            if (head) {
-                rk.push_back(keys[i]);
-                rv.push_back(vals[i]);
-                rc.push_back(1);
-            } else {
-                rv.back() += vals[i];
-                rc.back() += 1;
-            }
-            scan[i] = head ? 0u : scan[i - 1] + vals[i - 1];
-            (vals[i] & 1u ? odd : even).push_back(vals[i]);
-        }
+        const host_reference ref(n, rng);
+        const std::vector<cl_uint>&keys = ref.keys, &vals = ref.vals;
+        const std::vector<cl_uint>&rk = ref.rk, &rv = ref.rv, &rc = ref.rc, &scan = ref.scan, &odd = ref.odd,
+                                   &even = ref.even;
         bc::vector<cl_uint> dk(n, ctx.ctx), dv(n, ctx.ctx), ok(std::max<std::size_t>(n, 1), ctx.ctx),
             ov(std::max<std::size_t>(n, 1), ctx.ctx), oc(std::max<std::size_t>(n, 1), ctx.ctx);
         bc::vector<cl_ulong> dcount(1, ctx.ctx);
@@ -242,3 +253,64 @@ void by_key_rows(clprim_bench::context& ctx, bool baselines)
 
 CLPRIM_BENCH(by_key) { by_key_rows(ctx, true); }
 CLPRIM_BENCH(by_key_clprim) { by_key_rows(ctx, false); }
+
+// Bench case "by_key_profile": the pair modes' single pass (reduce_by_key, exclusive_scan_by_key,
+// run_length_encode) and partition_copy, which shares its kernel, per variant of
+// CLPRIM_BENCH_VARIANTS (bench_variants.hpp: "KNOB=value ...;..."): wall time per call (median)
+// and the kernels' device time per call from a profiling queue, one line each; rows named
+// <variant> and <variant>_kernel. Diagnostic variants (CLPRIM_BY_KEY_OPTIONS=-DBK_DIAG=...) give
+// wrong results by design: the `correct` column says so.
+CLPRIM_BENCH(by_key_profile)
+{
+    bc::command_queue pq(ctx.ctx, ctx.device, bc::command_queue::enable_profiling);
+    for (const std::size_t n : ctx.sizes) {
+        std::mt19937 rng(static_cast<unsigned>(n) ^ 0x5eedu);
+        const host_reference ref(n, rng);
+        const std::vector<cl_uint>&keys = ref.keys, &vals = ref.vals;
+        const std::vector<cl_uint>&rk = ref.rk, &rv = ref.rv, &rc = ref.rc, &scan = ref.scan;
+        const std::size_t odd = ref.odd.size();
+        const std::size_t m = std::max<std::size_t>(n, 1);
+        bc::vector<cl_uint> dk(m, ctx.ctx), dv(m, ctx.ctx), ok(m, ctx.ctx), ov(m, ctx.ctx);
+        if (n) {
+            bc::copy(keys.begin(), keys.end(), dk.begin(), pq);
+            bc::copy(vals.begin(), vals.end(), dv.begin(), pq);
+        }
+        pq.finish();
+        auto prefix = [&](const bc::vector<cl_uint>& d, std::size_t count) {
+            std::vector<cl_uint> h(count);
+            if (count) bc::copy(d.begin(), d.begin() + count, h.begin(), pq);
+            return h;
+        };
+        const double word = sizeof(cl_uint), runs = double(rk.size());
+        for (const std::string& variant : clprim_bench::bench_variants()) {
+            const auto knobs = clprim_bench::apply_variant(variant);
+            const std::string label = clprim_bench::variant_name(variant);
+            auto row = [&](const char* group, const std::function<void()>& run, double bytes,
+                           const std::function<bool()>& check) {
+                const clprim_bench::call_profile p = clprim_bench::profile_calls(pq, run, ctx.repeat);
+                const bool correct = check();
+                std::printf("by_key_profile %-22s n=%-9zu wall %.4f ms kernel %.4f ms %s  %s\n", group, n, p.wall_ms,
+                            p.kernel_ms, correct ? "ok" : "WRONG", label.c_str());
+                ctx.add_bytes_row(group, label, "uint", n, p.wall_ms, bytes, correct);
+                ctx.add_bytes_row(group, label + "_kernel", "uint", n, p.kernel_ms, bytes, correct);
+            };
+            std::size_t count = 0;
+            row("reduce_by_key",
+                [&] { count = clprim::reduce_by_key(dk.begin(), dk.begin() + n, dv.begin(), ok.begin(), ov.begin(), pq); },
+                2 * n * word + 2 * runs * word,
+                [&] { return count == rk.size() && prefix(ok, count) == rk && prefix(ov, count) == rv; });
+            row("exclusive_scan_by_key",
+                [&] { clprim::exclusive_scan_by_key(dk.begin(), dk.begin() + n, dv.begin(), ov.begin(), pq); },
+                3 * n * word, [&] { return prefix(ov, n) == scan; });
+            row("run_length_encode",
+                [&] { count = clprim::run_length_encode(dk.begin(), dk.begin() + n, ok.begin(), ov.begin(), pq); },
+                n * word + 2 * runs * word,
+                [&] { return count == rk.size() && prefix(ok, count) == rk && prefix(ov, count) == rc; });
+            row("partition_copy",
+                [&] {
+                    count = clprim::partition_copy(dv.begin(), dv.begin() + n, ok.begin(), ov.begin(), pq, by_key_bench_odd);
+                },
+                2 * n * word, [&] { return count == odd; });
+        }
+    }
+}

@@ -32,6 +32,10 @@ struct by_key_kernels {
     std::size_t wg = 1;
     std::size_t compute_units = 1;
     bool nvidia = false;
+    bool shfl_scan = false; // BK_SHFL_SCAN built in
+    // The pairs the tile scan's scratch holds (sc, sv): one per warp with shuffles, else the
+    // ping-pong scan's two per work-item.
+    std::size_t scan_pairs(std::size_t group) const { return shfl_scan ? std::max<std::size_t>(1, group / 32) : 2 * group; }
 };
 
 bool has_values(by_key_mode m)
@@ -51,9 +55,18 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
                           " -DBK_MODE=" + std::to_string(int(call.mode)) + " -DBK_ITEMS=" + std::to_string(policy.items) +
                           " -DBK_INDEX=" + (policy.index_epilogue ? "1" : "0") +
                           (profile.nvidia ? " -DLB_NANOSLEEP -DBK_PTX" : "") + lookback_build_options() + extra;
+    // The warp pieces need whole warps: work-groups a multiple of 32 (the policy's 256 are).
+    const bool warps = policy.wg % 32 == 0;
+    k.shfl_scan = policy.shfl_scan && warps;
+    if (k.shfl_scan) options += " -DBK_SHFL_SCAN";
+    if (policy.warp_lookback && warps) options += " -DBK_WARP_LOOKBACK";
+    if (policy.group_order) options += " -DBK_GROUP_ORDER=1";
+    if (policy.stage_vec) options += " -DBK_STAGE_VEC=1";
+    if (policy.rle_positions) options += " -DBK_RLE_POSITIONS=1";
+    if (extra.find("BK_EARLY=") == std::string::npos) options += policy.early_stream ? " -DBK_EARLY=1" : " -DBK_EARLY=0";
     if (policy.register_cap > 0 && extra.find("maxrregcount") == std::string::npos)
         options += " -cl-nv-maxrregcount=" + std::to_string(policy.register_cap);
-    std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl", "by_key_lookback.cl",
+    std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl", "by_key_warp.cl", "by_key_lookback.cl",
                                    "by_key_tile.cl", "by_key_registers.cl", "by_key_gather.cl"};
     if (!call.op_file.empty()) files.insert(files.begin(), call.op_file);
     bc::program program = primitives_program(queue.get_context(), files, options);
@@ -67,15 +80,17 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     k.wg = floor_pow2(std::max<std::size_t>(1, std::min(policy.wg, lim.max_work_group_size)));
     // The staged tile (keys, and values where the mode has them; one pad slot every 32), the
     // scan's pairs and the look-back window (32 counts, flags and values).
-    const std::size_t kelem = size_of(call.key_type), telem = kelem + (has_values(call.mode) ? elem : 0);
+    const std::size_t kelem = size_of(call.key_type),
+                      telem = kelem + (has_values(call.mode) && !policy.rle_positions ? elem : 0);
     auto local_need = [&](std::size_t wg) {
         const std::size_t tile = wg * policy.items;
-        return (tile + tile / 32 + 1) * telem + 2 * wg * (4 + elem) + 32 * (8 + elem) + 64 + // BK_TILE_PAD(tile) + 1
+        return (tile + tile / 32 + 1) * telem + k.scan_pairs(wg) * (4 + elem) + 32 * (8 + elem) + 64 + // BK_TILE_PAD(tile) + 1
                (policy.kernel != by_key_policy::kernel::gather ? 0 // woff, wmask, own or idx:
                 : policy.index_epilogue                             ? 12 + tile * 2
                                                                     : 2 * wg * 4 + 2 * (tile / 32 + 1) * 4 + 2);
     };
-    while (k.wg > 1 && local_need(k.wg) > lim.local_mem_size) k.wg /= 2;
+    const std::size_t least = (policy.shfl_scan || policy.warp_lookback) && warps ? 32 : 1;
+    while (k.wg > least && local_need(k.wg) > lim.local_mem_size) k.wg /= 2;
     return k;
 }
 
@@ -85,13 +100,15 @@ by_key_kernels& cached_kernels(const bc::command_queue& queue, const by_key_call
 {
     const std::size_t staged = size_of(call.key_type) + (has_values(call.mode) ? size_of(call.value_type) : 0);
     const by_key_policy policy =
-        select_by_key_policy(profile_of(queue.get_device()), staged, call.keys.size, call.mode == by_key_mode::partition);
+        select_by_key_policy(profile_of(queue.get_device()), staged, call.keys.size, call.mode == by_key_mode::partition,
+                             call.mode == by_key_mode::run_length, call.mode == by_key_mode::scan);
     using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, std::size_t, std::size_t, int, bool,
-                           std::string>;
+                           std::size_t, bool, bool, bool, bool, bool, bool, std::string>;
     thread_local std::map<key, by_key_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(call.mode), int(call.key_type),
                 int(call.value_type), call.op_file, policy.wg, policy.items, int(policy.kernel), policy.index_epilogue,
-                knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
+                policy.register_cap, policy.shfl_scan, policy.warp_lookback, policy.group_order, policy.stage_vec,
+                policy.early_stream, policy.rle_positions, knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, call, policy)).first;
     it->second.policy.path = policy.path; // the path knob is read per call
@@ -196,9 +213,9 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
             const lookback_slots status = take_lookback_slots(queue, 1 + tiles * slots);
             set_args(k.lookback);
             const std::size_t slots_per_tile = tile + (tile >> 5) + 1; // BK_TILE_PAD(tile) + 1
-            set_kernel_args_from(k.lookback, 15, status.buffer, status.epoch, local_bytes{2 * k.wg * 4},
-                                 local_bytes{2 * k.wg * velem}, local_bytes{slots_per_tile * size_of(call.key_type)},
-                                 local_bytes{has_values(mode) ? slots_per_tile * velem : 1});
+            set_kernel_args_from(k.lookback, 15, status.buffer, status.epoch, local_bytes{k.scan_pairs(k.wg) * 4},
+                                 local_bytes{k.scan_pairs(k.wg) * velem}, local_bytes{slots_per_tile * size_of(call.key_type)},
+                                 local_bytes{has_values(mode) && !k.policy.rle_positions ? slots_per_tile * velem : 1});
             if (k.policy.kernel == by_key_policy::kernel::gather) { // woff, wmask, own (BK_OWN_STEP 32), idx
                 const bool search = !k.policy.index_epilogue;
                 set_kernel_args_from(k.lookback, 21, local_bytes{search ? k.wg * 4 : 4}, local_bytes{search ? k.wg * 4 : 4},

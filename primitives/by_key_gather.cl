@@ -13,7 +13,10 @@
 //   stream   (modes with values) each work-item walks its elements once more and writes what the
 //            epilogue needs at the places of its own elements: scans by key their results;
 //            reduce_by_key / run-length the value of the run that closes at a head (at the
-//            head's slot, the last run's one past the tile's last element);
+//            head's slot, the last run's one past the tile's last element); with BK_EARLY (the
+//            scans by key) before the look-back, all but the tile's leading run, which is
+//            streamed again after it; with BK_RLE_POSITIONS (run-length on GPUs) not at all:
+//            a run's length is the distance between two heads' places;
 //   gather   the tile's results go out as one contiguous run, consecutive work-items to
 //            consecutive addresses: result s of the tile (the s-th head; partition: its s-th
 //            kept or dropped element) is found by a search over woff (the work-item holding
@@ -23,6 +26,8 @@
 //            memory, so no work-item waits for another to have read its elements first.
 //
 // Joined after by_key_tile.cl (same macros; BK_TILE_PROLOGUE, BK_FOLD_SHARE, bk_tile_chain).
+// Optional: BK_INDEX, BK_EARLY (default 1), BK_RLE_POSITIONS, BK_EARLY_GATHER (host:
+// by_key_policy.hpp; measurements: CLPRIM_BY_KEY_OPTIONS).
 
 #ifndef BK_TILE_PAD
 #error "by_key_gather.cl needs by_key_lookback.cl first"
@@ -101,6 +106,74 @@ inline uint bk_result_at(__local const uint* woff, __local const uint* wmask, __
     return w * BK_ITEMS + bk_select_bit(kept ? wmask[w] : ~wmask[w], r - before);
 }
 
+#ifndef BK_EARLY
+#define BK_EARLY 1
+#endif
+// BK_RLE_POSITIONS=1 (run_length_encode, host: CLPRIM_BY_KEY_RLE=positions): a run's length is
+// the distance between its head and the next (the first result of a tile adds the elements of
+// its run before the tile, the look-back's value): no stream, no values staged.
+#ifndef BK_RLE_POSITIONS
+#define BK_RLE_POSITIONS 0
+#endif
+#define BK_STREAMS (BK_HAS_VALUES && !(BK_MODE == 4 && BK_RLE_POSITIONS))
+#ifndef BK_EARLY_GATHER
+#define BK_EARLY_GATHER 0
+#endif
+
+#if BK_HAS_VALUES
+// The stream (modes with values): each work-item walks its elements once more from its exclusive
+// value ev and writes what the epilogue needs at the places of its own elements: scans by
+// key their results; reduce_by_key / run-length the value of the run that closes at a head (at
+// the head's slot; the range's last run one past the range's last element, a slot no one reads
+// before). A work-item writes only at its own elements' slots, after reading them.
+// ec: the work-item's exclusive count within the tile (0: it may hold the tile's leading run,
+// the elements before the tile's first head). BK_EARLY (before the look-back, ev the
+// work-item's value within the tile): the leading run is left as it is; the work-item holding
+// the first head notes where it is in *lead_at (lid 0 set it to the tile's count before). Then
+// (lead_only, after the look-back, ev over the whole range) a work-item of the leading run walks
+// it again and writes it, and the value of the run it closes at the first head's slot.
+inline void bk_stream(ulong n, ulong from, uint first, uint mine, uint heads, uint ec, V ev, uint flags, V init,
+                      __local V* tv, __local uint* lead_at, bool lead_only)
+{
+    V vv = ev;
+    // This work-item's elements in the tile's leading run: those before its first head, when no
+    // work-item before it has one.
+    const uint leading = ec == 0 ? (heads ? popcount((heads & (0u - heads)) - 1u) : mine) : 0u;
+#if BK_EARLY
+    if (!lead_only && ec == 0 && heads) *lead_at = first + leading; // (one work-item)
+#endif
+#pragma unroll
+    for (uint j = 0; j < BK_ITEMS; ++j) {
+        if (j < mine && (!lead_only || j <= leading)) {
+            const uint q = BK_TILE_PAD(first + j);
+            const ulong i = from + j;
+            const uint h = (heads >> j) & 1u;
+            const bool write = !BK_EARLY || lead_only || j >= leading;
+            if (lead_only && j == leading) { // the first head (its own result does not change)
+#if BK_MODE != 2
+                if (i > 0) tv[q] = vv;
+#endif
+            } else {
+#if BK_MODE == 4
+                const V x = (V)1;
+#else
+                const V x = tv[q];
+#endif
+#if BK_MODE == 2
+                if (write && !(flags & BK_INCLUSIVE)) tv[q] = h ? init : BK_OP(init, vv);
+                vv = h ? x : BK_OP(vv, x);
+                if (write && (flags & BK_INCLUSIVE)) tv[q] = vv;
+#else // 1, 4: the value of the run that closes here, at the head's slot
+                if (write && h && i > 0) tv[q] = vv;
+                vv = h ? x : BK_OP(vv, x);
+                if (write && i == n - 1) tv[BK_TILE_PAD(first + j + 1)] = vv;
+#endif
+            }
+        }
+    }
+}
+#endif
+
 // One work-group per tile, tiles numbered in the order their work-groups start (as
 // by_key_lookback). tk, tv: BK_TILE_PAD(tile) + 1 elements each (tv unused without values);
 // woff, wmask: one word per work-item; own: 2 * (tile / BK_OWN_STEP + 1) words (the owner maps
@@ -111,6 +184,8 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
                             __local ushort* idx)
 {
     BK_TILE_PROLOGUE();
+    __local uint lead_at; // BK_EARLY: the tile's first head (bk_stream)
+    if (lid == 0) lead_at = count; // (before the scan's barriers)
     // Fold, in the order bk_tile_pair repeats for the fallback.
 #if BK_MODE == 4
 #define BK_GATHER_VALUE(j) ((V)1)
@@ -122,7 +197,14 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
     BK_FOLD_SHARE(tk[BK_TILE_PAD(first + j)], BK_GATHER_VALUE(j));
     uint ec, tc;
     V ev, tvv;
-    wg_segmented_exclusive_scan_pp_bk(c, v, sc, sv, &ec, &ev, &tc, &tvv);
+#if BK_DIAG & 8
+    ec = 0;
+    ev = BK_ID;
+    tc = c;
+    tvv = v;
+#else
+    bk_tile_scan(c, v, sc, sv, &ec, &ev, &tc, &tvv);
+#endif
     // Read after the look-back's barriers: where this work-item's results are among the tile's.
 #if BK_INDEX
     // Each result's element, in the order of the results (heads, then partition's non-heads).
@@ -152,77 +234,122 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
 #endif
 
     const bool in_place = BK_MODE == 2 && (__global const V*)(out2 + out2_off) == vals;
-    uint pc;
-    V pv;
-    bk_tile_chain(slots, epoch, t, tc, tvv, keys, vals, n, in_place, sc, sv, lb_flag, lb_c, lb_v, lb_state, &lb_acc,
-                  &pc, &pv);
-    const bool last_tile = base + count == n;
-    if (lid == 0 && last_tile && (flags & BK_WRITE_COUNT)) count_out[count_off] = pc + tc;
     out1 += out1_off;
     out2 += out2_off;
-
-#if BK_HAS_VALUES
-    // Stream: each work-item writes only at its own elements' slots, after reading them (and
-    // the last run's value one past the range's last element, a slot no one reads before).
-    bk_combine(pc, pv, &ec, &ev); // this work-item's exclusive pair over the whole range
-    V vv = ev;
-#pragma unroll
-    for (uint j = 0; j < BK_ITEMS; ++j) {
-        if (j < mine) {
-            const uint q = BK_TILE_PAD(first + j);
-            const ulong i = from + j;
-            const uint h = (heads >> j) & 1u;
-#if BK_MODE == 4
-            const V x = (V)1;
+#if BK_DIAG & 2 // the stores behind a condition that never holds (flags has no such bit)
+#define BK_STORE_OK (flags & 0x80000000u)
 #else
-            const V x = tv[q];
+#define BK_STORE_OK 1
+#endif
+    uint pc;
+    V pv;
+#if BK_EARLY && BK_STREAMS
+    // Early stream (BK_EARLY): every element's result but those of the tile's leading run (the
+    // elements before its first head, which continue the run of the tile before) depends on
+    // the tile alone, so the stream runs before the look-back, and a scan by key stores those
+    // results then too: the look-back's wait overlaps the work and the stores. After the
+    // look-back the work-items holding the leading run and the first head (exclusive count 0
+    // in the tile) stream it again with the pair of every tile before (the same operations in
+    // the same order as one stream after the look-back: the same bits) and write what it
+    // changes (reduce_by_key, run-length: also the value of the run closing at the first head).
+    bk_tile_publish(slots, epoch, t, tc, tvv, in_place);
+    bk_stream(n, from, first, mine, heads, ec, ev, flags, init, tv, &lead_at, false);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint lead = lead_at;
+#if BK_EARLY_GATHER && (BK_MODE == 1 || BK_MODE == 4)
+    // (BK_EARLY_GATHER, measurements) The elements of this work-item's first two results, found
+    // before the look-back too (the search's local reads overlap the wait).
+    const uint s_first = lid + (t == 0 ? 1u : 0u);
+    const uint q_first = s_first < tc ? BK_RESULT_AT(s_first) : 0u;
+    const uint q_second = s_first + wg < tc ? BK_RESULT_AT(s_first + wg) : 0u;
+#define BK_RESULT_OF(s, k) ((k) == 0 ? q_first : (k) == 1 ? q_second : BK_RESULT_AT(s))
 #endif
 #if BK_MODE == 2
-            if (!(flags & BK_INCLUSIVE)) tv[q] = h ? init : BK_OP(init, vv);
-            vv = h ? x : BK_OP(vv, x);
-            if (flags & BK_INCLUSIVE) tv[q] = vv;
-#else // 1, 4: the value of the run that closes here, at the head's slot
-            if (h && i > 0) tv[q] = vv;
-            vv = h ? x : BK_OP(vv, x);
-            if (i == n - 1) tv[BK_TILE_PAD(first + j + 1)] = vv;
+    for (uint j = lid; j < count; j += wg)
+        if (BK_STORE_OK && j >= lead) out2[base + j] = tv[BK_TILE_PAD(j)];
 #endif
-        }
+    bk_tile_look_back(slots, epoch, t, tc, tvv, keys, vals, n, in_place, sc, sv, lb_flag, lb_c, lb_v, lb_state, &lb_acc,
+                      &pc, &pv);
+    if (ec == 0 && first <= lead) { // (the first head's work-item too: the run it closes)
+        uint ec_all = ec;
+        V ev_all = ev;
+        bk_combine(pc, pv, &ec_all, &ev_all); // this work-item's exclusive pair over the whole range
+        bk_stream(n, from, first, mine, heads, ec, ev_all, flags, init, tv, &lead_at, true);
+#if BK_MODE == 2
+        for (uint j = 0; j < mine && first + j < lead; ++j)
+            if (BK_STORE_OK) out2[base + first + j] = tv[BK_TILE_PAD(first + j)];
+#endif
     }
+#if BK_MODE != 2
     barrier(CLK_LOCAL_MEM_FENCE);
 #endif
+#else // the stream after the look-back
+    bk_tile_chain(slots, epoch, t, tc, tvv, keys, vals, n, in_place, sc, sv, lb_flag, lb_c, lb_v, lb_state, &lb_acc,
+                  &pc, &pv);
+#if BK_STREAMS
+    uint ec_all = ec;
+    V ev_all = ev;
+    bk_combine(pc, pv, &ec_all, &ev_all); // this work-item's exclusive pair over the whole range
+    bk_stream(n, from, first, mine, heads, ec, ev_all, flags, init, tv, &lead_at, false);
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+#endif
+    const bool last_tile = base + count == n;
+    if (lid == 0 && last_tile && (flags & BK_WRITE_COUNT)) count_out[count_off] = pc + tc;
+#if BK_DIAG & 4
+    return;
+#endif
 
-#if BK_MODE == 1 || BK_MODE == 4
+#if BK_MODE == 4 && BK_RLE_POSITIONS
+    // Result s closes run pc + s - 1, from the tile's head s - 1 (s = 0: from before the tile,
+    // pv of its elements there) to the element before head s (s = tc: the range's end).
+    const uint m = tc + (last_tile ? 1u : 0u);
+    for (uint s = lid + (t == 0 ? 1u : 0u); s < m; s += wg) {
+        const ulong o = (ulong)pc + s - 1;
+        const uint q = s < tc ? BK_RESULT_AT(s) : count;
+        const uint p = s > 0 ? BK_RESULT_AT(s - 1) : 0u;
+        const K key = q > 0 ? tk[BK_TILE_PAD(q - 1)] : key_before;
+        const V val = (V)(q - p) + (s == 0 ? pv : (V)0);
+        if (BK_STORE_OK && o < cap1) out1[o] = key;
+        if (BK_STORE_OK && o < cap2) out2[o] = val;
+    }
+#elif BK_MODE == 1 || BK_MODE == 4
     // Result s closes run pc + s - 1: the key before the tile's s-th head, the value streamed to
     // the head's slot (s = tc: the range's last run; tile 0 has no run before its first head).
     const uint m = tc + (last_tile ? 1u : 0u);
-    for (uint s = lid + (t == 0 ? 1u : 0u); s < m; s += wg) {
+#ifndef BK_RESULT_OF
+#define BK_RESULT_OF(s, k) BK_RESULT_AT(s)
+#endif
+    uint k = 0;
+    for (uint s = lid + (t == 0 ? 1u : 0u); s < m; s += wg, ++k) {
         const ulong o = (ulong)pc + s - 1;
         K key;
         V val;
         if (s < tc) {
-            const uint q = BK_RESULT_AT(s);
+            const uint q = BK_RESULT_OF(s, k);
             key = q > 0 ? tk[BK_TILE_PAD(q - 1)] : key_before;
             val = tv[BK_TILE_PAD(q)];
         } else {
             key = tk[BK_TILE_PAD(count - 1)];
             val = tv[BK_TILE_PAD(count)];
         }
-        if (o < cap1) out1[o] = key;
-        if (o < cap2) out2[o] = val;
+        if (BK_STORE_OK && o < cap1) out1[o] = key;
+        if (BK_STORE_OK && o < cap2) out2[o] = val;
     }
-#elif BK_MODE == 2
-    for (uint j = lid; j < count; j += wg) out2[base + j] = tv[BK_TILE_PAD(j)];
+#elif BK_MODE == 2 && !BK_EARLY // (BK_EARLY: stored above)
+    for (uint j = lid; j < count; j += wg)
+        if (BK_STORE_OK) out2[base + j] = tv[BK_TILE_PAD(j)];
 #elif BK_MODE == 3
     for (uint s = lid; s < tc; s += wg) {
         const ulong o = (ulong)pc + s;
-        if (o < cap1) out1[o] = tk[BK_TILE_PAD(BK_RESULT_AT(s))];
+        if (BK_STORE_OK && o < cap1) out1[o] = tk[BK_TILE_PAD(BK_RESULT_AT(s))];
     }
-#else // 5: kept elements first (out1), then the dropped ones (out2), each in order
+#elif BK_MODE == 5 // kept elements first (out1), then the dropped ones (out2), each in order
     for (uint s = lid; s < count; s += wg) {
         const K x = tk[BK_TILE_PAD(BK_RESULT_AT(s))];
         const ulong o = s < tc ? (ulong)pc + s : base - pc + (s - tc);
-        if (s < tc && o < cap1) out1[o] = x;
-        if (s >= tc && o < cap2) out2[o] = x;
+        if (BK_STORE_OK && s < tc && o < cap1) out1[o] = x;
+        if (BK_STORE_OK && s >= tc && o < cap2) out2[o] = x;
     }
 #endif
 }

@@ -12,6 +12,18 @@
 #error "by_key_lookback.cl: BK_ITEMS > 32 (a work-item's head flags are the bits of one uint)"
 #endif
 
+// BK_DIAG (measurements only, WRONG results; CLPRIM_BY_KEY_OPTIONS=-DBK_DIAG=bits): what each
+// phase of a tile costs, by leaving it out: 1 the look-back (no chain: every tile starts at 0),
+// 2 the global stores of the results (kept, behind a condition that never holds), 4 the whole
+// epilogue (no stream, no gather), 8 the work-group scan (each work-item's own pair as the tile's).
+#ifndef BK_DIAG
+#define BK_DIAG 0
+#endif
+#ifdef BK_DIAG_SKIP_LOOKBACK
+#undef BK_DIAG
+#define BK_DIAG 1
+#endif
+
 // Local tile index with one pad slot every 32 elements (a work-item reads BK_ITEMS consecutive
 // elements: strided accesses over the banks).
 #define BK_TILE_PAD(j) ((j) + ((j) >> 5))
@@ -94,7 +106,41 @@ inline void bk_tile_pair(__global const K* keys, __global const V* vals, ulong n
     uint ec;
     V ev;
     clprim_device_fence(); // (bk_look_back: this work-item's reads of the input done)
-    wg_segmented_exclusive_scan_pp_bk(c, v, sc, sv, &ec, &ev, tc, tv);
+    bk_tile_scan(c, v, sc, sv, &ec, &ev, tc, tv);
+}
+
+// Work-item 0, after its group computed tile f's pair (fc, fv) from the input (the fallback):
+// takes the slot's pair if the owner published one meanwhile, else publishes and takes its own;
+// combines it before the look-back's state (wstate[2], *wacc: the tiles after f), moves the
+// state to tile f (wstate[0] = f, wstate[1]: done) and clears the stall (wstate[3]); returns
+// the flag taken. In place (a scan by key), the owner overwrites its values only after
+// publishing its pair (with a global fence between): a slot still empty now means the values
+// read were whole; a slot published meanwhile is taken as it is.
+inline uint bk_fallback_take(__global volatile ulong* slots, uint epoch, uint f, bool in_place, uint fc, V fv,
+                             __local uint* wstate, __local V* wacc)
+{
+    uint rc;
+    V rv;
+    uint flag = bk_read(slots, epoch, f, &rc, &rv);
+    bool use_own = flag == LB_EMPTY;
+#ifdef LB_FALLBACK_FIRST
+    use_own = use_own || !in_place; // tests: every tile's own pair is the one used
+#endif
+    if (use_own) {
+        if (flag == LB_EMPTY) bk_publish(slots, epoch, f, f == 0 ? LB_PREFIX : LB_AGGREGATE, fc, fv);
+        rc = fc;
+        rv = fv;
+        flag = f == 0 ? LB_PREFIX : LB_AGGREGATE;
+    }
+    uint ac = wstate[2];
+    V av = *wacc;
+    bk_combine(rc, rv, &ac, &av);
+    wstate[0] = f;
+    wstate[1] = flag == LB_PREFIX;
+    wstate[2] = ac;
+    wstate[3] = 0;
+    *wacc = av;
+    return flag;
 }
 
 // The pair of every tile before tile t, found by the work-group together: each round, up to
@@ -155,31 +201,8 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __g
         // fence, then its scan's barriers. A global fence here, in every round, is not needed.)
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid == 0 && fallback) {
-            // In place (a scan by key), the owner overwrites its values only after publishing
-            // its pair (with a global fence between): a slot still empty now means the values
-            // read above were whole; a slot published meanwhile is taken as it is.
-            uint rc;
-            V rv;
-            uint flag = bk_read(slots, epoch, j - 1, &rc, &rv);
-            bool use_own = flag == LB_EMPTY;
-#ifdef LB_FALLBACK_FIRST
-            use_own = use_own || !in_place; // tests: every tile's own pair is the one used
-#endif
-            if (use_own) {
-                if (flag == LB_EMPTY) bk_publish(slots, epoch, j - 1, j - 1 == 0 ? LB_PREFIX : LB_AGGREGATE, fc, fv);
-                rc = fc;
-                rv = fv;
-                flag = j - 1 == 0 ? LB_PREFIX : LB_AGGREGATE;
-            }
-            uint ac = wstate[2];
-            V av = *wacc;
-            bk_combine(rc, rv, &ac, &av);
-            wstate[0] = j - 1;
-            wstate[1] = flag == LB_PREFIX;
-            wstate[2] = ac;
-            wstate[3] = 0;
+            bk_fallback_take(slots, epoch, j - 1, in_place, fc, fv, wstate, wacc);
             wstate[4] = 0;
-            *wacc = av;
         }
         if (lid == 0 && !fallback) {
             uint ac = wstate[2];
@@ -208,3 +231,138 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __g
     *v = *wacc;
     barrier(CLK_LOCAL_MEM_FENCE);
 }
+
+#ifdef BK_WARP_LOOKBACK
+// Publishes tile t's inclusive prefix: (pc, pv) of every tile before it, then its own (tc, tv).
+inline void bk_publish_inclusive(__global volatile ulong* slots, uint epoch, uint t, uint pc, V pv, uint tc, V tv)
+{
+    bk_combine(pc, pv, &tc, &tv);
+    bk_publish(slots, epoch, t, LB_PREFIX, tc, tv);
+}
+
+// The same look-back walked by one warp (NVIDIA, BK_WARP_LOOKBACK; host: CLPRIM_BY_KEY_WALK=warp):
+// lane k reads the slots of tile j-1-k, two votes find the nearest empty slot and the nearest
+// inclusive prefix, and a five-step shuffle reduction combines, in tile order, the pairs of the
+// slots before whichever comes first. A window of 32 predecessors costs one round trip to L2 and
+// a few instructions in warp 0, where bk_look_back above takes three work-group barriers a round
+// and work-item 0 combines the window one slot at a time. The rest of the group waits at one
+// barrier. The decoupled fallback is bk_look_back's: after LB_FALLBACK_POLLS empty rounds in a
+// row the warp stops, the whole group computes the stalled tile's pair from its input
+// (bk_tile_pair), publishes it where the slot still reads empty, and the warp walks on.
+// state: wstate[0] the next tile to combine + 1, [1] done, [2] the count so far, [3] stalled;
+// *wacc the value so far.
+
+// Warp 0 only (lanes 0..31, no barrier inside): walks back from tile wstate[0] - 1. Each round
+// reads BK_WALK_READS x 32 predecessors at once (lane k the slots of distances k, 32 + k, ...
+// behind the nearest unread one: one round trip to L2), then takes them 32 at a time in order.
+#ifndef BK_WALK_READS
+#define BK_WALK_READS 1
+#endif
+// Once done, lane 0 publishes tile t's inclusive prefix at once (tc, tv: the tile's own pair).
+inline void bk_warp_walk(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __local uint* wstate,
+                         __local V* wacc)
+{
+    const uint lane = (uint)get_local_id(0);
+    uint j = wstate[0], ac = wstate[2], polls = 0, done = 0, stalled = 0;
+    V av = *wacc;
+    for (;;) {
+        uint rc[BK_WALK_READS], flag[BK_WALK_READS];
+        V rv[BK_WALK_READS];
+#pragma unroll
+        for (uint r = 0; r < BK_WALK_READS; ++r) {
+            const uint d = r * 32u + lane;
+            rc[r] = 0;
+            rv[r] = BK_ID;
+            flag[r] = LB_PREFIX; // past tile 0: never taken (tile 0 publishes its prefix)
+            if (d < j) flag[r] = bk_read(slots, epoch, j - 1 - d, &rc[r], &rv[r]);
+        }
+        uint taken = 0, more = 1; // more: every slot read so far was taken (alike in the warp)
+#pragma unroll
+        for (uint r = 0; r < BK_WALK_READS; ++r) {
+            if (more) {
+                const uint empty = bk_ballot(flag[r] == LB_EMPTY), prefix = bk_ballot(flag[r] == LB_PREFIX);
+                const uint first_empty = empty ? bk_lowest(empty) : 32u;
+                const uint first_prefix = prefix ? bk_lowest(prefix) : 32u;
+                const uint used = min(first_prefix < first_empty ? first_prefix + 1u : first_empty, j);
+                if (used > 0) {
+                    // Lanes [0, used) in tile order (lane k + 1 holds the earlier tile): after the
+                    // step of distance d lane k holds the lanes [k, min(k + 2d, used)) combined.
+                    uint xc = rc[r];
+                    V xv = rv[r];
+#pragma unroll
+                    for (uint d = 1; d < 32u; d <<= 1) {
+                        const uint yc = bk_shfl_down_u(xc, d);
+                        const V yv = bk_shfl_down_v(xv, d);
+                        if (lane + d < used) bk_combine(yc, yv, &xc, &xv);
+                    }
+                    uint wc = bk_shfl_idx_u(xc, 0u);
+                    V wv = bk_shfl_idx_v(xv, 0u);
+                    bk_combine(wc, wv, &ac, &av); // these tiles are earlier than everything in (ac, av)
+                    j -= used;
+                    taken += used;
+                }
+                if (first_prefix < first_empty || j == 0) done = 1;
+                more = !done && used == 32u; // else an empty slot: read again from it next round
+            }
+        }
+        if (done) break;
+        if (taken == 0) {
+            if (LB_FALLBACK && ++polls > LB_FALLBACK_POLLS) {
+                stalled = 1;
+                break;
+            }
+            LB_BACKOFF();
+        } else {
+            polls = 0;
+        }
+    }
+    if (lane == 0) {
+        wstate[0] = j;
+        wstate[1] = done;
+        wstate[2] = ac;
+        wstate[3] = stalled;
+        *wacc = av;
+        if (done) bk_publish_inclusive(slots, epoch, t, ac, av, tc, tv);
+    }
+}
+
+// bk_look_back's contract (every work-item calls it; the pair of every tile before t in every
+// work-item). Runs on NVIDIA only, so not under PoCL's loops; its loop has bk_look_back's shape
+// anyway (the state read between two barriers, left only by break).
+// Unlike bk_look_back, it also publishes tile t's inclusive prefix (tc, tv: the tile's pair), as
+// soon as the work-item that completes the walk has it.
+inline void bk_look_back_warp(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv,
+                              __global const K* keys, __global const V* vals, ulong n, bool in_place, __local uint* sc,
+                              __local V* sv, __local uint* wstate, __local V* wacc, uint* c, V* v)
+{
+    const uint lid = (uint)get_local_id(0);
+    if (lid == 0) {
+        wstate[0] = t;
+        wstate[1] = t == 0;
+        wstate[2] = 0;
+        wstate[3] = 0;
+#ifdef LB_FALLBACK_FIRST
+        wstate[3] = t > 0; // tests: every tile takes the fallback for its predecessor first
+#endif
+        *wacc = BK_ID;
+    }
+    for (;;) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint j = wstate[0], done = wstate[1], stalled = LB_FALLBACK && wstate[3];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (done) break;
+        if (stalled) {
+            uint fc = 0;
+            V fv = BK_ID;
+            bk_tile_pair(keys, vals, n, j - 1, sc, sv, &fc, &fv);
+            if (lid == 0 && bk_fallback_take(slots, epoch, j - 1, in_place, fc, fv, wstate, wacc) == LB_PREFIX)
+                bk_publish_inclusive(slots, epoch, t, wstate[2], *wacc, tc, tv);
+        } else if (lid < 32u) {
+            bk_warp_walk(slots, epoch, t, tc, tv, wstate, wacc);
+        }
+    }
+    *c = wstate[2];
+    *v = *wacc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+#endif

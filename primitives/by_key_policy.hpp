@@ -20,6 +20,17 @@ struct by_key_policy {
     // elements in registers from load to store, results compacted in local memory).
     enum class kernel { gather, registers } kernel = kernel::gather;
     std::size_t register_cap = 0; // NVIDIA: -cl-nv-maxrregcount of the programs (0: none)
+    // NVIDIA (by_key_warp.cl): the tile's scan of the pairs by warp shuffles (shfl_scan) instead
+    // of the ping-pong work-group scan; the look-back walked by one warp (warp_lookback) instead
+    // of the work-group's rounds.
+    bool shfl_scan = false;
+    bool warp_lookback = false;
+    bool group_order = false; // tiles by group id (no start-order counter; NVIDIA)
+    bool stage_vec = false;   // 16-byte loads of full tiles of 4-byte elements (by_key_tile.cl)
+    // gather: the stream before the look-back (BK_EARLY, by_key_gather.cl): the scans by key
+    bool early_stream = false;
+    // gather, run_length_encode: lengths from the heads' places (BK_RLE_POSITIONS): no values staged
+    bool rle_positions = false;
     // gather: how a result finds its element: a search (owner maps and a select, little local
     // memory) or an index written beside the tile (a ushort per element; few instructions).
     bool index_epilogue = false;
@@ -37,8 +48,9 @@ struct by_key_policy {
 // element_bytes: the bytes a look-back tile stages per element (key, plus value where the mode has
 // values); n: the elements of the call; partition: every element is a result (partition_copy,
 // stable_partition).
+// run_length: run_length_encode (values made in the kernel, none loaded); scan: a scan by key.
 inline by_key_policy select_by_key_policy(const device_profile& profile, std::size_t element_bytes, std::size_t n,
-                                          bool partition)
+                                          bool partition, bool run_length = false, bool scan = false)
 {
     by_key_policy p;
     p.path = profile.is_cpu() ? by_key_policy::path::chunks : by_key_policy::path::lookback;
@@ -53,13 +65,31 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     // nothing there) so that five or six work-groups fit an SM.
     // GPUs, registers: 256 x 32 for 4 bytes (unique, partition of uint), 128 x 32 up to 8 bytes
     // (uint -> uint pairs: 128 x 32 beat 256 x 16 on the H100, RESULTS.md), 128 x 16 beyond.
+    // run_length_encode on GPUs (gather): the lengths from the heads' places, no values staged,
+    // so the tile is the keys' alone (H100 2^26: 256 x 32 kernel 0.217 ms against 0.255 for
+    // the streamed lengths at 256 x 16). CLPRIM_BY_KEY_RLE=stream|positions forces one.
+    if (run_length) {
+        p.rle_positions = !profile.is_cpu() && p.kernel == by_key_policy::kernel::gather;
+        if (const auto r = knob_choice("CLPRIM_BY_KEY_RLE", {"stream", "positions"})) p.rle_positions = *r == 1;
+        p.rle_positions = p.rle_positions && p.kernel == by_key_policy::kernel::gather; // (gather only)
+        if (p.rle_positions && element_bytes > 4) element_bytes -= 4; // (the uint lengths)
+    }
     if (profile.is_cpu()) {
         p.wg = 64;
         p.items = element_bytes <= 4 ? 32 : element_bytes <= 8 ? 16 : 8;
     } else if (p.kernel == by_key_policy::kernel::gather) {
         p.wg = 256;
         p.items = std::max<std::size_t>(1, std::min<std::size_t>(32, 128 / std::max<std::size_t>(1, element_bytes)));
-        if (profile.nvidia) p.register_cap = element_bytes <= 4 ? 40 : 48;
+        if (profile.nvidia) p.register_cap = element_bytes <= 4 || run_length ? 40 : 48;
+        // NVIDIA: the warp pieces (by_key_warp.cl), tiles by group id (the decoupled fallback
+        // keeps that correct under any order), 16-byte loads. H100, 2^26 uint (RESULTS.md, #28
+        // s5-bykey): reduce_by_key kernel 0.422 -> 0.347 ms with the warp pieces, -5% by group
+        // id, -3% with 16-byte loads; run-length encoding capped at 40 registers 0.293 -> 0.270
+        // (the scan by key at 40 spills: 0.395 -> 0.525).
+        p.shfl_scan = p.warp_lookback = p.group_order = profile.nvidia;
+        p.stage_vec = true;
+        // partition_copy on NVIDIA 256 x 24 (0.270 against 0.293 ms at 256 x 32, one run).
+        if (profile.nvidia && partition && element_bytes <= 4) p.items = 24;
         // A range of one tile of 4 elements a work-item (2^10 with 256): every work-item folds
         // 4 elements instead of a few work-items 32 each (a single tile is all latency).
         if (n <= p.wg * 4) p.items = 4;
@@ -71,6 +101,20 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     // memory it saves); CLPRIM_BY_KEY_EPILOGUE=search|index forces one (measurements, tests).
     p.index_epilogue = partition;
     if (const auto forced = knob_choice("CLPRIM_BY_KEY_EPILOGUE", {"search", "index"})) p.index_epilogue = *forced == 1;
+    // CLPRIM_BY_KEY_SCAN=local|shfl, CLPRIM_BY_KEY_WALK=group|warp (NVIDIA only; measurements, tests).
+    if (const auto c = knob_choice("CLPRIM_BY_KEY_SCAN", {"local", "shfl"})) p.shfl_scan = profile.nvidia && *c == 1;
+    if (const auto c = knob_choice("CLPRIM_BY_KEY_WALK", {"group", "warp"})) p.warp_lookback = profile.nvidia && *c == 1;
+    // The stream before the look-back for the scans by key (every device): kernel 0.399 ->
+    // 0.315 ms on the H100; reduce_by_key and run-length were slower with it there (0.327 ->
+    // 0.344, 0.255 -> 0.282: their gather waits for the look-back anyway).
+    // CLPRIM_BY_KEY_EARLY=0|1 forces it (measurements, tests).
+    p.early_stream = scan;
+    if (const auto e = knob_number("CLPRIM_BY_KEY_EARLY", 0, 1)) p.early_stream = *e == 1;
+    // CLPRIM_BY_KEY_ORDER=start|group, CLPRIM_BY_KEY_VEC=0|1 (measurements, tests).
+    if (const auto c = knob_choice("CLPRIM_BY_KEY_ORDER", {"start", "group"})) p.group_order = *c == 1;
+    if (const auto v = knob_number("CLPRIM_BY_KEY_VEC", 0, 1)) p.stage_vec = *v == 1;
+    // CLPRIM_BY_KEY_REGS=N: NVIDIA's register cap for the look-back kernels (0: none; measurements).
+    if (const auto r = knob_number("CLPRIM_BY_KEY_REGS", 0, 255)) p.register_cap = profile.nvidia ? *r : 0;
     if (const auto tune = knob_numbers("CLPRIM_BY_KEY_TUNE", 2, 2, 1, 1024)) {
         p.wg = (*tune)[0];
         p.items = std::min<std::size_t>(32, (*tune)[1]);

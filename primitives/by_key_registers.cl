@@ -43,7 +43,7 @@ __kernel void by_key_lookback(BK_ARGS, __global volatile ulong* status, uint epo
     BK_FOLD_SHARE(kr[j], BK_REG_VALUE(j));
     uint ec, tc;
     V ev, tvv;
-    wg_segmented_exclusive_scan_pp_bk(c, v, sc, sv, &ec, &ev, &tc, &tvv);
+    bk_tile_scan(c, v, sc, sv, &ec, &ev, &tc, &tvv);
 
     const bool in_place = BK_MODE == 2 && (__global const V*)(out2 + out2_off) == vals;
     uint pc;

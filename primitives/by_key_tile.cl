@@ -8,6 +8,17 @@
 #error "by_key_tile.cl needs by_key_lookback.cl first"
 #endif
 
+#ifndef BK_STAGE_TOGETHER
+#define BK_STAGE_TOGETHER 0
+#endif
+#ifndef BK_STAGE_VEC
+#define BK_STAGE_VEC 0
+#endif
+#if BK_STAGE_VEC && (K_BITS != 32 || (BK_HAS_VALUES && BK_MODE != 4 && V_BITS != 32) || BK_ITEMS % 4 != 0)
+#undef BK_STAGE_VEC
+#define BK_STAGE_VEC 0 // (4-byte types, BK_ITEMS a multiple of 4 only)
+#endif
+
 // The start both look-back kernels share (it declares these names): the look-back's local state
 // (lb_*), the tile t (tiles numbered as their work-groups start: bk_tile_index), its first
 // element base and its count elements, staged into local memory (tk, tv), and this work-item's
@@ -70,14 +81,26 @@
 // A tile's index in the order the work-groups start (status[0] counts them; the tile taking the
 // last index sets it back to zero for the next launch), so a tile only ever waits on tiles that
 // have started. Every work-item calls it (a barrier); *id is local scratch.
+// BK_GROUP_ORDER=1 (measurements, CLPRIM_BY_KEY_OPTIONS): tiles by group id instead, no counter
+// (the loads start without the atomic's round trip; correct under any scheduling only through
+// the decoupled fallback, which a tile waiting on one not yet started then takes).
+#ifndef BK_GROUP_ORDER
+#define BK_GROUP_ORDER 0
+#endif
 inline uint bk_tile_index(__global volatile ulong* status, __local uint* id)
 {
+#if BK_GROUP_ORDER
+    (void)status;
+    (void)id;
+    return (uint)get_group_id(0);
+#else
     if (get_local_id(0) == 0) {
         *id = atomic_inc((__global volatile uint*)status);
         if (*id == (uint)get_num_groups(0) - 1u) atomic_xchg((__global volatile uint*)status, 0u);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     return *id;
+#endif
 }
 
 // Stages the tile's count elements at base (keys, and values where the mode loads them) into
@@ -92,7 +115,54 @@ inline void bk_stage_tile(__global const K* keys, __global const V* vals, ulong 
     // The key before the tile, to *before, read with the tile's loads (read after the fold's
     // barrier it held up the whole work-group for one more round trip to memory).
     if (lid == 0 && base > 0) *before = keys[base - 1];
+#if BK_STAGE_VEC
+    // 16-byte loads (4-byte keys, and values where loaded, BK_ITEMS a multiple of 4): work-item
+    // lid loads the 4-element vectors j * local size + lid of a full tile on a 16-byte boundary
+    // (alike in every full tile of a launch); a vector's elements stay contiguous under
+    // BK_TILE_PAD (a pad every 32). Measurements: CLPRIM_BY_KEY_OPTIONS=-DBK_STAGE_VEC=1.
+    if (count == wg * BK_ITEMS && ((ulong)(keys + base) & 15) == 0 &&
+        (!BK_LOADS_VALUES || ((ulong)(vals + base) & 15) == 0)) {
+        CLPRIM_CAT(K, 4) lk[BK_ITEMS / 4];
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS / 4; ++j) lk[j] = ((__global const CLPRIM_CAT(K, 4)*)(keys + base))[j * wg + lid];
+#if BK_LOADS_VALUES
+        CLPRIM_CAT(V, 4) lv[BK_ITEMS / 4];
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS / 4; ++j) lv[j] = ((__global const CLPRIM_CAT(V, 4)*)(vals + base))[j * wg + lid];
+#endif
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS / 4; ++j) {
+            const uint e = BK_TILE_PAD((j * wg + lid) * 4u);
+            tk[e] = lk[j].s0;
+            tk[e + 1] = lk[j].s1;
+            tk[e + 2] = lk[j].s2;
+            tk[e + 3] = lk[j].s3;
+#if BK_LOADS_VALUES
+            tv[e] = lv[j].s0;
+            tv[e + 1] = lv[j].s1;
+            tv[e + 2] = lv[j].s2;
+            tv[e + 3] = lv[j].s3;
+#endif
+        }
+    } else
+#endif
     if (count == wg * BK_ITEMS) {
+#if BK_LOADS_VALUES && BK_STAGE_TOGETHER
+        // Keys and values loaded together (twice the registers, one round trip; measurements:
+        // CLPRIM_BY_KEY_OPTIONS=-DBK_STAGE_TOGETHER=1).
+        K lk[BK_ITEMS];
+        V lv[BK_ITEMS];
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS; ++j) {
+            lk[j] = keys[base + j * wg + lid];
+            lv[j] = vals[base + j * wg + lid];
+        }
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS; ++j) {
+            tk[BK_TILE_PAD(j * wg + lid)] = lk[j];
+            tv[BK_TILE_PAD(j * wg + lid)] = lv[j];
+        }
+#else
         K lk[BK_ITEMS];
 #pragma unroll
         for (uint j = 0; j < BK_ITEMS; ++j) lk[j] = keys[base + j * wg + lid];
@@ -104,6 +174,7 @@ inline void bk_stage_tile(__global const K* keys, __global const V* vals, ulong 
         for (uint j = 0; j < BK_ITEMS; ++j) lv[j] = vals[base + j * wg + lid];
 #pragma unroll
         for (uint j = 0; j < BK_ITEMS; ++j) tv[BK_TILE_PAD(j * wg + lid)] = lv[j];
+#endif
 #endif
     } else {
         for (uint j = lid; j < count; j += wg) {
@@ -119,22 +190,35 @@ inline void bk_stage_tile(__global const K* keys, __global const V* vals, ulong 
 // The tile's part of the chain: publishes its pair (tc, tv) (tile 0: as its inclusive prefix),
 // looks back (bk_look_back) and publishes its inclusive prefix; returns in (*pc, *pv) the pair of
 // every tile before it, in every work-item. in_place: a scan by key writing over its values.
-inline void bk_tile_chain(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __global const K* keys,
-                          __global const V* vals, ulong n, bool in_place, __local uint* sc, __local V* sv,
-                          __local uint* wflag, __local uint* wc, __local V* wv, __local uint* wstate, __local V* wacc,
-                          uint* pc, V* pv)
+// In two steps (bk_tile_publish, then bk_tile_look_back) where work comes between them.
+inline void bk_tile_publish(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, bool in_place)
 {
-#ifdef BK_DIAG_SKIP_LOOKBACK // measurement only (WRONG results): what a tile costs without the chain
-    *pc = 0;
-    *pv = BK_ID;
-    return;
-#endif
+#if !(BK_DIAG & 1)
     if (get_local_id(0) == 0) bk_publish(slots, epoch, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, tc, tv);
     // The pair is visible before any output of this tile (a fallback reading this tile's values
-    // in place relies on it; bk_look_back): only a scan by key writes over its input.
+    // in place relies on it; bk_look_back): only a scan by key writes over its input. (Not in a
+    // branch on in_place: PoCL mishandles a barrier under a condition, DEVELOPERS.md.)
+    (void)in_place;
 #if BK_MODE == 2
     barrier(CLK_GLOBAL_MEM_FENCE);
 #endif
+#endif
+}
+
+inline void bk_tile_look_back(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __global const K* keys,
+                              __global const V* vals, ulong n, bool in_place, __local uint* sc, __local V* sv,
+                              __local uint* wflag, __local uint* wc, __local V* wv, __local uint* wstate,
+                              __local V* wacc, uint* pc, V* pv)
+{
+#if BK_DIAG & 1 // measurement only (WRONG results): what a tile costs without the chain
+    *pc = 0;
+    *pv = BK_ID;
+    barrier(CLK_LOCAL_MEM_FENCE); // (what the look-back's barriers order)
+    return;
+#endif
+#ifdef BK_WARP_LOOKBACK // (it publishes the inclusive prefix itself)
+    bk_look_back_warp(slots, epoch, t, tc, tv, keys, vals, n, in_place, sc, sv, wstate, wacc, pc, pv);
+#else
     bk_look_back(slots, epoch, t, keys, vals, n, in_place, sc, sv, wflag, wc, wv, wstate, wacc, pc, pv);
     if (get_local_id(0) == 0 && t > 0) {
         uint ic = tc;
@@ -142,4 +226,14 @@ inline void bk_tile_chain(__global volatile ulong* slots, uint epoch, uint t, ui
         bk_combine(*pc, *pv, &ic, &iv);
         bk_publish(slots, epoch, t, LB_PREFIX, ic, iv);
     }
+#endif
+}
+
+inline void bk_tile_chain(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __global const K* keys,
+                          __global const V* vals, ulong n, bool in_place, __local uint* sc, __local V* sv,
+                          __local uint* wflag, __local uint* wc, __local V* wv, __local uint* wstate, __local V* wacc,
+                          uint* pc, V* pv)
+{
+    bk_tile_publish(slots, epoch, t, tc, tv, in_place);
+    bk_tile_look_back(slots, epoch, t, tc, tv, keys, vals, n, in_place, sc, sv, wflag, wc, wv, wstate, wacc, pc, pv);
 }

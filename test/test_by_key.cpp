@@ -231,6 +231,92 @@ BOOST_AUTO_TEST_CASE(lookback_fallback_every_tile)
     }
 }
 
+// run_length_encode (the pair kernel with the value 1) against the host, with guards.
+void check_rle(bc::command_queue& queue, const std::vector<cl_uint>& keys, const std::string& label)
+{
+    std::vector<cl_uint> ek, ec;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (i == 0 || keys[i] != keys[i - 1]) {
+            ek.push_back(keys[i]);
+            ec.push_back(0);
+        }
+        ++ec.back();
+    }
+    const std::size_t n = keys.size();
+    auto dk = to_device(keys, queue);
+    bc::vector<cl_uint> ok = to_device(std::vector<cl_uint>(n + 2, 55u), queue);
+    bc::vector<cl_uint> oc = to_device(std::vector<cl_uint>(n + 2, 66u), queue);
+    const std::size_t count = clprim::run_length_encode(dk.begin(), dk.end(), ok.begin() + 1, oc.begin() + 1, queue);
+    BOOST_TEST(count == ek.size(), label << " n=" << n);
+    const auto hk = to_host(ok, queue), hc = to_host(oc, queue);
+    BOOST_TEST((std::vector<cl_uint>(hk.begin() + 1, hk.begin() + 1 + std::min(count, n)) == ek), label << " n=" << n << ": values");
+    BOOST_TEST((std::vector<cl_uint>(hc.begin() + 1, hc.begin() + 1 + std::min(count, n)) == ec), label << " n=" << n << ": counts");
+    BOOST_TEST((hk.front() == 55u && hc.front() == 66u && (count + 1 >= n + 2 || (hk[count + 1] == 55u && hc[count + 1] == 66u))),
+               label << " n=" << n << ": wrote outside the results");
+}
+
+// NVIDIA's warp pieces of the single pass (by_key_warp.cl): the tile's scan by shuffles
+// (CLPRIM_BY_KEY_SCAN=shfl) and the look-back walked by one warp (CLPRIM_BY_KEY_WALK=warp), each
+// alone and together, tiles by group id or in start order (CLPRIM_BY_KEY_ORDER), with the
+// policy's tiles and small ones (32 x 3: thousands of tiles, walks across many windows), the
+// fallback taken by every tile too; sums of 1-, 4- and 8-byte values, a non-commutative
+// operator, both scans in place and not, run-length encoding. Elsewhere the scan and walk
+// knobs change nothing.
+BOOST_AUTO_TEST_CASE(warp_pieces)
+{
+    env_override force("CLPRIM_BY_KEY_PATH", "lookback");
+    const bool nvidia = clprim::detail::profile_of(queue.get_device()).nvidia;
+    struct form {
+        const char *scan, *walk, *tune, *lookback, *order, *early;
+    };
+    // (Elsewhere than on NVIDIA the scan and walk knobs change nothing.) early: the stream
+    // before the look-back (CLPRIM_BY_KEY_EARLY; the policy: the scans by key only).
+    std::vector<form> forms{{"shfl", "warp", "", "wait", "", ""}, {"shfl", "warp", "32,3", "fallback", "", "1"},
+                            {"local", "group", "32,3", "wait", "group", "0"}};
+    if (nvidia) {
+        forms.push_back({"shfl", "warp", "32,3", "wait", "start", "1"});
+        forms.push_back({"local", "warp", "32,3", "fallback", "", ""});
+    }
+    for (const form& f : forms) {
+        env_override scan("CLPRIM_BY_KEY_SCAN", f.scan);
+        env_override walk("CLPRIM_BY_KEY_WALK", f.walk);
+        env_override tune("CLPRIM_BY_KEY_TUNE", f.tune);
+        env_override lookback("CLPRIM_LOOKBACK", f.lookback);
+        env_override order("CLPRIM_BY_KEY_ORDER", f.order);
+        env_override early("CLPRIM_BY_KEY_EARLY", f.early);
+        env_override vec("CLPRIM_BY_KEY_VEC", "1"); // (the GPUs' 16-byte loads on every device)
+        const std::string label =
+            std::string(f.scan) + "/" + f.walk + " tile " + f.tune + " " + f.lookback + " order " + f.order + " early " + f.early;
+        for (std::size_t n : {std::size_t(1), std::size_t(25), std::size_t(4099), std::size_t(65537), std::size_t(300007)}) {
+            if (n > 70000 && (!nvidia || &f != &forms.front())) continue;
+            for (const auto& s : run_shapes()) {
+                const std::size_t lo = std::min(s.min_run, n), hi = std::min(s.max_run, n);
+                const auto keys = run_keys<cl_uint>(n, lo, hi);
+                check_reduce<cl_uint, cl_uint>(queue, keys, small_values<cl_uint>(n), true, bc::plus<cl_uint>(),
+                                               add_wrap<cl_uint>, 0u, label + " " + s.name);
+                check_rle(queue, keys, label + " rle " + s.name);
+                {
+                    env_override rle("CLPRIM_BY_KEY_RLE", "positions");
+                    check_rle(queue, keys, label + " rle by positions " + s.name);
+                }
+                if (n > 70000) continue;
+                check_reduce<cl_uint, cl_double>(queue, keys, small_values<cl_double>(n), true, bc::plus<cl_double>(),
+                                                  add_wrap<cl_double>, 0.0, label + " double " + s.name);
+                check_reduce<cl_uint, cl_uint>(queue, keys, make_data<cl_uint>(n, distribution::random), false,
+                                               affine_then, host_affine_then, affine_identity, label + " affine " + s.name);
+                check_scans<cl_uint, cl_uint>(queue, keys, small_values<cl_uint>(n), 0, bc::plus<cl_uint>(), 0u, 3u,
+                                              label + " scans " + s.name);
+                if (s.max_run == 15)
+                    check_scans<cl_uint, cl_uint>(queue, keys, make_data<cl_uint>(n, distribution::random), 2,
+                                                  affine_then, affine_identity, (3u << 16) | 7u, label + " affine scans");
+            }
+            if (n <= 70000 && type_runs_here<cl_uchar>() && type_runs_here<cl_char>())
+                check_reduce<cl_uchar, cl_char>(queue, run_keys<cl_uchar>(n, 1, 15), small_values<cl_char>(n), true,
+                                                bc::plus<cl_char>(), add_wrap<cl_char>, cl_char(0), label + " uchar->char");
+        }
+    }
+}
+
 // Calls one after another on one queue leave their look-back status words in the queue's slots
 // (clprim/detail/lookback_slots.hpp: tagged by the call's epoch, never cleared between calls):
 // each call must take only its own epoch's words. Sizes shrinking and growing with tiny tiles and
