@@ -114,20 +114,41 @@ inline void bk_tile_pair(__global const K* keys, __global const V* vals, ulong n
 // combines it before the look-back's state (wstate[2], *wacc: the tiles after f), moves the
 // state to tile f (wstate[0] = f, wstate[1]: done) and clears the stall (wstate[3]); returns
 // the flag taken. In place (a scan by key), the owner overwrites its values only after
-// publishing its pair (with a global fence between): a slot still empty now means the values
-// read were whole; a slot published meanwhile is taken as it is.
+// publishing its pair (with a global fence between): a slot none of whose words was written yet
+// means the values read were whole (bk_untouched); a slot published meanwhile is taken as it is.
+// In place, "empty" must mean that no word of the slot was written in this launch: bk_read also
+// reports a slot caught between two word stores (flags that differ) as empty, and the owner
+// overwrites its input right after publishing (BK_EARLY: before its own look-back), so such a
+// slot is read again instead of trusting the values (a race seen on PoCL). Fallbacks in place
+// publish nothing, so only the owner writes the slot and a half-written one passes as soon as
+// its next store lands.
+inline bool bk_untouched(__global volatile ulong* slots, uint epoch, uint f)
+{
+    __global volatile ulong* s = slots + (ulong)f * BK_SLOTS;
+    bool untouched = true;
+    for (uint w = 0; w < BK_SLOTS; ++w) {
+        uint payload;
+        untouched = untouched && lb64_read(s + w, epoch, &payload) == LB_EMPTY;
+    }
+    return untouched;
+}
+
 inline uint bk_fallback_take(__global volatile ulong* slots, uint epoch, uint f, bool in_place, uint fc, V fv,
                              __local uint* wstate, __local V* wacc)
 {
     uint rc;
     V rv;
     uint flag = bk_read(slots, epoch, f, &rc, &rv);
-    bool use_own = flag == LB_EMPTY;
+    bool use_own = flag == LB_EMPTY && (!in_place || bk_untouched(slots, epoch, f));
 #ifdef LB_FALLBACK_FIRST
     use_own = use_own || !in_place; // tests: every tile's own pair is the one used
 #endif
+    if (flag == LB_EMPTY && !use_own) { // in place, half written: read it again next round
+        wstate[3] = 0;
+        return LB_EMPTY;
+    }
     if (use_own) {
-        if (flag == LB_EMPTY) bk_publish(slots, epoch, f, f == 0 ? LB_PREFIX : LB_AGGREGATE, fc, fv);
+        if (flag == LB_EMPTY && !in_place) bk_publish(slots, epoch, f, f == 0 ? LB_PREFIX : LB_AGGREGATE, fc, fv);
         rc = fc;
         rv = fv;
         flag = f == 0 ? LB_PREFIX : LB_AGGREGATE;
