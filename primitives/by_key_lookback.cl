@@ -304,7 +304,7 @@ inline void bk_warp_walk(__global volatile ulong* slots, uint epoch, uint t, uin
                 const uint empty = bk_ballot(flag[r] == LB_EMPTY), prefix = bk_ballot(flag[r] == LB_PREFIX);
                 const uint first_empty = empty ? bk_lowest(empty) : 32u;
                 const uint first_prefix = prefix ? bk_lowest(prefix) : 32u;
-                const uint used = min(first_prefix < first_empty ? first_prefix + 1u : first_empty, j);
+                const uint used = lb_walk_used(first_empty, first_prefix, j, &done);
                 if (used > 0) {
                     // Lanes [0, used) in tile order (lane k + 1 holds the earlier tile): after the
                     // step of distance d lane k holds the lanes [k, min(k + 2d, used)) combined.
@@ -322,19 +322,13 @@ inline void bk_warp_walk(__global volatile ulong* slots, uint epoch, uint t, uin
                     j -= used;
                     taken += used;
                 }
-                if (first_prefix < first_empty || j == 0) done = 1;
                 more = !done && used == 32u; // else an empty slot: read again from it next round
             }
         }
         if (done) break;
-        if (taken == 0) {
-            if (LB_FALLBACK && ++polls > LB_FALLBACK_POLLS) {
-                stalled = 1;
-                break;
-            }
-            LB_BACKOFF();
-        } else {
-            polls = 0;
+        if (lb_walk_stalled(taken, &polls)) {
+            stalled = 1;
+            break;
         }
     }
     if (lane == 0) {

@@ -393,24 +393,17 @@ inline void cpy_warp_walk(__global volatile ulong* slots, uint epoch, __local ui
                 const uint prefix = cpy_ballot(flag[k] == LB_PREFIX);
                 const uint first_empty = empty ? cpy_lowest(empty) : 32u;
                 const uint first_prefix = prefix ? cpy_lowest(prefix) : 32u;
-                uint used = first_prefix < first_empty ? first_prefix + 1u : first_empty;
-                used = min(used, j);
+                const uint used = lb_walk_used(first_empty, first_prefix, j, &done);
                 acc += cpy_warp_sum(lane < used ? v[k] : 0u);
                 j -= used;
                 used_here += used;
-                if (first_prefix < first_empty || j == 0) done = 1;
                 more = !done && used == 32u; // else an empty slot: read again from it next round
             }
         }
         if (done) break;
-        if (used_here == 0) {
-            if (LB_FALLBACK && ++polls > LB_FALLBACK_POLLS) {
-                stalled = 1;
-                break;
-            }
-            LB_BACKOFF();
-        } else {
-            polls = 0;
+        if (lb_walk_stalled(used_here, &polls)) {
+            stalled = 1;
+            break;
         }
     }
     if (lane == 0) { // (every lane read the state before the votes above)

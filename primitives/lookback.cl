@@ -191,4 +191,29 @@ inline uint lb64_read(__global volatile ulong* slot, uint epoch, uint* payload)
     return (high >> 2) == epoch ? (high & 3u) : LB_EMPTY;
 }
 
+// --- The warp walks' shared steps (copy_if_tile.cl, by_key_lookback.cl): one warp reads 32
+// predecessors' slots a round, lane k the tile k + 1 behind the nearest unread one, and votes.
+// How many of them the walk takes: up to and including the first inclusive prefix, else up to the
+// first one still empty, at most j (the tiles left). Sets *done when a prefix is taken or none is left.
+inline uint lb_walk_used(uint first_empty, uint first_prefix, uint j, uint* done)
+{
+    const uint used = min(first_prefix < first_empty ? first_prefix + 1u : first_empty, j);
+    if (first_prefix < first_empty || used == j) *done = 1;
+    return used;
+}
+
+// After a round that took `taken` slots: 1 once the nearest unread slot has read empty for more
+// than LB_FALLBACK_POLLS rounds in a row (the caller's group then takes the decoupled fallback),
+// else 0, after a short wait (LB_BACKOFF) when the round took nothing.
+inline uint lb_walk_stalled(uint taken, uint* polls)
+{
+    if (taken > 0) {
+        *polls = 0;
+        return 0;
+    }
+    if (LB_FALLBACK && ++*polls > LB_FALLBACK_POLLS) return 1;
+    LB_BACKOFF();
+    return 0;
+}
+
 #endif // CLPRIM_LOOKBACK_CL
