@@ -4,7 +4,9 @@
 // (nvcc -O3 -arch=sm_90 -o cub_by_key cub_by_key.cu) and run it there (`cub_by_key [repeat]`).
 // Keys: uint in runs of uniformly random length 1..15 (every run a new key), values uint, as
 // bench/bench_by_key.cpp makes them; n = 2^10, 2^24, 2^26. Best and median of CUDA-event times
-// over `repeat` calls after one warm-up call (temporary storage allocated once, outside).
+// over `repeat` calls after one warm-up call (temporary storage allocated once, outside); then
+// each case by the host's clock with the count or index read back as clprim's API returns it
+// (`<case>@wall`, cub_timing.cuh).
 // Output: one CSV line per case, the columns of cub_reference.cu:
 // case,n,best_ms,median_ms,Gkeys_per_s(best),GB_per_s(best) (bytes: what the operation must
 // read and write).
@@ -18,41 +20,16 @@
 #include <random>
 #include <vector>
 
-#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { \
-    std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e)); std::exit(1); } } while (0)
+#include "cub_timing.cuh" // CHECK, time_case (CUDA events, then `<case>@wall` by the host's clock)
 
 struct is_odd {
     __host__ __device__ bool operator()(unsigned x) const { return (x & 1u) != 0; }
 };
 
-static void time_case(const char* name, size_t n, double bytes, int repeat, const std::function<void()>& fn)
-{
-    cudaEvent_t a, b;
-    CHECK(cudaEventCreate(&a));
-    CHECK(cudaEventCreate(&b));
-    fn();
-    CHECK(cudaDeviceSynchronize());
-    std::vector<float> ms;
-    for (int i = 0; i < repeat; ++i) {
-        CHECK(cudaEventRecord(a));
-        fn();
-        CHECK(cudaEventRecord(b));
-        CHECK(cudaEventSynchronize(b));
-        float t = 0;
-        CHECK(cudaEventElapsedTime(&t, a, b));
-        ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
-    const double best = ms.front(), median = ms[ms.size() / 2];
-    std::printf("%s,%zu,%.4f,%.4f,%.2f,%.1f\n", name, n, best, median, n / best / 1e6, bytes / best / 1e6);
-    std::fflush(stdout);
-    CHECK(cudaEventDestroy(a));
-    CHECK(cudaEventDestroy(b));
-}
-
 int main(int argc, char** argv)
 {
     const int repeat = argc > 1 ? std::atoi(argv[1]) : 20;
+    const std::function<void()> nothing = [] {};
     std::printf("case,n,best_ms,median_ms,Gkeys_per_s,GB_per_s\n");
     for (int lg : {10, 24, 26}) {
         const size_t n = size_t(1) << lg;
@@ -90,42 +67,42 @@ int main(int argc, char** argv)
 
         CHECK(cub::DeviceReduce::ReduceByKey(nullptr, need, dk, ok, dv, ov, num, cuda::std::plus<unsigned>{}, (int)n));
         grow(need);
-        time_case("cub_reduce_by_key_uint", n, 2 * w * n + 2 * w * runs, repeat, [&] {
+        time_case("cub_reduce_by_key_uint", n, 2 * w * n + 2 * w * runs, repeat, nothing, [&] {
             size_t b = temp_bytes;
             CHECK(cub::DeviceReduce::ReduceByKey(temp, b, dk, ok, dv, ov, num, cuda::std::plus<unsigned>{}, (int)n));
-        });
+        }, [&] { int c; CHECK(cudaMemcpy(&c, num, sizeof c, cudaMemcpyDeviceToHost)); });
         int got = 0;
         CHECK(cudaMemcpy(&got, num, sizeof got, cudaMemcpyDeviceToHost));
         if (size_t(got) != runs) { std::fprintf(stderr, "reduce_by_key: %d runs, expected %zu\n", got, runs); return 1; }
 
         CHECK(cub::DeviceScan::ExclusiveSumByKey(nullptr, need, dk, dv, ov, (int)n));
         grow(need);
-        time_case("cub_exclusive_scan_by_key_uint", n, 3 * w * n, repeat, [&] {
+        time_case("cub_exclusive_scan_by_key_uint", n, 3 * w * n, repeat, nothing, [&] {
             size_t b = temp_bytes;
             CHECK(cub::DeviceScan::ExclusiveSumByKey(temp, b, dk, dv, ov, (int)n));
         });
 
         CHECK(cub::DeviceSelect::Unique(nullptr, need, dk, ok, num, (int)n));
         grow(need);
-        time_case("cub_unique_uint", n, w * n + w * runs, repeat, [&] {
+        time_case("cub_unique_uint", n, w * n + w * runs, repeat, nothing, [&] {
             size_t b = temp_bytes;
             CHECK(cub::DeviceSelect::Unique(temp, b, dk, ok, num, (int)n));
-        });
+        }, [&] { int c; CHECK(cudaMemcpy(&c, num, sizeof c, cudaMemcpyDeviceToHost)); });
 
         CHECK(cub::DeviceRunLengthEncode::Encode(nullptr, need, dk, ok, oc, num, (int)n));
         grow(need);
-        time_case("cub_run_length_encode_uint", n, w * n + 2 * w * runs, repeat, [&] {
+        time_case("cub_run_length_encode_uint", n, w * n + 2 * w * runs, repeat, nothing, [&] {
             size_t b = temp_bytes;
             CHECK(cub::DeviceRunLengthEncode::Encode(temp, b, dk, ok, oc, num, (int)n));
-        });
+        }, [&] { int c; CHECK(cudaMemcpy(&c, num, sizeof c, cudaMemcpyDeviceToHost)); });
 
         // Keeping the odd values (about half): the selected ones first, the others reversed after.
         CHECK(cub::DevicePartition::If(nullptr, need, dv, ok, num, (int)n, is_odd{}));
         grow(need);
-        time_case("cub_partition_if_uint", n, 2 * w * n, repeat, [&] {
+        time_case("cub_partition_if_uint", n, 2 * w * n, repeat, nothing, [&] {
             size_t b = temp_bytes;
             CHECK(cub::DevicePartition::If(temp, b, dv, ok, num, (int)n, is_odd{}));
-        });
+        }, [&] { int c; CHECK(cudaMemcpy(&c, num, sizeof c, cudaMemcpyDeviceToHost)); });
 
         // ArgMin over random uint (its value and index).
         std::vector<unsigned> r(n);
@@ -137,10 +114,10 @@ int main(int argc, char** argv)
         CHECK(cudaMalloc(&index_out, sizeof(long long)));
         CHECK(cub::DeviceReduce::ArgMin(nullptr, need, ov, min_out, index_out, (long long)n));
         grow(need);
-        time_case("cub_argmin_uint", n, w * n, repeat, [&] {
+        time_case("cub_argmin_uint", n, w * n, repeat, nothing, [&] {
             size_t b = temp_bytes;
             CHECK(cub::DeviceReduce::ArgMin(temp, b, ov, min_out, index_out, (long long)n));
-        });
+        }, [&] { long long at; CHECK(cudaMemcpy(&at, index_out, sizeof at, cudaMemcpyDeviceToHost)); });
         long long at = -1;
         CHECK(cudaMemcpy(&at, index_out, sizeof at, cudaMemcpyDeviceToHost));
         if (size_t(at) != size_t(std::min_element(r.begin(), r.end()) - r.begin())) {

@@ -2,7 +2,8 @@
 // clprim and outside OpenCL. Not built by CMake and not a dependency of clprim: compile it by hand
 // on a machine with CUDA (nvcc -O3 -arch=sm_90 -o cub_reference cub_reference.cu) to read what
 // the hardware allows. Random uint keys (and values), best and median of CUDA-event times over
-// `repeat` calls after one warm-up call; each call restores its input first, outside the timing.
+// `repeat` calls after one warm-up call; each call restores its input first, outside the timing;
+// then each case by the host's clock (`<case>@wall`, see cub_timing.cuh).
 // Output: one CSV line per case: case,n,best_ms,median_ms,Gkeys_per_s(best),GB_per_s(best).
 #include <cub/cub.cuh>
 #include <algorithm>
@@ -51,12 +52,14 @@ int main(int argc, char** argv)
 
         cub::DeviceReduce::Sum(nullptr, need, k0, k1, (int)n); grow(need);
         time_case("cub_reduce_sum_uint", n, 4.0 * n, repeat, restore,
-                  [&] { size_t b = temp_bytes; CHECK(cub::DeviceReduce::Sum(temp, b, k0, k1, (int)n)); });
+                  [&] { size_t b = temp_bytes; CHECK(cub::DeviceReduce::Sum(temp, b, k0, k1, (int)n)); },
+                  [&] { unsigned v; CHECK(cudaMemcpy(&v, k1, 4, cudaMemcpyDeviceToHost)); }); // clprim::reduce returns the value
 
         // select-if keeping about half (copy_if's peer): reads n, writes about n/2 and the count
         cub::DeviceSelect::If(nullptr, need, k0, k1, v1, (int)n, odd_uint{}); grow(need);
         time_case("cub_select_if_half_uint", n, 6.0 * n, repeat, restore,
-                  [&] { size_t b = temp_bytes; CHECK(cub::DeviceSelect::If(temp, b, k0, k1, v1, (int)n, odd_uint{})); });
+                  [&] { size_t b = temp_bytes; CHECK(cub::DeviceSelect::If(temp, b, k0, k1, v1, (int)n, odd_uint{})); },
+                  [&] { unsigned c; CHECK(cudaMemcpy(&c, v1, 4, cudaMemcpyDeviceToHost)); }); // clprim::copy_if returns the count
 
         cub::DeviceRadixSort::SortKeys(nullptr, need, k0, k1, (int)n); grow(need);
         time_case("cub_radix_sort_uint", n, 0, repeat, restore,
