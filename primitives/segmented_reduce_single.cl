@@ -21,15 +21,17 @@
 // a device-scope fence (clprim_device_fence: membar.gl on NVIDIA, whose mem_fence is only
 // membar.cta) orders the partial before the arrival, and the arrival before the last group's reads.
 //
-// Arrival words need no clearing command: the host keeps two sets per queue (queue_state.hpp);
+// Arrival words need no clearing command: the host keeps two sets per queue (queue_state.hpp;
+// the partials live behind them in the same buffer, so a call takes no scratch lease);
 // a call counts on one set (plain atomic_inc: a segment that spans every range gets an arrival
 // from every work-group, and a compare-and-swap loop there cost the H100 0.3 ms) and zeroes the
 // other, which the next call uses; whatever malformed offsets leave behind is cleared that way
 // too.
 //
 // Required macros: those of segmented_reduce.cl, T_BITS 32 or 64 (64: SR_ATOM64 defined by the
-// host where cl_khr_int64_base_atomics exists); optional: SR_SOLO (see phase 1), SR_LOADS, SR_PROBES;
-// stream_block.cl joined before.
+// host where cl_khr_int64_base_atomics exists); optional: SR_SOLO (see phase 1), SR_LOADS, SR_PROBES,
+// SR_SEARCH_WALK (0 or 1: where the search stops, see phase 2), SR_LONG_FIRST (0 or 1: the
+// phases' order); stream_block.cl joined before.
 #ifndef SR_TEAM
 #error "segmented_reduce_single.cl needs segmented_reduce.cl joined before it"
 #endif
@@ -60,6 +62,12 @@
 #endif
 #ifndef SR_SOLO
 #define SR_SOLO 0 // segments shorter than this are reduced by one work-item (0: every short one by a team)
+#endif
+#ifndef SR_SEARCH_WALK
+#define SR_SEARCH_WALK 0 // 1: the search for a range's first segment stops at one walk step's candidates
+#endif
+#ifndef SR_LONG_FIRST
+#define SR_LONG_FIRST 0 // 1: the long pieces before the short segments
 #endif
 
 // Clamped begin of segment s.
@@ -131,100 +139,95 @@ inline void sr_long_piece(__global const T* base, ulong in_off, ulong pb, ulong 
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// The whole segmented reduction in one launch (see the top of this file). Launched with
-// ceil(n / span) work-groups (at least 1); per_group * groups >= num_segments.
-__kernel void segred_single(__global const T* in, ulong in_off, ulong n, __global const OFF* offsets, ulong off_off,
-                            ulong num_segments, __global T* out, ulong out_off, ulong per_group, ulong long_len,
-                            ulong span, __global SR_R* partials, volatile __global uint* arrival_sets,
-                            uint set, uint set_words,
-                            __local SR_R* scratch)
+// 1. The short segments (length <= long_len) of work-group g's index range [g * per_group, ...).
+// Called by every work-item (barriers); list and count: the caller's local memory.
+inline void sr_short_segments(__global const T* in, ulong n, __global const OFF* offsets, ulong off_off,
+                              ulong num_segments, __global T* out, ulong per_group, ulong long_len,
+                              __local SR_R* scratch, __local ulong* list, __local uint* count)
 {
-    __local ulong list[SR_WALK * SR_MAX_WG]; // long segments found in one step of the walk
-    __local uint count, stop, best, last;
     const uint lid = get_local_id(0), wg = get_local_size(0);
     const ulong g = get_group_id(0);
-    __global const T* const base = in;
-    in += in_off;
-    out += out_off;
-    // This call's arrival words (set `set`); the next call's (the other set) zeroed, a share each.
-    volatile __global uint* const arrivals = arrival_sets + set * set_words;
-    for (uint w = (uint)get_global_id(0); w < set_words; w += (uint)get_global_size(0))
-        arrival_sets[(1 - set) * set_words + w] = 0;
-
-    // 1. Short segments of the index range.
+    const uint lane = lid % SR_TEAM, team = lid / SR_TEAM, teams = wg / SR_TEAM;
+    const ulong first_seg = g * per_group, last_seg = min(first_seg + per_group, num_segments);
 #if SR_SOLO > 0
     // wg segments a round: every work-item reads one segment's bounds (coalesced) and reduces it
     // alone if it is shorter than SR_SOLO (empty ones just get the identity), else lists it; then
     // the teams take the listed ones, a team each. Many empty or tiny segments cost a round per
     // wg of them, not a team round (offsets, tree, barriers) per few.
-    {
-        const uint lane = lid % SR_TEAM, team = lid / SR_TEAM, teams = wg / SR_TEAM;
-        const ulong first_seg = g * per_group, last_seg = min(first_seg + per_group, num_segments);
-        for (ulong r = first_seg; r < last_seg; r += wg) { // uniform
-            barrier(CLK_LOCAL_MEM_FENCE); // the last round's list is read
-            if (lid == 0) count = 0;
-            barrier(CLK_LOCAL_MEM_FENCE);
-            const ulong s = r + lid;
-            if (s < last_seg) {
-                ulong b, e;
-                SR_SEGMENT(offsets, off_off, s, n, b, e);
-                if (e - b < SR_SOLO) {
-                    SR_R a = SR_ID;
-                    for (ulong i = b; i < e; ++i) a = SR_OP(a, (SR_R)in[i]);
-                    out[s] = (T)a;
-                } else if (e - b <= long_len) {
-                    list[atomic_inc(&count)] = s;
-                }
+    for (ulong r = first_seg; r < last_seg; r += wg) { // uniform
+        barrier(CLK_LOCAL_MEM_FENCE); // the last round's list is read
+        if (lid == 0) *count = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const ulong s = r + lid;
+        if (s < last_seg) {
+            ulong b, e;
+            SR_SEGMENT(offsets, off_off, s, n, b, e);
+            if (e - b < SR_SOLO) {
+                SR_R a = SR_ID;
+                for (ulong i = b; i < e; ++i) a = SR_OP(a, (SR_R)in[i]);
+                out[s] = (T)a;
+            } else if (e - b <= long_len) {
+                list[atomic_inc(count)] = s;
             }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            const uint c = count;
-            for (uint k0 = 0; k0 < c; k0 += teams) { // uniform
-                const uint k = k0 + team;
-                ulong b = 0, e = 0, t = 0;
-                if (k < c) {
-                    t = list[k];
-                    SR_SEGMENT(offsets, off_off, t, n, b, e);
-                }
-                scratch[lid] = k < c ? sr_accumulate(in, b, e, lane, SR_TEAM, 0) : SR_ID;
-                sr_tree(scratch, lid, lane, SR_TEAM);
-                if (lane == 0 && k < c) out[t] = (T)scratch[lid];
-                barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint c = *count;
+        for (uint k0 = 0; k0 < c; k0 += teams) { // uniform
+            const uint k = k0 + team;
+            ulong b = 0, e = 0, t = 0;
+            if (k < c) {
+                t = list[k];
+                SR_SEGMENT(offsets, off_off, t, n, b, e);
             }
+            scratch[lid] = k < c ? sr_accumulate(in, b, e, lane, SR_TEAM, 0) : SR_ID;
+            sr_tree(scratch, lid, lane, SR_TEAM);
+            if (lane == 0 && k < c) out[t] = (T)scratch[lid];
+            barrier(CLK_LOCAL_MEM_FENCE);
         }
     }
 #else
-    // A team each (SR_SOLO 0).
-    {
-        const uint lane = lid % SR_TEAM, team = lid / SR_TEAM, teams = wg / SR_TEAM;
-        const ulong first_seg = g * per_group, last_seg = min(first_seg + per_group, num_segments);
-        // The next round's offsets are read before this round's elements (two memory latencies
-        // a round would otherwise follow one another).
-        ulong b = 0, e = 0;
-        if (first_seg + team < last_seg) SR_SEGMENT(offsets, off_off, first_seg + team, n, b, e);
-        for (ulong base = first_seg; base < last_seg; base += teams) {
-            const ulong s = base + team;
-            ulong nb = 0, ne = 0;
-            if (s + teams < last_seg) SR_SEGMENT(offsets, off_off, s + teams, n, nb, ne);
-            const bool mine = s < last_seg && e - b <= long_len;
-            scratch[lid] = mine ? sr_accumulate(in, b, e, lane, SR_TEAM, 0) : SR_ID;
-            sr_tree(scratch, lid, lane, SR_TEAM);
-            if (lane == 0 && mine) out[s] = (T)scratch[lid];
-            barrier(CLK_LOCAL_MEM_FENCE);
-            b = nb;
-            e = ne;
-        }
+    // A team each (SR_SOLO 0). The next round's offsets are read before this round's elements
+    // (two memory latencies a round would otherwise follow one another).
+    (void)list;
+    (void)count;
+    ulong b = 0, e = 0;
+    if (first_seg + team < last_seg) SR_SEGMENT(offsets, off_off, first_seg + team, n, b, e);
+    for (ulong base = first_seg; base < last_seg; base += teams) {
+        const ulong s = base + team;
+        ulong nb = 0, ne = 0;
+        if (s + teams < last_seg) SR_SEGMENT(offsets, off_off, s + teams, n, nb, ne);
+        const bool mine = s < last_seg && e - b <= long_len;
+        scratch[lid] = mine ? sr_accumulate(in, b, e, lane, SR_TEAM, 0) : SR_ID;
+        sr_tree(scratch, lid, lane, SR_TEAM);
+        if (lane == 0 && mine) out[s] = (T)scratch[lid];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        b = nb;
+        e = ne;
     }
 #endif
+}
 
-    // 2. Long pieces of the element range [lo, hi).
-    const ulong lo = g * span;
+// 2. The long pieces of work-group g's element range [lo, hi) = [g * span, (g + 1) * span) of n.
+// Called by every work-item (barriers); list, count, stop, best, last: the caller's local memory.
+inline void sr_long_pieces(__global const T* base, ulong in_off, ulong n, __global const OFF* offsets, ulong off_off,
+                           ulong num_segments, __global T* out, ulong long_len, ulong span,
+                           __global SR_R* partials, volatile __global uint* arrivals, __local SR_R* scratch,
+                           __local ulong* list, __local uint* count, __local uint* stop, __local uint* best,
+                           __local uint* last)
+{
+    const uint lid = get_local_id(0), wg = get_local_size(0);
+    const ulong lo = get_group_id(0) * span;
     if (lo >= n || num_segments == 0) return; // uniform
     const ulong hi = min(lo + span, n);
-    // The last segment whose begin is <= lo (segment 0 if none): in [L, H) after every round.
-    ulong L = 0, H = num_segments;
+    // The last segment whose begin is <= lo (segment 0 if none) lies in [L, H) after every round.
     // A round: wg * SR_PROBES evenly spaced probes (SR_PROBES a work-item, their loads issued
-    // together); the last probe at or before lo narrows [L, H) to one step.
-    while (H - L > 1) { // uniform: L and H are the same in every work-item
+    // together); the last probe at or before lo narrows [L, H) to one step. With SR_SEARCH_WALK
+    // the search stops once [L, H) holds at most one walk step's segments (wg * SR_WALK): the
+    // walk below starts at L (the segments before the one sought end at or before lo, so the
+    // walk passes over them), which saves the rounds that would narrow them down to one.
+    const ulong stop_at = SR_SEARCH_WALK ? (ulong)wg * SR_WALK : 1;
+    ulong L = 0, H = num_segments;
+    while (H - L > stop_at) { // uniform: L and H are the same in every work-item
         const ulong slots = (ulong)wg * SR_PROBES;
         const ulong step = (H - L + slots - 1) / slots;
         ulong pb[SR_PROBES];
@@ -233,20 +236,20 @@ __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __globa
             pb[k] = slot > 0 && p < H ? sr_begin(offsets, off_off, p, n) : n + 1; // n + 1 > lo: not taken
         }
         barrier(CLK_LOCAL_MEM_FENCE); // every work-item has read the last round's best
-        if (lid == 0) best = 0;
+        if (lid == 0) *best = 0;
         barrier(CLK_LOCAL_MEM_FENCE);
         for (uint k = 0; k < SR_PROBES; ++k)
-            if (pb[k] <= lo) atomic_max(&best, lid + k * wg);
+            if (pb[k] <= lo) atomic_max(best, lid + k * wg);
         barrier(CLK_LOCAL_MEM_FENCE);
-        L += (ulong)best * step;
+        L += (ulong)*best * step;
         H = min(L + step, H);
     }
     // The walk: SR_WALK segments a work-item per step (wg * SR_WALK in all, the list's room).
     for (ulong s0 = L;; s0 += (ulong)wg * SR_WALK) {
         barrier(CLK_LOCAL_MEM_FENCE); // the list and flags of the last step are read
         if (lid == 0) {
-            count = 0;
-            stop = 0;
+            *count = 0;
+            *stop = 0;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         ulong sb[SR_WALK], se[SR_WALK];
@@ -258,18 +261,50 @@ __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __globa
         }
         for (uint k = 0; k < SR_WALK; ++k) {
             const ulong s = s0 + lid + (ulong)k * wg;
-            if (s >= num_segments || sb[k] >= hi) atomic_or(&stop, 1u);
-            else if (se[k] - sb[k] > long_len && se[k] > lo) list[atomic_inc(&count)] = s;
+            if (s >= num_segments || sb[k] >= hi) atomic_or(stop, 1u);
+            else if (se[k] - sb[k] > long_len && se[k] > lo) list[atomic_inc(count)] = s;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        const uint c = count;
+        const uint c = *count;
         for (uint k = 0; k < c; ++k) {
             const ulong s = list[k];
             ulong b, e;
             SR_SEGMENT(offsets, off_off, s, n, b, e);
             sr_long_piece(base, in_off, max(b, lo), min(e, hi), b, e, lo, hi, s, span, out, partials, arrivals, scratch,
-                          &last);
+                          last);
         }
-        if (stop) break; // uniform (read after the barrier that ended its writes)
+        if (*stop) break; // uniform (read after the barrier that ended its writes)
     }
+}
+
+// The whole segmented reduction in one launch (see the top of this file). Launched with
+// ceil(n / span) work-groups (at least 1); per_group * groups >= num_segments. partials: the
+// element at partials_off of the arrival words' buffer on (2 * groups of them).
+// SR_LONG_FIRST: the long pieces before the short segments (the element ranges' streaming
+// starts without waiting for the index range's short segments, whose reads then overlap other
+// work-groups' streaming).
+__kernel void segred_single(__global const T* in, ulong in_off, ulong n, __global const OFF* offsets, ulong off_off,
+                            ulong num_segments, __global T* out, ulong out_off, ulong per_group, ulong long_len,
+                            ulong span, __global SR_R* partials, ulong partials_off,
+                            volatile __global uint* arrival_sets, uint set, uint set_words, __local SR_R* scratch)
+{
+    __local ulong list[SR_WALK * SR_MAX_WG]; // segments found in one step of the walk or one round
+    __local uint count, stop, best, last;
+    __global const T* const base = in;
+    in += in_off;
+    out += out_off;
+    partials += partials_off;
+    // This call's arrival words (set `set`); the next call's (the other set) zeroed, a share each.
+    volatile __global uint* const arrivals = arrival_sets + set * set_words;
+    for (uint w = (uint)get_global_id(0); w < set_words; w += (uint)get_global_size(0))
+        arrival_sets[(1 - set) * set_words + w] = 0;
+#if SR_LONG_FIRST
+    sr_long_pieces(base, in_off, n, offsets, off_off, num_segments, out, long_len, span, partials, arrivals, scratch,
+                   list, &count, &stop, &best, &last);
+    sr_short_segments(in, n, offsets, off_off, num_segments, out, per_group, long_len, scratch, list, &count);
+#else
+    sr_short_segments(in, n, offsets, off_off, num_segments, out, per_group, long_len, scratch, list, &count);
+    sr_long_pieces(base, in_off, n, offsets, off_off, num_segments, out, long_len, span, partials, arrivals, scratch,
+                   list, &count, &stop, &best, &last);
+#endif
 }

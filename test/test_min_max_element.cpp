@@ -83,4 +83,30 @@ BOOST_AUTO_TEST_CASE(sub_range_out_of_order_and_empty)
     BOOST_CHECK_THROW(clprim::max_element(d.end(), d.begin(), queue), clprim::invalid_argument_error);
 }
 
+// Every form of the index's read (CLPRIM_MIN_MAX_READ, reduce_pinned.hpp's ten), both shapes
+// (one work-group writes the index itself; several, the last folds the pairs); calls alternating
+// between two queues and after release_scratch_memory() (the per-queue state buffer dropped: a
+// new one may get an old one's handle, and the kernel's arguments must follow it).
+BOOST_AUTO_TEST_CASE(read_forms_queues_and_release)
+{
+    const auto data = make_data<cl_uint>(300007, distribution::random);
+    const auto small = make_data<cl_float>(97, distribution::random);
+    auto d = to_device(data, queue);
+    auto ds = to_device(small, queue);
+    const std::size_t want_min = host_extreme(data, false), want_max = host_extreme(data, true);
+    const std::size_t small_min = host_extreme(small, false);
+    bc::command_queue second(context, device);
+    for (int form = 0; form < 10; ++form) {
+        env_override read("CLPRIM_MIN_MAX_READ", std::to_string(form));
+        bc::command_queue& q = form % 2 ? second : queue;
+        BOOST_TEST(clprim::min_element(d.begin(), d.end(), q) == want_min, "form " << form);
+        BOOST_TEST(clprim::max_element(d.begin(), d.end(), q) == want_max, "form " << form);
+        BOOST_TEST(clprim::min_element(ds.begin(), ds.end(), q) == small_min, "form " << form << " small");
+        BOOST_TEST(clprim::min_element(d.begin() + 1, d.end() - 1, q) ==
+                       host_extreme(std::vector<cl_uint>(data.begin() + 1, data.end() - 1), false),
+                   "form " << form << " sub-range");
+        if (form % 4 == 3) clprim::release_scratch_memory();
+    }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

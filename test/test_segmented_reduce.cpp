@@ -167,6 +167,56 @@ BOOST_AUTO_TEST_CASE(one_launch_solo_lengths)
     }
 }
 
+// The one launch's other shapes (CLPRIM_SEGMENTED_REDUCE_SEARCH / _ORDER): the search for a
+// range's first segment stopping at one walk step's candidates, the long pieces before the short
+// segments, and both: every mix; with both, also a float min with ulong offsets and long sums over
+// ranges crossing many work-groups (each shape and type is a program to build: PoCL's time).
+BOOST_AUTO_TEST_CASE(one_launch_shapes)
+{
+    env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
+    env_override long_way("CLPRIM_SEGMENTED_REDUCE_LONG", "single");
+    const char* shapes[][2] = {{"walk", "short_first"}, {"exact", "long_first"}, {"walk", "long_first"}};
+    for (const auto& shape : shapes) {
+        env_override search("CLPRIM_SEGMENTED_REDUCE_SEARCH", shape[0]);
+        env_override order("CLPRIM_SEGMENTED_REDUCE_ORDER", shape[1]);
+        const std::string label = std::string(shape[0]) + "/" + shape[1] + " ";
+        for (const auto& m : mixes()) {
+            const auto lengths = segment_lengths(m.mix, m.n, m.len);
+            const auto offsets = offsets_from_lengths<cl_uint>(lengths, 5);
+            check_op(queue, small_values<cl_uint>(m.n + 5), offsets, clprim::reduce_op::sum,
+                     label + name_of(m.mix) + " n=" + std::to_string(m.n) + " len=" + std::to_string(m.len));
+        }
+        if (std::string(shape[0]) != "walk" || std::string(shape[1]) != "long_first") continue; // (builds)
+        const auto lengths = segment_lengths(seg_mix::empty_plus_one, 150001, 3000);
+        check_op(queue, make_data<cl_float>(150010, distribution::random), offsets_from_lengths<cl_ulong>(lengths, 9),
+                 clprim::reduce_op::min, label + "empty_plus_one float ulong offsets");
+        env_override tune("CLPRIM_SEGMENTED_REDUCE_TUNE", "64,32,64");
+        for (seg_mix mix : {seg_mix::few_large, seg_mix::with_empties, seg_mix::power_law}) {
+            const auto l2 = segment_lengths(mix, 100003, 37);
+            check_op(queue, small_values<cl_long>(100006), offsets_from_lengths<cl_uint>(l2, 3),
+                     clprim::reduce_op::sum, label + "many ranges long " + name_of(mix));
+        }
+    }
+}
+
+// The one launch keeps its arrival words and partials in a buffer per queue and sets only the
+// kernel arguments that changed: calls alternating between two queues, and calls after
+// release_scratch_memory() (which drops the buffers; a new one may get an old one's handle).
+BOOST_AUTO_TEST_CASE(one_launch_state_between_queues)
+{
+    env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
+    env_override long_way("CLPRIM_SEGMENTED_REDUCE_LONG", "single");
+    bc::command_queue second(context, device);
+    const auto lengths = segment_lengths(seg_mix::empty_plus_one, 200003, 5000);
+    const auto offsets = offsets_from_lengths<cl_uint>(lengths, 1);
+    for (int i = 0; i < 6; ++i) {
+        bc::command_queue& q = i % 2 ? second : queue;
+        check_op(q, small_values<cl_uint>(200004, 11 + i), offsets, clprim::reduce_op::sum,
+                 "queue " + std::to_string(i % 2) + " call " + std::to_string(i));
+        if (i % 3 == 2) clprim::release_scratch_memory();
+    }
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(every_type_and_op, T, all_types)
 {
     if (!type_runs_here<T>()) return;
