@@ -26,13 +26,14 @@ namespace detail {
 
 namespace {
 
-// The shape, in one place: on GPUs 256 work-items, 8 work-groups per compute unit (enough loads in
-// flight to stream at memory speed); elsewhere work-groups of one work-item, 4 per compute unit,
+// The shape, in one place: on GPUs 256 work-items, 4 work-groups per compute unit (enough loads in
+// flight to stream at memory speed; H100, 2^26 uint, kernel time 0.0971-0.0974 ms against
+// 0.0996-0.1008 with 8, three processes: docs/RESULTS.md, s6-reduce); elsewhere work-groups of one work-item, 4 per compute unit,
 // each a long sequential loop (no barriers: PoCL runs a work-group's items as loops); at most
 // 4096 partial pairs.
 struct min_max_policy {
     std::size_t wg = 256;
-    std::size_t groups_per_cu = 8;
+    std::size_t groups_per_cu = 4;
     bool contiguous = false; // a contiguous chunk per work-item instead of a grid stride
 };
 
@@ -40,7 +41,6 @@ min_max_policy select_min_max_policy(const device_profile& profile)
 {
     min_max_policy p;
     p.wg = profile.is_gpu() ? 256 : 1;
-    p.groups_per_cu = profile.is_gpu() ? 8 : 4;
     p.contiguous = !profile.is_gpu();
     // CLPRIM_MIN_MAX_PATH=stride|chunks forces one loop shape (tests run both on PoCL).
     if (const auto forced = knob_choice("CLPRIM_MIN_MAX_PATH", {"stride", "chunks"})) {

@@ -35,11 +35,12 @@ struct segmented_reduce_policy {
                             // segments of 65536 0.1065 / 0.1065 against 0.1057 / 0.1110)
     // One launch: the range's search stops at one walk step's candidates (SR_SEARCH_WALK; one
     // dependent round of offset reads less before a work-group streams: 100 000 empty segments
-    // + one huge take 1 round instead of 2, 1024 segments none instead of 1), and the long
-    // pieces come before the short segments (SR_LONG_FIRST; the index range's short segments no
-    // longer delay the streaming).
-    bool search_walk = false;
-    bool long_first = false;
+    // + one huge take 1 round instead of 2, 1024 segments none instead of 1; H100, 2^26, kernel
+    // time one_huge 0.0990 against 0.0996 ms, segments of 65536 0.0946 against 0.0951, three
+    // processes each: docs/RESULTS.md, s6-reduce), and the first search round's reads issued
+    // together with the short segments' first ones (SR_PRELOAD).
+    bool search_walk = true;
+    bool preload = false;
 };
 
 // n elements in num_segments segments (n / num_segments: the mean length; offsets are not read on
@@ -52,7 +53,7 @@ struct segmented_reduce_policy {
 // CLPRIM_SEGMENTED_REDUCE_LOADS=2|4|8 its loads in flight per work-item in a long piece;
 // CLPRIM_SEGMENTED_REDUCE_PROBES=1|4 the probes a work-item makes per round of a range's search;
 // CLPRIM_SEGMENTED_REDUCE_SEARCH=exact|walk where that search stops (search_walk);
-// CLPRIM_SEGMENTED_REDUCE_ORDER=short_first|long_first the one launch's order of jobs (long_first).
+// CLPRIM_SEGMENTED_REDUCE_PRELOAD=0|1 whether the one launch reads the first search round early.
 inline segmented_reduce_policy select_segmented_reduce_policy(const device_profile& profile, std::size_t n,
                                                               std::size_t num_segments)
 {
@@ -101,8 +102,7 @@ inline segmented_reduce_policy select_segmented_reduce_policy(const device_profi
             p.loads = std::size_t(2) << *loads;
         if (const auto pr = knob_choice("CLPRIM_SEGMENTED_REDUCE_PROBES", {"1", "4"})) p.probes = *pr == 1 ? 4 : 1;
         if (const auto v = knob_choice("CLPRIM_SEGMENTED_REDUCE_SEARCH", {"exact", "walk"})) p.search_walk = *v == 1;
-        if (const auto v = knob_choice("CLPRIM_SEGMENTED_REDUCE_ORDER", {"short_first", "long_first"}))
-            p.long_first = *v == 1;
+        if (const auto v = knob_choice("CLPRIM_SEGMENTED_REDUCE_PRELOAD", {"0", "1"})) p.preload = *v == 1;
     }
     p.single_groups = cu * single_groups_per_cu;
     p.chunk = p.wg * chunk_items;

@@ -30,8 +30,8 @@
 //
 // Required macros: those of segmented_reduce.cl, T_BITS 32 or 64 (64: SR_ATOM64 defined by the
 // host where cl_khr_int64_base_atomics exists); optional: SR_SOLO (see phase 1), SR_LOADS, SR_PROBES,
-// SR_SEARCH_WALK (0 or 1: where the search stops, see phase 2), SR_LONG_FIRST (0 or 1: the
-// phases' order); stream_block.cl joined before.
+// SR_SEARCH_WALK (0 or 1: where the search stops, see phase 2), SR_PRELOAD (0 or 1: the first
+// reads of both phases issued together, see the kernel); stream_block.cl joined before.
 #ifndef SR_TEAM
 #error "segmented_reduce_single.cl needs segmented_reduce.cl joined before it"
 #endif
@@ -66,8 +66,8 @@
 #ifndef SR_SEARCH_WALK
 #define SR_SEARCH_WALK 0 // 1: the search for a range's first segment stops at one walk step's candidates
 #endif
-#ifndef SR_LONG_FIRST
-#define SR_LONG_FIRST 0 // 1: the long pieces before the short segments
+#ifndef SR_PRELOAD
+#define SR_PRELOAD 0 // 1: the search's first round read together with phase 1's first bounds
 #endif
 
 // Clamped begin of segment s.
@@ -141,9 +141,12 @@ inline void sr_long_piece(__global const T* base, ulong in_off, ulong pb, ulong 
 
 // 1. The short segments (length <= long_len) of work-group g's index range [g * per_group, ...).
 // Called by every work-item (barriers); list and count: the caller's local memory.
+// b_first, e_first: with SR_PRELOAD, the bounds of this work-item's segment of the first round
+// (g * per_group + lid), read before.
 inline void sr_short_segments(__global const T* in, ulong n, __global const OFF* offsets, ulong off_off,
                               ulong num_segments, __global T* out, ulong per_group, ulong long_len,
-                              __local SR_R* scratch, __local ulong* list, __local uint* count)
+                              __local SR_R* scratch, __local ulong* list, __local uint* count, ulong b_first,
+                              ulong e_first)
 {
     const uint lid = get_local_id(0), wg = get_local_size(0);
     const ulong g = get_group_id(0);
@@ -160,8 +163,8 @@ inline void sr_short_segments(__global const T* in, ulong n, __global const OFF*
         barrier(CLK_LOCAL_MEM_FENCE);
         const ulong s = r + lid;
         if (s < last_seg) {
-            ulong b, e;
-            SR_SEGMENT(offsets, off_off, s, n, b, e);
+            ulong b = b_first, e = e_first;
+            if (!SR_PRELOAD || r != first_seg) SR_SEGMENT(offsets, off_off, s, n, b, e);
             if (e - b < SR_SOLO) {
                 SR_R a = SR_ID;
                 for (ulong i = b; i < e; ++i) a = SR_OP(a, (SR_R)in[i]);
@@ -190,6 +193,8 @@ inline void sr_short_segments(__global const T* in, ulong n, __global const OFF*
     // (two memory latencies a round would otherwise follow one another).
     (void)list;
     (void)count;
+    (void)b_first;
+    (void)e_first;
     ulong b = 0, e = 0;
     if (first_seg + team < last_seg) SR_SEGMENT(offsets, off_off, first_seg + team, n, b, e);
     for (ulong base = first_seg; base < last_seg; base += teams) {
@@ -213,7 +218,7 @@ inline void sr_long_pieces(__global const T* base, ulong in_off, ulong n, __glob
                            ulong num_segments, __global T* out, ulong long_len, ulong span,
                            __global SR_R* partials, volatile __global uint* arrivals, __local SR_R* scratch,
                            __local ulong* list, __local uint* count, __local uint* stop, __local uint* best,
-                           __local uint* last)
+                           __local uint* last, const ulong* first_probes)
 {
     const uint lid = get_local_id(0), wg = get_local_size(0);
     const ulong lo = get_group_id(0) * span;
@@ -227,13 +232,14 @@ inline void sr_long_pieces(__global const T* base, ulong in_off, ulong n, __glob
     // walk passes over them), which saves the rounds that would narrow them down to one.
     const ulong stop_at = SR_SEARCH_WALK ? (ulong)wg * SR_WALK : 1;
     ulong L = 0, H = num_segments;
-    while (H - L > stop_at) { // uniform: L and H are the same in every work-item
+    for (bool first = true; H - L > stop_at; first = false) { // uniform: L and H are the same in every work-item
         const ulong slots = (ulong)wg * SR_PROBES;
         const ulong step = (H - L + slots - 1) / slots;
         ulong pb[SR_PROBES];
         for (uint k = 0; k < SR_PROBES; ++k) {
             const ulong slot = lid + (ulong)k * wg, p = L + slot * step;
-            pb[k] = slot > 0 && p < H ? sr_begin(offsets, off_off, p, n) : n + 1; // n + 1 > lo: not taken
+            if (SR_PRELOAD && first) pb[k] = first_probes[k]; // the same probes, read at the start
+            else pb[k] = slot > 0 && p < H ? sr_begin(offsets, off_off, p, n) : n + 1; // n + 1 > lo: not taken
         }
         barrier(CLK_LOCAL_MEM_FENCE); // every work-item has read the last round's best
         if (lid == 0) *best = 0;
@@ -280,9 +286,9 @@ inline void sr_long_pieces(__global const T* base, ulong in_off, ulong n, __glob
 // The whole segmented reduction in one launch (see the top of this file). Launched with
 // ceil(n / span) work-groups (at least 1); per_group * groups >= num_segments. partials: the
 // element at partials_off of the arrival words' buffer on (2 * groups of them).
-// SR_LONG_FIRST: the long pieces before the short segments (the element ranges' streaming
-// starts without waiting for the index range's short segments, whose reads then overlap other
-// work-groups' streaming).
+// SR_PRELOAD: the first round of the range's search (its probes depend only on num_segments) and
+// the bounds of phase 1's first segments are read together at the start, so that the two
+// memory latencies before a work-group streams overlap instead of following one another.
 __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __global const OFF* offsets, ulong off_off,
                             ulong num_segments, __global T* out, ulong out_off, ulong per_group, ulong long_len,
                             ulong span, __global SR_R* partials, ulong partials_off,
@@ -291,6 +297,19 @@ __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __globa
     __local ulong list[SR_WALK * SR_MAX_WG]; // segments found in one step of the walk or one round
     __local uint count, stop, best, last;
     __global const T* const base = in;
+    ulong first_probes[SR_PROBES], b_first = 0, e_first = 0;
+#if SR_PRELOAD
+    {
+        const uint lid = get_local_id(0), wg = get_local_size(0);
+        const ulong slots = (ulong)wg * SR_PROBES, step = (num_segments + slots - 1) / slots;
+        for (uint k = 0; k < SR_PROBES; ++k) {
+            const ulong slot = lid + (ulong)k * wg, p = slot * step;
+            first_probes[k] = slot > 0 && p < num_segments ? sr_begin(offsets, off_off, p, n) : n + 1;
+        }
+        const ulong s = get_group_id(0) * per_group + lid;
+        if (s < num_segments) SR_SEGMENT(offsets, off_off, s, n, b_first, e_first);
+    }
+#endif
     in += in_off;
     out += out_off;
     partials += partials_off;
@@ -298,13 +317,8 @@ __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __globa
     volatile __global uint* const arrivals = arrival_sets + set * set_words;
     for (uint w = (uint)get_global_id(0); w < set_words; w += (uint)get_global_size(0))
         arrival_sets[(1 - set) * set_words + w] = 0;
-#if SR_LONG_FIRST
+    sr_short_segments(in, n, offsets, off_off, num_segments, out, per_group, long_len, scratch, list, &count, b_first,
+                      e_first);
     sr_long_pieces(base, in_off, n, offsets, off_off, num_segments, out, long_len, span, partials, arrivals, scratch,
-                   list, &count, &stop, &best, &last);
-    sr_short_segments(in, n, offsets, off_off, num_segments, out, per_group, long_len, scratch, list, &count);
-#else
-    sr_short_segments(in, n, offsets, off_off, num_segments, out, per_group, long_len, scratch, list, &count);
-    sr_long_pieces(base, in_off, n, offsets, off_off, num_segments, out, long_len, span, partials, arrivals, scratch,
-                   list, &count, &stop, &best, &last);
-#endif
+                   list, &count, &stop, &best, &last, first_probes);
 }

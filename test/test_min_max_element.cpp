@@ -6,9 +6,13 @@
 
 #include <clprim/detail/device_profile.hpp>
 
+#include <cstring>
+
 using namespace clprim_test;
 
 namespace {
+
+using four_byte_types = boost::mpl::list<cl_int, cl_uint, cl_float>;
 
 template <class T>
 std::size_t host_extreme(const std::vector<T>& v, bool largest)
@@ -51,6 +55,45 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_type, T, all_types)
             BOOST_TEST(mn == host_extreme(data, false), path << " " << type_label<T>() << " " << name_of(d) << " n=" << n);
             BOOST_TEST(mx == host_extreme(data, true), path << " " << type_label<T>() << " " << name_of(d) << " n=" << n);
         }
+}
+
+// The 16-byte loop comparing each vector's best key only (MM_VEC_MIN, through
+// CLPRIM_MIN_MAX_OPTIONS), 4-byte types, grid stride (the loop's path): ties (first index), every
+// key the worst one (no vector better than the start), float bit patterns, sub-ranges that start
+// unaligned (the element loop) and aligned.
+BOOST_AUTO_TEST_CASE_TEMPLATE(vector_best_keys, T, four_byte_types)
+{
+    env_override options("CLPRIM_MIN_MAX_OPTIONS", "-DMM_VEC_MIN=1");
+    env_override force("CLPRIM_MIN_MAX_PATH", "stride");
+    for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(1021), std::size_t(65537), std::size_t(300007)})
+        for (distribution d : all_distributions()) {
+            const auto data = make_data<T>(n, d);
+            auto dev = to_device(data, queue);
+            BOOST_TEST(clprim::min_element(dev.begin(), dev.end(), queue) == host_extreme(data, false),
+                       type_label<T>() << " " << name_of(d) << " n=" << n);
+            BOOST_TEST(clprim::max_element(dev.begin(), dev.end(), queue) == host_extreme(data, true),
+                       type_label<T>() << " " << name_of(d) << " n=" << n);
+            if (n < 8) continue;
+            const std::vector<T> sub(data.begin() + 4, data.end() - 1);
+            BOOST_TEST(clprim::min_element(dev.begin() + 4, dev.end() - 1, queue) == host_extreme(sub, false));
+            const std::vector<T> odd(data.begin() + 1, data.end());
+            BOOST_TEST(clprim::max_element(dev.begin() + 1, dev.end(), queue) == host_extreme(odd, true));
+        }
+    // The worst keys: the largest for min_element, the smallest for max_element (floats: the NaNs
+    // with every payload bit set, positive and negative).
+    using lim = std::numeric_limits<T>;
+    T worst_min = lim::max(), worst_max = lim::lowest();
+    if constexpr (std::is_floating_point_v<T>) {
+        const cl_uint bits[2] = {0x7fffffffu, 0xffffffffu};
+        std::memcpy(&worst_min, &bits[0], sizeof(T));
+        std::memcpy(&worst_max, &bits[1], sizeof(T));
+    }
+    for (const T w : {worst_min, worst_max}) {
+        const std::vector<T> all(100003, w);
+        auto dev = to_device(all, queue);
+        BOOST_TEST(clprim::min_element(dev.begin(), dev.end(), queue) == host_extreme(all, false));
+        BOOST_TEST(clprim::max_element(dev.begin(), dev.end(), queue) == host_extreme(all, true));
+    }
 }
 
 // -0.0 is below +0.0; a NaN with the sign bit is the smallest, one without the largest.
