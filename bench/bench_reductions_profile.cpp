@@ -11,8 +11,8 @@
 //   floor/finish: an empty kernel, then clFinish (the driver's floor for one waited call);
 //   reduce/device: clprim::reduce into a device word, then clFinish (the segments case's
 //       `whole_range` row); reduce/value: reduce returning the value (`reduce_stream` value);
-//   seg/<layout>: clprim::segmented_reduce (sum) of layout one_huge or segments_65536
-//       (segment_layouts.hpp), then clFinish (the `segmented_reduce` rows);
+//   seg/<layout>: clprim::segmented_reduce (sum) of layout one_huge, segments_65536,
+//       segments_1024 or power_law (segment_layouts.hpp), then clFinish (the `segmented_reduce` rows);
 //   min_element, max_element: clprim's (the `min_max` rows);
 //   <entry>:host: the host time of the call alone (the clock stops before the clFinish);
 //   <entry>:x20: 20 calls, then one clFinish, per call (the launch and wait hidden: the kernel's
@@ -105,7 +105,8 @@ CLPRIM_BENCH(reductions_profile)
         bc::vector<cl_uint> d(n, ctx.ctx), one(1, ctx.ctx);
         bc::copy(host.begin(), host.end(), d.begin(), q);
         empty.set_arg(0, one.get_buffer());
-        const char* layouts[] = {"one_huge", "segments_65536"};
+        const char* layouts[] = {"one_huge", "segments_65536", "segments_1024", "power_law"};
+        constexpr std::size_t layout_count = sizeof layouts / sizeof layouts[0];
         std::vector<std::vector<unsigned>> offs;
         std::vector<bc::vector<cl_uint>> d_offs, results;
         for (const char* layout : layouts) {
@@ -130,7 +131,7 @@ CLPRIM_BENCH(reductions_profile)
             true);
         add("reduce/value", [&](bc::command_queue& qq) { value = clprim::reduce(d.begin(), d.end(), qq); }, false,
             false);
-        for (std::size_t l = 0; l < 2; ++l) {
+        for (std::size_t l = 0; l < layout_count; ++l) {
             add(std::string("seg/") + layouts[l],
                 [&, l](bc::command_queue& qq) {
                     clprim::segmented_reduce(d.begin(), d.end(), d_offs[l].begin(), d_offs[l].end(),
@@ -200,7 +201,7 @@ CLPRIM_BENCH(reductions_profile)
             cl_uint dev = 0;
             bc::copy(one.begin(), one.end(), &dev, q);
             ok = ok && dev == want && value == want && at_min == want_min && at_max == want_max;
-            for (std::size_t l = 0; l < 2; ++l) {
+            for (std::size_t l = 0; l < layout_count; ++l) {
                 std::vector<cl_uint> got(offs[l].size() - 1);
                 bc::copy(results[l].begin(), results[l].end(), got.begin(), q);
                 for (std::size_t s = 0; s < got.size() && ok; ++s) {

@@ -139,92 +139,116 @@ inline void sr_long_piece(__global const T* base, ulong in_off, ulong pb, ulong 
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// 1. The short segments (length <= long_len) of work-group g's index range [g * per_group, ...).
-// Called by every work-item (barriers); list and count: the caller's local memory.
-// b_first, e_first: with SR_PRELOAD, the bounds of this work-item's segment of the first round
-// (g * per_group + lid), read before.
-inline void sr_short_segments(__global const T* in, ulong n, __global const OFF* offsets, ulong off_off,
-                              ulong num_segments, __global T* out, ulong per_group, ulong long_len,
-                              __local SR_R* scratch, __local ulong* list, __local uint* count, ulong b_first,
-                              ulong e_first)
+// The whole segmented reduction in one launch (see the top of this file). Launched with
+// ceil(n / span) work-groups (at least 1); per_group * groups >= num_segments. partials: the
+// element at partials_off of the arrival words' buffer on (2 * groups of them).
+// SR_PRELOAD: the first round of the range's search (its probes depend only on num_segments) and
+// the bounds of phase 1's first segments are read together at the start, so that the two
+// memory latencies before a work-group streams overlap instead of following one another.
+// (One function: PoCL ran this kernel 2-5 times slower with its phases as functions that hold
+// barriers.)
+__kernel void segred_single(__global const T* in, ulong in_off, ulong n, __global const OFF* offsets, ulong off_off,
+                            ulong num_segments, __global T* out, ulong out_off, ulong per_group, ulong long_len,
+                            ulong span, __global SR_R* partials, ulong partials_off,
+                            volatile __global uint* arrival_sets, uint set, uint set_words, __local SR_R* scratch)
 {
+    __local ulong list[SR_WALK * SR_MAX_WG]; // long segments found in one step of the walk
+    __local uint count, stop, best, last;
     const uint lid = get_local_id(0), wg = get_local_size(0);
     const ulong g = get_group_id(0);
-    const uint lane = lid % SR_TEAM, team = lid / SR_TEAM, teams = wg / SR_TEAM;
-    const ulong first_seg = g * per_group, last_seg = min(first_seg + per_group, num_segments);
+    __global const T* const base = in;
+    ulong first_probes[SR_PROBES], b_first = 0, e_first = 0;
+#if SR_PRELOAD
+    {
+        const ulong slots = (ulong)wg * SR_PROBES, step = (num_segments + slots - 1) / slots;
+        for (uint k = 0; k < SR_PROBES; ++k) {
+            const ulong slot = lid + (ulong)k * wg, p = slot * step;
+            first_probes[k] = slot > 0 && p < num_segments ? sr_begin(offsets, off_off, p, n) : n + 1;
+        }
+        const ulong s = g * per_group + lid;
+        if (s < num_segments) SR_SEGMENT(offsets, off_off, s, n, b_first, e_first);
+    }
+#endif
+    in += in_off;
+    out += out_off;
+    partials += partials_off;
+    // This call's arrival words (set `set`); the next call's (the other set) zeroed, a share each.
+    volatile __global uint* const arrivals = arrival_sets + set * set_words;
+    for (uint w = (uint)get_global_id(0); w < set_words; w += (uint)get_global_size(0))
+        arrival_sets[(1 - set) * set_words + w] = 0;
+
+    // 1. Short segments of the index range.
 #if SR_SOLO > 0
     // wg segments a round: every work-item reads one segment's bounds (coalesced) and reduces it
     // alone if it is shorter than SR_SOLO (empty ones just get the identity), else lists it; then
     // the teams take the listed ones, a team each. Many empty or tiny segments cost a round per
     // wg of them, not a team round (offsets, tree, barriers) per few.
-    for (ulong r = first_seg; r < last_seg; r += wg) { // uniform
-        barrier(CLK_LOCAL_MEM_FENCE); // the last round's list is read
-        if (lid == 0) *count = 0;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        const ulong s = r + lid;
-        if (s < last_seg) {
-            ulong b = b_first, e = e_first;
-            if (!SR_PRELOAD || r != first_seg) SR_SEGMENT(offsets, off_off, s, n, b, e);
-            if (e - b < SR_SOLO) {
-                SR_R a = SR_ID;
-                for (ulong i = b; i < e; ++i) a = SR_OP(a, (SR_R)in[i]);
-                out[s] = (T)a;
-            } else if (e - b <= long_len) {
-                list[atomic_inc(count)] = s;
-            }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        const uint c = *count;
-        for (uint k0 = 0; k0 < c; k0 += teams) { // uniform
-            const uint k = k0 + team;
-            ulong b = 0, e = 0, t = 0;
-            if (k < c) {
-                t = list[k];
-                SR_SEGMENT(offsets, off_off, t, n, b, e);
-            }
-            scratch[lid] = k < c ? sr_accumulate(in, b, e, lane, SR_TEAM, 0) : SR_ID;
-            sr_tree(scratch, lid, lane, SR_TEAM);
-            if (lane == 0 && k < c) out[t] = (T)scratch[lid];
+    {
+        const uint lane = lid % SR_TEAM, team = lid / SR_TEAM, teams = wg / SR_TEAM;
+        const ulong first_seg = g * per_group, last_seg = min(first_seg + per_group, num_segments);
+        for (ulong r = first_seg; r < last_seg; r += wg) { // uniform
+            barrier(CLK_LOCAL_MEM_FENCE); // the last round's list is read
+            if (lid == 0) count = 0;
             barrier(CLK_LOCAL_MEM_FENCE);
+            const ulong s = r + lid;
+            if (s < last_seg) {
+                ulong b = b_first, e = e_first;
+                if (!SR_PRELOAD || r != first_seg) SR_SEGMENT(offsets, off_off, s, n, b, e);
+                if (e - b < SR_SOLO) {
+                    SR_R a = SR_ID;
+                    for (ulong i = b; i < e; ++i) a = SR_OP(a, (SR_R)in[i]);
+                    out[s] = (T)a;
+                } else if (e - b <= long_len) {
+                    list[atomic_inc(&count)] = s;
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            const uint c = count;
+            for (uint k0 = 0; k0 < c; k0 += teams) { // uniform
+                const uint k = k0 + team;
+                ulong b = 0, e = 0, t = 0;
+                if (k < c) {
+                    t = list[k];
+                    SR_SEGMENT(offsets, off_off, t, n, b, e);
+                }
+                scratch[lid] = k < c ? sr_accumulate(in, b, e, lane, SR_TEAM, 0) : SR_ID;
+                sr_tree(scratch, lid, lane, SR_TEAM);
+                if (lane == 0 && k < c) out[t] = (T)scratch[lid];
+                barrier(CLK_LOCAL_MEM_FENCE);
+            }
         }
     }
 #else
-    // A team each (SR_SOLO 0). The next round's offsets are read before this round's elements
-    // (two memory latencies a round would otherwise follow one another).
-    (void)list;
-    (void)count;
-    (void)b_first;
-    (void)e_first;
-    ulong b = 0, e = 0;
-    if (first_seg + team < last_seg) SR_SEGMENT(offsets, off_off, first_seg + team, n, b, e);
-    for (ulong base = first_seg; base < last_seg; base += teams) {
-        const ulong s = base + team;
-        ulong nb = 0, ne = 0;
-        if (s + teams < last_seg) SR_SEGMENT(offsets, off_off, s + teams, n, nb, ne);
-        const bool mine = s < last_seg && e - b <= long_len;
-        scratch[lid] = mine ? sr_accumulate(in, b, e, lane, SR_TEAM, 0) : SR_ID;
-        sr_tree(scratch, lid, lane, SR_TEAM);
-        if (lane == 0 && mine) out[s] = (T)scratch[lid];
-        barrier(CLK_LOCAL_MEM_FENCE);
-        b = nb;
-        e = ne;
+    // A team each (SR_SOLO 0).
+    {
+        (void)b_first;
+        (void)e_first;
+        const uint lane = lid % SR_TEAM, team = lid / SR_TEAM, teams = wg / SR_TEAM;
+        const ulong first_seg = g * per_group, last_seg = min(first_seg + per_group, num_segments);
+        // The next round's offsets are read before this round's elements (two memory latencies
+        // a round would otherwise follow one another).
+        ulong b = 0, e = 0;
+        if (first_seg + team < last_seg) SR_SEGMENT(offsets, off_off, first_seg + team, n, b, e);
+        for (ulong base = first_seg; base < last_seg; base += teams) {
+            const ulong s = base + team;
+            ulong nb = 0, ne = 0;
+            if (s + teams < last_seg) SR_SEGMENT(offsets, off_off, s + teams, n, nb, ne);
+            const bool mine = s < last_seg && e - b <= long_len;
+            scratch[lid] = mine ? sr_accumulate(in, b, e, lane, SR_TEAM, 0) : SR_ID;
+            sr_tree(scratch, lid, lane, SR_TEAM);
+            if (lane == 0 && mine) out[s] = (T)scratch[lid];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            b = nb;
+            e = ne;
+        }
     }
 #endif
-}
 
-// 2. The long pieces of work-group g's element range [lo, hi) = [g * span, (g + 1) * span) of n.
-// Called by every work-item (barriers); list, count, stop, best, last: the caller's local memory.
-inline void sr_long_pieces(__global const T* base, ulong in_off, ulong n, __global const OFF* offsets, ulong off_off,
-                           ulong num_segments, __global T* out, ulong long_len, ulong span,
-                           __global SR_R* partials, volatile __global uint* arrivals, __local SR_R* scratch,
-                           __local ulong* list, __local uint* count, __local uint* stop, __local uint* best,
-                           __local uint* last, const ulong* first_probes)
-{
-    const uint lid = get_local_id(0), wg = get_local_size(0);
-    const ulong lo = get_group_id(0) * span;
+    // 2. Long pieces of the element range [lo, hi).
+    const ulong lo = g * span;
     if (lo >= n || num_segments == 0) return; // uniform
     const ulong hi = min(lo + span, n);
-    // The last segment whose begin is <= lo (segment 0 if none) lies in [L, H) after every round.
+    // The last segment whose begin is <= lo (segment 0 if none): in [L, H) after every round.
     // A round: wg * SR_PROBES evenly spaced probes (SR_PROBES a work-item, their loads issued
     // together); the last probe at or before lo narrows [L, H) to one step. With SR_SEARCH_WALK
     // the search stops once [L, H) holds at most one walk step's segments (wg * SR_WALK): the
@@ -242,20 +266,20 @@ inline void sr_long_pieces(__global const T* base, ulong in_off, ulong n, __glob
             else pb[k] = slot > 0 && p < H ? sr_begin(offsets, off_off, p, n) : n + 1; // n + 1 > lo: not taken
         }
         barrier(CLK_LOCAL_MEM_FENCE); // every work-item has read the last round's best
-        if (lid == 0) *best = 0;
+        if (lid == 0) best = 0;
         barrier(CLK_LOCAL_MEM_FENCE);
         for (uint k = 0; k < SR_PROBES; ++k)
-            if (pb[k] <= lo) atomic_max(best, lid + k * wg);
+            if (pb[k] <= lo) atomic_max(&best, lid + k * wg);
         barrier(CLK_LOCAL_MEM_FENCE);
-        L += (ulong)*best * step;
+        L += (ulong)best * step;
         H = min(L + step, H);
     }
     // The walk: SR_WALK segments a work-item per step (wg * SR_WALK in all, the list's room).
     for (ulong s0 = L;; s0 += (ulong)wg * SR_WALK) {
         barrier(CLK_LOCAL_MEM_FENCE); // the list and flags of the last step are read
         if (lid == 0) {
-            *count = 0;
-            *stop = 0;
+            count = 0;
+            stop = 0;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         ulong sb[SR_WALK], se[SR_WALK];
@@ -267,58 +291,18 @@ inline void sr_long_pieces(__global const T* base, ulong in_off, ulong n, __glob
         }
         for (uint k = 0; k < SR_WALK; ++k) {
             const ulong s = s0 + lid + (ulong)k * wg;
-            if (s >= num_segments || sb[k] >= hi) atomic_or(stop, 1u);
-            else if (se[k] - sb[k] > long_len && se[k] > lo) list[atomic_inc(count)] = s;
+            if (s >= num_segments || sb[k] >= hi) atomic_or(&stop, 1u);
+            else if (se[k] - sb[k] > long_len && se[k] > lo) list[atomic_inc(&count)] = s;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        const uint c = *count;
+        const uint c = count;
         for (uint k = 0; k < c; ++k) {
             const ulong s = list[k];
             ulong b, e;
             SR_SEGMENT(offsets, off_off, s, n, b, e);
             sr_long_piece(base, in_off, max(b, lo), min(e, hi), b, e, lo, hi, s, span, out, partials, arrivals, scratch,
-                          last);
+                          &last);
         }
-        if (*stop) break; // uniform (read after the barrier that ended its writes)
+        if (stop) break; // uniform (read after the barrier that ended its writes)
     }
-}
-
-// The whole segmented reduction in one launch (see the top of this file). Launched with
-// ceil(n / span) work-groups (at least 1); per_group * groups >= num_segments. partials: the
-// element at partials_off of the arrival words' buffer on (2 * groups of them).
-// SR_PRELOAD: the first round of the range's search (its probes depend only on num_segments) and
-// the bounds of phase 1's first segments are read together at the start, so that the two
-// memory latencies before a work-group streams overlap instead of following one another.
-__kernel void segred_single(__global const T* in, ulong in_off, ulong n, __global const OFF* offsets, ulong off_off,
-                            ulong num_segments, __global T* out, ulong out_off, ulong per_group, ulong long_len,
-                            ulong span, __global SR_R* partials, ulong partials_off,
-                            volatile __global uint* arrival_sets, uint set, uint set_words, __local SR_R* scratch)
-{
-    __local ulong list[SR_WALK * SR_MAX_WG]; // segments found in one step of the walk or one round
-    __local uint count, stop, best, last;
-    __global const T* const base = in;
-    ulong first_probes[SR_PROBES], b_first = 0, e_first = 0;
-#if SR_PRELOAD
-    {
-        const uint lid = get_local_id(0), wg = get_local_size(0);
-        const ulong slots = (ulong)wg * SR_PROBES, step = (num_segments + slots - 1) / slots;
-        for (uint k = 0; k < SR_PROBES; ++k) {
-            const ulong slot = lid + (ulong)k * wg, p = slot * step;
-            first_probes[k] = slot > 0 && p < num_segments ? sr_begin(offsets, off_off, p, n) : n + 1;
-        }
-        const ulong s = get_group_id(0) * per_group + lid;
-        if (s < num_segments) SR_SEGMENT(offsets, off_off, s, n, b_first, e_first);
-    }
-#endif
-    in += in_off;
-    out += out_off;
-    partials += partials_off;
-    // This call's arrival words (set `set`); the next call's (the other set) zeroed, a share each.
-    volatile __global uint* const arrivals = arrival_sets + set * set_words;
-    for (uint w = (uint)get_global_id(0); w < set_words; w += (uint)get_global_size(0))
-        arrival_sets[(1 - set) * set_words + w] = 0;
-    sr_short_segments(in, n, offsets, off_off, num_segments, out, per_group, long_len, scratch, list, &count, b_first,
-                      e_first);
-    sr_long_pieces(base, in_off, n, offsets, off_off, num_segments, out, long_len, span, partials, arrivals, scratch,
-                   list, &count, &stop, &best, &last, first_probes);
 }
