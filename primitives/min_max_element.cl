@@ -8,8 +8,8 @@
 //               work-groups) and publishes it; the work-group that counts last on a global
 //               counter folds the published pairs and writes the index: one launch.
 // Required macros: T, T_UNSIGNED, T_BITS, T_IS_FLOAT, T_IS_SIGNED (type_options), MM_MAX (0: the
-// smallest, 1: the largest), stream_block.cl joined before; optional: MM_VECTOR, MM_UNROLL,
-// MM_VEC_MIN (loop shapes, below).
+// smallest, 1: the largest), stream_block.cl joined before; optional: MM_VECTOR, MM_UNROLL
+// (loop shapes, below).
 
 #ifndef T
 #error "min_max_element.cl needs T"
@@ -85,30 +85,6 @@ inline void mm_take_later(T_UNSIGNED* ka, ulong* ia, T_UNSIGNED kb, ulong ib)
     *ia = better ? ib : *ia;
 }
 
-#if T_BITS == 32
-// Four elements as their keys (mm_sortable, lane by lane).
-inline uint4 mm_sortable4(CLPRIM_CAT(T, 4) x)
-{
-    const uint4 b = CLPRIM_CAT(as_, uint4)(x);
-#if T_IS_FLOAT
-    return select(b | 0x80000000u, ~b, b); // select takes ~b where b's sign bit is set
-#elif T_IS_SIGNED
-    return b ^ 0x80000000u;
-#else
-    return b;
-#endif
-}
-#endif
-#if MM_MAX
-#define MM_BEST2(a, b) max(a, b)
-#else
-#define MM_BEST2(a, b) min(a, b)
-#endif
-// 1: the 16-byte loop compares a vector's best key only (see mm_partial); 0: every element.
-#ifndef MM_VEC_MIN
-#define MM_VEC_MIN 0
-#endif
-
 #ifndef MM_UNROLL
 #define MM_UNROLL 8 // independent loads in flight per work-item and round (grid stride)
 #endif
@@ -159,33 +135,7 @@ __kernel void mm_partial(__global const T* in, ulong off, ulong n, ulong chunk, 
         mm_take_later(&k, &idx, mm_sortable((x).s2), at_ + 2);                                     \
         mm_take_later(&k, &idx, mm_sortable((x).s3), at_ + 3);                                     \
     } while (0)
-#if MM_VEC_MIN
-        // Per vector only its best key against the work-item's (3 min/max, 1 compare, 2
-        // selects), remembering the vector's index; the lane is found once at the end by reading
-        // that vector again. Strictly better only, so the first such vector stays; a work-item
-        // whose every key is the worst one keeps none and takes its first element.
-        uint vk = MM_MAX ? 0u : 0xffffffffu;
-        ulong vi = MM_NONE;
-#undef MM_STEP
-#define MM_STEP(x, i)                                                                              \
-    do {                                                                                           \
-        const uint4 s_ = mm_sortable4(x);                                                          \
-        const uint2 h_ = MM_BEST2(s_.s01, s_.s23);                                                 \
-        const uint m_ = MM_BEST2(h_.s0, h_.s1);                                                    \
-        const bool b_ = MM_MAX ? m_ > vk : m_ < vk;                                                \
-        vk = b_ ? m_ : vk;                                                                         \
-        vi = b_ ? (ulong)(i) : vi;                                                                 \
-    } while (0)
         CLPRIM_STREAM(CLPRIM_CAT(T, 4), in4, g, n4, get_global_size(0), MM_VECTOR, MM_STEP);
-        if (vi == MM_NONE && g < n4) vi = g; // every key the worst: its first element
-        if (vi != MM_NONE) {
-            const uint4 s = mm_sortable4(in4[vi]);
-            k = vk;
-            idx = 4 * vi + (s.s0 == vk ? 0 : s.s1 == vk ? 1 : s.s2 == vk ? 2 : 3);
-        }
-#else
-        CLPRIM_STREAM(CLPRIM_CAT(T, 4), in4, g, n4, get_global_size(0), MM_VECTOR, MM_STEP);
-#endif
 #undef MM_STEP
         if (4 * n4 + g < n) mm_take_later(&k, &idx, mm_sortable(in[4 * n4 + g]), 4 * n4 + g);
         done = true;

@@ -80,7 +80,7 @@ segred_kernels make_kernels(const bc::command_queue& queue, element_type type, e
                           " -DSR_ORDERED=" + (ordered ? "1" : "0") + (!ordered && scalar(type) ? " -DSR_VLOAD" : "") +
                           " -DSR_SOLO=" + std::to_string(p.solo) + " -DSR_LOADS=" + std::to_string(p.loads) +
                           " -DSR_PROBES=" + std::to_string(p.probes) + " -DSR_SEARCH_WALK=" +
-                          (p.search_walk ? "1" : "0") + " -DSR_PRELOAD=" + (p.preload ? "1" : "0");
+                          (p.search_walk ? "1" : "0");
     if (single && size_of(type) == 8) options += " -DSR_ATOM64";
     bc::program program = stream_program(queue.get_context(), device, files, options);
     segred_kernels k{program.create_kernel("segred_teams"), program.create_kernel("segred_chunks"),
@@ -100,8 +100,7 @@ segred_kernels& cached_kernels(const bc::command_queue& queue, const queue_info&
     using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, bool, std::size_t, std::size_t,
                            std::size_t>;
     thread_local std::map<key, segred_kernels> cache;
-    const std::size_t shape =
-        (((p.solo * 64 + p.loads) * 8 + p.probes) * 2 + std::size_t(p.search_walk)) * 2 + std::size_t(p.preload);
+    const std::size_t shape = ((p.solo * 64 + p.loads) * 8 + p.probes) * 2 + std::size_t(p.search_walk);
     const key k{info.context.get(), info.device.id(), int(type), int(offset_type), op_code, op_file,
                 ordered, p.team, p.wg, shape};
     auto it = cache.find(k);

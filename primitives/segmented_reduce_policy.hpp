@@ -35,12 +35,11 @@ struct segmented_reduce_policy {
                             // segments of 65536 0.1065 / 0.1065 against 0.1057 / 0.1110)
     // One launch: the range's search stops at one walk step's candidates (SR_SEARCH_WALK; one
     // dependent round of offset reads less before a work-group streams: 100 000 empty segments
-    // + one huge take 1 round instead of 2, 1024 segments none instead of 1; H100, 2^26, kernel
-    // time one_huge 0.0990 against 0.0996 ms, segments of 65536 0.0946 against 0.0951, three
-    // processes each: docs/RESULTS.md, s6-reduce), and the first search round's reads issued
-    // together with the short segments' first ones (SR_PRELOAD).
+    // + one huge take 1 round instead of 2, 1024 segments none instead of 1). H100, 2^26, kernel
+    // time, three processes each: one_huge 0.0989-0.0993 against 0.0995-0.0998 ms, segments of
+    // 65536 0.0945-0.0948 against 0.0950-0.0955, power law 0.468 against 0.472; segments of
+    // 1024 0.103 against 0.0997 (docs/RESULTS.md, s6-reduce).
     bool search_walk = true;
-    bool preload = false;
 };
 
 // n elements in num_segments segments (n / num_segments: the mean length; offsets are not read on
@@ -52,8 +51,7 @@ struct segmented_reduce_policy {
 // path's solo length (segments shorter than k by one work-item; 0: none);
 // CLPRIM_SEGMENTED_REDUCE_LOADS=2|4|8 its loads in flight per work-item in a long piece;
 // CLPRIM_SEGMENTED_REDUCE_PROBES=1|4 the probes a work-item makes per round of a range's search;
-// CLPRIM_SEGMENTED_REDUCE_SEARCH=exact|walk where that search stops (search_walk);
-// CLPRIM_SEGMENTED_REDUCE_PRELOAD=0|1 whether the one launch reads the first search round early.
+// CLPRIM_SEGMENTED_REDUCE_SEARCH=exact|walk where that search stops (search_walk).
 inline segmented_reduce_policy select_segmented_reduce_policy(const device_profile& profile, std::size_t n,
                                                               std::size_t num_segments)
 {
@@ -102,7 +100,6 @@ inline segmented_reduce_policy select_segmented_reduce_policy(const device_profi
             p.loads = std::size_t(2) << *loads;
         if (const auto pr = knob_choice("CLPRIM_SEGMENTED_REDUCE_PROBES", {"1", "4"})) p.probes = *pr == 1 ? 4 : 1;
         if (const auto v = knob_choice("CLPRIM_SEGMENTED_REDUCE_SEARCH", {"exact", "walk"})) p.search_walk = *v == 1;
-        if (const auto v = knob_choice("CLPRIM_SEGMENTED_REDUCE_PRELOAD", {"0", "1"})) p.preload = *v == 1;
     }
     p.single_groups = cu * single_groups_per_cu;
     p.chunk = p.wg * chunk_items;

@@ -30,8 +30,7 @@
 //
 // Required macros: those of segmented_reduce.cl, T_BITS 32 or 64 (64: SR_ATOM64 defined by the
 // host where cl_khr_int64_base_atomics exists); optional: SR_SOLO (see phase 1), SR_LOADS, SR_PROBES,
-// SR_SEARCH_WALK (0 or 1: where the search stops, see phase 2), SR_PRELOAD (0 or 1: the first
-// reads of both phases issued together, see the kernel); stream_block.cl joined before.
+// SR_SEARCH_WALK (0 or 1: where the search stops, see phase 2); stream_block.cl joined before.
 #ifndef SR_TEAM
 #error "segmented_reduce_single.cl needs segmented_reduce.cl joined before it"
 #endif
@@ -65,9 +64,6 @@
 #endif
 #ifndef SR_SEARCH_WALK
 #define SR_SEARCH_WALK 0 // 1: the search for a range's first segment stops at one walk step's candidates
-#endif
-#ifndef SR_PRELOAD
-#define SR_PRELOAD 0 // 1: the search's first round read together with phase 1's first bounds
 #endif
 
 // Clamped begin of segment s.
@@ -141,12 +137,8 @@ inline void sr_long_piece(__global const T* base, ulong in_off, ulong pb, ulong 
 
 // The whole segmented reduction in one launch (see the top of this file). Launched with
 // ceil(n / span) work-groups (at least 1); per_group * groups >= num_segments. partials: the
-// element at partials_off of the arrival words' buffer on (2 * groups of them).
-// SR_PRELOAD: the first round of the range's search (its probes depend only on num_segments) and
-// the bounds of phase 1's first segments are read together at the start, so that the two
-// memory latencies before a work-group streams overlap instead of following one another.
-// (One function: PoCL ran this kernel 2-5 times slower with its phases as functions that hold
-// barriers.)
+// element at partials_off of the arrival words' buffer on (2 * groups of them). (One function:
+// PoCL ran this kernel 2-5 times slower with its two jobs as functions holding barriers.)
 __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __global const OFF* offsets, ulong off_off,
                             ulong num_segments, __global T* out, ulong out_off, ulong per_group, ulong long_len,
                             ulong span, __global SR_R* partials, ulong partials_off,
@@ -157,18 +149,6 @@ __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __globa
     const uint lid = get_local_id(0), wg = get_local_size(0);
     const ulong g = get_group_id(0);
     __global const T* const base = in;
-    ulong first_probes[SR_PROBES], b_first = 0, e_first = 0;
-#if SR_PRELOAD
-    {
-        const ulong slots = (ulong)wg * SR_PROBES, step = (num_segments + slots - 1) / slots;
-        for (uint k = 0; k < SR_PROBES; ++k) {
-            const ulong slot = lid + (ulong)k * wg, p = slot * step;
-            first_probes[k] = slot > 0 && p < num_segments ? sr_begin(offsets, off_off, p, n) : n + 1;
-        }
-        const ulong s = g * per_group + lid;
-        if (s < num_segments) SR_SEGMENT(offsets, off_off, s, n, b_first, e_first);
-    }
-#endif
     in += in_off;
     out += out_off;
     partials += partials_off;
@@ -192,8 +172,8 @@ __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __globa
             barrier(CLK_LOCAL_MEM_FENCE);
             const ulong s = r + lid;
             if (s < last_seg) {
-                ulong b = b_first, e = e_first;
-                if (!SR_PRELOAD || r != first_seg) SR_SEGMENT(offsets, off_off, s, n, b, e);
+                ulong b, e;
+                SR_SEGMENT(offsets, off_off, s, n, b, e);
                 if (e - b < SR_SOLO) {
                     SR_R a = SR_ID;
                     for (ulong i = b; i < e; ++i) a = SR_OP(a, (SR_R)in[i]);
@@ -221,8 +201,6 @@ __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __globa
 #else
     // A team each (SR_SOLO 0).
     {
-        (void)b_first;
-        (void)e_first;
         const uint lane = lid % SR_TEAM, team = lid / SR_TEAM, teams = wg / SR_TEAM;
         const ulong first_seg = g * per_group, last_seg = min(first_seg + per_group, num_segments);
         // The next round's offsets are read before this round's elements (two memory latencies
@@ -256,14 +234,13 @@ __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __globa
     // walk passes over them), which saves the rounds that would narrow them down to one.
     const ulong stop_at = SR_SEARCH_WALK ? (ulong)wg * SR_WALK : 1;
     ulong L = 0, H = num_segments;
-    for (bool first = true; H - L > stop_at; first = false) { // uniform: L and H are the same in every work-item
+    while (H - L > stop_at) { // uniform: L and H are the same in every work-item
         const ulong slots = (ulong)wg * SR_PROBES;
         const ulong step = (H - L + slots - 1) / slots;
         ulong pb[SR_PROBES];
         for (uint k = 0; k < SR_PROBES; ++k) {
             const ulong slot = lid + (ulong)k * wg, p = L + slot * step;
-            if (SR_PRELOAD && first) pb[k] = first_probes[k]; // the same probes, read at the start
-            else pb[k] = slot > 0 && p < H ? sr_begin(offsets, off_off, p, n) : n + 1; // n + 1 > lo: not taken
+            pb[k] = slot > 0 && p < H ? sr_begin(offsets, off_off, p, n) : n + 1; // n + 1 > lo: not taken
         }
         barrier(CLK_LOCAL_MEM_FENCE); // every work-item has read the last round's best
         if (lid == 0) best = 0;

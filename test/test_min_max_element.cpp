@@ -57,13 +57,11 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_type, T, all_types)
         }
 }
 
-// The 16-byte loop comparing each vector's best key only (MM_VEC_MIN, through
-// CLPRIM_MIN_MAX_OPTIONS), 4-byte types, grid stride (the loop's path): ties (first index), every
-// key the worst one (no vector better than the start), float bit patterns, sub-ranges that start
-// unaligned (the element loop) and aligned.
-BOOST_AUTO_TEST_CASE_TEMPLATE(vector_best_keys, T, four_byte_types)
+// The grid stride's 16-byte loop (4-byte types): ties (first index), every key the worst one
+// (the largest for min_element, the smallest for max_element: nothing better than the start),
+// float bit patterns, sub-ranges that start unaligned (the element loop) and aligned.
+BOOST_AUTO_TEST_CASE_TEMPLATE(stride_loop_edges, T, four_byte_types)
 {
-    env_override options("CLPRIM_MIN_MAX_OPTIONS", "-DMM_VEC_MIN=1");
     env_override force("CLPRIM_MIN_MAX_PATH", "stride");
     for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(1021), std::size_t(65537), std::size_t(300007)})
         for (distribution d : all_distributions()) {

@@ -167,36 +167,19 @@ BOOST_AUTO_TEST_CASE(one_launch_solo_lengths)
     }
 }
 
-// The one launch's other shapes: the search for a range's first segment narrowed to one segment
-// (CLPRIM_SEGMENTED_REDUCE_SEARCH=exact; the default stops at one walk step's candidates), and
-// the first search round read together with the short segments' first bounds (_PRELOAD=1):
-// every mix; with the preload also a float min with ulong offsets and long sums over ranges
-// crossing many work-groups (each shape and type is a program to build: PoCL's time).
-BOOST_AUTO_TEST_CASE(one_launch_shapes)
+// The one launch with the search for a range's first segment narrowed to one segment
+// (CLPRIM_SEGMENTED_REDUCE_SEARCH=exact; the default stops at one walk step's candidates), every
+// mix.
+BOOST_AUTO_TEST_CASE(one_launch_exact_search)
 {
     env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
     env_override long_way("CLPRIM_SEGMENTED_REDUCE_LONG", "single");
-    const char* shapes[][2] = {{"exact", "0"}, {"walk", "1"}};
-    for (const auto& shape : shapes) {
-        env_override search("CLPRIM_SEGMENTED_REDUCE_SEARCH", shape[0]);
-        env_override preload("CLPRIM_SEGMENTED_REDUCE_PRELOAD", shape[1]);
-        const std::string label = std::string(shape[0]) + "/preload " + shape[1] + " ";
-        for (const auto& m : mixes()) {
-            const auto lengths = segment_lengths(m.mix, m.n, m.len);
-            const auto offsets = offsets_from_lengths<cl_uint>(lengths, 5);
-            check_op(queue, small_values<cl_uint>(m.n + 5), offsets, clprim::reduce_op::sum,
-                     label + name_of(m.mix) + " n=" + std::to_string(m.n) + " len=" + std::to_string(m.len));
-        }
-        if (std::string(shape[1]) != "1") continue; // (builds)
-        const auto lengths = segment_lengths(seg_mix::empty_plus_one, 150001, 3000);
-        check_op(queue, make_data<cl_float>(150010, distribution::random), offsets_from_lengths<cl_ulong>(lengths, 9),
-                 clprim::reduce_op::min, label + "empty_plus_one float ulong offsets");
-        env_override tune("CLPRIM_SEGMENTED_REDUCE_TUNE", "64,32,64");
-        for (seg_mix mix : {seg_mix::few_large, seg_mix::with_empties, seg_mix::power_law}) {
-            const auto l2 = segment_lengths(mix, 100003, 37);
-            check_op(queue, small_values<cl_long>(100006), offsets_from_lengths<cl_uint>(l2, 3),
-                     clprim::reduce_op::sum, label + "many ranges long " + name_of(mix));
-        }
+    env_override search("CLPRIM_SEGMENTED_REDUCE_SEARCH", "exact");
+    for (const auto& m : mixes()) {
+        const auto lengths = segment_lengths(m.mix, m.n, m.len);
+        const auto offsets = offsets_from_lengths<cl_uint>(lengths, 5);
+        check_op(queue, small_values<cl_uint>(m.n + 5), offsets, clprim::reduce_op::sum,
+                 std::string("exact ") + name_of(m.mix) + " n=" + std::to_string(m.n) + " len=" + std::to_string(m.len));
     }
 }
 
