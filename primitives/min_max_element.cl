@@ -8,7 +8,8 @@
 //               work-groups) and publishes it; the work-group that counts last on a global
 //               counter folds the published pairs and writes the index: one launch.
 // Required macros: T, T_UNSIGNED, T_BITS, T_IS_FLOAT, T_IS_SIGNED (type_options), MM_MAX (0: the
-// smallest, 1: the largest), stream_block.cl joined before.
+// smallest, 1: the largest), stream_block.cl joined before; optional: MM_VECTOR, MM_UNROLL
+// (loop shapes, below).
 
 #ifndef T
 #error "min_max_element.cl needs T"
@@ -101,11 +102,17 @@ inline void mm_take_later(T_UNSIGNED* ka, ulong* ia, T_UNSIGNED kb, ulong ib)
 // pair (pk, pi: volatile stores, then a device-scope fence) and counts itself on *counter (0 at launch); the
 // one that counts last knows every pair is published, sets the counter back to 0 for the next
 // launch, folds the pairs (volatile loads: no stale cached line) and writes the index.
-__kernel void mm_partial(__global const T* in, ulong off, ulong n, ulong chunk, __global volatile T_UNSIGNED* pk,
-                         __global volatile ulong* pi, __global ulong* result, __global volatile uint* counter,
+//
+// state (one buffer the host keeps per queue): word 0 the counter (its first 4 bytes), word 1 the
+// index, words 2 .. 2 + cap the partial indices, then cap partial keys (cap >= the work-groups).
+__kernel void mm_partial(__global const T* in, ulong off, ulong n, ulong chunk, __global ulong* state, ulong cap,
                          __local T_UNSIGNED* lk, __local ulong* li)
 {
     __local uint is_last;
+    __global volatile uint* const counter = (__global volatile uint*)state;
+    __global ulong* const result = state + 1;
+    __global volatile ulong* const pi = state + 2;
+    __global volatile T_UNSIGNED* const pk = (__global volatile T_UNSIGNED*)(state + 2 + cap);
     T_UNSIGNED k = 0;
     ulong idx = MM_NONE;
     const ulong g = get_global_id(0);

@@ -33,6 +33,13 @@ struct segmented_reduce_policy {
     std::size_t probes = 4; // one launch: offsets a work-item probes per round of its range's search
                             // (H100, 2^26: power law 0.501 / 0.506 ms against 0.508 with 1,
                             // segments of 65536 0.1065 / 0.1065 against 0.1057 / 0.1110)
+    // One launch: the range's search stops at one walk step's candidates (SR_SEARCH_WALK; one
+    // dependent round of offset reads less before a work-group streams: 100 000 empty segments
+    // + one huge take 1 round instead of 2, 1024 segments none instead of 1). H100, 2^26, kernel
+    // time, three processes each: one_huge 0.0989-0.0993 against 0.0995-0.0998 ms, segments of
+    // 65536 0.0945-0.0948 against 0.0950-0.0955, power law 0.468 against 0.472; segments of
+    // 1024 0.103 against 0.0997 (docs/RESULTS.md, s6-reduce).
+    bool search_walk = true;
 };
 
 // n elements in num_segments segments (n / num_segments: the mean length; offsets are not read on
@@ -43,13 +50,18 @@ struct segmented_reduce_policy {
 // launch, or teams + scan + chunks + finish); CLPRIM_SEGMENTED_REDUCE_SOLO=k sets the one-launch
 // path's solo length (segments shorter than k by one work-item; 0: none);
 // CLPRIM_SEGMENTED_REDUCE_LOADS=2|4|8 its loads in flight per work-item in a long piece;
-// CLPRIM_SEGMENTED_REDUCE_PROBES=1|4 the probes a work-item makes per round of a range's search.
+// CLPRIM_SEGMENTED_REDUCE_PROBES=1|4 the probes a work-item makes per round of a range's search;
+// CLPRIM_SEGMENTED_REDUCE_SEARCH=exact|walk where that search stops (search_walk).
 inline segmented_reduce_policy select_segmented_reduce_policy(const device_profile& profile, std::size_t n,
                                                               std::size_t num_segments)
 {
     segmented_reduce_policy p;
     bool cpu = profile.is_cpu();
-    if (const auto forced = knob_choice("CLPRIM_SEGMENTED_PATH", {"gpu", "cpu"})) cpu = *forced == 1;
+    // The knobs are read only where one of the family's may be set (knobs_with_prefix: one pass
+    // over the environment instead of a search per knob, at every call).
+    const bool knobs = knobs_with_prefix("CLPRIM_SEGMENTED");
+    if (knobs)
+        if (const auto forced = knob_choice("CLPRIM_SEGMENTED_PATH", {"gpu", "cpu"})) cpu = *forced == 1;
     p.cpu = cpu;
     const std::size_t cu = std::max<std::size_t>(1, profile.compute_units);
     if (cpu) {
@@ -76,15 +88,19 @@ inline segmented_reduce_policy select_segmented_reduce_policy(const device_profi
     // One launch: about 4 groups of 256 per compute unit (fewer: the range is a power of two),
     // one wave (H100, 2^26 in segments of 65536: 2 0.124, 4 0.114, 8 0.116 ms; docs/RESULTS.md).
     std::size_t chunk_items = 64, chunk_groups_per_cu = 32, single_groups_per_cu = 4;
-    if (const auto t = knob_numbers("CLPRIM_SEGMENTED_REDUCE_TUNE", 1, 3, 1)) {
-        chunk_items = (*t)[0];
-        if (t->size() > 1) chunk_groups_per_cu = (*t)[1];
-        if (t->size() > 2) single_groups_per_cu = (*t)[2];
+    if (knobs) {
+        if (const auto t = knob_numbers("CLPRIM_SEGMENTED_REDUCE_TUNE", 1, 3, 1)) {
+            chunk_items = (*t)[0];
+            if (t->size() > 1) chunk_groups_per_cu = (*t)[1];
+            if (t->size() > 2) single_groups_per_cu = (*t)[2];
+        }
+        if (const auto forced = knob_choice("CLPRIM_SEGMENTED_REDUCE_LONG", {"single", "chunks"})) p.single = *forced == 0;
+        if (const auto solo = knob_number("CLPRIM_SEGMENTED_REDUCE_SOLO", 0, 4096)) p.solo = *solo;
+        if (const auto loads = knob_choice("CLPRIM_SEGMENTED_REDUCE_LOADS", {"2", "4", "8"}))
+            p.loads = std::size_t(2) << *loads;
+        if (const auto pr = knob_choice("CLPRIM_SEGMENTED_REDUCE_PROBES", {"1", "4"})) p.probes = *pr == 1 ? 4 : 1;
+        if (const auto v = knob_choice("CLPRIM_SEGMENTED_REDUCE_SEARCH", {"exact", "walk"})) p.search_walk = *v == 1;
     }
-    if (const auto forced = knob_choice("CLPRIM_SEGMENTED_REDUCE_LONG", {"single", "chunks"})) p.single = *forced == 0;
-    if (const auto solo = knob_number("CLPRIM_SEGMENTED_REDUCE_SOLO", 0, 4096)) p.solo = *solo;
-    if (const auto loads = knob_choice("CLPRIM_SEGMENTED_REDUCE_LOADS", {"2", "4", "8"})) p.loads = std::size_t(2) << *loads;
-    if (const auto pr = knob_choice("CLPRIM_SEGMENTED_REDUCE_PROBES", {"1", "4"})) p.probes = *pr == 1 ? 4 : 1;
     p.single_groups = cu * single_groups_per_cu;
     p.chunk = p.wg * chunk_items;
     p.max_groups = cu * 32;

@@ -21,15 +21,16 @@
 // a device-scope fence (clprim_device_fence: membar.gl on NVIDIA, whose mem_fence is only
 // membar.cta) orders the partial before the arrival, and the arrival before the last group's reads.
 //
-// Arrival words need no clearing command: the host keeps two sets per queue (queue_state.hpp);
+// Arrival words need no clearing command: the host keeps two sets per queue (queue_state.hpp;
+// the partials live behind them in the same buffer, so a call takes no scratch lease);
 // a call counts on one set (plain atomic_inc: a segment that spans every range gets an arrival
 // from every work-group, and a compare-and-swap loop there cost the H100 0.3 ms) and zeroes the
 // other, which the next call uses; whatever malformed offsets leave behind is cleared that way
 // too.
 //
 // Required macros: those of segmented_reduce.cl, T_BITS 32 or 64 (64: SR_ATOM64 defined by the
-// host where cl_khr_int64_base_atomics exists); optional: SR_SOLO (see phase 1), SR_LOADS, SR_PROBES;
-// stream_block.cl joined before.
+// host where cl_khr_int64_base_atomics exists); optional: SR_SOLO (see phase 1), SR_LOADS, SR_PROBES,
+// SR_SEARCH_WALK (0 or 1: where the search stops, see phase 2); stream_block.cl joined before.
 #ifndef SR_TEAM
 #error "segmented_reduce_single.cl needs segmented_reduce.cl joined before it"
 #endif
@@ -60,6 +61,9 @@
 #endif
 #ifndef SR_SOLO
 #define SR_SOLO 0 // segments shorter than this are reduced by one work-item (0: every short one by a team)
+#endif
+#ifndef SR_SEARCH_WALK
+#define SR_SEARCH_WALK 0 // 1: the search for a range's first segment stops at one walk step's candidates
 #endif
 
 // Clamped begin of segment s.
@@ -132,12 +136,13 @@ inline void sr_long_piece(__global const T* base, ulong in_off, ulong pb, ulong 
 }
 
 // The whole segmented reduction in one launch (see the top of this file). Launched with
-// ceil(n / span) work-groups (at least 1); per_group * groups >= num_segments.
+// ceil(n / span) work-groups (at least 1); per_group * groups >= num_segments. partials: the
+// element at partials_off of the arrival words' buffer on (2 * groups of them). (One function:
+// PoCL ran this kernel 2-5 times slower with its two jobs as functions holding barriers.)
 __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __global const OFF* offsets, ulong off_off,
                             ulong num_segments, __global T* out, ulong out_off, ulong per_group, ulong long_len,
-                            ulong span, __global SR_R* partials, volatile __global uint* arrival_sets,
-                            uint set, uint set_words,
-                            __local SR_R* scratch)
+                            ulong span, __global SR_R* partials, ulong partials_off,
+                            volatile __global uint* arrival_sets, uint set, uint set_words, __local SR_R* scratch)
 {
     __local ulong list[SR_WALK * SR_MAX_WG]; // long segments found in one step of the walk
     __local uint count, stop, best, last;
@@ -146,6 +151,7 @@ __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __globa
     __global const T* const base = in;
     in += in_off;
     out += out_off;
+    partials += partials_off;
     // This call's arrival words (set `set`); the next call's (the other set) zeroed, a share each.
     volatile __global uint* const arrivals = arrival_sets + set * set_words;
     for (uint w = (uint)get_global_id(0); w < set_words; w += (uint)get_global_size(0))
@@ -221,10 +227,14 @@ __kernel void segred_single(__global const T* in, ulong in_off, ulong n, __globa
     if (lo >= n || num_segments == 0) return; // uniform
     const ulong hi = min(lo + span, n);
     // The last segment whose begin is <= lo (segment 0 if none): in [L, H) after every round.
-    ulong L = 0, H = num_segments;
     // A round: wg * SR_PROBES evenly spaced probes (SR_PROBES a work-item, their loads issued
-    // together); the last probe at or before lo narrows [L, H) to one step.
-    while (H - L > 1) { // uniform: L and H are the same in every work-item
+    // together); the last probe at or before lo narrows [L, H) to one step. With SR_SEARCH_WALK
+    // the search stops once [L, H) holds at most one walk step's segments (wg * SR_WALK): the
+    // walk below starts at L (the segments before the one sought end at or before lo, so the
+    // walk passes over them), which saves the rounds that would narrow them down to one.
+    const ulong stop_at = SR_SEARCH_WALK ? (ulong)wg * SR_WALK : 1;
+    ulong L = 0, H = num_segments;
+    while (H - L > stop_at) { // uniform: L and H are the same in every work-item
         const ulong slots = (ulong)wg * SR_PROBES;
         const ulong step = (H - L + slots - 1) / slots;
         ulong pb[SR_PROBES];

@@ -6,9 +6,13 @@
 
 #include <clprim/detail/device_profile.hpp>
 
+#include <cstring>
+
 using namespace clprim_test;
 
 namespace {
+
+using four_byte_types = boost::mpl::list<cl_int, cl_uint, cl_float>;
 
 template <class T>
 std::size_t host_extreme(const std::vector<T>& v, bool largest)
@@ -53,6 +57,43 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_type, T, all_types)
         }
 }
 
+// The grid stride's 16-byte loop (4-byte types): ties (first index), every key the worst one
+// (the largest for min_element, the smallest for max_element: nothing better than the start),
+// float bit patterns, sub-ranges that start unaligned (the element loop) and aligned.
+BOOST_AUTO_TEST_CASE_TEMPLATE(stride_loop_edges, T, four_byte_types)
+{
+    env_override force("CLPRIM_MIN_MAX_PATH", "stride");
+    for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(1021), std::size_t(65537), std::size_t(300007)})
+        for (distribution d : all_distributions()) {
+            const auto data = make_data<T>(n, d);
+            auto dev = to_device(data, queue);
+            BOOST_TEST(clprim::min_element(dev.begin(), dev.end(), queue) == host_extreme(data, false),
+                       type_label<T>() << " " << name_of(d) << " n=" << n);
+            BOOST_TEST(clprim::max_element(dev.begin(), dev.end(), queue) == host_extreme(data, true),
+                       type_label<T>() << " " << name_of(d) << " n=" << n);
+            if (n < 8) continue;
+            const std::vector<T> sub(data.begin() + 4, data.end() - 1);
+            BOOST_TEST(clprim::min_element(dev.begin() + 4, dev.end() - 1, queue) == host_extreme(sub, false));
+            const std::vector<T> odd(data.begin() + 1, data.end());
+            BOOST_TEST(clprim::max_element(dev.begin() + 1, dev.end(), queue) == host_extreme(odd, true));
+        }
+    // The worst keys: the largest for min_element, the smallest for max_element (floats: the NaNs
+    // with every payload bit set, positive and negative).
+    using lim = std::numeric_limits<T>;
+    T worst_min = lim::max(), worst_max = lim::lowest();
+    if constexpr (std::is_floating_point_v<T>) {
+        const cl_uint bits[2] = {0x7fffffffu, 0xffffffffu};
+        std::memcpy(&worst_min, &bits[0], sizeof(T));
+        std::memcpy(&worst_max, &bits[1], sizeof(T));
+    }
+    for (const T w : {worst_min, worst_max}) {
+        const std::vector<T> all(100003, w);
+        auto dev = to_device(all, queue);
+        BOOST_TEST(clprim::min_element(dev.begin(), dev.end(), queue) == host_extreme(all, false));
+        BOOST_TEST(clprim::max_element(dev.begin(), dev.end(), queue) == host_extreme(all, true));
+    }
+}
+
 // -0.0 is below +0.0; a NaN with the sign bit is the smallest, one without the largest.
 BOOST_AUTO_TEST_CASE(float_bits)
 {
@@ -81,6 +122,32 @@ BOOST_AUTO_TEST_CASE(sub_range_out_of_order_and_empty)
     BOOST_TEST(clprim::max_element(d.begin() + 10, d.begin() + 990, ooo) == 690u);
     BOOST_CHECK_THROW(clprim::min_element(d.begin() + 5, d.begin() + 5, queue), clprim::invalid_argument_error);
     BOOST_CHECK_THROW(clprim::max_element(d.end(), d.begin(), queue), clprim::invalid_argument_error);
+}
+
+// Every form of the index's read (CLPRIM_MIN_MAX_READ, reduce_pinned.hpp's ten), both shapes
+// (one work-group writes the index itself; several, the last folds the pairs); calls alternating
+// between two queues and after release_scratch_memory() (the per-queue state buffer dropped: a
+// new one may get an old one's handle, and the kernel's arguments must follow it).
+BOOST_AUTO_TEST_CASE(read_forms_queues_and_release)
+{
+    const auto data = make_data<cl_uint>(300007, distribution::random);
+    const auto small = make_data<cl_float>(97, distribution::random);
+    auto d = to_device(data, queue);
+    auto ds = to_device(small, queue);
+    const std::size_t want_min = host_extreme(data, false), want_max = host_extreme(data, true);
+    const std::size_t small_min = host_extreme(small, false);
+    bc::command_queue second(context, device);
+    for (int form = 0; form < 10; ++form) {
+        env_override read("CLPRIM_MIN_MAX_READ", std::to_string(form));
+        bc::command_queue& q = form % 2 ? second : queue;
+        BOOST_TEST(clprim::min_element(d.begin(), d.end(), q) == want_min, "form " << form);
+        BOOST_TEST(clprim::max_element(d.begin(), d.end(), q) == want_max, "form " << form);
+        BOOST_TEST(clprim::min_element(ds.begin(), ds.end(), q) == small_min, "form " << form << " small");
+        BOOST_TEST(clprim::min_element(d.begin() + 1, d.end() - 1, q) ==
+                       host_extreme(std::vector<cl_uint>(data.begin() + 1, data.end() - 1), false),
+                   "form " << form << " sub-range");
+        if (form % 4 == 3) clprim::release_scratch_memory();
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -167,6 +167,40 @@ BOOST_AUTO_TEST_CASE(one_launch_solo_lengths)
     }
 }
 
+// The one launch with the search for a range's first segment narrowed to one segment
+// (CLPRIM_SEGMENTED_REDUCE_SEARCH=exact; the default stops at one walk step's candidates), every
+// mix.
+BOOST_AUTO_TEST_CASE(one_launch_exact_search)
+{
+    env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
+    env_override long_way("CLPRIM_SEGMENTED_REDUCE_LONG", "single");
+    env_override search("CLPRIM_SEGMENTED_REDUCE_SEARCH", "exact");
+    for (const auto& m : mixes()) {
+        const auto lengths = segment_lengths(m.mix, m.n, m.len);
+        const auto offsets = offsets_from_lengths<cl_uint>(lengths, 5);
+        check_op(queue, small_values<cl_uint>(m.n + 5), offsets, clprim::reduce_op::sum,
+                 std::string("exact ") + name_of(m.mix) + " n=" + std::to_string(m.n) + " len=" + std::to_string(m.len));
+    }
+}
+
+// The one launch keeps its arrival words and partials in a buffer per queue and sets only the
+// kernel arguments that changed: calls alternating between two queues, and calls after
+// release_scratch_memory() (which drops the buffers; a new one may get an old one's handle).
+BOOST_AUTO_TEST_CASE(one_launch_state_between_queues)
+{
+    env_override force("CLPRIM_SEGMENTED_PATH", "gpu");
+    env_override long_way("CLPRIM_SEGMENTED_REDUCE_LONG", "single");
+    bc::command_queue second(context, device);
+    const auto lengths = segment_lengths(seg_mix::empty_plus_one, 200003, 5000);
+    const auto offsets = offsets_from_lengths<cl_uint>(lengths, 1);
+    for (int i = 0; i < 6; ++i) {
+        bc::command_queue& q = i % 2 ? second : queue;
+        check_op(q, small_values<cl_uint>(200004, 11 + i), offsets, clprim::reduce_op::sum,
+                 "queue " + std::to_string(i % 2) + " call " + std::to_string(i));
+        if (i % 3 == 2) clprim::release_scratch_memory();
+    }
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(every_type_and_op, T, all_types)
 {
     if (!type_runs_here<T>()) return;
