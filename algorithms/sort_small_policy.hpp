@@ -17,11 +17,13 @@ namespace clprim {
 namespace detail {
 
 // registers (sort_small_registers): elements in registers, local memory only between groups of
-// steps; network (sort_small): every step through local memory, one barrier per step.
-enum class sort_small_kernel { registers, network };
+// steps; network (sort_small): every step through local memory, one barrier per step; warp
+// (sort_small_warp.cl): elements in registers, steps between work-items of a warp by shuffles on
+// NVIDIA, only steps between warps through local memory.
+enum class sort_small_kernel { registers, network, warp };
 
-// CLPRIM_SORT_SMALL=registers|network, CLPRIM_SORT_SMALL_ITEMS (elements per work-item of the
-// registers kernel, a power of two, 2..32) and CLPRIM_SORT_SMALL_MAX (the largest range the small
+// CLPRIM_SORT_SMALL=registers|network|warp, CLPRIM_SORT_SMALL_ITEMS (elements per work-item of the
+// registers and warp kernels, a power of two, 2..32) and CLPRIM_SORT_SMALL_MAX (the largest range the small
 // path takes, up to 16384, as far as local memory allows) override, for measurements;
 // CLPRIM_SORT_SMALL_TILES="max_keys[,kpt[,ballot]]" sets the few-tiles path's largest range (0:
 // off), its keys per work-item and whether NVIDIA devices rank by warp votes (1) or portably (0).
@@ -45,7 +47,7 @@ struct sort_small_policy {
 inline sort_small_policy select_sort_small_policy(const device_profile& profile)
 {
     sort_small_policy p;
-    if (const auto k = knob_choice("CLPRIM_SORT_SMALL", {"registers", "network"})) p.kernel = sort_small_kernel(*k);
+    if (const auto k = knob_choice("CLPRIM_SORT_SMALL", {"registers", "network", "warp"})) p.kernel = sort_small_kernel(*k);
     if (const auto e = knob_number("CLPRIM_SORT_SMALL_ITEMS", 2, 32)) {
         p.items = floor_pow2(*e);
         p.items_forced = true;

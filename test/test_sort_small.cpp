@@ -182,6 +182,49 @@ BOOST_AUTO_TEST_CASE(network_kernel)
     pairs_sizes<cl_ushort, cl_uint>({1021}, distribution::few_distinct, "network", up_only);
 }
 
+// The warp kernel (CLPRIM_SORT_SMALL=warp, sort_small_warp.cl): steps between work-items by warp
+// shuffles on NVIDIA, through local memory elsewhere; every key width, keys and pairs (the packed
+// index of 8/16- and 32-bit keys, the (key, index) pair of 64-bit keys), both orders, sizes up to
+// the largest range and past it, and elements per work-item from 2 to 32.
+BOOST_AUTO_TEST_CASE(warp_kernel)
+{
+    env_override path("CLPRIM_RADIX_PATH", "small");
+    env_override kernel("CLPRIM_SORT_SMALL", "warp");
+    keys_sizes<cl_uint>({0, 1, 2, 3, 5, 31, 33, 255, 257, 1021, 1023, 1024, 1025, 4093, 4096, 4097},
+                        {distribution::random, distribution::few_distinct}, "warp", up_only);
+    keys_sizes<cl_uint>({1021, 4096}, {distribution::random}, "warp", down_only);
+    keys_sizes<cl_uint>({1024}, {distribution::sorted, distribution::reversed, distribution::all_equal}, "warp", up_only);
+    keys_sizes<cl_int>({1021}, key_dists(), "warp", down_only);
+    keys_sizes<cl_float>({1021}, {distribution::random, distribution::float_specials}, "warp", up_only);
+    keys_sizes<cl_uchar>({1021}, key_dists(), "warp", up_only);
+    keys_sizes<cl_short>({1021}, key_dists(), "warp", down_only);
+    keys_sizes<cl_ulong>({3, 1021}, key_dists(), "warp", up_only);
+    keys_sizes<cl_double>({1021}, {distribution::float_specials}, "warp", down_only);
+    pairs_sizes<cl_uint, cl_uint>({2, 3, 1021, 1024, 4096}, distribution::few_distinct, "warp");
+    pairs_sizes<cl_ushort, cl_uint>({1021}, distribution::few_distinct, "warp", up_only);
+    pairs_sizes<cl_long, cl_ushort>({1021}, distribution::few_distinct, "warp", down_only);
+    pairs_sizes<cl_double, cl_ulong>({1021}, distribution::float_specials, "warp", up_only);
+    vector_pairs<cl_uint, bc::uint4_>(1021, order_t::descending, "warp");
+    int ran = 0;
+    for (const char* items : {"2", "4", "16", "32"}) {
+        env_override e("CLPRIM_SORT_SMALL_ITEMS", items);
+        const std::string label = std::string("warp items ") + items;
+        try {
+            check_sorted_keys<cl_uint>(1021, distribution::random, order_t::ascending,
+                                       [](auto f, auto l, auto& q) { clprim::radix_sort(f, l, q); }, label);
+            check_sorted_pairs<cl_ulong, cl_uint>(1021, distribution::few_distinct, order_t::descending, true,
+                                                  [](auto f, auto l, auto v, auto& q) {
+                                                      clprim::radix_sort_by_key(f, l, v, q, order_t::descending);
+                                                  },
+                                                  label);
+            ++ran;
+        } catch (const clprim::unsupported_error& x) {
+            BOOST_TEST_MESSAGE(label << ": not on this device (" << x.what() << ")");
+        }
+    }
+    BOOST_TEST(ran > 0);
+}
+
 // The largest range one work-group takes: 4096 by default; past it (or where local memory is
 // short, 64-bit keys with values) the few-tiles path, or with that off (CLPRIM_SORT_SMALL_TILES=0)
 // the device's own path runs; CLPRIM_SORT_SMALL_MAX moves the limit (8192 keys alone fit 32 KiB of
