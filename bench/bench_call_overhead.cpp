@@ -31,6 +31,7 @@
 //       copy_if/device: copy_if keeping half with the count returned / left on the device (then
 //       clFinish), through the one-work-group path and (_single_pass, CLPRIM_COPY_IF_SMALL=0) the
 //       single pass; copy_if/value_flush_async: the count read as the single pass's default;
+//       copy_if/value_wg<n>: the one-work-group path in groups of n (CLPRIM_COPY_IF_SMALL=4096,n);
 //       host/copy_if_device, host/radix_warp: the enqueue's host time.
 // Then the kernels' device time per call from a profiling queue (reduce, scan, radix, and an empty
 // kernel's START..END) and one
@@ -399,6 +400,8 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
         add("copy_if/value", copy_value);
         add("copy_if/value_single_pass", copy_value, {{"CLPRIM_COPY_IF_SMALL", "0"}});
         add("copy_if/value_flush_async", copy_value, {{"CLPRIM_COPY_IF_READ", "flush_async"}});
+        for (const char* wg : {"128", "512", "1024"})
+            add(std::string("copy_if/value_wg") + wg, copy_value, {{"CLPRIM_COPY_IF_SMALL", std::string("4096,") + wg}});
         add("copy_if/device", copy_device);
         add("copy_if/device_single_pass", copy_device, {{"CLPRIM_COPY_IF_SMALL", "0"}});
         add("host/copy_if_device", [&] {
@@ -474,12 +477,13 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
             const auto p = clprim_bench::profile_calls(pq, [&] { clprim::radix_sort(pkeys.begin(), pkeys.end(), pq); }, rounds);
             variant_kernels.emplace_back(std::string("radix_") + v.name, p.kernel_ms);
         }
-        for (const char* most : {"4096", "0"}) {
+        for (const char* most : {"4096", "0", "4096,128", "4096,512", "4096,1024"}) {
             clprim::detail::scoped_knob small("CLPRIM_COPY_IF_SMALL", most);
             const auto p = clprim_bench::profile_calls(pq, [&] {
                 clprim::copy_if(d.begin(), d.end(), cout.begin(), dcount.begin(), pq, call_overhead_is_odd);
             }, rounds);
-            variant_kernels.emplace_back(std::string("copy_if_") + (most[0] == '0' ? "single_pass" : "small"), p.kernel_ms);
+            variant_kernels.emplace_back(std::string("copy_if_") + (most[0] == '0' ? "single_pass" : std::string("small_") + most),
+                                         p.kernel_ms);
         }
 
         // The empty kernel's own "device time" on the profiling queue (what START..END of any
@@ -527,7 +531,8 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
                               "reduce/value_read9_flush_spin",
                               "reduce/device", "scan/inclusive", "sort/radix", "sort/radix_registers", "sort/radix_warp",
                               "sort/radix_warp_e4", "sort/radix_warp_e16", "sort/radix_warp_e32", "sort/pairs_warp",
-                              "copy_if/value", "copy_if/value_single_pass", "copy_if/value_flush_async", "copy_if/device",
+                              "copy_if/value", "copy_if/value_single_pass", "copy_if/value_flush_async", "copy_if/value_wg128",
+                              "copy_if/value_wg512", "copy_if/value_wg1024", "copy_if/device",
                               "copy_if/device_single_pass", "host/copy_if_device", "host/radix_warp",
                               "host/radix", "host/reduce_device", "host/empty_launch",
                               "host/cpu_loop", "host/mem_walk"})

@@ -18,8 +18,28 @@ namespace detail {
 
 namespace {
 
-constexpr std::size_t small_wg = 256;
-constexpr std::size_t small_max_rows = 32; // 8192 elements
+constexpr std::size_t small_max_rows = 32;
+
+// The path's largest range and work-group size (CLPRIM_COPY_IF_SMALL="max[,wg]").
+struct small_shape {
+    std::size_t most = 4096;
+    std::size_t wg = 256;
+};
+
+small_shape shape_of()
+{
+    small_shape s;
+    if (knobs_with_prefix("CLPRIM_COPY_IF_")) {
+        // A forced path or tile shape is that path's, at every size (tests, measurements).
+        if (knob_text("CLPRIM_COPY_IF_PATH") || knob_text("CLPRIM_COPY_IF_TUNE")) s.most = 0;
+        if (const auto m = knob_numbers("CLPRIM_COPY_IF_SMALL", 1, 2, 0, 8192)) {
+            s.most = (*m)[0];
+            if (m->size() > 1) s.wg = std::max<std::size_t>(32, floor_pow2(std::max<std::size_t>(1, (*m)[1])));
+        }
+    }
+    s.most = std::min(s.most, s.wg * small_max_rows);
+    return s;
+}
 
 // One build per (context, device, type, predicate, rows), with the arguments it was last given.
 struct small_kernel {
@@ -31,10 +51,11 @@ struct small_kernel {
     cl_mem count_word = nullptr; // ours only (a word that lives as long as the thread)
 };
 
-small_kernel make_kernel(const queue_info& info, element_type type, const std::string& pred_file, std::size_t rows)
+small_kernel make_kernel(const queue_info& info, element_type type, const std::string& pred_file, std::size_t want_wg,
+                         std::size_t rows)
 {
     small_kernel k;
-    const std::size_t wg = std::min(small_wg, floor_pow2(std::max<std::size_t>(1, info.profile->max_work_group_size)));
+    const std::size_t wg = std::min(want_wg, floor_pow2(std::max<std::size_t>(1, info.profile->max_work_group_size)));
     if (wg < 32) return k;
     const std::string options = type_options(type, "T") + " -DCS_WG=" + std::to_string(wg) + " -DCS_ROWS=" +
                                 std::to_string(rows) + (info.profile->nvidia ? " -DCS_VOTE" : "");
@@ -44,9 +65,10 @@ small_kernel make_kernel(const queue_info& info, element_type type, const std::s
     return k;
 }
 
-small_kernel& cached_kernel(const queue_info& info, element_type type, const std::string& pred_file, std::size_t rows)
+small_kernel& cached_kernel(const queue_info& info, element_type type, const std::string& pred_file, std::size_t wg,
+                            std::size_t rows)
 {
-    using key = std::tuple<cl_context, cl_device_id, int, std::size_t, std::string>;
+    using key = std::tuple<cl_context, cl_device_id, int, std::size_t, std::string, std::size_t>;
     thread_local std::map<key, small_kernel> cache;
     // This thread's last kernel first (a loop of small calls: no key of strings built).
     thread_local const key* last_key = nullptr;
@@ -54,11 +76,11 @@ small_kernel& cached_kernel(const queue_info& info, element_type type, const std
     const cl_context ctx = info.context.get();
     const cl_device_id dev = info.device.id();
     if (last_key && std::get<0>(*last_key) == ctx && std::get<1>(*last_key) == dev && std::get<2>(*last_key) == int(type) &&
-        std::get<3>(*last_key) == rows && std::get<4>(*last_key) == pred_file)
+        std::get<3>(*last_key) == rows && std::get<5>(*last_key) == wg && std::get<4>(*last_key) == pred_file)
         return *last_kernel;
-    key k{ctx, dev, int(type), rows, pred_file};
+    key k{ctx, dev, int(type), rows, pred_file, wg};
     auto it = cache.find(k);
-    if (it == cache.end()) it = cache.emplace(std::move(k), make_kernel(info, type, pred_file, rows)).first;
+    if (it == cache.end()) it = cache.emplace(std::move(k), make_kernel(info, type, pred_file, wg, rows)).first;
     last_key = &it->first;
     last_kernel = &it->second;
     return it->second;
@@ -69,13 +91,7 @@ small_kernel& cached_kernel(const queue_info& info, element_type type, const std
 std::size_t copy_if_small_max(const device_profile& profile)
 {
     (void)profile;
-    std::size_t most = 4096;
-    if (knobs_with_prefix("CLPRIM_COPY_IF_")) {
-        // A forced path or tile shape is that path's, at every size (tests, measurements).
-        if (knob_text("CLPRIM_COPY_IF_PATH") || knob_text("CLPRIM_COPY_IF_TUNE")) most = 0;
-        if (const auto m = knob_number("CLPRIM_COPY_IF_SMALL", 0, small_wg * small_max_rows)) most = *m;
-    }
-    return most;
+    return shape_of().most;
 }
 
 bool copy_if_small_launch(const buffer_range& in, const buffer_range& out, element_type type, const std::string& pred_file,
@@ -83,11 +99,12 @@ bool copy_if_small_launch(const buffer_range& in, const buffer_range& out, eleme
                           bc::command_queue& queue)
 {
     const queue_info& info = info_of(queue);
-    const std::size_t groups_rows = std::max<std::size_t>(1, (in.size + small_wg - 1) / small_wg);
+    const std::size_t wg = shape_of().wg;
+    const std::size_t groups_rows = std::max<std::size_t>(1, (in.size + wg - 1) / wg);
     std::size_t rows = 1;
     while (rows < groups_rows) rows *= 2;
     if (rows > small_max_rows) return false;
-    small_kernel& k = cached_kernel(info, type, pred_file, rows);
+    small_kernel& k = cached_kernel(info, type, pred_file, wg, rows);
     if (k.wg == 0 || in.size > k.wg * rows) return false;
     bc::kernel& kernel = k.kernel;
     const bool all = !k.set;

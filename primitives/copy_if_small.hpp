@@ -13,7 +13,8 @@ namespace detail {
 
 // The largest range the path takes on this device (0: off). Default 4096 (256 work-items x 16
 // rows) on every device, none where CLPRIM_COPY_IF_PATH or CLPRIM_COPY_IF_TUNE forces a path;
-// CLPRIM_COPY_IF_SMALL=n sets it (0 turns the path off; at most 8192).
+// CLPRIM_COPY_IF_SMALL="n[,wg]" sets it (0 turns the path off; at most 8192 and 32 rows of the
+// group) and the work-group size (a power of two, at least 32; default 256).
 std::size_t copy_if_small_max(const device_profile& profile);
 
 // Enqueues the one-work-group copy_if of in (1 <= in.size <= copy_if_small_max) into out (at most

@@ -196,13 +196,13 @@ BOOST_AUTO_TEST_CASE(every_path_forced)
     }
 }
 
-// The one-work-group path (copy_if_small.cl, CLPRIM_COPY_IF_SMALL: the largest range it takes):
-// sizes 0 to the limit and one past it (the single pass then), every pattern, a type of every
+// The one-work-group path (copy_if_small.cl, CLPRIM_COPY_IF_SMALL: the largest range it takes
+// and the group's size): sizes 0 to the limit and one past it (the single pass then), every pattern, a type of every
 // width, both overloads with guarded sub-ranges, a result too small, an out-of-order queue.
 BOOST_AUTO_TEST_CASE(small_path)
 {
     using T = cl_uint;
-    for (const char* most : {"4096", "8192", "300"}) {
+    for (const char* most : {"4096", "8192", "300", "1000,32", "4096,1024"}) {
         env_override small("CLPRIM_COPY_IF_SMALL", most);
         const std::size_t limit = std::stoul(most);
         for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(31), std::size_t(32),

@@ -256,7 +256,21 @@ int main(int argc, char** argv)
                 step(std::string("copy_if single_pass vec group ") + compact + " " + lookback, copy_if_step);
             }
 
+        // The one-work-group copy_if (copy_if_small.cl), groups of 256 and of 32.
+        for (const char* shape : {"4096", "4096,32"}) {
+            knob small("CLPRIM_COPY_IF_SMALL", shape);
+            step(std::string("copy_if small ") + shape, copy_if_step);
+        }
+
         using sa = clprim::sort_algorithm;
+        // The small sort's warp kernel (sort_small_warp.cl).
+        {
+            knob p("CLPRIM_RADIX_PATH", "small"), k("CLPRIM_SORT_SMALL", "warp");
+            const std::size_t radix_n = std::min<std::size_t>(n, 1024);
+            step("radix small warp uint", [&] { sort_keys_and_pairs<cl_uint>(q, radix_n, sa::radix, "radix small warp"); });
+            step("radix small warp ulong", [&] { sort_keys_and_pairs<cl_ulong>(q, radix_n, sa::radix, "radix small warp"); });
+            step("radix small warp short", [&] { sort_keys_and_pairs<cl_short>(q, radix_n, sa::radix, "radix small warp"); });
+        }
         for (const char* path : {"cpu", "multipass", "onesweep_portable", "small"}) {
             knob p("CLPRIM_RADIX_PATH", path);
             // The small path takes what one work-group holds (Oclgrind's device: 1024 keys).
