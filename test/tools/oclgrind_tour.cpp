@@ -256,8 +256,9 @@ int main(int argc, char** argv)
                 step(std::string("copy_if single_pass vec group ") + compact + " " + lookback, copy_if_step);
             }
 
-        // The one-work-group copy_if (copy_if_small.cl), groups of 256 and of 32.
-        for (const char* shape : {"4096", "4096,32"}) {
+        // The one-work-group copy_if (copy_if_small.cl), groups of 256 and of 64 (32 rows of 64
+        // hold 2048 elements: the tour's default n, 1500).
+        for (const char* shape : {"4096", "4096,64"}) {
             knob small("CLPRIM_COPY_IF_SMALL", shape);
             step(std::string("copy_if small ") + shape, copy_if_step);
         }
