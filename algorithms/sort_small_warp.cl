@@ -36,7 +36,7 @@
 inline uint sw_shfl32(uint v, uint m)
 {
     uint r;
-    asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, %3;" : "=r"(r) : "r"(v), "r"(m), "r"((uint)SW_LANE_MASK));
+    asm("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, %3;" : "=r"(r) : "r"(v), "r"(m), "r"((uint)SW_LANE_MASK));
     return r;
 }
 inline small_elem sw_shfl(small_elem v, uint m)
