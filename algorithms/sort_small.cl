@@ -173,6 +173,29 @@ inline void small_step(__private small_elem* x, uint rb, bool up)
         if ((j & (1u << rb)) == 0u) small_ce(&x[j], &x[j | (1u << rb)], up);
 }
 
+// Writes a work-item's sorted elements x[j] (index tp | j) back to [0, n): every work-item has read
+// its keys, and gathers its values by index, before any is written (every work-item calls it).
+inline void small_write_back(__private small_elem* x, uint tp, uint n, __global K* keys, __global V* values)
+{
+#ifdef SORT_HAS_VALUES
+    V v[SMALL_E];
+#pragma unroll
+    for (uint j = 0; j < SMALL_E; ++j)
+        if ((tp | j) < n) v[j] = values[SE_INDEX(x[j])];
+#endif
+    barrier(CLK_GLOBAL_MEM_FENCE);
+#pragma unroll
+    for (uint j = 0; j < SMALL_E; ++j) {
+        const uint i = tp | j;
+        if (i < n) {
+            keys[i] = sortable_to_key(SE_KEY(x[j]));
+#ifdef SORT_HAS_VALUES
+            values[i] = v[j];
+#endif
+        }
+    }
+}
+
 // Registers variant: a bitonic network over SMALL_P elements, SMALL_E per work-item: the first
 // LOG_E stages in each work-item's registers, then per stage s the steps at bits s-1 .. 0 in groups
 // of LOG_E bits, each group in registers after one remap through local memory. The range [0, n)
@@ -238,24 +261,7 @@ void sort_small_registers(__global K* keys, ulong key_off, __global V* values, u
             }
         }
     }
-    // Layout 0 again (the last group of the last stage holds bit 0): index tp | j. Every work-item
-    // has read its keys (and, below, its values) before any is written.
-#ifdef SORT_HAS_VALUES
-    V v[SMALL_E];
-#pragma unroll
-    for (uint j = 0; j < SMALL_E; ++j)
-        if ((tp | j) < n) v[j] = values[SE_INDEX(x[j])];
-#endif
-    barrier(CLK_GLOBAL_MEM_FENCE);
-#pragma unroll
-    for (uint j = 0; j < SMALL_E; ++j) {
-        const uint i = tp | j;
-        if (i < n) {
-            keys[i] = sortable_to_key(SE_KEY(x[j]));
-#ifdef SORT_HAS_VALUES
-            values[i] = v[j];
-#endif
-        }
-    }
+    // Layout 0 again (the last group of the last stage holds bit 0): index tp | j.
+    small_write_back(x, tp, n, keys, values);
 }
 #endif

@@ -109,22 +109,5 @@ void sort_small_warp(__global K* keys, ulong key_off, __global V* values, ulong 
 #pragma unroll
         for (int rb = SMALL_LOG_E - 1; rb >= 0; --rb) small_step(x, (uint)rb, up != 0u);
     }
-    // Every work-item has read its keys (and, below, its values) before any is written.
-#ifdef SORT_HAS_VALUES
-    V v[SMALL_E];
-#pragma unroll
-    for (uint j = 0; j < SMALL_E; ++j)
-        if ((tp | j) < n) v[j] = values[SE_INDEX(x[j])];
-#endif
-    barrier(CLK_GLOBAL_MEM_FENCE);
-#pragma unroll
-    for (uint j = 0; j < SMALL_E; ++j) {
-        const uint i = tp | j;
-        if (i < n) {
-            keys[i] = sortable_to_key(SE_KEY(x[j]));
-#ifdef SORT_HAS_VALUES
-            values[i] = v[j];
-#endif
-        }
-    }
+    small_write_back(x, tp, n, keys, values);
 }

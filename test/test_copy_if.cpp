@@ -50,6 +50,40 @@ void check_copy_if(bc::command_queue& queue, const std::vector<T>& data, Pred pr
     BOOST_TEST(guards, label << " n=" << data.size() << ": wrote outside the result");
 }
 
+// The count_result overload over the sub-range [7, 7 + n) of an input into a guarded sub-range of
+// the result, the count into the middle of three words; then a result with room for 3 elements
+// only (the count is the full one, 3 are written).
+void check_count_result(bc::command_queue& queue, std::size_t n, const std::string& label)
+{
+    using T = cl_uint;
+    const auto v = make_data<T>(n + 10, distribution::random, n + 1);
+    std::vector<T> expected;
+    std::copy_if(v.begin() + 7, v.begin() + 7 + n, std::back_inserter(expected), [](T x) { return (x & 1u) != 0; });
+    bc::vector<T> d = to_device(v, queue);
+    const T guard = T(77);
+    bc::vector<T> out = to_device(std::vector<T>(n + 2, guard), queue);
+    bc::vector<cl_ulong> c = to_device(std::vector<cl_ulong>{5, 5, 5}, queue);
+    clprim::copy_if(d.begin() + 7, d.begin() + 7 + n, out.begin() + 1, c.begin() + 1, queue, keep_half);
+    const auto hc = to_host(c, queue);
+    BOOST_TEST((hc[0] == 5 && hc[1] == expected.size() && hc[2] == 5),
+               label << " n=" << n << " count " << hc[1] << " expected " << expected.size());
+    const auto h = to_host(out, queue);
+    std::vector<T> got(h.begin() + 1, h.begin() + 1 + expected.size());
+    BOOST_TEST(bit_equal(got, expected), label << " n=" << n);
+    bool guards = h.front() == guard;
+    for (std::size_t i = 1 + expected.size(); i < h.size(); ++i) guards = guards && h[i] == guard;
+    BOOST_TEST(guards, label << " n=" << n << ": wrote outside the result");
+    if (expected.size() > 3) {
+        bc::vector<T> small = to_device(std::vector<T>(4, guard), queue);
+        clprim::copy_if(d.begin() + 7, d.begin() + 7 + n, small.begin() + 1, c.begin(), queue, keep_half);
+        const auto hs = to_host(small, queue);
+        const auto hc2 = to_host(c, queue);
+        BOOST_TEST(hc2[0] == expected.size(), label << " n=" << n << " small result count");
+        BOOST_TEST((hs[0] == guard && hs[1] == expected[0] && hs[2] == expected[1] && hs[3] == expected[2]),
+                   label << " n=" << n << " small result");
+    }
+}
+
 } // namespace
 
 BOOST_FIXTURE_TEST_SUITE(copy_if, fixture)
@@ -242,31 +276,21 @@ BOOST_AUTO_TEST_CASE(small_path)
         const auto l = make_data<cl_long>(n, distribution::random);
         check_copy_if<cl_long>(queue, l, _1 > cl_long(0), [](cl_long x) { return x > 0; }, "small long");
     }
-    // count_result into a guarded word, sub-ranges in and out, and a result with room for 3.
+    // count_result into a guarded word, sub-ranges in and out, a result with room for 3 (both
+    // overloads: the value-returning one throws).
     for (std::size_t n : {std::size_t(1), std::size_t(25), std::size_t(1024), std::size_t(4096)}) {
-        const auto v = make_data<T>(n + 10, distribution::random, n + 1);
+        check_count_result(queue, n, "small");
+        const auto v = make_data<T>(n, distribution::random, n + 1);
         std::vector<T> expected;
-        std::copy_if(v.begin() + 7, v.begin() + 7 + n, std::back_inserter(expected), [](T x) { return (x & 1u) != 0; });
-        bc::vector<T> d = to_device(v, queue);
-        const T guard = T(77);
-        bc::vector<T> out = to_device(std::vector<T>(n + 2, guard), queue);
-        bc::vector<cl_ulong> c = to_device(std::vector<cl_ulong>{5, 5, 5}, queue);
-        clprim::copy_if(d.begin() + 7, d.begin() + 7 + n, out.begin() + 1, c.begin() + 1, queue, keep_half);
-        const auto hc = to_host(c, queue);
-        BOOST_TEST((hc[0] == 5 && hc[1] == expected.size() && hc[2] == 5), "small count_result n=" << n);
-        const auto h = to_host(out, queue);
-        std::vector<T> got(h.begin() + 1, h.begin() + 1 + expected.size());
-        BOOST_TEST(bit_equal(got, expected), "small count_result n=" << n);
-        bool guards = h.front() == guard;
-        for (std::size_t i = 1 + expected.size(); i < h.size(); ++i) guards = guards && h[i] == guard;
-        BOOST_TEST(guards, "small count_result n=" << n << ": wrote outside the result");
+        std::copy_if(v.begin(), v.end(), std::back_inserter(expected), [](T x) { return (x & 1u) != 0; });
         if (expected.size() > 3) {
+            bc::vector<T> d = to_device(v, queue);
             // (The room ends with the buffer: 3 elements after a guard.)
-            bc::vector<T> room = to_device(std::vector<T>(4, guard), queue);
-            BOOST_CHECK_THROW(clprim::copy_if(d.begin() + 7, d.begin() + 7 + n, room.begin() + 1, queue, keep_half),
+            bc::vector<T> room = to_device(std::vector<T>(4, T(77)), queue);
+            BOOST_CHECK_THROW(clprim::copy_if(d.begin(), d.end(), room.begin() + 1, queue, keep_half),
                               clprim::invalid_argument_error);
             const auto hr = to_host(room, queue);
-            BOOST_TEST((hr[0] == guard && hr[1] == expected[0] && hr[2] == expected[1] && hr[3] == expected[2]),
+            BOOST_TEST((hr[0] == T(77) && hr[1] == expected[0] && hr[2] == expected[1] && hr[3] == expected[2]),
                        "small result too small n=" << n);
         }
     }
@@ -336,40 +360,11 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_type_every_path, T, all_types)
 // guarded sub-range of the result, nothing past the result's room, the input a sub-range too.
 BOOST_AUTO_TEST_CASE(count_result_every_path)
 {
-    using T = cl_uint;
     for (const auto& f : forced_paths) {
         if (*f.walk_reads && !clprim::detail::profile_of(device).nvidia) continue; // (the same kernel elsewhere)
         forcing force(f);
-        for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(25), std::size_t(4097), std::size_t(30011)}) {
-            const auto v = make_data<T>(n + 10, distribution::random, n + 1);
-            std::vector<T> expected;
-            std::copy_if(v.begin() + 7, v.begin() + 7 + n, std::back_inserter(expected), [](T x) { return (x & 1u) != 0; });
-            bc::vector<T> d = to_device(v, queue);
-            const T guard = T(77);
-            bc::vector<T> out = to_device(std::vector<T>(n + 2, guard), queue);
-            bc::vector<cl_ulong> c = to_device(std::vector<cl_ulong>{5, 5, 5}, queue);
-            clprim::copy_if(d.begin() + 7, d.begin() + 7 + n, out.begin() + 1, c.begin() + 1, queue, keep_half);
-            const auto hc = to_host(c, queue);
-            BOOST_TEST((hc[0] == 5 && hc[1] == expected.size() && hc[2] == 5),
-                       label_of(f) << " n=" << n << " count " << hc[1] << " expected " << expected.size());
-            const auto h = to_host(out, queue);
-            std::vector<T> got(h.begin() + 1, h.begin() + 1 + expected.size());
-            BOOST_TEST(bit_equal(got, expected), label_of(f) << " n=" << n);
-            bool guards = h.front() == guard;
-            for (std::size_t i = 1 + expected.size(); i < h.size(); ++i) guards = guards && h[i] == guard;
-            BOOST_TEST(guards, label_of(f) << " n=" << n << ": wrote outside the result");
-
-            // A result with room for 3 elements only: the count is the full one, 3 are written.
-            if (expected.size() > 3) {
-                bc::vector<T> small = to_device(std::vector<T>(4, guard), queue);
-                clprim::copy_if(d.begin() + 7, d.begin() + 7 + n, small.begin() + 1, c.begin(), queue, keep_half);
-                const auto hs = to_host(small, queue);
-                const auto hc2 = to_host(c, queue);
-                BOOST_TEST(hc2[0] == expected.size(), label_of(f) << " n=" << n << " small result count");
-                BOOST_TEST((hs[0] == guard && hs[1] == expected[0] && hs[2] == expected[1] && hs[3] == expected[2]),
-                           label_of(f) << " n=" << n << " small result");
-            }
-        }
+        for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(25), std::size_t(4097), std::size_t(30011)})
+            check_count_result(queue, n, label_of(f));
     }
 }
 
