@@ -173,6 +173,16 @@ inline void small_step(__private small_elem* x, uint rb, bool up)
         if ((j & (1u << rb)) == 0u) small_ce(&x[j], &x[j | (1u << rb)], up);
 }
 
+// Loads the elements of indices tp | j (j < SMALL_E) into x: past n, all-ones keys (the padding).
+inline void small_load(__private small_elem* x, uint tp, uint n, __global const K* keys)
+{
+#pragma unroll
+    for (uint j = 0; j < SMALL_E; ++j) {
+        const uint i = tp | j;
+        x[j] = SE_MAKE(i < n ? key_to_sortable(keys[i]) : (K_UNSIGNED) ~(K_UNSIGNED)0, i);
+    }
+}
+
 // Writes a work-item's sorted elements x[j] (index tp | j) back to [0, n): every work-item has read
 // its keys, and gathers its values by index, before any is written (every work-item calls it).
 inline void small_write_back(__private small_elem* x, uint tp, uint n, __global K* keys, __global V* values)
@@ -209,11 +219,7 @@ void sort_small_registers(__global K* keys, ulong key_off, __global V* values, u
     values += value_off;
     small_elem x[SMALL_E];
     uint lo = 0, tp = small_thread_part(lid, 0); // blocked: work-item t holds [t E, (t + 1) E)
-#pragma unroll
-    for (uint j = 0; j < SMALL_E; ++j) {
-        const uint i = tp | j;
-        x[j] = SE_MAKE(i < n ? key_to_sortable(keys[i]) : (K_UNSIGNED) ~(K_UNSIGNED)0, i);
-    }
+    small_load(x, tp, n, keys);
     small_sort_own(x, (tp >> SMALL_LOG_E) & 1u);
     // Stages LOG_E + 1 .. LOG_P: the steps at bits s-1 .. 0 in groups of up to LOG_E bits [lo, b],
     // each group in registers after a remap (lo + LOG_E <= s: bit s is one of the work-item's).

@@ -73,11 +73,7 @@ void sort_small_warp(__global K* keys, ulong key_off, __global V* values, ulong 
     values += value_off;
     small_elem x[SMALL_E];
     const uint tp = lid << SMALL_LOG_E;
-#pragma unroll
-    for (uint j = 0; j < SMALL_E; ++j) {
-        const uint i = tp | j;
-        x[j] = SE_MAKE(i < n ? key_to_sortable(keys[i]) : (K_UNSIGNED) ~(K_UNSIGNED)0, i);
-    }
+    small_load(x, tp, n, keys);
     // Stages 1 .. LOG_E: inside the work-item (bit LOG_E of its indices is bit 0 of lid).
     small_sort_own(x, lid & 1u);
     uint exchanges = 0;

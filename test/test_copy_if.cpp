@@ -84,6 +84,33 @@ void check_count_result(bc::command_queue& queue, std::size_t n, const std::stri
     }
 }
 
+// Both overloads on the out-of-order queue ooo with n elements: each call runs after the upload
+// and before the reads that follow it on the queue.
+void check_out_of_order(bc::command_queue& ooo, std::size_t n, const std::string& label)
+{
+    using T = cl_uint;
+    const bc::context context = ooo.get_context();
+    const auto v = make_data<T>(n, distribution::random, 99);
+    std::vector<T> expected;
+    std::copy_if(v.begin(), v.end(), std::back_inserter(expected), [](T x) { return (x & 1u) != 0; });
+    bc::vector<T> d(n, context), out(n, context);
+    bc::vector<cl_ulong> c(1, context);
+    bc::copy_async(v.begin(), v.end(), d.begin(), ooo);
+    const std::size_t count = clprim::copy_if(d.begin(), d.end(), out.begin(), ooo, keep_half);
+    BOOST_TEST(count == expected.size(), label);
+    std::vector<T> h(n);
+    bc::copy(out.begin(), out.end(), h.begin(), ooo);
+    BOOST_TEST(std::equal(expected.begin(), expected.end(), h.begin()), label);
+    const std::vector<T> zeros(n, 0u);
+    bc::copy(zeros.begin(), zeros.end(), out.begin(), ooo);
+    clprim::copy_if(d.begin(), d.end(), out.begin(), c.begin(), ooo, keep_half);
+    std::vector<cl_ulong> hc(1);
+    bc::copy(c.begin(), c.end(), hc.begin(), ooo);
+    bc::copy(out.begin(), out.end(), h.begin(), ooo);
+    BOOST_TEST(hc[0] == expected.size(), label << " count_result");
+    BOOST_TEST(std::equal(expected.begin(), expected.end(), h.begin()), label << " count_result");
+}
+
 } // namespace
 
 BOOST_FIXTURE_TEST_SUITE(copy_if, fixture)
@@ -294,27 +321,9 @@ BOOST_AUTO_TEST_CASE(small_path)
                        "small result too small n=" << n);
         }
     }
-    // An out-of-order queue: the call runs after the upload and before the reads behind it.
+    // An out-of-order queue: the calls run after the upload and before the reads behind them.
     bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-    const std::size_t n = 3001;
-    const auto v = make_data<T>(n, distribution::random, 99);
-    std::vector<T> expected;
-    std::copy_if(v.begin(), v.end(), std::back_inserter(expected), [](T x) { return (x & 1u) != 0; });
-    bc::vector<T> d(n, context), out(n, context);
-    bc::vector<cl_ulong> c(1, context);
-    bc::copy_async(v.begin(), v.end(), d.begin(), ooo);
-    BOOST_TEST(clprim::copy_if(d.begin(), d.end(), out.begin(), ooo, keep_half) == expected.size());
-    std::vector<T> h(n);
-    bc::copy(out.begin(), out.end(), h.begin(), ooo);
-    BOOST_TEST(std::equal(expected.begin(), expected.end(), h.begin()));
-    const std::vector<T> zeros(n, 0u);
-    bc::copy(zeros.begin(), zeros.end(), out.begin(), ooo);
-    clprim::copy_if(d.begin(), d.end(), out.begin(), c.begin(), ooo, keep_half);
-    std::vector<cl_ulong> hc(1);
-    bc::copy(c.begin(), c.end(), hc.begin(), ooo);
-    bc::copy(out.begin(), out.end(), h.begin(), ooo);
-    BOOST_TEST(hc[0] == expected.size());
-    BOOST_TEST(std::equal(expected.begin(), expected.end(), h.begin()));
+    check_out_of_order(ooo, 3001, "small out-of-order");
 }
 
 // The single pass at 2^24 + 3 (2^26 + 1 on GPUs too), waiting and with every tile's fallback: no
@@ -372,30 +381,10 @@ BOOST_AUTO_TEST_CASE(count_result_every_path)
 // and before the read that follow it on the queue.
 BOOST_AUTO_TEST_CASE(out_of_order_queue_every_path)
 {
-    using T = cl_uint;
     bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
     for (const auto& f : {forced_paths[0], forced_paths[1], forced_paths[3], forced_paths[10], forced_paths[7], forced_paths[12], forced_paths[13]}) {
         forcing force(f);
-        const std::size_t n = 20000;
-        const auto v = make_data<T>(n, distribution::random, 99);
-        std::vector<T> expected;
-        std::copy_if(v.begin(), v.end(), std::back_inserter(expected), [](T x) { return (x & 1u) != 0; });
-        bc::vector<T> d(n, context), out(n, context);
-        bc::vector<cl_ulong> c(1, context);
-        bc::copy_async(v.begin(), v.end(), d.begin(), ooo);
-        const std::size_t count = clprim::copy_if(d.begin(), d.end(), out.begin(), ooo, keep_half);
-        BOOST_TEST(count == expected.size(), label_of(f));
-        std::vector<T> h(n);
-        bc::copy(out.begin(), out.end(), h.begin(), ooo);
-        BOOST_TEST(std::equal(expected.begin(), expected.end(), h.begin()), label_of(f));
-        const std::vector<T> zeros(n, 0u);
-        bc::copy(zeros.begin(), zeros.end(), out.begin(), ooo);
-        clprim::copy_if(d.begin(), d.end(), out.begin(), c.begin(), ooo, keep_half);
-        std::vector<cl_ulong> hc(1);
-        bc::copy(c.begin(), c.end(), hc.begin(), ooo);
-        bc::copy(out.begin(), out.end(), h.begin(), ooo);
-        BOOST_TEST(hc[0] == expected.size(), label_of(f) << " count_result");
-        BOOST_TEST(std::equal(expected.begin(), expected.end(), h.begin()), label_of(f) << " count_result");
+        check_out_of_order(ooo, 20000, label_of(f));
     }
 }
 
