@@ -34,6 +34,7 @@
 //       clFinish), through the one-work-group path and (_single_pass, CLPRIM_COPY_IF_SMALL=0) the
 //       single pass; copy_if/value_flush_async: the count read as the single pass's default;
 //       copy_if/value_wg<n>: the one-work-group path in groups of n (CLPRIM_COPY_IF_SMALL=4096,n);
+//       copy_if/value_poll: the count polled in a mapped host word (CLPRIM_COPY_IF_READ=poll);
 //       host/copy_if_device, host/radix_warp: the enqueue's host time.
 // Then the kernels' device time per call from a profiling queue (reduce, scan, radix, and an empty
 // kernel's START..END) and one
@@ -428,6 +429,7 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
         add("copy_if/value", copy_value);
         add("copy_if/value_single_pass", copy_value, {{"CLPRIM_COPY_IF_SMALL", "0"}});
         add("copy_if/value_flush_async", copy_value, {{"CLPRIM_COPY_IF_READ", "flush_async"}});
+        add("copy_if/value_poll", copy_value, {{"CLPRIM_COPY_IF_READ", "poll"}});
         for (const char* wg : {"128", "512", "1024"})
             add(std::string("copy_if/value_wg") + wg, copy_value, {{"CLPRIM_COPY_IF_SMALL", std::string("4096,") + wg}});
         add("copy_if/device", copy_device);
@@ -561,7 +563,7 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
                               "reduce/value_read9_flush_spin",
                               "reduce/device", "scan/inclusive", "sort/radix", "sort/radix_registers", "sort/radix_warp",
                               "sort/radix_warp_e4", "sort/radix_warp_e16", "sort/radix_warp_e32", "sort/pairs_warp",
-                              "copy_if/value", "copy_if/value_single_pass", "copy_if/value_flush_async", "copy_if/value_wg128",
+                              "copy_if/value", "copy_if/value_single_pass", "copy_if/value_flush_async", "copy_if/value_poll", "copy_if/value_wg128",
                               "copy_if/value_wg512", "copy_if/value_wg1024", "copy_if/device",
                               "copy_if/device_single_pass", "host/copy_if_device", "host/radix_warp",
                               "host/radix", "host/reduce_device", "host/empty_launch",

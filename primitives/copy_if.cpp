@@ -278,7 +278,7 @@ result_read result_read_of(copy_if_read read)
            : read == copy_if_read::finish       ? result_read::finish
            : read == copy_if_read::async        ? result_read::async
            : read == copy_if_read::flush_pinned ? result_read::flush_pinned
-           : read == copy_if_read::flush_async  ? result_read::flush_async
+           : read == copy_if_read::flush_async || read == copy_if_read::poll ? result_read::flush_async
            : read == copy_if_read::spin         ? result_read::spin
                                                 : result_read::pinned;
 }
@@ -315,15 +315,14 @@ std::size_t copy_if_impl(const buffer_range& in, const buffer_range& out, elemen
         // reduce's value is on GPUs (a flush, a non-blocking read with an event, a flush, the host
         // polls the event) unless CLPRIM_COPY_IF_READ says otherwise.
         if (in.size <= copy_if_small_max(profile)) {
+            const bool knob_read = knobs_with_prefix("CLPRIM_COPY_IF_") && knob_text("CLPRIM_COPY_IF_READ");
+            const copy_if_read read =
+                knob_read ? select_copy_if_policy(profile, size_of(type), in.size).read : copy_if_read::flush_async;
+            if (read == copy_if_read::poll && copy_if_small_polled(in, out, type, pred_file, queue, total)) return;
             const bc::buffer& count = result_device_word(context);
-            if (copy_if_small_launch(in, out, type, pred_file, count, 0, true, queue)) {
-                const bool knob_read = knobs_with_prefix("CLPRIM_COPY_IF_") && knob_text("CLPRIM_COPY_IF_READ");
-                if (profile.is_gpu() && !knob_read) {
-                    read_value(context, queue, count, 0, sizeof total, &total, value_read::flush_spin);
-                } else {
-                    const copy_if_policy policy = select_copy_if_policy(profile, size_of(type), in.size);
-                    read_result_word(queue, count, sizeof total, &total, result_read_of(policy.read));
-                }
+            if (read != copy_if_read::poll && copy_if_small_launch(in, out, type, pred_file, count, 0, true, queue)) {
+                if (profile.is_gpu() && !knob_read) read_value(context, queue, count, 0, sizeof total, &total, value_read::flush_spin);
+                else read_result_word(queue, count, sizeof total, &total, result_read_of(read));
                 return;
             }
         }

@@ -15,7 +15,9 @@
 //
 // Required: T (type_options), CLPRIM_PRED(x) (a generated predicate joined in front), CS_WG (the
 // work-group size, a multiple of 32), CS_ROWS (rows per work-item: the group takes up to
-// CS_WG * CS_ROWS elements). Optional: CS_VOTE (NVIDIA: warp votes by PTX).
+// CS_WG * CS_ROWS elements). Optional: CS_VOTE (NVIDIA: warp votes by PTX); CS_SEQ (an argument
+// seq: the count word holds seq in its high half, for a host that polls the word in place: an
+// experiment, CLPRIM_COPY_IF_READ=poll).
 #ifndef T
 #error "copy_if_small.cl needs T"
 #endif
@@ -33,7 +35,11 @@
 
 __kernel __attribute__((reqd_work_group_size(CS_WG, 1, 1)))
 void copy_if_small(__global const T* in, ulong in_off, uint n, __global T* out, ulong out_off, ulong capacity,
-                   __global ulong* count_out, ulong count_off)
+                   __global ulong* count_out, ulong count_off
+#ifdef CS_SEQ
+                   , uint seq
+#endif
+                   )
 {
     __local uint votes[CS_ROWS * CS_WARPS]; // row r, warp w: the kept lanes' bits
     const uint lid = (uint)get_local_id(0);
@@ -84,5 +90,10 @@ void copy_if_small(__global const T* in, ulong in_off, uint n, __global T* out, 
             if (at < capacity) out[at] = x[r];
         }
     }
+#ifdef CS_SEQ
+    // The count (below 2^32) and the call's number in one word, which the host polls in place.
+    if (lid == 0u) count_out[count_off] = ((ulong)seq << 32) | before;
+#else
     if (lid == 0u) count_out[count_off] = before;
+#endif
 }

@@ -286,6 +286,16 @@ BOOST_AUTO_TEST_CASE(small_path)
     }
     env_override small("CLPRIM_COPY_IF_SMALL", "4096");
     check_copy_if<T>(queue, std::vector<T>{}, keep_half, [](T x) { return (x & 1u) != 0; }, "small empty");
+    // The count read in every form, the polled mapped word too (CLPRIM_COPY_IF_READ=poll), calls
+    // in a row (each must see its own count, not the one before).
+    for (const char* read : {"poll", "spin", "plain", "finish", "map", "flush_async"}) {
+        env_override r("CLPRIM_COPY_IF_READ", read);
+        for (std::size_t n : {std::size_t(1), std::size_t(5), std::size_t(1024), std::size_t(4096), std::size_t(4097)}) {
+            const auto random = make_data<T>(n, distribution::random, n + 3);
+            check_copy_if<T>(queue, random, keep_half, [](T x) { return (x & 1u) != 0; }, std::string("small read ") + read);
+            check_copy_if<T>(queue, random, keep_sparse, [](T x) { return (x & 63u) == 5u; }, std::string("small read ") + read);
+        }
+    }
     using bc::lambda::_1;
     for (std::size_t n : {std::size_t(13), std::size_t(1021)}) {
         if (type_runs_here<cl_char>()) {
