@@ -35,6 +35,7 @@
 //       single pass; copy_if/value_flush_async: the count read as the single pass's default;
 //       copy_if/value_wg<n>: the one-work-group path in groups of n (CLPRIM_COPY_IF_SMALL=4096,n);
 //       copy_if/value_poll: the count polled in a mapped host word (CLPRIM_COPY_IF_READ=poll);
+//       unique/value, partition/value (_single_pass): unique and partition_copy, the count returned;
 //       host/copy_if_device, host/radix_warp: the enqueue's host time.
 // Then the kernels' device time per call from a profiling queue (reduce, scan, radix, and an empty
 // kernel's START..END) and one
@@ -226,6 +227,9 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
         bc::vector<cl_uint> d(host.begin(), host.end(), q), out(n, ctx.ctx), keys(n, ctx.ctx), dres(1, ctx.ctx),
             vals(n, ctx.ctx), cout(n, ctx.ctx);
         bc::vector<cl_ulong> dcount(1, ctx.ctx);
+        std::vector<cl_uint> run_host(n);
+        for (std::size_t i = 0; i < n; ++i) run_host[i] = cl_uint(host[i] % 3 == 0 ? i : i + 1) / 2;
+        bc::vector<cl_uint> runs(run_host.begin(), run_host.end(), q);
         const std::size_t want_odd = std::size_t(std::count_if(host.begin(), host.end(), [](cl_uint x) { return (x & 1u) != 0; }));
         q.finish();
         bool right = true;
@@ -434,6 +438,17 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
             add(std::string("copy_if/value_wg") + wg, copy_value, {{"CLPRIM_COPY_IF_SMALL", std::string("4096,") + wg}});
         add("copy_if/device", copy_device);
         add("copy_if/device_single_pass", copy_device, {{"CLPRIM_COPY_IF_SMALL", "0"}});
+        // unique (runs of about 2) and partition_copy keeping half, the count returned, through the
+        // one-work-group path and the single pass.
+        auto unique_value = [&] { (void)clprim::unique(runs.begin(), runs.end(), cout.begin(), q); };
+        auto partition_value = [&] {
+            if (clprim::partition_copy(d.begin(), d.end(), cout.begin(), vals.begin(), q, call_overhead_is_odd) != want_odd)
+                right = false;
+        };
+        add("unique/value", unique_value);
+        add("unique/value_single_pass", unique_value, {{"CLPRIM_COPY_IF_SMALL", "0"}});
+        add("partition/value", partition_value);
+        add("partition/value_single_pass", partition_value, {{"CLPRIM_COPY_IF_SMALL", "0"}});
         add("host/copy_if_device", [&] {
             clprim::copy_if(d.begin(), d.end(), cout.begin(), dcount.begin(), q, call_overhead_is_odd);
         }, {}, true);
@@ -565,7 +580,8 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
                               "sort/radix_warp_e4", "sort/radix_warp_e16", "sort/radix_warp_e32", "sort/pairs_warp",
                               "copy_if/value", "copy_if/value_single_pass", "copy_if/value_flush_async", "copy_if/value_poll", "copy_if/value_wg128",
                               "copy_if/value_wg512", "copy_if/value_wg1024", "copy_if/device",
-                              "copy_if/device_single_pass", "host/copy_if_device", "host/radix_warp",
+                              "copy_if/device_single_pass", "unique/value", "unique/value_single_pass", "partition/value",
+                              "partition/value_single_pass", "host/copy_if_device", "host/radix_warp",
                               "host/radix", "host/reduce_device", "host/empty_launch",
                               "host/cpu_loop", "host/mem_walk"})
             std::printf(" %s=%.4f", std::strchr(e, '/') + 1, med(e));

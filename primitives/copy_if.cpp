@@ -388,6 +388,11 @@ void copy_if_count_impl(const buffer_range& in, const buffer_range& out, element
 void copy_if_unique_launch(const buffer_range& in, const buffer_range& out, element_type type,
                            const bc::buffer& count_buffer, std::size_t count_offset, bc::command_queue& queue)
 {
+    // One work-group where it holds the range (copy_if_small.cl).
+    if (in.size <= copy_if_small_max(*info_of(queue).profile) &&
+        copy_if_small_launch(in, out, type, std::string(), count_buffer, count_offset, false, queue, nullptr,
+                             small_form::unique))
+        return;
     copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), in.size, true);
     policy.path = copy_if_path::single_pass;
     if (const auto u = knob_choice("CLPRIM_UNIQUE_PREV", {"global", "registers"})) policy.unique_prev = *u == 1;
@@ -398,6 +403,11 @@ void copy_if_partition_launch(const buffer_range& in, const buffer_range& out1, 
                               element_type type, const std::string& pred_file, const bc::buffer& count_buffer,
                               std::size_t count_offset, bc::command_queue& queue)
 {
+    // One work-group where it holds the range (copy_if_small.cl).
+    if (in.size <= copy_if_small_max(*info_of(queue).profile) &&
+        copy_if_small_launch(in, out1, type, pred_file, count_buffer, count_offset, false, queue, nullptr,
+                             small_form::partition, &out2))
+        return;
     copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), in.size, true);
     policy.path = copy_if_path::single_pass;
     run_single_pass(in, out1, type, pred_file, policy, count_buffer, count_offset, queue, cpy_form::partition, &out2);

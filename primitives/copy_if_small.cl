@@ -13,7 +13,11 @@
 // work-item writes the total count. Stable, every element read once and every kept one written
 // once, never a write at or past `capacity` (the host compares the count with it).
 //
-// Required: T (type_options), CLPRIM_PRED(x) (a generated predicate joined in front), CS_WG (the
+// The same kernel serves clprim::unique (CS_UNIQUE: an element is kept where its bits differ from
+// the element before it, read again from memory) and partition_copy (CS_PARTITION: an element not
+// kept goes to out2, at its index less the kept ones before it).
+//
+// Required: T (type_options), CLPRIM_PRED(x) (a generated predicate joined in front) or CS_UNIQUE, CS_WG (the
 // work-group size, a multiple of 32), CS_ROWS (rows per work-item: the group takes up to
 // CS_WG * CS_ROWS elements). Optional: CS_VOTE (NVIDIA: warp votes by PTX); CS_SEQ (an argument
 // seq: the count word holds seq in its high half, for a host that polls the word in place: an
@@ -21,8 +25,11 @@
 #ifndef T
 #error "copy_if_small.cl needs T"
 #endif
-#ifndef CLPRIM_PRED
-#error "copy_if_small.cl needs CLPRIM_PRED (a generated predicate source joined in front)"
+#if !defined(CLPRIM_PRED) && !defined(CS_UNIQUE)
+#error "copy_if_small.cl needs CLPRIM_PRED (a generated predicate source joined in front) or CS_UNIQUE"
+#endif
+#if defined(CS_UNIQUE) && !defined(T_UNSIGNED)
+#error "copy_if_small.cl: CS_UNIQUE needs T_UNSIGNED (type_options)"
 #endif
 #if !defined(CS_WG) || !defined(CS_ROWS)
 #error "copy_if_small.cl needs CS_WG and CS_ROWS"
@@ -36,6 +43,9 @@
 __kernel __attribute__((reqd_work_group_size(CS_WG, 1, 1)))
 void copy_if_small(__global const T* in, ulong in_off, uint n, __global T* out, ulong out_off, ulong capacity,
                    __global ulong* count_out, ulong count_off
+#ifdef CS_PARTITION
+                   , __global T* out2, ulong out2_off, ulong capacity2
+#endif
 #ifdef CS_SEQ
                    , uint seq
 #endif
@@ -60,7 +70,11 @@ void copy_if_small(__global const T* in, ulong in_off, uint n, __global T* out, 
         uint f = 0;
         if (i < n) {
             x[r] = in[i];
+#ifdef CS_UNIQUE
+            f = i == 0u || CLPRIM_CAT(as_, T_UNSIGNED)(x[r]) != CLPRIM_CAT(as_, T_UNSIGNED)(in[i - 1u]) ? 1u : 0u;
+#else
             f = CLPRIM_PRED(x[r]) ? 1u : 0u;
+#endif
         }
         keep |= f << r;
 #ifdef CS_VOTE
@@ -85,10 +99,16 @@ void copy_if_small(__global const T* in, ulong in_off, uint n, __global T* out, 
             row_before += w < warp ? c : 0u;
             before += c;
         }
+        const ulong kept_before = row_before + popcount(votes[r * CS_WARPS + warp] & earlier_lanes);
         if ((keep >> r) & 1u) {
-            const ulong at = row_before + popcount(votes[r * CS_WARPS + warp] & earlier_lanes);
-            if (at < capacity) out[at] = x[r];
+            if (kept_before < capacity) out[kept_before] = x[r];
         }
+#ifdef CS_PARTITION
+        else if (r * CS_WG + lid < n) {
+            const ulong at = r * CS_WG + lid - kept_before; // the others before it
+            if (at < capacity2) out2[out2_off + at] = x[r];
+        }
+#endif
     }
 #ifdef CS_SEQ
     // The count (below 2^32) and the call's number in one word, which the host polls in place.

@@ -62,24 +62,29 @@ struct polled_word {
 };
 
 small_kernel make_kernel(const queue_info& info, element_type type, const std::string& pred_file, std::size_t want_wg,
-                         std::size_t rows, bool seq)
+                         std::size_t rows, bool seq, small_form form)
 {
     small_kernel k;
     const std::size_t wg = std::min(want_wg, floor_pow2(std::max<std::size_t>(1, info.profile->max_work_group_size)));
     if (wg < 32) return k;
     const std::string options = type_options(type, "T") + " -DCS_WG=" + std::to_string(wg) + " -DCS_ROWS=" +
                                 std::to_string(rows) + (info.profile->nvidia ? " -DCS_VOTE" : "") +
-                                (seq ? " -DCS_SEQ" : "");
-    bc::program program = primitives_program(info.context, {pred_file, "copy_if_small.cl"}, options);
+                                (seq ? " -DCS_SEQ" : "") +
+                                (form == small_form::unique      ? " -DCS_UNIQUE"
+                                 : form == small_form::partition ? " -DCS_PARTITION"
+                                                                 : "");
+    bc::program program = form == small_form::unique
+                              ? primitives_program(info.context, {"copy_if_small.cl"}, options)
+                              : primitives_program(info.context, {pred_file, "copy_if_small.cl"}, options);
     k.kernel = program.create_kernel("copy_if_small");
     if (limits_for(k.kernel, info.device).max_work_group_size >= wg) k.wg = wg;
     return k;
 }
 
 small_kernel& cached_kernel(const queue_info& info, element_type type, const std::string& pred_file, std::size_t wg,
-                            std::size_t rows, bool seq)
+                            std::size_t rows, bool seq, small_form form)
 {
-    using key = std::tuple<cl_context, cl_device_id, int, std::size_t, std::string, std::size_t, bool>;
+    using key = std::tuple<cl_context, cl_device_id, int, std::size_t, std::string, std::size_t, bool, int>;
     thread_local std::map<key, small_kernel> cache;
     // This thread's last kernel first (a loop of small calls: no key of strings built).
     thread_local const key* last_key = nullptr;
@@ -88,11 +93,11 @@ small_kernel& cached_kernel(const queue_info& info, element_type type, const std
     const cl_device_id dev = info.device.id();
     if (last_key && std::get<0>(*last_key) == ctx && std::get<1>(*last_key) == dev && std::get<2>(*last_key) == int(type) &&
         std::get<3>(*last_key) == rows && std::get<5>(*last_key) == wg && std::get<6>(*last_key) == seq &&
-        std::get<4>(*last_key) == pred_file)
+        std::get<7>(*last_key) == int(form) && std::get<4>(*last_key) == pred_file)
         return *last_kernel;
-    key k{ctx, dev, int(type), rows, pred_file, wg, seq};
+    key k{ctx, dev, int(type), rows, pred_file, wg, seq, int(form)};
     auto it = cache.find(k);
-    if (it == cache.end()) it = cache.emplace(std::move(k), make_kernel(info, type, pred_file, wg, rows, seq)).first;
+    if (it == cache.end()) it = cache.emplace(std::move(k), make_kernel(info, type, pred_file, wg, rows, seq, form)).first;
     last_key = &it->first;
     last_kernel = &it->second;
     return it->second;
@@ -108,7 +113,7 @@ std::size_t copy_if_small_max(const device_profile& profile)
 
 bool copy_if_small_launch(const buffer_range& in, const buffer_range& out, element_type type, const std::string& pred_file,
                           const bc::buffer& count_buffer, std::size_t count_offset, bool count_is_ours,
-                          bc::command_queue& queue, const cl_uint* seq)
+                          bc::command_queue& queue, const cl_uint* seq, small_form form, const buffer_range* out2)
 {
     const queue_info& info = info_of(queue);
     const std::size_t wg = shape_of().wg;
@@ -116,7 +121,8 @@ bool copy_if_small_launch(const buffer_range& in, const buffer_range& out, eleme
     std::size_t rows = 1;
     while (rows < groups_rows) rows *= 2;
     if (rows > small_max_rows) return false;
-    small_kernel& k = cached_kernel(info, type, pred_file, wg, rows, seq != nullptr);
+    small_kernel& k = cached_kernel(info, type, form == small_form::unique ? std::string() : pred_file, wg, rows,
+                                    seq != nullptr, form);
     if (k.wg == 0 || in.size > k.wg * rows) return false;
     bc::kernel& kernel = k.kernel;
     const bool all = !k.set;
@@ -137,7 +143,12 @@ bool copy_if_small_launch(const buffer_range& in, const buffer_range& out, eleme
     k.capacity = out.size;
     k.count_word = count_is_ours ? count_buffer.get() : nullptr;
     k.count_off = count_offset;
-    if (seq) set_kernel_args_from(kernel, 8, *seq);
+    cl_uint next = 8;
+    if (form == small_form::partition) {
+        set_kernel_args_from(kernel, 8, out2->buffer, cl_ulong(out2->offset), cl_ulong(out2->size));
+        next = 11;
+    }
+    if (seq) set_kernel_args_from(kernel, next, *seq);
     k.set = true;
     launch_1d(queue, kernel, k.wg, k.wg);
     return true;

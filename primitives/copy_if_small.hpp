@@ -21,10 +21,16 @@ std::size_t copy_if_small_max(const device_profile& profile);
 // out.size elements written), the count to count_buffer's 64-bit word count_offset, on queue (in
 // order: the caller's in_order_scope). Returns false, enqueuing nothing, where the device cannot
 // run the kernel's work-group (the caller takes another path).
+// What the kernel keeps: the predicate's elements (copy_if), the first of every run of equal bits
+// (clprim::unique; no predicate), or the predicate's elements with the others to a second range
+// (partition_copy: out2, at most out2->size of them written).
+enum class small_form { select, unique, partition };
+
 // seq (CLPRIM_COPY_IF_READ=poll): the count word holds *seq in its high half.
 bool copy_if_small_launch(const buffer_range& in, const buffer_range& out, element_type type, const std::string& pred_file,
                           const bc::buffer& count_buffer, std::size_t count_offset, bool count_is_ours,
-                          bc::command_queue& queue, const cl_uint* seq = nullptr);
+                          bc::command_queue& queue, const cl_uint* seq = nullptr, small_form form = small_form::select,
+                          const buffer_range* out2 = nullptr);
 
 // CLPRIM_COPY_IF_READ=poll, an experiment outside OpenCL's rules: the kernel writes the count and
 // the call's number into a word of host memory (CL_MEM_ALLOC_HOST_PTR) that stays mapped for
