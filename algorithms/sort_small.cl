@@ -33,19 +33,30 @@
 
 #define SMALL_PER_ITEM (SMALL_P / SMALL_WG)
 
+// The kernels' arguments: (keys, key offset[, values, value offset], n). Keys alone take no
+// values arguments (a launch's host time grows with its arguments); values is then a null
+// pointer that nothing reads.
+#ifdef SORT_HAS_VALUES
+#define SMALL_VALUE_ARGS __global V* values, ulong value_off,
+#define SMALL_VALUES_AT values += value_off
+#else
+#define SMALL_VALUE_ARGS
+#define SMALL_VALUES_AT __global V* values = 0
+#endif
+
 // (a, ia) before (b, ib) in the sorted order: by key, then by input position.
 inline bool small_before(K_UNSIGNED a, uint ia, K_UNSIGNED b, uint ib) { return a < b || (a == b && ia < ib); }
 
 // Network variant: the whole range [0, n) of keys (and values) is sorted in place by one
 // work-group, every step through local memory.
 __kernel __attribute__((reqd_work_group_size(SMALL_WG, 1, 1)))
-void sort_small(__global K* keys, ulong key_off, __global V* values, ulong value_off, uint n)
+void sort_small(__global K* keys, ulong key_off, SMALL_VALUE_ARGS uint n)
 {
     __local K_UNSIGNED lk[SMALL_P];
     __local uint li[SMALL_P];
     const uint lid = get_local_id(0);
     keys += key_off;
-    values += value_off;
+    SMALL_VALUES_AT;
     for (uint i = lid; i < SMALL_P; i += SMALL_WG) {
         lk[i] = i < n ? key_to_sortable(keys[i]) : ~(K_UNSIGNED)0;
         li[i] = i;
@@ -211,12 +222,12 @@ inline void small_write_back(__private small_elem* x, uint tp, uint n, __global 
 // of LOG_E bits, each group in registers after one remap through local memory. The range [0, n)
 // is sorted in place.
 __kernel __attribute__((reqd_work_group_size(SMALL_WG, 1, 1)))
-void sort_small_registers(__global K* keys, ulong key_off, __global V* values, ulong value_off, uint n)
+void sort_small_registers(__global K* keys, ulong key_off, SMALL_VALUE_ARGS uint n)
 {
     __local small_elem buf[SMALL_BUFFERS][SMALL_P];
     const uint lid = get_local_id(0);
     keys += key_off;
-    values += value_off;
+    SMALL_VALUES_AT;
     small_elem x[SMALL_E];
     uint lo = 0, tp = small_thread_part(lid, 0); // blocked: work-item t holds [t E, (t + 1) E)
     small_load(x, tp, n, keys);

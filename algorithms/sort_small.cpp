@@ -124,8 +124,9 @@ void sort_small(const sort_request& r, bc::command_queue& queue)
     if (n > one_group_max(r, profile, pol)) return sort_small_tiles(r, queue, ids, profile, pol);
     const std::size_t p = std::max<std::size_t>(2, next_pow2(n));
     small_kernel& k = cached_kernel(queue, ids, profile, r, pol, p);
-    k.args.set(k.kernel, r.keys.buffer, cl_ulong(r.keys.offset), values_buffer_or(r),
-               cl_ulong(r.has_values ? r.values.offset : 0), cl_uint(n));
+    // Keys alone: (keys, key offset, n); pairs: (keys, key offset, values, value offset, n).
+    if (r.has_values) k.args.set(k.kernel, r.keys.buffer, cl_ulong(r.keys.offset), r.values.buffer, cl_ulong(r.values.offset), cl_uint(n));
+    else k.args.set(k.kernel, r.keys.buffer, cl_ulong(r.keys.offset), cl_uint(n));
     launch_1d(queue, k.kernel, k.wg, k.wg);
 }
 

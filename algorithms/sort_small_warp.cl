@@ -65,12 +65,12 @@ inline small_elem sw_pick(small_elem x, small_elem y, uint take_min)
 }
 
 __kernel __attribute__((reqd_work_group_size(SMALL_WG, 1, 1)))
-void sort_small_warp(__global K* keys, ulong key_off, __global V* values, ulong value_off, uint n)
+void sort_small_warp(__global K* keys, ulong key_off, SMALL_VALUE_ARGS uint n)
 {
     __local small_elem buf[SMALL_BUFFERS][SMALL_P];
     const uint lid = get_local_id(0);
     keys += key_off;
-    values += value_off;
+    SMALL_VALUES_AT;
     small_elem x[SMALL_E];
     const uint tp = lid << SMALL_LOG_E;
     small_load(x, tp, n, keys);

@@ -11,9 +11,7 @@
 //       form of primitives/reduce_pinned.hpp (plain, pinned, async, flush_async, spin, spin_yield,
 //       wait, plain_event, flush_plain, flush_spin): what a value-returning call cannot go below;
 //   floor/read_map: the kernel writes into a CL_MEM_ALLOC_HOST_PTR buffer, a blocking map for
-//       reading, the value, the unmap; floor/read_poll_host: the kernel writes a sequence number
-//       into such a buffer that stays mapped, the host polls the mapped word (an experiment: a
-//       kernel writing a mapped buffer is outside OpenCL's rules; misses after 100 us counted); floor/read_only: the blocking pinned read with no kernel;
+//       reading, the value, the unmap; floor/read_only: the blocking pinned read with no kernel;
 //   floor/empty_queue_finish: clFinish on an empty queue (what the bench's harness adds);
 //   host/empty_launch, host/reduce_device, host/scan, host/radix: the host time of the enqueue
 //       alone (no wait; the queue is finished after the clock stops): clprim's own per-call cost;
@@ -34,7 +32,6 @@
 //       clFinish), through the one-work-group path and (_single_pass, CLPRIM_COPY_IF_SMALL=0) the
 //       single pass; copy_if/value_flush_async: the count read as the single pass's default;
 //       copy_if/value_wg<n>: the one-work-group path in groups of n (CLPRIM_COPY_IF_SMALL=4096,n);
-//       copy_if/value_poll: the count polled in a mapped host word (CLPRIM_COPY_IF_READ=poll);
 //       unique/value, partition/value (_single_pass): unique and partition_copy, the count returned;
 //       host/copy_if_device, host/radix_warp: the enqueue's host time.
 // Then the kernels' device time per call from a profiling queue (reduce, scan, radix, and an empty
@@ -173,7 +170,6 @@ CLPRIM_BENCH(call_overhead)
     static const char* src = R"CLC(
 __kernel void clprim_bench_co_empty(__global uint* p) { }
 __kernel void clprim_bench_co_write(__global uint* p) { if (get_global_id(0) == 0) p[0] = 12345u; }
-__kernel void clprim_bench_co_seq(__global volatile uint* p, uint v) { if (get_global_id(0) == 0) { p[0] = v; mem_fence(CLK_GLOBAL_MEM_FENCE); } }
 __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulong d, __global uint* e, ulong f,
                                    __local uint* l) { }
 )CLC";
@@ -188,13 +184,6 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
     write.set_arg(0, word);
     write_host.set_arg(0, host_buf);
     bc::buffer pinned_buf(ctx.ctx, 64, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR);
-    bc::buffer poll_buf(ctx.ctx, 64, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR);
-    bc::kernel seq = program.create_kernel("clprim_bench_co_seq");
-    seq.set_arg(0, poll_buf);
-    volatile cl_uint* poll_word =
-        static_cast<volatile cl_uint*>(q.enqueue_map_buffer(poll_buf, CL_MAP_READ | CL_MAP_WRITE, 0, 64));
-    cl_uint poll_seq = 0;
-    std::size_t poll_misses = 0;
     auto* pinned = static_cast<cl_uint*>(q.enqueue_map_buffer(pinned_buf, CL_MAP_READ | CL_MAP_WRITE, 0, 64));
     const std::size_t g = 256;
     auto launch = [&](const bc::kernel& k, cl_event* e) {
@@ -314,24 +303,6 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
             if (*static_cast<cl_uint*>(p) != 12345u) right = false;
             check(clEnqueueUnmapMemObject(cq, host_buf.get(), p, 0, nullptr, nullptr), "unmap");
         });
-        // The kernel writes a sequence number into a buffer of host memory that stays mapped, and
-        // the host polls the mapped word (no read command): only where the device writes such a
-        // buffer in place (zero-copy); outside OpenCL's rules (a kernel writes a mapped buffer),
-        // an experiment. After 100 us without the number: clFinish, counted as a miss.
-        add("floor/read_poll_host", [&] {
-            ++poll_seq;
-            seq.set_arg(1, poll_seq);
-            launch(seq, nullptr);
-            clFlush(cq);
-            const auto start = std::chrono::steady_clock::now();
-            while (poll_word[0] != poll_seq) {
-                if (std::chrono::steady_clock::now() - start > std::chrono::microseconds(100)) {
-                    q.finish();
-                    ++poll_misses;
-                    break;
-                }
-            }
-        });
         add("floor/read_only", [&] {
             check(clEnqueueReadBuffer(cq, word.get(), CL_TRUE, 0, 4, pinned, 0, nullptr, nullptr), "read");
         });
@@ -433,7 +404,6 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
         add("copy_if/value", copy_value);
         add("copy_if/value_single_pass", copy_value, {{"CLPRIM_COPY_IF_SMALL", "0"}});
         add("copy_if/value_flush_async", copy_value, {{"CLPRIM_COPY_IF_READ", "flush_async"}});
-        add("copy_if/value_poll", copy_value, {{"CLPRIM_COPY_IF_READ", "poll"}});
         for (const char* wg : {"128", "512", "1024"})
             add(std::string("copy_if/value_wg") + wg, copy_value, {{"CLPRIM_COPY_IF_SMALL", std::string("4096,") + wg}});
         add("copy_if/device", copy_device);
@@ -562,8 +532,6 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
         clprim_bench::print_kernel_times(pr.times, rounds);
         clprim_bench::print_kernel_times(ps.times, rounds);
         clprim_bench::print_kernel_times(pk.times, rounds);
-        std::printf("  floor/read_poll_host: %zu of %zu polls missed the number (then clFinish)\n", poll_misses,
-                    std::size_t(poll_seq));
         std::printf("  kernels alone (profiling queue, per call):");
         for (const auto& v : variant_kernels) std::printf(" %s %.4f", v.first.c_str(), v.second);
         std::printf(" ms\n");
@@ -572,13 +540,13 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
             cpu_list += (cpu_list.empty() ? "" : ",") + std::to_string(c.first) + "/" + std::to_string(c.second);
         std::printf("SUMMARY n=%zu pid=%d cpu_first=%d/%d cpus(cpu/node)=%s", n, int(getpid()), first.first, first.second,
                     cpu_list.c_str());
-        for (const char* e : {"floor/finish", "floor/read_poll_host", "floor/read_flush_spin", "floor/read_plain", "floor/read_pinned", "floor/read_flush_async",
+        for (const char* e : {"floor/finish", "floor/read_flush_spin", "floor/read_plain", "floor/read_pinned", "floor/read_flush_async",
                               "floor/read_spin", "reduce/value_default", "reduce/value_read0_plain",
                               "reduce/value_read3_flush_async", "reduce/value_read4_spin", "reduce/value_read8_flush_plain",
                               "reduce/value_read9_flush_spin",
                               "reduce/device", "scan/inclusive", "sort/radix", "sort/radix_registers", "sort/radix_warp",
                               "sort/radix_warp_e4", "sort/radix_warp_e16", "sort/radix_warp_e32", "sort/pairs_warp",
-                              "copy_if/value", "copy_if/value_single_pass", "copy_if/value_flush_async", "copy_if/value_poll", "copy_if/value_wg128",
+                              "copy_if/value", "copy_if/value_single_pass", "copy_if/value_flush_async", "copy_if/value_wg128",
                               "copy_if/value_wg512", "copy_if/value_wg1024", "copy_if/device",
                               "copy_if/device_single_pass", "unique/value", "unique/value_single_pass", "partition/value",
                               "partition/value_single_pass", "host/copy_if_device", "host/radix_warp",
@@ -588,6 +556,5 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
         std::printf(" %s\n", right ? "right" : "WRONG");
     }
     q.enqueue_unmap_buffer(pinned_buf, pinned);
-    q.enqueue_unmap_buffer(poll_buf, const_cast<cl_uint*>(poll_word));
     q.finish();
 }

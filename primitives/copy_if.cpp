@@ -278,7 +278,7 @@ result_read result_read_of(copy_if_read read)
            : read == copy_if_read::finish       ? result_read::finish
            : read == copy_if_read::async        ? result_read::async
            : read == copy_if_read::flush_pinned ? result_read::flush_pinned
-           : read == copy_if_read::flush_async || read == copy_if_read::poll ? result_read::flush_async
+           : read == copy_if_read::flush_async  ? result_read::flush_async
            : read == copy_if_read::spin         ? result_read::spin
                                                 : result_read::pinned;
 }
@@ -318,9 +318,8 @@ std::size_t copy_if_impl(const buffer_range& in, const buffer_range& out, elemen
             const bool knob_read = knobs_with_prefix("CLPRIM_COPY_IF_") && knob_text("CLPRIM_COPY_IF_READ");
             const copy_if_read read =
                 knob_read ? select_copy_if_policy(profile, size_of(type), in.size).read : copy_if_read::flush_async;
-            if (read == copy_if_read::poll && copy_if_small_polled(in, out, type, pred_file, queue, total)) return;
             const bc::buffer& count = result_device_word(context);
-            if (read != copy_if_read::poll && copy_if_small_launch(in, out, type, pred_file, count, 0, true, queue)) {
+            if (copy_if_small_launch(in, out, type, pred_file, count, 0, true, queue)) {
                 if (profile.is_gpu() && !knob_read) read_value(context, queue, count, 0, sizeof total, &total, value_read::flush_spin);
                 else read_result_word(queue, count, sizeof total, &total, result_read_of(read));
                 return;
@@ -390,8 +389,7 @@ void copy_if_unique_launch(const buffer_range& in, const buffer_range& out, elem
 {
     // One work-group where it holds the range (copy_if_small.cl).
     if (in.size <= copy_if_small_max(*info_of(queue).profile) &&
-        copy_if_small_launch(in, out, type, std::string(), count_buffer, count_offset, false, queue, nullptr,
-                             small_form::unique))
+        copy_if_small_launch(in, out, type, std::string(), count_buffer, count_offset, false, queue, small_form::unique))
         return;
     copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), in.size, true);
     policy.path = copy_if_path::single_pass;
@@ -405,8 +403,8 @@ void copy_if_partition_launch(const buffer_range& in, const buffer_range& out1, 
 {
     // One work-group where it holds the range (copy_if_small.cl).
     if (in.size <= copy_if_small_max(*info_of(queue).profile) &&
-        copy_if_small_launch(in, out1, type, pred_file, count_buffer, count_offset, false, queue, nullptr,
-                             small_form::partition, &out2))
+        copy_if_small_launch(in, out1, type, pred_file, count_buffer, count_offset, false, queue, small_form::partition,
+                             &out2))
         return;
     copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), in.size, true);
     policy.path = copy_if_path::single_pass;

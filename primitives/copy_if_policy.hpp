@@ -63,9 +63,7 @@ enum class copy_if_compact { gather, in_place, rows };
 // blocking map waits for it) and unmapped again; flush_pinned / flush_async: pinned / async after a
 // clFlush (the kernel submitted before the read's enqueue work; count_read.hpp); spin: the host
 // polls the read's event (count_read.hpp).
-// poll (the one-work-group path only, copy_if_small.hpp; elsewhere flush_async): the host polls a
-// mapped word of host memory that the kernel writes (an experiment outside OpenCL's rules).
-enum class copy_if_read { pinned, plain, finish, async, map, flush_pinned, flush_async, spin, poll };
+enum class copy_if_read { pinned, plain, finish, async, map, flush_pinned, flush_async, spin };
 
 struct copy_if_policy {
     copy_if_path path = copy_if_path::three_pass;
@@ -148,7 +146,7 @@ inline copy_if_policy select_copy_if_policy(const device_profile& profile, std::
     if (const auto v = knob_number("CLPRIM_COPY_IF_VEC", 0, 1)) p.vec = *v == 1;
     if (const auto v = knob_number("CLPRIM_COPY_IF_ROWS_VEC", 0, 1)) p.rows_vec = *v == 1;
     if (const auto w = knob_number("CLPRIM_COPY_IF_WARP", 0, 1)) p.warp_scan = profile.nvidia && *w == 1;
-    if (const auto r = knob_choice("CLPRIM_COPY_IF_READ", {"pinned", "plain", "finish", "async", "map", "flush_pinned", "flush_async", "spin", "poll"})) p.read = copy_if_read(*r);
+    if (const auto r = knob_choice("CLPRIM_COPY_IF_READ", {"pinned", "plain", "finish", "async", "map", "flush_pinned", "flush_async", "spin"})) p.read = copy_if_read(*r);
     if (const auto o = knob_choice("CLPRIM_COPY_IF_ORDER", {"start", "group"})) p.group_order = *o == 1;
     if (const auto l = knob_choice("CLPRIM_COPY_IF_LOOKBACK", {"window", "warp"})) p.warp_lookback = profile.nvidia && *l == 1;
     if (const auto w = knob_choice("CLPRIM_COPY_IF_WALK_READS", {"1", "2", "4"})) p.walk_reads = std::size_t(1) << *w;

@@ -19,9 +19,7 @@
 //
 // Required: T (type_options), CLPRIM_PRED(x) (a generated predicate joined in front) or CS_UNIQUE, CS_WG (the
 // work-group size, a multiple of 32), CS_ROWS (rows per work-item: the group takes up to
-// CS_WG * CS_ROWS elements). Optional: CS_VOTE (NVIDIA: warp votes by PTX); CS_SEQ (an argument
-// seq: the count word holds seq in its high half, for a host that polls the word in place: an
-// experiment, CLPRIM_COPY_IF_READ=poll).
+// CS_WG * CS_ROWS elements). Optional: CS_VOTE (NVIDIA: warp votes by PTX).
 #ifndef T
 #error "copy_if_small.cl needs T"
 #endif
@@ -41,21 +39,20 @@
 #define CS_WARPS (CS_WG / 32)
 
 __kernel __attribute__((reqd_work_group_size(CS_WG, 1, 1)))
-void copy_if_small(__global const T* in, ulong in_off, uint n, __global T* out, ulong out_off, ulong capacity,
-                   __global ulong* count_out, ulong count_off
+void copy_if_small(__global const T* in, __global T* out, __global ulong* count_out, ulong4 at, uint n
 #ifdef CS_PARTITION
-                   , __global T* out2, ulong out2_off, ulong capacity2
-#endif
-#ifdef CS_SEQ
-                   , uint seq
+                   , __global T* out2, ulong2 at2
 #endif
                    )
 {
+    // Few arguments (a launch's host time grows with them): at = (in_off, out_off, capacity,
+    // count_off), at2 = (out2_off, capacity2).
+    const ulong capacity = at.s2, count_off = at.s3;
     __local uint votes[CS_ROWS * CS_WARPS]; // row r, warp w: the kept lanes' bits
     const uint lid = (uint)get_local_id(0);
     const uint lane = lid & 31u, warp = lid >> 5;
-    in += in_off;
-    out += out_off;
+    in += at.s0;
+    out += at.s1;
     T x[CS_ROWS];
     uint keep = 0; // bit r: row r's element is kept
 #ifndef CS_VOTE
@@ -105,15 +102,10 @@ void copy_if_small(__global const T* in, ulong in_off, uint n, __global T* out, 
         }
 #ifdef CS_PARTITION
         else if (r * CS_WG + lid < n) {
-            const ulong at = r * CS_WG + lid - kept_before; // the others before it
-            if (at < capacity2) out2[out2_off + at] = x[r];
+            const ulong other = r * CS_WG + lid - kept_before; // the others before it
+            if (other < at2.s1) out2[at2.s0 + other] = x[r];
         }
 #endif
     }
-#ifdef CS_SEQ
-    // The count (below 2^32) and the call's number in one word, which the host polls in place.
-    if (lid == 0u) count_out[count_off] = ((ulong)seq << 32) | before;
-#else
     if (lid == 0u) count_out[count_off] = before;
-#endif
 }

@@ -10,7 +10,7 @@
 #include <clprim/detail/queue_info.hpp>
 
 #include <algorithm>
-#include <chrono>
+#include <cstring>
 #include <map>
 #include <tuple>
 
@@ -42,34 +42,26 @@ small_shape shape_of()
     return s;
 }
 
-// One build per (context, device, type, predicate, rows), with the arguments it was last given.
+// One build per (context, device, type, predicate, rows, form), with the arguments it was last
+// given.
 struct small_kernel {
     bc::kernel kernel;
     std::size_t wg = 0; // 0: the device cannot run it
     bool set = false;
-    cl_ulong in_off = 0, out_off = 0, capacity = 0, count_off = 0;
+    cl_ulong4 at{};   // (in_off, out_off, capacity, count_off)
+    cl_ulong2 at2{};  // (out2_off, capacity2)
     cl_uint n = 0;
     cl_mem count_word = nullptr; // ours only (a word that lives as long as the thread)
 };
 
-// The polled count word of CLPRIM_COPY_IF_READ=poll (copy_if_small.hpp), per host thread and
-// context, never destroyed (no releases at exit after the runtime is gone).
-struct polled_word {
-    bc::buffer buffer;
-    const volatile cl_ulong* ptr = nullptr;
-    cl_uint seq = 0;
-    bool in_place = true; // false once a poll timed out: then a fresh map after every call
-};
-
 small_kernel make_kernel(const queue_info& info, element_type type, const std::string& pred_file, std::size_t want_wg,
-                         std::size_t rows, bool seq, small_form form)
+                         std::size_t rows, small_form form)
 {
     small_kernel k;
     const std::size_t wg = std::min(want_wg, floor_pow2(std::max<std::size_t>(1, info.profile->max_work_group_size)));
     if (wg < 32) return k;
     const std::string options = type_options(type, "T") + " -DCS_WG=" + std::to_string(wg) + " -DCS_ROWS=" +
                                 std::to_string(rows) + (info.profile->nvidia ? " -DCS_VOTE" : "") +
-                                (seq ? " -DCS_SEQ" : "") +
                                 (form == small_form::unique      ? " -DCS_UNIQUE"
                                  : form == small_form::partition ? " -DCS_PARTITION"
                                                                  : "");
@@ -82,9 +74,9 @@ small_kernel make_kernel(const queue_info& info, element_type type, const std::s
 }
 
 small_kernel& cached_kernel(const queue_info& info, element_type type, const std::string& pred_file, std::size_t wg,
-                            std::size_t rows, bool seq, small_form form)
+                            std::size_t rows, small_form form)
 {
-    using key = std::tuple<cl_context, cl_device_id, int, std::size_t, std::string, std::size_t, bool, int>;
+    using key = std::tuple<cl_context, cl_device_id, int, std::size_t, std::string, std::size_t, int>;
     thread_local std::map<key, small_kernel> cache;
     // This thread's last kernel first (a loop of small calls: no key of strings built).
     thread_local const key* last_key = nullptr;
@@ -92,12 +84,12 @@ small_kernel& cached_kernel(const queue_info& info, element_type type, const std
     const cl_context ctx = info.context.get();
     const cl_device_id dev = info.device.id();
     if (last_key && std::get<0>(*last_key) == ctx && std::get<1>(*last_key) == dev && std::get<2>(*last_key) == int(type) &&
-        std::get<3>(*last_key) == rows && std::get<5>(*last_key) == wg && std::get<6>(*last_key) == seq &&
-        std::get<7>(*last_key) == int(form) && std::get<4>(*last_key) == pred_file)
+        std::get<3>(*last_key) == rows && std::get<5>(*last_key) == wg && std::get<6>(*last_key) == int(form) &&
+        std::get<4>(*last_key) == pred_file)
         return *last_kernel;
-    key k{ctx, dev, int(type), rows, pred_file, wg, seq, int(form)};
+    key k{ctx, dev, int(type), rows, pred_file, wg, int(form)};
     auto it = cache.find(k);
-    if (it == cache.end()) it = cache.emplace(std::move(k), make_kernel(info, type, pred_file, wg, rows, seq, form)).first;
+    if (it == cache.end()) it = cache.emplace(std::move(k), make_kernel(info, type, pred_file, wg, rows, form)).first;
     last_key = &it->first;
     last_kernel = &it->second;
     return it->second;
@@ -113,7 +105,7 @@ std::size_t copy_if_small_max(const device_profile& profile)
 
 bool copy_if_small_launch(const buffer_range& in, const buffer_range& out, element_type type, const std::string& pred_file,
                           const bc::buffer& count_buffer, std::size_t count_offset, bool count_is_ours,
-                          bc::command_queue& queue, const cl_uint* seq, small_form form, const buffer_range* out2)
+                          bc::command_queue& queue, small_form form, const buffer_range* out2)
 {
     const queue_info& info = info_of(queue);
     const std::size_t wg = shape_of().wg;
@@ -121,72 +113,35 @@ bool copy_if_small_launch(const buffer_range& in, const buffer_range& out, eleme
     std::size_t rows = 1;
     while (rows < groups_rows) rows *= 2;
     if (rows > small_max_rows) return false;
-    small_kernel& k = cached_kernel(info, type, form == small_form::unique ? std::string() : pred_file, wg, rows,
-                                    seq != nullptr, form);
+    small_kernel& k = cached_kernel(info, type, form == small_form::unique ? std::string() : pred_file, wg, rows, form);
     if (k.wg == 0 || in.size > k.wg * rows) return false;
     bc::kernel& kernel = k.kernel;
     const bool all = !k.set;
     k.set = false; // until every argument below is set (a throw leaves them unknown)
     // Buffers every call (a released buffer's handle may come back for another one), but the
-    // count word where it is this thread's own.
-    set_kernel_args_from(kernel, 0, in.buffer);
-    if (all || k.in_off != in.offset) set_kernel_args_from(kernel, 1, cl_ulong(in.offset));
-    if (all || k.n != cl_uint(in.size)) set_kernel_args_from(kernel, 2, cl_uint(in.size));
-    set_kernel_args_from(kernel, 3, out.buffer);
-    if (all || k.out_off != out.offset) set_kernel_args_from(kernel, 4, cl_ulong(out.offset));
-    if (all || k.capacity != out.size) set_kernel_args_from(kernel, 5, cl_ulong(out.size));
-    if (all || !count_is_ours || k.count_word != count_buffer.get()) set_kernel_args_from(kernel, 6, count_buffer);
-    if (all || k.count_off != count_offset) set_kernel_args_from(kernel, 7, cl_ulong(count_offset));
-    k.in_off = in.offset;
-    k.n = cl_uint(in.size);
-    k.out_off = out.offset;
-    k.capacity = out.size;
-    k.count_word = count_is_ours ? count_buffer.get() : nullptr;
-    k.count_off = count_offset;
-    cl_uint next = 8;
+    // count word where it is this thread's own; the scalars packed and set where they changed.
+    cl_ulong4 at{};
+    at.s[0] = in.offset;
+    at.s[1] = out.offset;
+    at.s[2] = out.size;
+    at.s[3] = count_offset;
+    set_kernel_args_from(kernel, 0, in.buffer, out.buffer);
+    if (all || !count_is_ours || k.count_word != count_buffer.get()) set_kernel_args_from(kernel, 2, count_buffer);
+    if (all || std::memcmp(&k.at, &at, sizeof at) != 0) set_kernel_args_from(kernel, 3, at);
+    if (all || k.n != cl_uint(in.size)) set_kernel_args_from(kernel, 4, cl_uint(in.size));
     if (form == small_form::partition) {
-        set_kernel_args_from(kernel, 8, out2->buffer, cl_ulong(out2->offset), cl_ulong(out2->size));
-        next = 11;
+        cl_ulong2 at2{};
+        at2.s[0] = out2->offset;
+        at2.s[1] = out2->size;
+        set_kernel_args_from(kernel, 5, out2->buffer);
+        if (all || std::memcmp(&k.at2, &at2, sizeof at2) != 0) set_kernel_args_from(kernel, 6, at2);
+        k.at2 = at2;
     }
-    if (seq) set_kernel_args_from(kernel, next, *seq);
+    k.at = at;
+    k.n = cl_uint(in.size);
+    k.count_word = count_is_ours ? count_buffer.get() : nullptr;
     k.set = true;
     launch_1d(queue, kernel, k.wg, k.wg);
-    return true;
-}
-
-bool copy_if_small_polled(const buffer_range& in, const buffer_range& out, element_type type, const std::string& pred_file,
-                          bc::command_queue& queue, cl_ulong& total)
-{
-    thread_local std::map<cl_context, polled_word>* words = new std::map<cl_context, polled_word>;
-    const queue_info& info = info_of(queue);
-    polled_word& w = (*words)[info.context.get()];
-    if (w.ptr == nullptr) {
-        w.buffer = bc::buffer(info.context, 64, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR);
-        const cl_ulong zero = 0;
-        queue.enqueue_write_buffer(w.buffer, 0, sizeof zero, &zero);
-        w.ptr = static_cast<const volatile cl_ulong*>(queue.enqueue_map_buffer(w.buffer, CL_MAP_READ, 0, 64));
-    }
-    if (++w.seq == 0) w.seq = 1;
-    const cl_uint seq = w.seq;
-    if (!copy_if_small_launch(in, out, type, pred_file, w.buffer, 0, true, queue, &seq)) return false;
-    cl_ulong v = 0;
-    if (w.in_place) {
-        queue.flush();
-        const auto start = std::chrono::steady_clock::now();
-        while (((v = *w.ptr) >> 32) != seq) {
-            if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(2)) {
-                w.in_place = false; // not written in place (or too slow): a map after every call from now on
-                break;
-            }
-        }
-    }
-    if (!w.in_place) {
-        // The map after the kernel shows what it wrote (a read-only map writes nothing back).
-        queue.enqueue_unmap_buffer(w.buffer, const_cast<cl_ulong*>(w.ptr));
-        w.ptr = static_cast<const volatile cl_ulong*>(queue.enqueue_map_buffer(w.buffer, CL_MAP_READ, 0, 64));
-        v = *w.ptr;
-    }
-    total = v & 0xffffffffu;
     return true;
 }
 

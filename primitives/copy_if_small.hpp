@@ -26,20 +26,10 @@ std::size_t copy_if_small_max(const device_profile& profile);
 // (partition_copy: out2, at most out2->size of them written).
 enum class small_form { select, unique, partition };
 
-// seq (CLPRIM_COPY_IF_READ=poll): the count word holds *seq in its high half.
 bool copy_if_small_launch(const buffer_range& in, const buffer_range& out, element_type type, const std::string& pred_file,
                           const bc::buffer& count_buffer, std::size_t count_offset, bool count_is_ours,
-                          bc::command_queue& queue, const cl_uint* seq = nullptr, small_form form = small_form::select,
+                          bc::command_queue& queue, small_form form = small_form::select,
                           const buffer_range* out2 = nullptr);
-
-// CLPRIM_COPY_IF_READ=poll, an experiment outside OpenCL's rules: the kernel writes the count and
-// the call's number into a word of host memory (CL_MEM_ALLOC_HOST_PTR) that stays mapped for
-// reading, and the host polls the mapped word instead of enqueuing a read. Where the device does
-// not write such a buffer in place (no number after 2 ms), the word is mapped again after every
-// call from then on (correct, slow). Returns false, enqueuing nothing, where the small path does
-// not take the range; total: the count.
-bool copy_if_small_polled(const buffer_range& in, const buffer_range& out, element_type type, const std::string& pred_file,
-                          bc::command_queue& queue, cl_ulong& total);
 
 } // namespace detail
 } // namespace clprim
