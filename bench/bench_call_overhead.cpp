@@ -16,6 +16,9 @@
 //   host/empty_launch, host/reduce_device, host/scan, host/radix: the host time of the enqueue
 //       alone (no wait; the queue is finished after the clock stops): clprim's own per-call cost;
 //       host/args7_launch: the launch with 7 arguments set first (reduce's small kernel's);
+//       host/launch_buf3, host/launch_scalars4, host/launch_local8k: launches of empty kernels
+//       whose arguments were set once: 3 buffers; a buffer and 4 ulongs; a buffer and 8 KiB of
+//       local memory;
 //       host/queries: the driver queries of a call's checks (buffer size and context, the queue's
 //       properties, context and device), no launch; host/knob_read_x10: ten reads of an unset
 //       knob, per read; host/cpu_loop, host/mem_walk: fixed host work without a driver call (a
@@ -170,6 +173,15 @@ CLPRIM_BENCH(call_overhead)
     static const char* src = R"CLC(
 __kernel void clprim_bench_co_empty(__global uint* p) { }
 __kernel void clprim_bench_co_write(__global uint* p) { if (get_global_id(0) == 0) p[0] = 12345u; }
+__kernel void clprim_bench_co_buf3(__global uint* a, __global uint* b, __global uint* c) { }
+__kernel void clprim_bench_co_scalars4(__global uint* a, ulong b, ulong c, ulong d, ulong e) { }
+__kernel __attribute__((reqd_work_group_size(256, 1, 1))) void clprim_bench_co_local8k(__global uint* p)
+{
+    __local uint l[2048];
+    l[get_local_id(0)] = (uint)get_local_id(0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0 && l[255] == 12345u) p[0] = 1u;
+}
 __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulong d, __global uint* e, ulong f,
                                    __local uint* l) { }
 )CLC";
@@ -184,6 +196,17 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
     write.set_arg(0, word);
     write_host.set_arg(0, host_buf);
     bc::buffer pinned_buf(ctx.ctx, 64, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR);
+    // Kernels whose arguments are set once: what a launch's host time owes to its arguments and
+    // its local memory.
+    bc::kernel buf3 = program.create_kernel("clprim_bench_co_buf3");
+    bc::kernel scalars4 = program.create_kernel("clprim_bench_co_scalars4");
+    bc::kernel local8k = program.create_kernel("clprim_bench_co_local8k");
+    buf3.set_arg(0, word);
+    buf3.set_arg(1, host_buf);
+    buf3.set_arg(2, pinned_buf);
+    scalars4.set_arg(0, word);
+    for (cl_uint i = 1; i < 5; ++i) scalars4.set_arg(i, cl_ulong(i));
+    local8k.set_arg(0, word);
     auto* pinned = static_cast<cl_uint*>(q.enqueue_map_buffer(pinned_buf, CL_MAP_READ | CL_MAP_WRITE, 0, 64));
     const std::size_t g = 256;
     auto launch = [&](const bc::kernel& k, cl_event* e) {
@@ -322,6 +345,9 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
             clSetKernelArg(args7.get(), 6, 256 * 4, nullptr);
             launch(args7, nullptr);
         }, {}, true);
+        add("host/launch_buf3", [&] { launch(buf3, nullptr); }, {}, true);
+        add("host/launch_scalars4", [&] { launch(scalars4, nullptr); }, {}, true);
+        add("host/launch_local8k", [&] { launch(local8k, nullptr); }, {}, true);
         // The driver queries a call's checks and scopes make (the range's buffer size and context,
         // the queue's properties, context and device), without a launch.
         add("host/queries", [&] {
@@ -550,7 +576,8 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
                               "copy_if/value_wg512", "copy_if/value_wg1024", "copy_if/device",
                               "copy_if/device_single_pass", "unique/value", "unique/value_single_pass", "partition/value",
                               "partition/value_single_pass", "host/copy_if_device", "host/radix_warp",
-                              "host/radix", "host/reduce_device", "host/empty_launch",
+                              "host/radix", "host/reduce_device", "host/empty_launch", "host/launch_buf3", "host/launch_scalars4",
+                              "host/launch_local8k",
                               "host/cpu_loop", "host/mem_walk"})
             std::printf(" %s=%.4f", std::strchr(e, '/') + 1, med(e));
         std::printf(" %s\n", right ? "right" : "WRONG");
