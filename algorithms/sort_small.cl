@@ -33,19 +33,30 @@
 
 #define SMALL_PER_ITEM (SMALL_P / SMALL_WG)
 
+// The kernels' arguments: (keys, key offset[, values, value offset], n). Keys alone take no
+// values arguments (a launch's host time grows with its arguments); values is then a null
+// pointer that nothing reads.
+#ifdef SORT_HAS_VALUES
+#define SMALL_VALUE_ARGS __global V* values, ulong value_off,
+#define SMALL_VALUES_AT values += value_off
+#else
+#define SMALL_VALUE_ARGS
+#define SMALL_VALUES_AT __global V* values = 0
+#endif
+
 // (a, ia) before (b, ib) in the sorted order: by key, then by input position.
 inline bool small_before(K_UNSIGNED a, uint ia, K_UNSIGNED b, uint ib) { return a < b || (a == b && ia < ib); }
 
 // Network variant: the whole range [0, n) of keys (and values) is sorted in place by one
 // work-group, every step through local memory.
 __kernel __attribute__((reqd_work_group_size(SMALL_WG, 1, 1)))
-void sort_small(__global K* keys, ulong key_off, __global V* values, ulong value_off, uint n)
+void sort_small(__global K* keys, ulong key_off, SMALL_VALUE_ARGS uint n)
 {
     __local K_UNSIGNED lk[SMALL_P];
     __local uint li[SMALL_P];
     const uint lid = get_local_id(0);
     keys += key_off;
-    values += value_off;
+    SMALL_VALUES_AT;
     for (uint i = lid; i < SMALL_P; i += SMALL_WG) {
         lk[i] = i < n ? key_to_sortable(keys[i]) : ~(K_UNSIGNED)0;
         li[i] = i;
@@ -173,24 +184,53 @@ inline void small_step(__private small_elem* x, uint rb, bool up)
         if ((j & (1u << rb)) == 0u) small_ce(&x[j], &x[j | (1u << rb)], up);
 }
 
-// Registers variant: a bitonic network over SMALL_P elements, SMALL_E per work-item: the first
-// LOG_E stages in each work-item's registers, then per stage s the steps at bits s-1 .. 0 in groups
-// of LOG_E bits, each group in registers after one remap through local memory. The range [0, n)
-// is sorted in place.
-__kernel __attribute__((reqd_work_group_size(SMALL_WG, 1, 1)))
-void sort_small_registers(__global K* keys, ulong key_off, __global V* values, ulong value_off, uint n)
+// Loads the elements of indices tp | j (j < SMALL_E) into x: past n, all-ones keys (the padding).
+inline void small_load(__private small_elem* x, uint tp, uint n, __global const K* keys)
 {
-    __local small_elem buf[SMALL_BUFFERS][SMALL_P];
-    const uint lid = get_local_id(0);
-    keys += key_off;
-    values += value_off;
-    small_elem x[SMALL_E];
-    uint lo = 0, tp = small_thread_part(lid, 0); // blocked: work-item t holds [t E, (t + 1) E)
 #pragma unroll
     for (uint j = 0; j < SMALL_E; ++j) {
         const uint i = tp | j;
         x[j] = SE_MAKE(i < n ? key_to_sortable(keys[i]) : (K_UNSIGNED) ~(K_UNSIGNED)0, i);
     }
+}
+
+// Writes a work-item's sorted elements x[j] (index tp | j) back to [0, n): every work-item has read
+// its keys, and gathers its values by index, before any is written (every work-item calls it).
+inline void small_write_back(__private small_elem* x, uint tp, uint n, __global K* keys, __global V* values)
+{
+#ifdef SORT_HAS_VALUES
+    V v[SMALL_E];
+#pragma unroll
+    for (uint j = 0; j < SMALL_E; ++j)
+        if ((tp | j) < n) v[j] = values[SE_INDEX(x[j])];
+#endif
+    barrier(CLK_GLOBAL_MEM_FENCE);
+#pragma unroll
+    for (uint j = 0; j < SMALL_E; ++j) {
+        const uint i = tp | j;
+        if (i < n) {
+            keys[i] = sortable_to_key(SE_KEY(x[j]));
+#ifdef SORT_HAS_VALUES
+            values[i] = v[j];
+#endif
+        }
+    }
+}
+
+// Registers variant: a bitonic network over SMALL_P elements, SMALL_E per work-item: the first
+// LOG_E stages in each work-item's registers, then per stage s the steps at bits s-1 .. 0 in groups
+// of LOG_E bits, each group in registers after one remap through local memory. The range [0, n)
+// is sorted in place.
+__kernel __attribute__((reqd_work_group_size(SMALL_WG, 1, 1)))
+void sort_small_registers(__global K* keys, ulong key_off, SMALL_VALUE_ARGS uint n)
+{
+    __local small_elem buf[SMALL_BUFFERS][SMALL_P];
+    const uint lid = get_local_id(0);
+    keys += key_off;
+    SMALL_VALUES_AT;
+    small_elem x[SMALL_E];
+    uint lo = 0, tp = small_thread_part(lid, 0); // blocked: work-item t holds [t E, (t + 1) E)
+    small_load(x, tp, n, keys);
     small_sort_own(x, (tp >> SMALL_LOG_E) & 1u);
     // Stages LOG_E + 1 .. LOG_P: the steps at bits s-1 .. 0 in groups of up to LOG_E bits [lo, b],
     // each group in registers after a remap (lo + LOG_E <= s: bit s is one of the work-item's).
@@ -238,24 +278,7 @@ void sort_small_registers(__global K* keys, ulong key_off, __global V* values, u
             }
         }
     }
-    // Layout 0 again (the last group of the last stage holds bit 0): index tp | j. Every work-item
-    // has read its keys (and, below, its values) before any is written.
-#ifdef SORT_HAS_VALUES
-    V v[SMALL_E];
-#pragma unroll
-    for (uint j = 0; j < SMALL_E; ++j)
-        if ((tp | j) < n) v[j] = values[SE_INDEX(x[j])];
-#endif
-    barrier(CLK_GLOBAL_MEM_FENCE);
-#pragma unroll
-    for (uint j = 0; j < SMALL_E; ++j) {
-        const uint i = tp | j;
-        if (i < n) {
-            keys[i] = sortable_to_key(SE_KEY(x[j]));
-#ifdef SORT_HAS_VALUES
-            values[i] = v[j];
-#endif
-        }
-    }
+    // Layout 0 again (the last group of the last stage holds bit 0): index tp | j.
+    small_write_back(x, tp, n, keys, values);
 }
 #endif

@@ -52,7 +52,8 @@ struct small_kernel {
 small_kernel& cached_kernel(const bc::command_queue& queue, const small_queue_ids& ids, const device_profile& profile,
                             const sort_request& r, const sort_small_policy& pol, std::size_t p)
 {
-    const bool registers = pol.kernel == sort_small_kernel::registers;
+    const bool warp = pol.kernel == sort_small_kernel::warp;
+    const bool registers = pol.kernel == sort_small_kernel::registers || warp;
     const std::size_t items = registers ? sort_small_items(pol, profile, p) : 0;
     using key = std::tuple<cl_context, cl_device_id, int, int, int, int, std::size_t, std::size_t>;
     thread_local std::map<key, small_kernel> cache;
@@ -68,12 +69,20 @@ small_kernel& cached_kernel(const bc::command_queue& queue, const small_queue_id
         const int buffers = 2 * one + 256 <= profile.local_mem_size ? 2 : 1;
         options += " -DSMALL_E=" + std::to_string(items) + " -DSMALL_LOG_E=" + std::to_string(log2_of(items)) +
                    " -DSMALL_LOG_P=" + std::to_string(log2_of(p)) + " -DSMALL_BUFFERS=" + std::to_string(buffers);
+        if (warp) {
+            // NVIDIA: steps between the work-items of a warp (32 consecutive ones) by shuffles.
+            const std::size_t lane_log = profile.nvidia ? std::min<std::size_t>(5, log2_of(wg)) : 0;
+            options += " -DSW_LANE_LOG=" + std::to_string(lane_log);
+            if (lane_log > 0) options += " -DSW_LANE_MASK=" + std::to_string(wg >= 32 ? 0xffffffffu : (1u << wg) - 1u) + "u";
+        }
     } else {
         wg = std::min({p / 2, pol.max_wg, floor_pow2(profile.max_work_group_size)});
     }
     options += " -DSMALL_WG=" + std::to_string(wg);
-    bc::program program = algorithms_program(queue.get_context(), {"sort_key_order.cl", "sort_small.cl"}, options);
-    bc::kernel kernel = program.create_kernel(registers ? "sort_small_registers" : "sort_small");
+    bc::program program =
+        warp ? algorithms_program(queue.get_context(), {"sort_key_order.cl", "sort_small.cl", "sort_small_warp.cl"}, options)
+             : algorithms_program(queue.get_context(), {"sort_key_order.cl", "sort_small.cl"}, options);
+    bc::kernel kernel = program.create_kernel(warp ? "sort_small_warp" : registers ? "sort_small_registers" : "sort_small");
     small_require_group(kernel, ids.device, wg, "the small sort's kernel");
     return cache.emplace(k, small_kernel{kernel, wg, {}}).first->second;
 }
@@ -115,8 +124,9 @@ void sort_small(const sort_request& r, bc::command_queue& queue)
     if (n > one_group_max(r, profile, pol)) return sort_small_tiles(r, queue, ids, profile, pol);
     const std::size_t p = std::max<std::size_t>(2, next_pow2(n));
     small_kernel& k = cached_kernel(queue, ids, profile, r, pol, p);
-    k.args.set(k.kernel, r.keys.buffer, cl_ulong(r.keys.offset), values_buffer_or(r),
-               cl_ulong(r.has_values ? r.values.offset : 0), cl_uint(n));
+    // Keys alone: (keys, key offset, n); pairs: (keys, key offset, values, value offset, n).
+    if (r.has_values) k.args.set(k.kernel, r.keys.buffer, cl_ulong(r.keys.offset), r.values.buffer, cl_ulong(r.values.offset), cl_uint(n));
+    else k.args.set(k.kernel, r.keys.buffer, cl_ulong(r.keys.offset), cl_uint(n));
     launch_1d(queue, k.kernel, k.wg, k.wg);
 }
 

@@ -16,6 +16,9 @@
 //   host/empty_launch, host/reduce_device, host/scan, host/radix: the host time of the enqueue
 //       alone (no wait; the queue is finished after the clock stops): clprim's own per-call cost;
 //       host/args7_launch: the launch with 7 arguments set first (reduce's small kernel's);
+//       host/launch_buf3, host/launch_scalars4, host/launch_local8k: launches of empty kernels
+//       whose arguments were set once: 3 buffers; a buffer and 4 ulongs; a buffer and 8 KiB of
+//       local memory;
 //       host/queries: the driver queries of a call's checks (buffer size and context, the queue's
 //       properties, context and device), no launch; host/knob_read_x10: ten reads of an unset
 //       knob, per read; host/cpu_loop, host/mem_walk: fixed host work without a driver call (a
@@ -26,7 +29,14 @@
 //       then clFinish; reduce/device_x20: 20 such calls, then one clFinish, per call;
 //       reduce/reduce6: the reduce6 variant (two launches through scratch);
 //   scan/inclusive (the bench row scan_op/sum), sort/radix (sort/radix; the keys restored
-//       untimed before each call).
+//       untimed before each call); sort/radix_<kernel>[_e<items>] and sort/pairs_<kernel>: the
+//       small sort's kernels (CLPRIM_SORT_SMALL, CLPRIM_SORT_SMALL_ITEMS); copy_if/value and
+//       copy_if/device: copy_if keeping half with the count returned / left on the device (then
+//       clFinish), through the one-work-group path and (_single_pass, CLPRIM_COPY_IF_SMALL=0) the
+//       single pass; copy_if/value_flush_async: the count read as the single pass's default;
+//       copy_if/value_wg<n>: the one-work-group path in groups of n (CLPRIM_COPY_IF_SMALL=4096,n);
+//       unique/value, partition/value (_single_pass): unique and partition_copy, the count returned;
+//       host/copy_if_device, host/radix_warp: the enqueue's host time.
 // Then the kernels' device time per call from a profiling queue (reduce, scan, radix, and an empty
 // kernel's START..END) and one
 // SUMMARY line (grep it across processes): the CPUs (and NUMA nodes) the thread ran on and the
@@ -36,6 +46,8 @@
 
 #include <clprim/detail/knobs.hpp>
 
+#include <boost/compute/function.hpp>
+
 #include <algorithm>
 #include <cstdint>
 #include <chrono>
@@ -43,6 +55,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <random>
 #include <set>
 #include <string>
@@ -56,6 +69,26 @@
 namespace {
 
 namespace bc = boost::compute;
+
+BOOST_COMPUTE_FUNCTION(bool, call_overhead_is_odd, (cl_uint x), { return (x & 1u) != 0; });
+
+// The small sort's kernels and shapes measured side by side (sort_small_policy.hpp's knobs).
+struct sort_variant {
+    const char* name;
+    std::vector<std::pair<std::string, std::string>> knobs;
+};
+const std::vector<sort_variant>& small_sort_variants()
+{
+    static const std::vector<sort_variant> v{
+        {"registers", {{"CLPRIM_SORT_SMALL", "registers"}}},
+        {"registers_e16", {{"CLPRIM_SORT_SMALL", "registers"}, {"CLPRIM_SORT_SMALL_ITEMS", "16"}}},
+        {"warp", {{"CLPRIM_SORT_SMALL", "warp"}}},
+        {"warp_e4", {{"CLPRIM_SORT_SMALL", "warp"}, {"CLPRIM_SORT_SMALL_ITEMS", "4"}}},
+        {"warp_e16", {{"CLPRIM_SORT_SMALL", "warp"}, {"CLPRIM_SORT_SMALL_ITEMS", "16"}}},
+        {"warp_e32", {{"CLPRIM_SORT_SMALL", "warp"}, {"CLPRIM_SORT_SMALL_ITEMS", "32"}}},
+    };
+    return v;
+}
 
 struct timed_entry {
     std::string name;
@@ -140,6 +173,15 @@ CLPRIM_BENCH(call_overhead)
     static const char* src = R"CLC(
 __kernel void clprim_bench_co_empty(__global uint* p) { }
 __kernel void clprim_bench_co_write(__global uint* p) { if (get_global_id(0) == 0) p[0] = 12345u; }
+__kernel void clprim_bench_co_buf3(__global uint* a, __global uint* b, __global uint* c) { }
+__kernel void clprim_bench_co_scalars4(__global uint* a, ulong b, ulong c, ulong d, ulong e) { }
+__kernel __attribute__((reqd_work_group_size(256, 1, 1))) void clprim_bench_co_local8k(__global uint* p)
+{
+    __local uint l[2048];
+    l[get_local_id(0)] = (uint)get_local_id(0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0 && l[255] == 12345u) p[0] = 1u;
+}
 __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulong d, __global uint* e, ulong f,
                                    __local uint* l) { }
 )CLC";
@@ -154,6 +196,17 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
     write.set_arg(0, word);
     write_host.set_arg(0, host_buf);
     bc::buffer pinned_buf(ctx.ctx, 64, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR);
+    // Kernels whose arguments are set once: what a launch's host time owes to its arguments and
+    // its local memory.
+    bc::kernel buf3 = program.create_kernel("clprim_bench_co_buf3");
+    bc::kernel scalars4 = program.create_kernel("clprim_bench_co_scalars4");
+    bc::kernel local8k = program.create_kernel("clprim_bench_co_local8k");
+    buf3.set_arg(0, word);
+    buf3.set_arg(1, host_buf);
+    buf3.set_arg(2, pinned_buf);
+    scalars4.set_arg(0, word);
+    for (cl_uint i = 1; i < 5; ++i) scalars4.set_arg(i, cl_ulong(i));
+    local8k.set_arg(0, word);
     auto* pinned = static_cast<cl_uint*>(q.enqueue_map_buffer(pinned_buf, CL_MAP_READ | CL_MAP_WRITE, 0, 64));
     const std::size_t g = 256;
     auto launch = [&](const bc::kernel& k, cl_event* e) {
@@ -183,7 +236,13 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
         }
         std::vector<cl_uint> sorted = host;
         std::sort(sorted.begin(), sorted.end());
-        bc::vector<cl_uint> d(host.begin(), host.end(), q), out(n, ctx.ctx), keys(n, ctx.ctx), dres(1, ctx.ctx);
+        bc::vector<cl_uint> d(host.begin(), host.end(), q), out(n, ctx.ctx), keys(n, ctx.ctx), dres(1, ctx.ctx),
+            vals(n, ctx.ctx), cout(n, ctx.ctx);
+        bc::vector<cl_ulong> dcount(1, ctx.ctx);
+        std::vector<cl_uint> run_host(n);
+        for (std::size_t i = 0; i < n; ++i) run_host[i] = cl_uint(host[i] % 3 == 0 ? i : i + 1) / 2;
+        bc::vector<cl_uint> runs(run_host.begin(), run_host.end(), q);
+        const std::size_t want_odd = std::size_t(std::count_if(host.begin(), host.end(), [](cl_uint x) { return (x & 1u) != 0; }));
         q.finish();
         bool right = true;
         cl_uint got = 0;
@@ -286,6 +345,9 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
             clSetKernelArg(args7.get(), 6, 256 * 4, nullptr);
             launch(args7, nullptr);
         }, {}, true);
+        add("host/launch_buf3", [&] { launch(buf3, nullptr); }, {}, true);
+        add("host/launch_scalars4", [&] { launch(scalars4, nullptr); }, {}, true);
+        add("host/launch_local8k", [&] { launch(local8k, nullptr); }, {}, true);
         // The driver queries a call's checks and scopes make (the range's buffer size and context,
         // the queue's properties, context and device), without a launch.
         add("host/queries", [&] {
@@ -337,6 +399,57 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
             clprim::radix_sort(keys.begin(), keys.end(), q);
             q.finish();
         }, {}, false, restore);
+        // #27 (s6-small): the small sort's kernels side by side (CLPRIM_SORT_SMALL, elements per
+        // work-item CLPRIM_SORT_SMALL_ITEMS), keys and pairs; copy_if keeping half, the count
+        // returned and on the device, through the one-work-group path (copy_if_small.cl) and
+        // through the single pass (CLPRIM_COPY_IF_SMALL=0), and the small path's count read as the
+        // single pass's default (flush_async).
+        for (const auto& v : small_sort_variants()) {
+            add(std::string("sort/radix_") + v.name, [&] {
+                clprim::radix_sort(keys.begin(), keys.end(), q);
+                q.finish();
+            }, v.knobs, false, restore);
+        }
+        auto restore_pairs = [&] {
+            bc::copy(d.begin(), d.end(), keys.begin(), q);
+            bc::copy(d.begin(), d.end(), vals.begin(), q);
+        };
+        for (const char* k : {"registers", "warp"}) {
+            add(std::string("sort/pairs_") + k, [&] {
+                clprim::radix_sort_by_key(keys.begin(), keys.end(), vals.begin(), q);
+                q.finish();
+            }, {{"CLPRIM_SORT_SMALL", k}}, false, restore_pairs);
+        }
+        auto copy_value = [&] {
+            if (clprim::copy_if(d.begin(), d.end(), cout.begin(), q, call_overhead_is_odd) != want_odd) right = false;
+        };
+        auto copy_device = [&] {
+            clprim::copy_if(d.begin(), d.end(), cout.begin(), dcount.begin(), q, call_overhead_is_odd);
+            q.finish();
+        };
+        add("copy_if/value", copy_value);
+        add("copy_if/value_single_pass", copy_value, {{"CLPRIM_COPY_IF_SMALL", "0"}});
+        add("copy_if/value_flush_async", copy_value, {{"CLPRIM_COPY_IF_READ", "flush_async"}});
+        for (const char* wg : {"128", "512", "1024"})
+            add(std::string("copy_if/value_wg") + wg, copy_value, {{"CLPRIM_COPY_IF_SMALL", std::string("4096,") + wg}});
+        add("copy_if/device", copy_device);
+        add("copy_if/device_single_pass", copy_device, {{"CLPRIM_COPY_IF_SMALL", "0"}});
+        // unique (runs of about 2) and partition_copy keeping half, the count returned, through the
+        // one-work-group path and the single pass.
+        auto unique_value = [&] { (void)clprim::unique(runs.begin(), runs.end(), cout.begin(), q); };
+        auto partition_value = [&] {
+            if (clprim::partition_copy(d.begin(), d.end(), cout.begin(), vals.begin(), q, call_overhead_is_odd) != want_odd)
+                right = false;
+        };
+        add("unique/value", unique_value);
+        add("unique/value_single_pass", unique_value, {{"CLPRIM_COPY_IF_SMALL", "0"}});
+        add("partition/value", partition_value);
+        add("partition/value_single_pass", partition_value, {{"CLPRIM_COPY_IF_SMALL", "0"}});
+        add("host/copy_if_device", [&] {
+            clprim::copy_if(d.begin(), d.end(), cout.begin(), dcount.begin(), q, call_overhead_is_odd);
+        }, {}, true);
+        add("host/radix_warp", [&] { clprim::radix_sort(keys.begin(), keys.end(), q); }, {{"CLPRIM_SORT_SMALL", "warp"}},
+            true, restore);
 
         // Pure host work of a fixed size (no driver call): is a slow process's CPU itself slower?
         // A dependent integer chain, and 1000 dependent loads in 256 KiB in a fixed random order (last
@@ -397,6 +510,23 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
             clprim::radix_sort(pkeys.begin(), pkeys.end(), pq);
         }, rounds);
 
+        // The small sort's variants and copy_if's two small paths, kernels alone (no copy).
+        std::vector<std::pair<std::string, double>> variant_kernels;
+        for (const auto& v : small_sort_variants()) {
+            std::vector<std::unique_ptr<clprim::detail::scoped_knob>> set;
+            for (const auto& kv : v.knobs) set.emplace_back(new clprim::detail::scoped_knob(kv.first.c_str(), kv.second));
+            const auto p = clprim_bench::profile_calls(pq, [&] { clprim::radix_sort(pkeys.begin(), pkeys.end(), pq); }, rounds);
+            variant_kernels.emplace_back(std::string("radix_") + v.name, p.kernel_ms);
+        }
+        for (const char* most : {"4096", "0", "4096,128", "4096,512", "4096,1024"}) {
+            clprim::detail::scoped_knob small("CLPRIM_COPY_IF_SMALL", most);
+            const auto p = clprim_bench::profile_calls(pq, [&] {
+                clprim::copy_if(d.begin(), d.end(), cout.begin(), dcount.begin(), pq, call_overhead_is_odd);
+            }, rounds);
+            variant_kernels.emplace_back(std::string("copy_if_") + (most[0] == '0' ? "single_pass" : std::string("small_") + most),
+                                         p.kernel_ms);
+        }
+
         // The empty kernel's own "device time" on the profiling queue (what START..END of any
         // kernel cannot go below on this driver).
         double empty_profiled = 0;
@@ -428,16 +558,26 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
         clprim_bench::print_kernel_times(pr.times, rounds);
         clprim_bench::print_kernel_times(ps.times, rounds);
         clprim_bench::print_kernel_times(pk.times, rounds);
+        std::printf("  kernels alone (profiling queue, per call):");
+        for (const auto& v : variant_kernels) std::printf(" %s %.4f", v.first.c_str(), v.second);
+        std::printf(" ms\n");
         std::string cpu_list;
         for (const auto& c : cpus)
             cpu_list += (cpu_list.empty() ? "" : ",") + std::to_string(c.first) + "/" + std::to_string(c.second);
         std::printf("SUMMARY n=%zu pid=%d cpu_first=%d/%d cpus(cpu/node)=%s", n, int(getpid()), first.first, first.second,
                     cpu_list.c_str());
-        for (const char* e : {"floor/finish", "floor/read_plain", "floor/read_pinned", "floor/read_flush_async",
+        for (const char* e : {"floor/finish", "floor/read_flush_spin", "floor/read_plain", "floor/read_pinned", "floor/read_flush_async",
                               "floor/read_spin", "reduce/value_default", "reduce/value_read0_plain",
                               "reduce/value_read3_flush_async", "reduce/value_read4_spin", "reduce/value_read8_flush_plain",
                               "reduce/value_read9_flush_spin",
-                              "reduce/device", "scan/inclusive", "sort/radix", "host/reduce_device", "host/empty_launch",
+                              "reduce/device", "scan/inclusive", "sort/radix", "sort/radix_registers", "sort/radix_warp",
+                              "sort/radix_warp_e4", "sort/radix_warp_e16", "sort/radix_warp_e32", "sort/pairs_warp",
+                              "copy_if/value", "copy_if/value_single_pass", "copy_if/value_flush_async", "copy_if/value_wg128",
+                              "copy_if/value_wg512", "copy_if/value_wg1024", "copy_if/device",
+                              "copy_if/device_single_pass", "unique/value", "unique/value_single_pass", "partition/value",
+                              "partition/value_single_pass", "host/copy_if_device", "host/radix_warp",
+                              "host/radix", "host/reduce_device", "host/empty_launch", "host/launch_buf3", "host/launch_scalars4",
+                              "host/launch_local8k",
                               "host/cpu_loop", "host/mem_walk"})
             std::printf(" %s=%.4f", std::strchr(e, '/') + 1, med(e));
         std::printf(" %s\n", right ? "right" : "WRONG");

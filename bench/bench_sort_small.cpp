@@ -4,8 +4,8 @@
 // (the call, then clFinish; median, input restored untimed before each), the kernel's device time
 // (profiling events) and the host time of the call alone (it returns before the device is done).
 // Beside them, the wall time of an empty one-group kernel on the same queue: the floor.
-// CLPRIM_SORT_SMALL_SWEEP="kernel,items;..." lists the variants (kernel registers|network, items
-// per work-item for registers); default "registers,8;registers,4;registers,16;network,0".
+// CLPRIM_SORT_SMALL_SWEEP="kernel,items;..." lists the variants (kernel registers|network|warp, items
+// per work-item for registers and warp); default "registers,8;registers,4;registers,16;network,0".
 #include "bench_framework.hpp"
 
 #include <clprim/detail/knobs.hpp>

@@ -6,6 +6,7 @@
 // "Composing") leaves the count on the device and does not wait.
 #include "copy_if_partition.hpp"
 #include "copy_if_policy.hpp"
+#include "copy_if_small.hpp"
 #include "copy_if_unique.hpp"
 #include "count_read.hpp"
 #include "reduce_pinned.hpp"
@@ -17,6 +18,7 @@
 #include <clprim/detail/knobs.hpp>
 #include <clprim/detail/lookback_slots.hpp>
 #include <clprim/detail/primitives_kernels.hpp>
+#include <clprim/detail/queue_info.hpp>
 #include <clprim/detail/queue_order.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/scan.hpp>
@@ -269,6 +271,18 @@ bool overlaps(const buffer_range& a, std::size_t a_len, std::size_t a_elem, cons
            b.offset * b_elem < (a.offset + a_len) * a_elem;
 }
 
+// How the count comes back for a copy_if_read (map is handled by its caller).
+result_read result_read_of(copy_if_read read)
+{
+    return read == copy_if_read::plain          ? result_read::plain
+           : read == copy_if_read::finish       ? result_read::finish
+           : read == copy_if_read::async        ? result_read::async
+           : read == copy_if_read::flush_pinned ? result_read::flush_pinned
+           : read == copy_if_read::flush_async  ? result_read::flush_async
+           : read == copy_if_read::spin         ? result_read::spin
+                                                : result_read::pinned;
+}
+
 // Checks what can be checked before anything is enqueued (the output may be written anywhere in
 // [out.offset, out.offset + min(n, room))).
 void check_ranges(const buffer_range& in, const buffer_range& out, element_type type, const buffer_range* count)
@@ -286,14 +300,32 @@ std::size_t copy_if_impl(const buffer_range& in, const buffer_range& out, elemen
                          const std::string& pred_file, bc::command_queue& user_queue)
 {
     check_ranges(in, out, type, nullptr);
-    require_type_support(type, user_queue.get_device(), who);
+    require_type_support(type, user_queue, who);
     if (in.size == 0) return 0;
 
     cl_ulong total = 0;
     in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
     bc::command_queue& queue = scope.queue();
     guarded(who, [&] {
-        const copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), in.size);
+        // The queue's context and profile without a driver query (queue_info.hpp).
+        const queue_info& info = info_of(queue);
+        const bc::context context = info.context;
+        const device_profile& profile = *info.profile;
+        // One work-group (copy_if_small.cl): the count into this thread's word, read back as
+        // reduce's value is on GPUs (a flush, a non-blocking read with an event, a flush, the host
+        // polls the event) unless CLPRIM_COPY_IF_READ says otherwise.
+        if (in.size <= copy_if_small_max(profile)) {
+            const bool knob_read = knobs_with_prefix("CLPRIM_COPY_IF_") && knob_text("CLPRIM_COPY_IF_READ");
+            const copy_if_read read =
+                knob_read ? select_copy_if_policy(profile, size_of(type), in.size).read : copy_if_read::flush_async;
+            const bc::buffer& count = result_device_word(context);
+            if (copy_if_small_launch(in, out, type, pred_file, count, 0, true, queue)) {
+                if (profile.is_gpu() && !knob_read) read_value(context, queue, count, 0, sizeof total, &total, value_read::flush_spin);
+                else read_result_word(queue, count, sizeof total, &total, result_read_of(read));
+                return;
+            }
+        }
+        const copy_if_policy policy = select_copy_if_policy(profile, size_of(type), in.size);
         if (policy.path == copy_if_path::single_pass && policy.read == copy_if_read::map) {
             bc::buffer& word = zero_copy_word(queue);
             run_single_pass(in, out, type, pred_file, policy, word, 0, queue);
@@ -306,14 +338,7 @@ std::size_t copy_if_impl(const buffer_range& in, const buffer_range& out, elemen
             const bc::buffer& count = result_device_word(queue.get_context());
             run_single_pass(in, out, type, pred_file, policy, count, 0, queue);
             // The one wait, as the policy says (copy_if_read; map is handled above).
-            const result_read form = policy.read == copy_if_read::plain          ? result_read::plain
-                                     : policy.read == copy_if_read::finish       ? result_read::finish
-                                     : policy.read == copy_if_read::async        ? result_read::async
-                                     : policy.read == copy_if_read::flush_pinned ? result_read::flush_pinned
-                                     : policy.read == copy_if_read::flush_async  ? result_read::flush_async
-                                     : policy.read == copy_if_read::spin         ? result_read::spin
-                                                                                 : result_read::pinned;
-            read_result_word(queue, count, sizeof total, &total, form);
+            read_result_word(queue, count, sizeof total, &total, result_read_of(policy.read));
             return;
         }
         const std::size_t tiles = three_pass_tiles(queue, type, pred_file, in.size);
@@ -332,7 +357,7 @@ void copy_if_count_impl(const buffer_range& in, const buffer_range& out, element
                         const std::string& pred_file, const buffer_range& count, bc::command_queue& user_queue)
 {
     check_ranges(in, out, type, &count);
-    require_type_support(type, user_queue.get_device(), who);
+    require_type_support(type, user_queue, who);
     in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
     bc::command_queue& queue = scope.queue();
     guarded(who, [&] {
@@ -341,7 +366,11 @@ void copy_if_count_impl(const buffer_range& in, const buffer_range& out, element
             queue.enqueue_fill_buffer(count.buffer, &zero, sizeof zero, count.offset * sizeof zero, sizeof zero);
             return;
         }
-        const copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), in.size);
+        const device_profile& profile = *info_of(queue).profile; // no driver query (queue_info.hpp)
+        if (in.size <= copy_if_small_max(profile) &&
+            copy_if_small_launch(in, out, type, pred_file, count.buffer, count.offset, false, queue))
+            return;
+        const copy_if_policy policy = select_copy_if_policy(profile, size_of(type), in.size);
         if (policy.path == copy_if_path::single_pass) {
             run_single_pass(in, out, type, pred_file, policy, count.buffer, count.offset, queue);
             return;
@@ -358,6 +387,10 @@ void copy_if_count_impl(const buffer_range& in, const buffer_range& out, element
 void copy_if_unique_launch(const buffer_range& in, const buffer_range& out, element_type type,
                            const bc::buffer& count_buffer, std::size_t count_offset, bc::command_queue& queue)
 {
+    // One work-group where it holds the range (copy_if_small.cl).
+    if (in.size <= copy_if_small_max(*info_of(queue).profile) &&
+        copy_if_small_launch(in, out, type, std::string(), count_buffer, count_offset, false, queue, small_form::unique))
+        return;
     copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), in.size, true);
     policy.path = copy_if_path::single_pass;
     if (const auto u = knob_choice("CLPRIM_UNIQUE_PREV", {"global", "registers"})) policy.unique_prev = *u == 1;
@@ -368,6 +401,11 @@ void copy_if_partition_launch(const buffer_range& in, const buffer_range& out1, 
                               element_type type, const std::string& pred_file, const bc::buffer& count_buffer,
                               std::size_t count_offset, bc::command_queue& queue)
 {
+    // One work-group where it holds the range (copy_if_small.cl).
+    if (in.size <= copy_if_small_max(*info_of(queue).profile) &&
+        copy_if_small_launch(in, out1, type, pred_file, count_buffer, count_offset, false, queue, small_form::partition,
+                             &out2))
+        return;
     copy_if_policy policy = select_copy_if_policy(profile_of(queue.get_device()), size_of(type), in.size, true);
     policy.path = copy_if_path::single_pass;
     run_single_pass(in, out1, type, pred_file, policy, count_buffer, count_offset, queue, cpy_form::partition, &out2);

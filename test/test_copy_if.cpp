@@ -50,6 +50,67 @@ void check_copy_if(bc::command_queue& queue, const std::vector<T>& data, Pred pr
     BOOST_TEST(guards, label << " n=" << data.size() << ": wrote outside the result");
 }
 
+// The count_result overload over the sub-range [7, 7 + n) of an input into a guarded sub-range of
+// the result, the count into the middle of three words; then a result with room for 3 elements
+// only (the count is the full one, 3 are written).
+void check_count_result(bc::command_queue& queue, std::size_t n, const std::string& label)
+{
+    using T = cl_uint;
+    const auto v = make_data<T>(n + 10, distribution::random, n + 1);
+    std::vector<T> expected;
+    std::copy_if(v.begin() + 7, v.begin() + 7 + n, std::back_inserter(expected), [](T x) { return (x & 1u) != 0; });
+    bc::vector<T> d = to_device(v, queue);
+    const T guard = T(77);
+    bc::vector<T> out = to_device(std::vector<T>(n + 2, guard), queue);
+    bc::vector<cl_ulong> c = to_device(std::vector<cl_ulong>{5, 5, 5}, queue);
+    clprim::copy_if(d.begin() + 7, d.begin() + 7 + n, out.begin() + 1, c.begin() + 1, queue, keep_half);
+    const auto hc = to_host(c, queue);
+    BOOST_TEST((hc[0] == 5 && hc[1] == expected.size() && hc[2] == 5),
+               label << " n=" << n << " count " << hc[1] << " expected " << expected.size());
+    const auto h = to_host(out, queue);
+    std::vector<T> got(h.begin() + 1, h.begin() + 1 + expected.size());
+    BOOST_TEST(bit_equal(got, expected), label << " n=" << n);
+    bool guards = h.front() == guard;
+    for (std::size_t i = 1 + expected.size(); i < h.size(); ++i) guards = guards && h[i] == guard;
+    BOOST_TEST(guards, label << " n=" << n << ": wrote outside the result");
+    if (expected.size() > 3) {
+        bc::vector<T> small = to_device(std::vector<T>(4, guard), queue);
+        clprim::copy_if(d.begin() + 7, d.begin() + 7 + n, small.begin() + 1, c.begin(), queue, keep_half);
+        const auto hs = to_host(small, queue);
+        const auto hc2 = to_host(c, queue);
+        BOOST_TEST(hc2[0] == expected.size(), label << " n=" << n << " small result count");
+        BOOST_TEST((hs[0] == guard && hs[1] == expected[0] && hs[2] == expected[1] && hs[3] == expected[2]),
+                   label << " n=" << n << " small result");
+    }
+}
+
+// Both overloads on the out-of-order queue ooo with n elements: each call runs after the upload
+// and before the reads that follow it on the queue.
+void check_out_of_order(bc::command_queue& ooo, std::size_t n, const std::string& label)
+{
+    using T = cl_uint;
+    const bc::context context = ooo.get_context();
+    const auto v = make_data<T>(n, distribution::random, 99);
+    std::vector<T> expected;
+    std::copy_if(v.begin(), v.end(), std::back_inserter(expected), [](T x) { return (x & 1u) != 0; });
+    bc::vector<T> d(n, context), out(n, context);
+    bc::vector<cl_ulong> c(1, context);
+    bc::copy_async(v.begin(), v.end(), d.begin(), ooo);
+    const std::size_t count = clprim::copy_if(d.begin(), d.end(), out.begin(), ooo, keep_half);
+    BOOST_TEST(count == expected.size(), label);
+    std::vector<T> h(n);
+    bc::copy(out.begin(), out.end(), h.begin(), ooo);
+    BOOST_TEST(std::equal(expected.begin(), expected.end(), h.begin()), label);
+    const std::vector<T> zeros(n, 0u);
+    bc::copy(zeros.begin(), zeros.end(), out.begin(), ooo);
+    clprim::copy_if(d.begin(), d.end(), out.begin(), c.begin(), ooo, keep_half);
+    std::vector<cl_ulong> hc(1);
+    bc::copy(c.begin(), c.end(), hc.begin(), ooo);
+    bc::copy(out.begin(), out.end(), h.begin(), ooo);
+    BOOST_TEST(hc[0] == expected.size(), label << " count_result");
+    BOOST_TEST(std::equal(expected.begin(), expected.end(), h.begin()), label << " count_result");
+}
+
 } // namespace
 
 BOOST_FIXTURE_TEST_SUITE(copy_if, fixture)
@@ -196,6 +257,84 @@ BOOST_AUTO_TEST_CASE(every_path_forced)
     }
 }
 
+// The one-work-group path (copy_if_small.cl, CLPRIM_COPY_IF_SMALL: the largest range it takes
+// and the group's size): sizes 0 to the limit and one past it (the single pass then), every pattern, a type of every
+// width, both overloads with guarded sub-ranges, a result too small, an out-of-order queue.
+BOOST_AUTO_TEST_CASE(small_path)
+{
+    using T = cl_uint;
+    for (const char* most : {"4096", "8192", "300", "1000,32", "4096,1024"}) {
+        env_override small("CLPRIM_COPY_IF_SMALL", most);
+        const std::size_t limit = std::stoul(most);
+        for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(31), std::size_t(32),
+                              std::size_t(33), std::size_t(257), std::size_t(299), std::size_t(300), std::size_t(301),
+                              std::size_t(1021), std::size_t(1024), std::size_t(4093), std::size_t(4096),
+                              std::size_t(4097), std::size_t(8191), std::size_t(8192), std::size_t(8193)}) {
+            if (n > limit + 1 && n > 4097) continue;
+            const std::string label = std::string("small ") + most;
+            auto random = make_data<T>(n, distribution::random, n);
+            std::vector<T> index(n);
+            for (std::size_t i = 0; i < n; ++i) index[i] = T(i);
+            check_copy_if<T>(queue, random, keep_half, [](T x) { return (x & 1u) != 0; }, "half " + label);
+            check_copy_if<T>(queue, index, keep_half, [](T x) { return (x & 1u) != 0; }, "alternating " + label);
+            check_copy_if<T>(queue, random, keep_sparse, [](T x) { return (x & 63u) == 5u; }, "sparse " + label);
+            if (n % 4 == 1) {
+                check_copy_if<T>(queue, random, keep_none, [](T) { return false; }, "none " + label);
+                check_copy_if<T>(queue, random, keep_all, [](T) { return true; }, "all " + label);
+            }
+        }
+    }
+    env_override small("CLPRIM_COPY_IF_SMALL", "4096");
+    check_copy_if<T>(queue, std::vector<T>{}, keep_half, [](T x) { return (x & 1u) != 0; }, "small empty");
+    // The count read in every form, calls in a row (each must see its own count).
+    for (const char* read : {"spin", "plain", "finish", "map", "flush_async"}) {
+        env_override r("CLPRIM_COPY_IF_READ", read);
+        for (std::size_t n : {std::size_t(1), std::size_t(5), std::size_t(1024), std::size_t(4096), std::size_t(4097)}) {
+            const auto random = make_data<T>(n, distribution::random, n + 3);
+            check_copy_if<T>(queue, random, keep_half, [](T x) { return (x & 1u) != 0; }, std::string("small read ") + read);
+            check_copy_if<T>(queue, random, keep_sparse, [](T x) { return (x & 63u) == 5u; }, std::string("small read ") + read);
+        }
+    }
+    using bc::lambda::_1;
+    for (std::size_t n : {std::size_t(13), std::size_t(1021)}) {
+        if (type_runs_here<cl_char>()) {
+            const auto v = make_data<cl_char>(n, distribution::random);
+            check_copy_if<cl_char>(queue, v, _1 > cl_char(0), [](cl_char x) { return x > 0; }, "small char");
+        }
+        const auto s = make_data<cl_short>(n, distribution::random);
+        check_copy_if<cl_short>(queue, s, _1 < cl_short(0), [](cl_short x) { return x < 0; }, "small short");
+        const auto f = make_data<cl_float>(n, distribution::random);
+        check_copy_if<cl_float>(queue, f, _1 > 0.5f, [](cl_float x) { return x > 0.5f; }, "small float");
+        if (type_runs_here<cl_double>()) {
+            const auto dv = make_data<cl_double>(n, distribution::random);
+            check_copy_if<cl_double>(queue, dv, _1 < 0.25, [](cl_double x) { return x < 0.25; }, "small double");
+        }
+        const auto l = make_data<cl_long>(n, distribution::random);
+        check_copy_if<cl_long>(queue, l, _1 > cl_long(0), [](cl_long x) { return x > 0; }, "small long");
+    }
+    // count_result into a guarded word, sub-ranges in and out, a result with room for 3 (both
+    // overloads: the value-returning one throws).
+    for (std::size_t n : {std::size_t(1), std::size_t(25), std::size_t(1024), std::size_t(4096)}) {
+        check_count_result(queue, n, "small");
+        const auto v = make_data<T>(n, distribution::random, n + 1);
+        std::vector<T> expected;
+        std::copy_if(v.begin(), v.end(), std::back_inserter(expected), [](T x) { return (x & 1u) != 0; });
+        if (expected.size() > 3) {
+            bc::vector<T> d = to_device(v, queue);
+            // (The room ends with the buffer: 3 elements after a guard.)
+            bc::vector<T> room = to_device(std::vector<T>(4, T(77)), queue);
+            BOOST_CHECK_THROW(clprim::copy_if(d.begin(), d.end(), room.begin() + 1, queue, keep_half),
+                              clprim::invalid_argument_error);
+            const auto hr = to_host(room, queue);
+            BOOST_TEST((hr[0] == T(77) && hr[1] == expected[0] && hr[2] == expected[1] && hr[3] == expected[2]),
+                       "small result too small n=" << n);
+        }
+    }
+    // An out-of-order queue: the calls run after the upload and before the reads behind them.
+    bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    check_out_of_order(ooo, 3001, "small out-of-order");
+}
+
 // The single pass at 2^24 + 3 (2^26 + 1 on GPUs too), waiting and with every tile's fallback: no
 // hang, the same results.
 BOOST_AUTO_TEST_CASE(single_pass_large)
@@ -239,40 +378,11 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_type_every_path, T, all_types)
 // guarded sub-range of the result, nothing past the result's room, the input a sub-range too.
 BOOST_AUTO_TEST_CASE(count_result_every_path)
 {
-    using T = cl_uint;
     for (const auto& f : forced_paths) {
         if (*f.walk_reads && !clprim::detail::profile_of(device).nvidia) continue; // (the same kernel elsewhere)
         forcing force(f);
-        for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(25), std::size_t(4097), std::size_t(30011)}) {
-            const auto v = make_data<T>(n + 10, distribution::random, n + 1);
-            std::vector<T> expected;
-            std::copy_if(v.begin() + 7, v.begin() + 7 + n, std::back_inserter(expected), [](T x) { return (x & 1u) != 0; });
-            bc::vector<T> d = to_device(v, queue);
-            const T guard = T(77);
-            bc::vector<T> out = to_device(std::vector<T>(n + 2, guard), queue);
-            bc::vector<cl_ulong> c = to_device(std::vector<cl_ulong>{5, 5, 5}, queue);
-            clprim::copy_if(d.begin() + 7, d.begin() + 7 + n, out.begin() + 1, c.begin() + 1, queue, keep_half);
-            const auto hc = to_host(c, queue);
-            BOOST_TEST((hc[0] == 5 && hc[1] == expected.size() && hc[2] == 5),
-                       label_of(f) << " n=" << n << " count " << hc[1] << " expected " << expected.size());
-            const auto h = to_host(out, queue);
-            std::vector<T> got(h.begin() + 1, h.begin() + 1 + expected.size());
-            BOOST_TEST(bit_equal(got, expected), label_of(f) << " n=" << n);
-            bool guards = h.front() == guard;
-            for (std::size_t i = 1 + expected.size(); i < h.size(); ++i) guards = guards && h[i] == guard;
-            BOOST_TEST(guards, label_of(f) << " n=" << n << ": wrote outside the result");
-
-            // A result with room for 3 elements only: the count is the full one, 3 are written.
-            if (expected.size() > 3) {
-                bc::vector<T> small = to_device(std::vector<T>(4, guard), queue);
-                clprim::copy_if(d.begin() + 7, d.begin() + 7 + n, small.begin() + 1, c.begin(), queue, keep_half);
-                const auto hs = to_host(small, queue);
-                const auto hc2 = to_host(c, queue);
-                BOOST_TEST(hc2[0] == expected.size(), label_of(f) << " n=" << n << " small result count");
-                BOOST_TEST((hs[0] == guard && hs[1] == expected[0] && hs[2] == expected[1] && hs[3] == expected[2]),
-                           label_of(f) << " n=" << n << " small result");
-            }
-        }
+        for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(25), std::size_t(4097), std::size_t(30011)})
+            check_count_result(queue, n, label_of(f));
     }
 }
 
@@ -280,30 +390,10 @@ BOOST_AUTO_TEST_CASE(count_result_every_path)
 // and before the read that follow it on the queue.
 BOOST_AUTO_TEST_CASE(out_of_order_queue_every_path)
 {
-    using T = cl_uint;
     bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
     for (const auto& f : {forced_paths[0], forced_paths[1], forced_paths[3], forced_paths[10], forced_paths[7], forced_paths[12], forced_paths[13]}) {
         forcing force(f);
-        const std::size_t n = 20000;
-        const auto v = make_data<T>(n, distribution::random, 99);
-        std::vector<T> expected;
-        std::copy_if(v.begin(), v.end(), std::back_inserter(expected), [](T x) { return (x & 1u) != 0; });
-        bc::vector<T> d(n, context), out(n, context);
-        bc::vector<cl_ulong> c(1, context);
-        bc::copy_async(v.begin(), v.end(), d.begin(), ooo);
-        const std::size_t count = clprim::copy_if(d.begin(), d.end(), out.begin(), ooo, keep_half);
-        BOOST_TEST(count == expected.size(), label_of(f));
-        std::vector<T> h(n);
-        bc::copy(out.begin(), out.end(), h.begin(), ooo);
-        BOOST_TEST(std::equal(expected.begin(), expected.end(), h.begin()), label_of(f));
-        const std::vector<T> zeros(n, 0u);
-        bc::copy(zeros.begin(), zeros.end(), out.begin(), ooo);
-        clprim::copy_if(d.begin(), d.end(), out.begin(), c.begin(), ooo, keep_half);
-        std::vector<cl_ulong> hc(1);
-        bc::copy(c.begin(), c.end(), hc.begin(), ooo);
-        bc::copy(out.begin(), out.end(), h.begin(), ooo);
-        BOOST_TEST(hc[0] == expected.size(), label_of(f) << " count_result");
-        BOOST_TEST(std::equal(expected.begin(), expected.end(), h.begin()), label_of(f) << " count_result");
+        check_out_of_order(ooo, 20000, label_of(f));
     }
 }
 

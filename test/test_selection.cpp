@@ -327,6 +327,29 @@ BOOST_AUTO_TEST_CASE(partition_types)
     }
 }
 
+// unique and partition_copy through copy_if's one-work-group path (copy_if_small.cl,
+// CLPRIM_COPY_IF_SMALL: the largest range and the group's size) at its limit and one past it.
+BOOST_AUTO_TEST_CASE(small_path_unique_partition)
+{
+    env_override unique_path("CLPRIM_UNIQUE_PATH", "copy_if"), partition_path("CLPRIM_PARTITION_PATH", "copy_if");
+    using bc::lambda::_1;
+    for (const char* shape : {"4096", "2048,64"}) {
+        env_override small("CLPRIM_COPY_IF_SMALL", shape);
+        const std::string label = std::string("small ") + shape;
+        for (std::size_t n : {std::size_t(1), std::size_t(3), std::size_t(2047), std::size_t(2048), std::size_t(2049),
+                              std::size_t(4095), std::size_t(4096), std::size_t(4097)}) {
+            for (const auto& s : run_shapes()) {
+                const std::size_t lo = std::min(s.min_run, n), hi = std::min(s.max_run, n);
+                check_unique_rle(queue, run_keys<cl_uint>(n, lo, hi), label + " " + s.name + " uint", false);
+            }
+            check_unique_rle(queue, run_keys<cl_ulong>(n, 1, 4), label + " ulong", false);
+            const auto data = make_data<cl_uint>(n, distribution::random);
+            check_partition(queue, data, odd_uint, [](cl_uint x) { return (x & 1u) != 0; }, label + " odd");
+            check_partition(queue, data, _1 >= 0u, [](cl_uint) { return true; }, label + " all");
+        }
+    }
+}
+
 // The look-back with its decoupled fallback on tiny tiles (24 elements: thousands of tiles, far
 // more than a device runs at once), sizes around tile borders: waiting as usual, then with every
 // tile computing its predecessor from the input (CLPRIM_LOOKBACK=fallback); both look-back

@@ -88,6 +88,27 @@ void vector_pairs(std::size_t n, order_t o, const std::string& label)
     BOOST_TEST(first_difference(got_v, want_v) == -1, what << ": values wrong or not stable");
 }
 
+// Runs checks (given a label) at 2, 4, 16 and 32 elements per work-item of the kernel. A forced
+// shape needs n / items work-items in one group: where the built kernel allows fewer (the H100
+// gives the registers kernel 256), clprim says so with unsupported_error and sorts nothing; those
+// shapes are skipped, and at least one shape must have run everywhere.
+template <class F>
+void items_shapes(const std::string& kernel, F checks)
+{
+    int ran = 0;
+    for (const char* items : {"2", "4", "16", "32"}) {
+        env_override e("CLPRIM_SORT_SMALL_ITEMS", items);
+        const std::string label = kernel + " items " + items;
+        try {
+            checks(label);
+            ++ran;
+        } catch (const clprim::unsupported_error& x) {
+            BOOST_TEST_MESSAGE(label << ": not on this device (" << x.what() << ")");
+        }
+    }
+    BOOST_TEST(ran > 0);
+}
+
 const std::vector<distribution>& key_dists()
 {
     static const std::vector<distribution> d{distribution::random, distribution::extremes, distribution::few_distinct};
@@ -146,29 +167,17 @@ BOOST_AUTO_TEST_CASE(registers_items_per_work_item)
 {
     env_override path("CLPRIM_RADIX_PATH", "small");
     env_override kernel("CLPRIM_SORT_SMALL", "registers");
-    // A forced shape needs n / items work-items in one group: where the built kernel allows
-    // fewer (the H100 gives this kernel 256), clprim says so with unsupported_error and sorts
-    // nothing; those shapes are skipped, and at least one shape must have run everywhere.
-    int ran = 0;
-    for (const char* items : {"2", "4", "16", "32"}) {
-        env_override e("CLPRIM_SORT_SMALL_ITEMS", items);
-        const std::string label = std::string("registers items ") + items;
-        try {
-            check_sorted_keys<cl_uint>(1021, distribution::random, order_t::ascending,
-                                       [](auto f, auto l, auto& q) { clprim::radix_sort(f, l, q); }, label);
-            check_sorted_keys<cl_uint>(4096, distribution::few_distinct, order_t::ascending,
-                                       [](auto f, auto l, auto& q) { clprim::radix_sort(f, l, q); }, label);
-            check_sorted_pairs<cl_uint, cl_uint>(4093, distribution::few_distinct, order_t::descending, true,
-                                                 [](auto f, auto l, auto v, auto& q) {
-                                                     clprim::radix_sort_by_key(f, l, v, q, order_t::descending);
-                                                 },
-                                                 label);
-            ++ran;
-        } catch (const clprim::unsupported_error& x) {
-            BOOST_TEST_MESSAGE(label << ": not on this device (" << x.what() << ")");
-        }
-    }
-    BOOST_TEST(ran > 0);
+    items_shapes("registers", [](const std::string& label) {
+        check_sorted_keys<cl_uint>(1021, distribution::random, order_t::ascending,
+                                   [](auto f, auto l, auto& q) { clprim::radix_sort(f, l, q); }, label);
+        check_sorted_keys<cl_uint>(4096, distribution::few_distinct, order_t::ascending,
+                                   [](auto f, auto l, auto& q) { clprim::radix_sort(f, l, q); }, label);
+        check_sorted_pairs<cl_uint, cl_uint>(4093, distribution::few_distinct, order_t::descending, true,
+                                             [](auto f, auto l, auto v, auto& q) {
+                                                 clprim::radix_sort_by_key(f, l, v, q, order_t::descending);
+                                             },
+                                             label);
+    });
 }
 
 // The network kernel (CLPRIM_SORT_SMALL=network): every step through local memory.
@@ -180,6 +189,42 @@ BOOST_AUTO_TEST_CASE(network_kernel)
     keys_sizes<cl_ulong>({1021, 2048}, key_dists(), "network", down_only);
     pairs_sizes<cl_uint, cl_uint>({1021, 4096}, distribution::few_distinct, "network");
     pairs_sizes<cl_ushort, cl_uint>({1021}, distribution::few_distinct, "network", up_only);
+}
+
+// The warp kernel (CLPRIM_SORT_SMALL=warp, sort_small_warp.cl): steps between work-items by warp
+// shuffles on NVIDIA, through local memory elsewhere; every key width, keys and pairs (the packed
+// index of 8/16- and 32-bit keys, the (key, index) pair of 64-bit keys), both orders, sizes up to
+// the largest range and past it, and elements per work-item from 2 to 32.
+BOOST_AUTO_TEST_CASE(warp_kernel)
+{
+    env_override path("CLPRIM_RADIX_PATH", "small");
+    env_override kernel("CLPRIM_SORT_SMALL", "warp");
+    keys_sizes<cl_uint>({0, 1, 2, 3, 31, 33, 257, 1021, 1023, 1024, 1025, 4093, 4096, 4097},
+                        {distribution::random, distribution::few_distinct}, "warp", up_only);
+    keys_sizes<cl_uint>({1021}, {distribution::random}, "warp", down_only);
+    keys_sizes<cl_uint>({1024}, {distribution::sorted, distribution::reversed, distribution::all_equal}, "warp", up_only);
+    keys_sizes<cl_float>({1021}, {distribution::random, distribution::float_specials}, "warp", up_only);
+    keys_sizes<cl_uchar>({1021}, key_dists(), "warp", up_only);
+    keys_sizes<cl_short>({1021}, key_dists(), "warp", down_only);
+    keys_sizes<cl_ulong>({3, 1021}, key_dists(), "warp", up_only);
+    keys_sizes<cl_double>({1021}, {distribution::float_specials}, "warp", down_only);
+    pairs_sizes<cl_uint, cl_uint>({3, 1021, 1024}, distribution::few_distinct, "warp");
+    pairs_sizes<cl_uint, cl_uint>({4096}, distribution::few_distinct, "warp", up_only);
+    pairs_sizes<cl_ushort, cl_uint>({1021}, distribution::few_distinct, "warp", up_only);
+    pairs_sizes<cl_long, cl_ushort>({1021}, distribution::few_distinct, "warp", down_only);
+    pairs_sizes<cl_double, cl_ulong>({1021}, distribution::float_specials, "warp", up_only);
+    // 64-bit keys with values at 2048: 32 KiB a copy, one local copy where 64 KiB do not fit.
+    pairs_sizes<cl_ulong, cl_uint>({2047}, distribution::few_distinct, "warp", down_only);
+    vector_pairs<cl_uint, bc::uint4_>(1021, order_t::descending, "warp");
+    items_shapes("warp", [](const std::string& label) {
+        check_sorted_keys<cl_uint>(1021, distribution::random, order_t::ascending,
+                                   [](auto f, auto l, auto& q) { clprim::radix_sort(f, l, q); }, label);
+        check_sorted_pairs<cl_ulong, cl_uint>(1021, distribution::few_distinct, order_t::descending, true,
+                                              [](auto f, auto l, auto v, auto& q) {
+                                                  clprim::radix_sort_by_key(f, l, v, q, order_t::descending);
+                                              },
+                                              label);
+    });
 }
 
 // The largest range one work-group takes: 4096 by default; past it (or where local memory is

@@ -256,7 +256,46 @@ int main(int argc, char** argv)
                 step(std::string("copy_if single_pass vec group ") + compact + " " + lookback, copy_if_step);
             }
 
+        // The one-work-group copy_if (copy_if_small.cl), groups of 256 and of 64 (32 rows of 64
+        // hold 2048 elements: the tour's default n, 1500).
+        for (const char* shape : {"4096", "4096,64"}) {
+            knob small("CLPRIM_COPY_IF_SMALL", shape);
+            step(std::string("copy_if small ") + shape, copy_if_step);
+        }
+        // unique and partition_copy through it (CS_UNIQUE, CS_PARTITION).
+        {
+            knob u("CLPRIM_UNIQUE_PATH", "copy_if"), p("CLPRIM_PARTITION_PATH", "copy_if");
+            step("copy_if small unique and partition", [&] {
+                const std::size_t m = std::min<std::size_t>(n, 4096);
+                auto data = tour_data<cl_uint>(m, 9, 50);
+                std::sort(data.begin(), data.begin() + m / 2); // runs in the first half
+                std::vector<cl_uint> runs, kept, others;
+                for (std::size_t i = 0; i < m; ++i)
+                    if (i == 0 || data[i] != data[i - 1]) runs.push_back(data[i]);
+                for (cl_uint x : data) (x > 25 ? kept : others).push_back(x);
+                bc::vector<cl_uint> d(data.begin(), data.end(), q), o1(m, context), o2(m, context);
+                const std::size_t u_count = clprim::unique(d.begin(), d.end(), o1.begin(), q);
+                auto h = host(o1, q);
+                h.resize(u_count);
+                check(h == runs, "unique");
+                using bc::lambda::_1;
+                const std::size_t k = clprim::partition_copy(d.begin(), d.end(), o1.begin(), o2.begin(), q, _1 > 25u);
+                auto h1 = host(o1, q), h2 = host(o2, q);
+                h1.resize(k);
+                h2.resize(m - k);
+                check(h1 == kept && h2 == others, "partition_copy");
+            });
+        }
+
         using sa = clprim::sort_algorithm;
+        // The small sort's warp kernel (sort_small_warp.cl).
+        {
+            knob p("CLPRIM_RADIX_PATH", "small"), k("CLPRIM_SORT_SMALL", "warp");
+            const std::size_t radix_n = std::min<std::size_t>(n, 1024);
+            step("radix small warp uint", [&] { sort_keys_and_pairs<cl_uint>(q, radix_n, sa::radix, "radix small warp"); });
+            step("radix small warp ulong", [&] { sort_keys_and_pairs<cl_ulong>(q, radix_n, sa::radix, "radix small warp"); });
+            step("radix small warp short", [&] { sort_keys_and_pairs<cl_short>(q, radix_n, sa::radix, "radix small warp"); });
+        }
         for (const char* path : {"cpu", "multipass", "onesweep_portable", "small"}) {
             knob p("CLPRIM_RADIX_PATH", path);
             // The small path takes what one work-group holds (Oclgrind's device: 1024 keys).
