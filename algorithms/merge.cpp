@@ -35,7 +35,8 @@ sort_place place_of(const buffer_range& k, const buffer_range& v, bool has_value
 
 struct merge_kernels {
     bc::kernel partition, round, cpu_round, lead; // lead: merge_global_split (where it can run)
-    std::size_t round_wg = 0, partition_wg = 0, lead_wg = 0; // the GPU kernels' largest work-groups (queried once)
+    bc::kernel gather;                            // merge_split_gather
+    std::size_t round_wg = 0, partition_wg = 0, lead_wg = 0, gather_wg = 0; // the GPU kernels' largest work-groups (queried once)
 };
 
 // Kernels per host thread, by context, device and build options.
@@ -58,6 +59,10 @@ merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& op
         k.round = program.create_kernel(stream ? "merge_stream" : "merge_global");
         k.round_wg = pow2_group_size(k.round, queue.get_device(), 1024);
         k.partition_wg = pow2_group_size(k.partition, queue.get_device(), search ? pol.split_group : 128);
+        if (search) {
+            k.gather = program.create_kernel("merge_split_gather");
+            k.gather_wg = pow2_group_size(k.gather, queue.get_device(), 256);
+        }
         if (!stream) {
             k.lead = program.create_kernel("merge_global_split");
             k.lead_wg = pow2_group_size(k.lead, queue.get_device(), 1024);
@@ -121,8 +126,11 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
                                            bc::buffer(), true);
         scratch_lease lease(queue);
         const bc::buffer splits = lease.buffer(groups * sizeof(cl_ulong));
+        shape.gather_wg = k.gather_wg;
+        const unsigned gshift = merge_gather_shift(shape, n, n1, true);
+        const bc::buffer gathered = gshift > 0 ? lease.buffer(merge_gather_keys(n, n1, gshift) * kbytes) : bc::buffer();
         merge_round_gpu(queue, k.partition, k.round, aa, bb, dst, n, n1, shape, splits, true,
-                        k.lead_wg >= wg ? &k.lead : nullptr);
+                        k.lead_wg >= wg ? &k.lead : nullptr, gshift > 0 ? &k.gather : nullptr, &gathered, true);
     });
 }
 

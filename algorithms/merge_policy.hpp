@@ -65,6 +65,12 @@ struct merge_policy {
     // both runs between its first and last tile start, found first exactly (1) or within windows
     // from 256 samples of the whole runs (2).
     std::size_t split_ends = 0;
+    // split_gather > 0 (a power of two; whole-run samples, split_ends 0): in a round of one pair
+    // of runs (the public merge, the sort's last round), one small launch first gathers every
+    // split_gather-th key of both runs into a contiguous array (merge_split_gather); the partition
+    // reads its local samples from there (in L2) and brackets each diagonal a second time from it
+    // (within 1.5 split_gather keys) before the search in the runs. 0: off.
+    std::size_t split_gather = 0;
 };
 
 // The partition kernel's local memory (merge_partition_search): the samples of both runs, then
@@ -176,10 +182,10 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
     p.round_group = round_cap;
     while (p.round_group > 1 && merge_stream_local_bytes(p.round_group * p.elems, kbytes, vbytes) + 1024 > local)
         p.round_group /= 2;
-    // The split search (CLPRIM_MERGE_SPLIT="probes[,items[,samples[,group[,lead[,ends]]]]]",
+    // The split search (CLPRIM_MERGE_SPLIT="probes[,items[,samples[,group[,lead[,ends[,gather]]]]]]",
     // probes 0: the binary merge_partition): items a power of two dividing probes, group a power
-    // of two, lead in 64ths of the tiles, ends 0, 1 or 2.
-    if (const auto sp = knob_numbers("CLPRIM_MERGE_SPLIT", 1, 6, 0, 1 << 16)) {
+    // of two, lead in 64ths of the tiles, ends 0, 1 or 2, gather a power of two (0: off).
+    if (const auto sp = knob_numbers("CLPRIM_MERGE_SPLIT", 1, 7, 0, 1 << 16)) {
         const auto& v = *sp;
         p.split_probes = std::min<std::size_t>(v[0], 64);
         p.split_items = v.size() >= 2 ? std::max<std::size_t>(1, floor_pow2(v[1])) : 1;
@@ -187,6 +193,7 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
         if (v.size() >= 4) p.split_group = std::max<std::size_t>(1, floor_pow2(std::min<std::size_t>(v[3], 1024)));
         if (v.size() >= 5) p.split_lead = std::min<std::size_t>(v[4], 63);
         if (v.size() >= 6) p.split_ends = std::min<std::size_t>(v[5], 2);
+        if (v.size() >= 7) p.split_gather = v[6] ? floor_pow2(v[6]) : 0;
         while (p.split_items > 1 && (p.split_items > std::max<std::size_t>(1, p.split_probes) ||
                                      std::max<std::size_t>(1, p.split_probes) % p.split_items))
             p.split_items /= 2;
