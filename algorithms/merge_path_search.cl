@@ -325,11 +325,18 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
         sla = cl - cf;
         slb = (dl - cl) - ob;
     }
+    // gshift > 0: the whole runs' samples were gathered (merge_split_gather: the round's one pair
+    // of runs, at base 0), every 2^gshift-th key; samples at least that far apart are read from
+    // there (in L2) rather than from all over both runs.
+    const bool gpair = gshift > 0 && in_pair && (ends == 0 || windowed) && base0 == 0 && la0 + lb0 == n;
+    const ulong gca = (la0 + ((ulong)1 << gshift) - 1) >> gshift;
     // ends = 2: windows for them from a few samples of the whole runs.
     uint s1 = 0;
     const uint c1 = min(samples, 256u);
     while (windowed && ((max(la0, lb0) + ((ulong)1 << s1) - 1) >> s1) > c1) ++s1;
-    merge_path_load_samples(ka0, windowed ? la0 : 0, kb0, windowed ? lb0 : 0, s1, sa, sa + c1, gath, false, 0, 0);
+    const bool g1 = gpair && windowed && s1 >= gshift;
+    merge_path_load_samples(ka0, windowed ? la0 : 0, kb0, windowed ? lb0 : 0, s1, sa, sa + c1, gath, g1,
+                            g1 ? s1 - gshift : 0, gca);
     if (windowed && lid == 0) {
         ulong l, h;
         merge_path_sample_window(sa, sa + c1, la0, lb0, s1, df, &l, &h);
@@ -345,6 +352,13 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
         ob = df - cuts[1];
         sla = cuts[3] - oa;
         slb = (dl - cuts[2]) - ob;
+        if (gpair) { // the rectangle's corner on the gathered samples' grid (a larger rectangle holds the path too)
+            const ulong m = ((ulong)1 << gshift) - 1;
+            sla += oa & m;
+            oa &= ~m;
+            slb += ob & m;
+            ob &= ~m;
+        }
     }
     barrier(CLK_LOCAL_MEM_FENCE); // the samples' memory is reused below
     uint shift = 0;
@@ -354,12 +368,12 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
         while (((m + ((ulong)1 << shift) - 1) >> shift) > samples) ++shift;
         sampled = ends || min(sla, slb) > ((ulong)2 << shift); // else the window would be no shorter
     }
-    // gshift > 0: the whole runs' samples were gathered (merge_split_gather, the round's one pair of
-    // runs at base 0), every 2^gshift-th key: the local ones are every 2^(shift - gshift)-th of them.
-    const bool gathered = gshift > 0 && sampled && ends == 0 && base0 == 0 && la0 + lb0 == n && shift >= gshift;
-    const ulong gca = (la0 + ((ulong)1 << gshift) - 1) >> gshift;
-    merge_path_load_samples(ka0 + oa, sampled ? sla : 0, kb0 + ob, sampled ? slb : 0, shift, sa, sb, gath, gathered,
-                            gathered ? shift - gshift : 0, gca);
+    // From the gathered samples: the local ones are every 2^(shift - gshift)-th of them, from the
+    // rectangle's corner on (oa, ob multiples of 2^gshift).
+    const bool gathered = gpair && sampled && shift >= gshift;
+    merge_path_load_samples(ka0 + oa, sampled ? sla : 0, kb0 + ob, sampled ? slb : 0, shift, sa, sb,
+                            gath + (gathered ? oa >> gshift : 0), gathered, gathered ? shift - gshift : 0,
+                            gathered ? gca + (ob >> gshift) - (oa >> gshift) : 0);
 
     ulong la = la0, lb = lb0, d = 0, lo = 0, hi = 0;
     __global const SK* ka = in;
@@ -379,7 +393,7 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
             merge_path_sample_window(sa, sb, sla, slb, shift, d - oa - ob, &slo, &shi);
             lo = max(lo, oa + slo);
             hi = min(hi, oa + shi);
-            if (gathered) merge_path_gathered_window(gath, gath + gca, la, lb, gshift, d, &lo, &hi);
+            if (gathered && shift > gshift) merge_path_gathered_window(gath, gath + gca, la, lb, gshift, d, &lo, &hi);
         }
     }
     // A bound for every diagonal's interval, the same in every work-item.

@@ -65,7 +65,7 @@ struct merge_policy {
     // both runs between its first and last tile start, found first exactly (1) or within windows
     // from 256 samples of the whole runs (2).
     std::size_t split_ends = 0;
-    // split_gather > 0 (a power of two; whole-run samples, split_ends 0): in a round of one pair
+    // split_gather > 0 (a power of two; split_ends 0 or 2): in a round of one pair
     // of runs (the public merge, the sort's last round), one small launch first gathers every
     // split_gather-th key of both runs into a contiguous array (merge_split_gather); the partition
     // reads its local samples from there (in L2) and brackets each diagonal a second time from it

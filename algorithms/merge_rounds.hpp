@@ -51,7 +51,7 @@ inline void set_split_shape(merge_round_shape& shape, const merge_policy& p, std
         shape.samples_bytes = merge_split_local_bytes(q, kbytes);
         shape.flag_bytes = merge_split_flag_bytes(q);
     }
-    if (p.split_probes > 0 && p.split_gather > 1 && p.split_ends == 0 && shape.samples > 0)
+    if (p.split_probes > 0 && p.split_gather > 1 && (p.split_ends == 0 || p.split_ends == 2) && shape.samples > 0)
         while ((std::size_t(1) << (shape.gather_shift + 1)) <= p.split_gather) ++shape.gather_shift;
     // The hidden partition: its searching work-groups are the merge kernel's (wg work-items, one
     // tile start each), their samples and counts in the merge kernel's local memory.
@@ -87,12 +87,15 @@ inline std::size_t merge_stream_span(const merge_policy& p, std::size_t tile, st
 
 // The gathered samples' shift for a round of n outputs over runs of L (merge_split_gather before
 // the partition), 0 where none: the round must be one pair of runs (the kernel's condition too),
-// and the partition's local samples (the smallest power-of-two spacing that needs no more than
-// shape.samples per run, as merge_split_starts computes it) at least as far apart.
+// and (whole-run samples, ends 0) the partition's local samples (the smallest power-of-two spacing
+// that needs no more than shape.samples per run, as merge_split_starts computes it) at least as
+// far apart; with ends 2 the kernel decides per work-group.
 inline unsigned merge_gather_shift(const merge_round_shape& shape, std::size_t n, std::size_t L, bool two_ranges)
 {
     if (shape.gather_shift == 0 || shape.split_per_group == 0 || (!two_ranges && 2 * L < n)) return 0;
     const std::size_t la = std::min(L, n), lb = n - la, m = std::max(la, lb);
+    if (shape.ends == 2) // the work-groups' pieces (not known here): where the runs are long enough
+        return std::min(la, lb) > (std::size_t(4) << shape.gather_shift) ? shape.gather_shift : 0;
     unsigned shift = 0;
     while (((m + (std::size_t(1) << shift) - 1) >> shift) > shape.samples) ++shift;
     return shift >= shape.gather_shift && std::min(la, lb) > (std::size_t(2) << shift) ? shape.gather_shift : 0;

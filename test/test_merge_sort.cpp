@@ -177,7 +177,7 @@ BOOST_AUTO_TEST_CASE(gpu_path_split_searches)
     env_override path("CLPRIM_MERGE_PATH", "gpu");
     env_override tune("CLPRIM_MERGE_GPU_TUNE", "4,3");
     for (const char* split : {"0", "1,1,4,4", "1,1,64", "3,1,8,8", "4,4,16,16", "2,2,0,8", "1,1,4,4,16", "0,1,0,8,32", "1,1,64,16,0,1", "1,1,32,8,16,2",
-                              "1,1,64,16,0,0,16"}) {
+                              "1,1,64,16,0,0,16", "1,1,32,8,0,2,4"}) {
         env_override sp("CLPRIM_MERGE_SPLIT", split);
         for (std::size_t n : {97, 10007}) {
             check_keys<cl_uint>(n, distribution::random, clprim::sort_order::ascending);
