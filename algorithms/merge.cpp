@@ -120,7 +120,7 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         merge_policy fresh;
         merge_kernels* kp = last.kernels;
         if (!repeat) {
-            fresh = select_merge_policy(profile_of(device), n, kbytes, vbytes);
+            fresh = select_merge_policy(profile_of(device), n, kbytes, vbytes, true);
             sort_request sr;
             sr.key_type = r.key_type;
             sr.value_type = r.value_type;

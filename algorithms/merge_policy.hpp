@@ -117,9 +117,16 @@ inline std::size_t merge_local_bytes(std::size_t tile, std::size_t kbytes, std::
 }
 
 
-inline merge_policy select_merge_policy(const device_profile& profile, std::size_t n, std::size_t kbytes, std::size_t vbytes)
+// two_ranges: the public merge's one round over two ranges (merge.cpp), else the merge sort's.
+inline merge_policy select_merge_policy(const device_profile& profile, std::size_t n, std::size_t kbytes, std::size_t vbytes,
+                                        bool two_ranges = false)
 {
     merge_policy p;
+    // The public merge windows each work-group's piece of both runs from 256 whole-run samples
+    // first (split_ends 2): H100, two 2^26 uint halves (docs/RESULTS.md, "#30 (s6-merge)"): the
+    // partition 0.033 -> 0.028 ms, wall 0.2262-0.2312 -> 0.2257-0.2298. The sort's rounds keep
+    // whole-run samples (split_ends 0).
+    p.split_ends = two_ranges ? 2 : 0;
     p.cpu = profile.is_cpu();
     if (const auto forced = knob_choice("CLPRIM_MERGE_PATH", {"cpu", "gpu"})) p.cpu = *forced == 0;
     // gpu: 256 work-items; keys per work-item by the registers a work-item holds while it merges
@@ -192,7 +199,7 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
         if (v.size() >= 3) p.split_samples = v[2];
         if (v.size() >= 4) p.split_group = std::max<std::size_t>(1, floor_pow2(std::min<std::size_t>(v[3], 1024)));
         if (v.size() >= 5) p.split_lead = std::min<std::size_t>(v[4], 63);
-        if (v.size() >= 6) p.split_ends = std::min<std::size_t>(v[5], 2);
+        p.split_ends = v.size() >= 6 ? std::min<std::size_t>(v[5], 2) : 0; // (unnamed: whole runs, as before)
         if (v.size() >= 7) p.split_gather = v[6] ? floor_pow2(v[6]) : 0;
         while (p.split_items > 1 && (p.split_items > std::max<std::size_t>(1, p.split_probes) ||
                                      std::max<std::size_t>(1, p.split_probes) % p.split_items))
