@@ -52,9 +52,11 @@ struct merge_policy {
     // else merge_partition_search: split_probes positions per search step, shared by split_items
     // work-items per tile start, work-groups of split_group, after a bracket from split_samples
     // samples of each run in local memory (0: none). CLPRIM_MERGE_SPLIT overrides. H100, merge of
-    // two 2^26 uint halves (docs/RESULTS.md, "#30 (s5-merge)"): binary 0.236-0.240 ms, 1024
-    // whole-run samples 0.227-0.234; more samples, more probes, or the piece-of-runs samples
-    // (split_ends 1) were slower, the hidden partition (split_lead) much slower (0.30).
+    // two 2^26 uint halves (docs/RESULTS.md, "#30 (s5-merge)", "#30 (s6-merge)"): binary
+    // 0.236-0.240 ms, 1024 whole-run samples 0.227-0.240, the work-group's piece windowed from
+    // 256 samples first (split_ends 2, the public merge's default) 0.226-0.234; more samples, more
+    // probes, exact ends (split_ends 1), gathered samples (split_gather) or the hidden partition
+    // (split_lead, 0.30) were slower.
     std::size_t split_probes = 1, split_items = 1, split_samples = 1024, split_group = 256;
     // split_lead > 0: the partition's latency hidden behind merging (merge_global_split): the
     // first split_lead / 64 of a round's tiles get their starts from the partition kernel, then
@@ -124,8 +126,8 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
     merge_policy p;
     // The public merge windows each work-group's piece of both runs from 256 whole-run samples
     // first (split_ends 2): H100, two 2^26 uint halves (docs/RESULTS.md, "#30 (s6-merge)"): the
-    // partition 0.033 -> 0.028 ms, wall 0.2262-0.2312 -> 0.2257-0.2298. The sort's rounds keep
-    // whole-run samples (split_ends 0).
+    // partition 0.032-0.033 -> 0.028 ms, wall 0.226-0.240 -> 0.226-0.234 over two rounds. The sort's
+    // rounds keep whole-run samples (split_ends 0: with 2 its total was unchanged, 3.751 / 3.756 ms).
     p.split_ends = two_ranges ? 2 : 0;
     p.cpu = profile.is_cpu();
     if (const auto forced = knob_choice("CLPRIM_MERGE_PATH", {"cpu", "gpu"})) p.cpu = *forced == 0;
