@@ -35,7 +35,8 @@ sort_place place_of(const buffer_range& k, const buffer_range& v, bool has_value
 
 struct merge_kernels {
     bc::kernel partition, round, cpu_round, lead; // lead: merge_global_split (where it can run)
-    std::size_t round_wg = 0, partition_wg = 0, lead_wg = 0; // the GPU kernels' largest work-groups (queried once)
+    bc::kernel gather;                            // merge_split_gather
+    std::size_t round_wg = 0, partition_wg = 0, lead_wg = 0, gather_wg = 0; // the GPU kernels' largest work-groups (queried once)
 };
 
 // Kernels per host thread, by context, device and build options.
@@ -58,6 +59,10 @@ merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& op
         k.round = program.create_kernel(stream ? "merge_stream" : "merge_global");
         k.round_wg = pow2_group_size(k.round, queue.get_device(), 1024);
         k.partition_wg = pow2_group_size(k.partition, queue.get_device(), search ? pol.split_group : 128);
+        if (search) {
+            k.gather = program.create_kernel("merge_split_gather");
+            k.gather_wg = pow2_group_size(k.gather, queue.get_device(), 256);
+        }
         if (!stream) {
             k.lead = program.create_kernel("merge_global_split");
             k.lead_wg = pow2_group_size(k.lead, queue.get_device(), 1024);
@@ -65,6 +70,18 @@ merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& op
     }
     return cache.emplace(key, k).first->second;
 }
+
+// The shape of a thread's last merge call and what it took (merge_impl: repeated calls skip the
+// policy and the kernel look-up). kernels points into kernels_for's cache (never erased).
+struct last_merge_call {
+    cl_context context = nullptr;
+    cl_device_id device = nullptr;
+    element_type key_type = element_type::uint32, value_type = element_type::uint32;
+    bool has_values = false;
+    sort_order order = sort_order::ascending;
+    merge_policy policy;
+    merge_kernels* kernels = nullptr;
+};
 
 } // namespace
 
@@ -90,18 +107,40 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
     in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
     bc::command_queue& queue = scope.queue();
     guarded(who, [&] {
-        const merge_policy pol = select_merge_policy(profile_of(device), n, kbytes, vbytes);
-        sort_request sr;
-        sr.key_type = r.key_type;
-        sr.value_type = r.value_type;
-        sr.has_values = r.has_values;
-        sr.order = r.order;
+        // A call like this thread's last one (same context, device, types and order; the GPU path
+        // at n >= 65536, where the policy no longer depends on n; no CLPRIM_MERGE_* knob set, now
+        // or then) takes that call's policy and kernels: no knob reads, no options string, no
+        // cache look-up.
+        thread_local last_merge_call last;
+        const cl_context context = queue.get_context().get();
+        const bool knobs = knobs_with_prefix("CLPRIM_MERGE_"), cacheable = n >= 65536 && !knobs;
+        const bool repeat = cacheable && last.kernels && last.context == context && last.device == device.id() &&
+                            last.key_type == r.key_type && last.value_type == r.value_type &&
+                            last.has_values == r.has_values && last.order == r.order;
+        merge_policy fresh;
+        merge_kernels* kp = last.kernels;
+        if (!repeat) {
+            fresh = select_merge_policy(profile_of(device), n, kbytes, vbytes, true);
+            sort_request sr;
+            sr.key_type = r.key_type;
+            sr.value_type = r.value_type;
+            sr.has_values = r.has_values;
+            sr.order = r.order;
+            const std::size_t e = fresh.cpu ? 8 : fresh.elems;
+            const bool st = !fresh.cpu && fresh.stream_tiles > 0;
+            const std::string options = sort_build_options(sr) + " -DMERGE_TWO_RANGES -DMERGE_ELEMS=" + std::to_string(e) +
+                                        (st ? " -DMERGE_PROBES=" + std::to_string(fresh.probes) : std::string()) +
+                                        (fresh.cpu ? std::string() : merge_split_options(fresh) + fresh.options);
+            kp = &kernels_for(queue, options, fresh.cpu, st, fresh);
+            if (cacheable && !fresh.cpu)
+                last = last_merge_call{context, device.id(), r.key_type, r.value_type, r.has_values, r.order, fresh, kp};
+            else
+                last.kernels = nullptr;
+        }
+        const merge_policy& pol = repeat ? last.policy : fresh;
+        merge_kernels& k = *kp;
         const std::size_t elems = pol.cpu ? 8 : pol.elems;
         const bool stream = !pol.cpu && pol.stream_tiles > 0;
-        const std::string options = sort_build_options(sr) + " -DMERGE_TWO_RANGES -DMERGE_ELEMS=" + std::to_string(elems) +
-                                    (stream ? " -DMERGE_PROBES=" + std::to_string(pol.probes) : std::string()) +
-                                    (pol.cpu ? std::string() : merge_split_options(pol) + pol.options);
-        merge_kernels& k = kernels_for(queue, options, pol.cpu, stream, pol);
         // An empty input stands in with the other one's buffers (never read), so that no kernel
         // argument is a null buffer.
         const sort_place a = place_of(r.keys1, r.values1, r.has_values);
@@ -121,8 +160,11 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
                                            bc::buffer(), true);
         scratch_lease lease(queue);
         const bc::buffer splits = lease.buffer(groups * sizeof(cl_ulong));
+        shape.gather_wg = k.gather_wg;
+        const unsigned gshift = merge_gather_shift(shape, n, n1, true);
+        const bc::buffer gathered = gshift > 0 ? lease.buffer(merge_gather_keys(n, n1, gshift) * kbytes) : bc::buffer();
         merge_round_gpu(queue, k.partition, k.round, aa, bb, dst, n, n1, shape, splits, true,
-                        k.lead_wg >= wg ? &k.lead : nullptr);
+                        k.lead_wg >= wg ? &k.lead : nullptr, gshift > 0 ? &k.gather : nullptr, &gathered, true);
     });
 }
 

@@ -140,20 +140,24 @@ inline void merge_path_search_pair(__global const SK* a, const ulong la, __globa
 
 // Every S-th key (S = 2^shift) of a[0, sla) and b[0, slb) into local memory, the work-group
 // together, sixteen reads in flight per work-item: sa[i] = a[iS], sb[k] = b[kS + S - 1] (the keys
-// merge_path_sample_bracket compares). Ends with a barrier.
+// merge_path_sample_bracket compares). With `g` (gathered: merge_split_gather's samples of the
+// whole runs at S' = S / 2^gsh, ga = g[0, ...), gb = g[gbo, ...)) they are read from there
+// instead: a[iS] = ga[i 2^gsh], b[kS + S - 1] = gb[(k + 1) 2^gsh - 1]. Ends with a barrier.
 inline void merge_path_load_samples(__global const SK* a, const ulong sla, __global const SK* b, const ulong slb,
-                                    const uint shift, __local SK* sa, __local SK* sb)
+                                    const uint shift, __local SK* sa, __local SK* sb, __global const SK* g,
+                                    const bool gathered, const uint gsh, const ulong gbo)
 {
     const uint lid = get_local_id(0), wg = get_local_size(0);
     const uint ca = (uint)((sla + ((ulong)1 << shift) - 1) >> shift), cb = (uint)(slb >> shift);
-    const ulong last = ((ulong)1 << shift) - 1;
+    const ulong last = ((ulong)1 << shift) - 1, glast = ((ulong)1 << gsh) - 1;
     for (uint i0 = lid; i0 < ca + cb; i0 += 16 * wg) {
         SK v[16];
 #pragma unroll
         for (uint u = 0; u < 16; ++u) {
             const uint i = i0 + u * wg;
-            if (i < ca) v[u] = LOAD_SK(a[(ulong)i << shift]);
-            else if (i < ca + cb) v[u] = LOAD_SK(b[((ulong)(i - ca) << shift) + last]);
+            if (i < ca) v[u] = gathered ? g[(ulong)i << gsh] : LOAD_SK(a[(ulong)i << shift]);
+            else if (i < ca + cb)
+                v[u] = gathered ? g[gbo + ((ulong)(i - ca) << gsh) + glast] : LOAD_SK(b[((ulong)(i - ca) << shift) + last]);
         }
 #pragma unroll
         for (uint u = 0; u < 16; ++u) {
@@ -185,6 +189,92 @@ inline void merge_path_sample_window(__local const SK* sa, __local const SK* sb,
     *hi = h;
 }
 
+// The gathered samples of one pair of runs a[0, la), b[0, lb) (S = 2^gshift): g[i] = a[iS] for i <
+// ceil(la / S), then g[ceil(la / S) + k] = b[kS + S - 1] for k < floor(lb / S), one key per
+// work-item. One launch before the partition (merge_round_gpu), so that every work-group of the
+// partition reads its local samples from this small array (in L2) instead of gathering them from
+// all over both runs, and brackets its diagonals a second time from it (merge_path_gathered_window).
+__kernel void merge_split_gather(__global const SK* in, ulong in_off, __global const SK* in2, ulong in2_off, ulong n,
+                                 ulong L, uint gshift, __global SK* g)
+{
+    ulong la, lb;
+    (void)pair_of(0, n, L, &la, &lb);
+    __global const SK* a = in + in_off;
+    __global const SK* b = RUN_B(in + in_off, in2 + in2_off, 0, la);
+    const ulong S = (ulong)1 << gshift, ca = (la + S - 1) >> gshift, cb = lb >> gshift;
+    const ulong i = get_global_id(0);
+    if (i < ca) g[i] = LOAD_SK(a[i << gshift]);
+    else if (i < ca + cb) g[i] = LOAD_SK(b[((i - ca) << gshift) + S - 1]);
+}
+
+// The co-rank at diagonal d of the merge of a[0, la) and b[0, lb), known to lie in [*lo, *hi],
+// narrowed from the gathered samples (S = 2^gshift; ga, gb as merge_split_gather writes them, in
+// global memory) as merge_path_sample_window does from local ones: the brackets at the sample
+// diagonals D0 <= d < D1 = D0 + S, each binary search over only the sample indices that [*lo, *hi]
+// leaves possible (the co-rank moves by at most one per output), both searches side by side (one
+// round trip a step for both). Leaves a window of at most 1.5 S.
+inline void merge_path_gathered_window(__global const SK* ga, __global const SK* gb, const ulong la, const ulong lb,
+                                       const uint gshift, const ulong d, ulong* lo, ulong* hi)
+{
+    const ulong S = (ulong)1 << gshift, D0 = d >> gshift << gshift, D1 = D0 + S;
+    const bool two = d > D0 && D1 <= la + lb;
+    ulong ib[2], ie[2], f[2], len[2], nlo[2], nhi[2];
+    for (uint s = 0; s < 2; ++s) {
+        const ulong D = s ? D1 : D0;
+        if (s && !two) { // no second bracket
+            ib[s] = ie[s] = f[s] = len[s] = nlo[s] = nhi[s] = 0;
+            continue;
+        }
+        nlo[s] = D > lb ? D - lb : 0;
+        nhi[s] = min(D, la);
+        ib[s] = (nlo[s] + S - 1) >> gshift;
+        ie[s] = (nhi[s] + S - 1) >> gshift;
+        // What [*lo, *hi] at d says of the co-rank at D, then of the first sample index that holds.
+        const ulong xlo = s ? *lo : (*lo > d - D0 ? *lo - (d - D0) : 0);
+        const ulong xhi = s ? *hi + (D1 - d) : *hi;
+        f[s] = clamp(xlo >> gshift, ib[s], ie[s]);
+        len[s] = clamp((xhi >> gshift) + 1, f[s], ie[s]) - f[s];
+    }
+    const ulong t0 = D0 >> gshift, t1 = t0 + 1;
+    while (len[0] > 0 || len[1] > 0) {
+        const ulong h0 = len[0] >> 1, h1 = len[1] >> 1, i0 = f[0] + h0, i1 = f[1] + h1;
+        SK a0 = 0, b0 = 0, a1 = 0, b1 = 0;
+        if (len[0] > 0) {
+            a0 = ga[i0];
+            b0 = gb[t0 - i0 - 1];
+        }
+        if (len[1] > 0) {
+            a1 = ga[i1];
+            b1 = gb[t1 - i1 - 1];
+        }
+        if (len[0] > 0) {
+            if (SK_LESS(b0, a0)) len[0] = h0;
+            else {
+                f[0] = i0 + 1;
+                len[0] -= h0 + 1;
+            }
+        }
+        if (len[1] > 0) {
+            if (SK_LESS(b1, a1)) len[1] = h1;
+            else {
+                f[1] = i1 + 1;
+                len[1] -= h1 + 1;
+            }
+        }
+    }
+    const ulong L0 = f[0] > ib[0] ? ((f[0] - 1) << gshift) + 1 : nlo[0];
+    const ulong H0 = f[0] < ie[0] ? f[0] << gshift : nhi[0];
+    ulong l = L0, h = H0 + (d - D0);
+    if (two) {
+        const ulong L1 = f[1] > ib[1] ? ((f[1] - 1) << gshift) + 1 : nlo[1];
+        const ulong H1 = f[1] < ie[1] ? f[1] << gshift : nhi[1];
+        l = max(l, L1 > D1 - d ? L1 - (D1 - d) : 0);
+        h = min(h, H1);
+    }
+    *lo = max(*lo, l);
+    *hi = min(*hi, h);
+}
+
 // The merge rounds' partition (what merge_global needs: where each output tile starts in its left
 // run), G work-items per tile start, wg / G tile starts per work-group: this work-group's are tile
 // starts [first, first + wg / G) below `groups`. With `samples` > 0, where all of them lie in one
@@ -200,7 +290,8 @@ inline void merge_path_sample_window(__local const SK* sa, __local const SK* sb,
 inline void merge_split_starts(__global const SK* in, __global const SK* in2, const ulong n, const ulong L,
                                const ulong tile, __global ulong* splits, const ulong first, const ulong groups,
                                const uint samples, const uint ends, __local SK* lsamples, __local uint* flags,
-                               __local ulong* cuts, const uint P, const uint G)
+                               __local ulong* cuts, const uint P, const uint G, __global const SK* gath,
+                               const uint gshift)
 {
     const uint lid = get_local_id(0), wg = get_local_size(0);
     const uint per_group = wg / G; // tile starts per work-group
@@ -234,11 +325,18 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
         sla = cl - cf;
         slb = (dl - cl) - ob;
     }
+    // gshift > 0: the whole runs' samples were gathered (merge_split_gather: the round's one pair
+    // of runs, at base 0), every 2^gshift-th key; samples at least that far apart are read from
+    // there (in L2) rather than from all over both runs.
+    const bool gpair = gshift > 0 && in_pair && (ends == 0 || windowed) && base0 == 0 && la0 + lb0 == n;
+    const ulong gca = (la0 + ((ulong)1 << gshift) - 1) >> gshift;
     // ends = 2: windows for them from a few samples of the whole runs.
     uint s1 = 0;
     const uint c1 = min(samples, 256u);
     while (windowed && ((max(la0, lb0) + ((ulong)1 << s1) - 1) >> s1) > c1) ++s1;
-    merge_path_load_samples(ka0, windowed ? la0 : 0, kb0, windowed ? lb0 : 0, s1, sa, sa + c1);
+    const bool g1 = gpair && windowed && s1 >= gshift;
+    merge_path_load_samples(ka0, windowed ? la0 : 0, kb0, windowed ? lb0 : 0, s1, sa, sa + c1, gath, g1,
+                            g1 ? s1 - gshift : 0, gca);
     if (windowed && lid == 0) {
         ulong l, h;
         merge_path_sample_window(sa, sa + c1, la0, lb0, s1, df, &l, &h);
@@ -254,6 +352,13 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
         ob = df - cuts[1];
         sla = cuts[3] - oa;
         slb = (dl - cuts[2]) - ob;
+        if (gpair) { // the rectangle's corner on the gathered samples' grid (a larger rectangle holds the path too)
+            const ulong m = ((ulong)1 << gshift) - 1;
+            sla += oa & m;
+            oa &= ~m;
+            slb += ob & m;
+            ob &= ~m;
+        }
     }
     barrier(CLK_LOCAL_MEM_FENCE); // the samples' memory is reused below
     uint shift = 0;
@@ -263,7 +368,12 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
         while (((m + ((ulong)1 << shift) - 1) >> shift) > samples) ++shift;
         sampled = ends || min(sla, slb) > ((ulong)2 << shift); // else the window would be no shorter
     }
-    merge_path_load_samples(ka0 + oa, sampled ? sla : 0, kb0 + ob, sampled ? slb : 0, shift, sa, sb);
+    // From the gathered samples: the local ones are every 2^(shift - gshift)-th of them, from the
+    // rectangle's corner on (oa, ob multiples of 2^gshift).
+    const bool gathered = gpair && sampled && shift >= gshift;
+    merge_path_load_samples(ka0 + oa, sampled ? sla : 0, kb0 + ob, sampled ? slb : 0, shift, sa, sb,
+                            gath + (gathered ? oa >> gshift : 0), gathered, gathered ? shift - gshift : 0,
+                            gathered ? gca + (ob >> gshift) - (oa >> gshift) : 0);
 
     ulong la = la0, lb = lb0, d = 0, lo = 0, hi = 0;
     __global const SK* ka = in;
@@ -283,6 +393,7 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
             merge_path_sample_window(sa, sb, sla, slb, shift, d - oa - ob, &slo, &shi);
             lo = max(lo, oa + slo);
             hi = min(hi, oa + shi);
+            if (gathered && shift > gshift) merge_path_gathered_window(gath, gath + gca, la, lb, gshift, d, &lo, &hi);
         }
     }
     // A bound for every diagonal's interval, the same in every work-item.
@@ -291,19 +402,20 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
 #else
     const ulong widest = L;
 #endif
-    const uint steps = merge_path_steps(sampled ? (ulong)2 << shift : widest, P);
+    const uint steps = merge_path_steps(gathered ? (ulong)2 << gshift : sampled ? (ulong)2 << shift : widest, P);
     merge_path_search(ka, kb, d, &lo, &hi, steps, P, G, j, flags + q * G, active);
     if (active && j == 0) splits[g] = lo;
 }
 
 __kernel void merge_partition_search(__global const SK* in, ulong in_off, __global const SK* in2, ulong in2_off,
                                      ulong n, ulong L, ulong tile, __global ulong* splits, ulong groups, uint samples,
-                                     uint ends, __local SK* lsamples, __local uint* flags)
+                                     uint ends, __local SK* lsamples, __local uint* flags, __global const SK* gath,
+                                     uint gshift)
 {
     __local ulong cuts[4];
     merge_split_starts(in + in_off, in2 + in2_off, n, L, tile, splits,
                        get_group_id(0) * (ulong)(get_local_size(0) / MERGE_SPLIT_ITEMS), groups, samples, ends, lsamples,
-                       flags, cuts, MERGE_SPLIT_PROBES, MERGE_SPLIT_ITEMS);
+                       flags, cuts, MERGE_SPLIT_PROBES, MERGE_SPLIT_ITEMS, gath, gshift);
 }
 
 // A merge round's tiles [tile0, ...) with the next tiles' starts searched beside them (the
@@ -326,7 +438,7 @@ __kernel void merge_global_split(__global const SK* in, ulong in_off, __global c
     if (w < split_groups) {
         __local SK* ls = (__local SK*)lmem4;
         merge_split_starts(in, in2, n, L, (ulong)get_local_size(0) * MERGE_ELEMS, splits, first_start + w * get_local_size(0),
-                           groups, samples, ends, ls, (__local uint*)(ls + 2 * samples), cuts, 1, 1);
+                           groups, samples, ends, ls, (__local uint*)(ls + 2 * samples), cuts, 1, 1, in, 0);
     } else {
         merge_global_tile(in, vin, in2, vin2, out, vout, n, L, out_convert, splits, (__local ulong*)lmem4,
                           tile0 + (w - split_groups));

@@ -52,9 +52,11 @@ struct merge_policy {
     // else merge_partition_search: split_probes positions per search step, shared by split_items
     // work-items per tile start, work-groups of split_group, after a bracket from split_samples
     // samples of each run in local memory (0: none). CLPRIM_MERGE_SPLIT overrides. H100, merge of
-    // two 2^26 uint halves (docs/RESULTS.md, "#30 (s5-merge)"): binary 0.236-0.240 ms, 1024
-    // whole-run samples 0.227-0.234; more samples, more probes, or the piece-of-runs samples
-    // (split_ends 1) were slower, the hidden partition (split_lead) much slower (0.30).
+    // two 2^26 uint halves (docs/RESULTS.md, "#30 (s5-merge)", "#30 (s6-merge)"): binary
+    // 0.236-0.240 ms, 1024 whole-run samples 0.227-0.240, the work-group's piece windowed from
+    // 256 samples first (split_ends 2, the public merge's default) 0.226-0.234; more samples, more
+    // probes, exact ends (split_ends 1), gathered samples (split_gather) or the hidden partition
+    // (split_lead, 0.30) were slower.
     std::size_t split_probes = 1, split_items = 1, split_samples = 1024, split_group = 256;
     // split_lead > 0: the partition's latency hidden behind merging (merge_global_split): the
     // first split_lead / 64 of a round's tiles get their starts from the partition kernel, then
@@ -65,6 +67,12 @@ struct merge_policy {
     // both runs between its first and last tile start, found first exactly (1) or within windows
     // from 256 samples of the whole runs (2).
     std::size_t split_ends = 0;
+    // split_gather > 0 (a power of two; split_ends 0 or 2): in a round of one pair
+    // of runs (the public merge, the sort's last round), one small launch first gathers every
+    // split_gather-th key of both runs into a contiguous array (merge_split_gather); the partition
+    // reads its local samples from there (in L2) and brackets each diagonal a second time from it
+    // (within 1.5 split_gather keys) before the search in the runs. 0: off.
+    std::size_t split_gather = 0;
 };
 
 // The partition kernel's local memory (merge_partition_search): the samples of both runs, then
@@ -111,9 +119,16 @@ inline std::size_t merge_local_bytes(std::size_t tile, std::size_t kbytes, std::
 }
 
 
-inline merge_policy select_merge_policy(const device_profile& profile, std::size_t n, std::size_t kbytes, std::size_t vbytes)
+// two_ranges: the public merge's one round over two ranges (merge.cpp), else the merge sort's.
+inline merge_policy select_merge_policy(const device_profile& profile, std::size_t n, std::size_t kbytes, std::size_t vbytes,
+                                        bool two_ranges = false)
 {
     merge_policy p;
+    // The public merge windows each work-group's piece of both runs from 256 whole-run samples
+    // first (split_ends 2): H100, two 2^26 uint halves (docs/RESULTS.md, "#30 (s6-merge)"): the
+    // partition 0.032-0.033 -> 0.028 ms, wall 0.226-0.240 -> 0.226-0.234 over two rounds. The sort's
+    // rounds keep whole-run samples (split_ends 0: with 2 its total was unchanged, 3.751 / 3.756 ms).
+    p.split_ends = two_ranges ? 2 : 0;
     p.cpu = profile.is_cpu();
     if (const auto forced = knob_choice("CLPRIM_MERGE_PATH", {"cpu", "gpu"})) p.cpu = *forced == 0;
     // gpu: 256 work-items; keys per work-item by the registers a work-item holds while it merges
@@ -176,17 +191,18 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
     p.round_group = round_cap;
     while (p.round_group > 1 && merge_stream_local_bytes(p.round_group * p.elems, kbytes, vbytes) + 1024 > local)
         p.round_group /= 2;
-    // The split search (CLPRIM_MERGE_SPLIT="probes[,items[,samples[,group[,lead[,ends]]]]]",
+    // The split search (CLPRIM_MERGE_SPLIT="probes[,items[,samples[,group[,lead[,ends[,gather]]]]]]",
     // probes 0: the binary merge_partition): items a power of two dividing probes, group a power
-    // of two, lead in 64ths of the tiles, ends 0, 1 or 2.
-    if (const auto sp = knob_numbers("CLPRIM_MERGE_SPLIT", 1, 6, 0, 1 << 16)) {
+    // of two, lead in 64ths of the tiles, ends 0, 1 or 2, gather a power of two (0: off).
+    if (const auto sp = knob_numbers("CLPRIM_MERGE_SPLIT", 1, 7, 0, 1 << 16)) {
         const auto& v = *sp;
         p.split_probes = std::min<std::size_t>(v[0], 64);
         p.split_items = v.size() >= 2 ? std::max<std::size_t>(1, floor_pow2(v[1])) : 1;
         if (v.size() >= 3) p.split_samples = v[2];
         if (v.size() >= 4) p.split_group = std::max<std::size_t>(1, floor_pow2(std::min<std::size_t>(v[3], 1024)));
         if (v.size() >= 5) p.split_lead = std::min<std::size_t>(v[4], 63);
-        if (v.size() >= 6) p.split_ends = std::min<std::size_t>(v[5], 2);
+        p.split_ends = v.size() >= 6 ? std::min<std::size_t>(v[5], 2) : 0; // (unnamed: whole runs, as before)
+        if (v.size() >= 7) p.split_gather = v[6] ? floor_pow2(v[6]) : 0;
         while (p.split_items > 1 && (p.split_items > std::max<std::size_t>(1, p.split_probes) ||
                                      std::max<std::size_t>(1, p.split_probes) % p.split_items))
             p.split_items /= 2;

@@ -27,6 +27,10 @@ struct merge_round_shape {
     // partition kernel finds first (0: off), the merge kernel's samples per run and local memory.
     std::size_t lead_tiles = 0, lead_samples = 0, lead_local = 0;
     std::size_t ends = 1; // merge_policy::split_ends
+    // merge_policy::split_gather as a shift (0: off), set where the partition kernel takes samples
+    // of whole runs; merge_round_gpu gathers only where merge_gather_shift says it pays.
+    unsigned gather_shift = 0;
+    std::size_t gather_wg = 64; // merge_split_gather's work-group (a power of two the kernel allows)
 };
 
 // The split-search part of a round's shape from the policy, for a partition kernel whose largest
@@ -47,6 +51,8 @@ inline void set_split_shape(merge_round_shape& shape, const merge_policy& p, std
         shape.samples_bytes = merge_split_local_bytes(q, kbytes);
         shape.flag_bytes = merge_split_flag_bytes(q);
     }
+    if (p.split_probes > 0 && p.split_gather > 1 && (p.split_ends == 0 || p.split_ends == 2) && shape.samples > 0)
+        while ((std::size_t(1) << (shape.gather_shift + 1)) <= p.split_gather) ++shape.gather_shift;
     // The hidden partition: its searching work-groups are the merge kernel's (wg work-items, one
     // tile start each), their samples and counts in the merge kernel's local memory.
     const std::size_t lead = p.split_lead * groups / 64;
@@ -79,6 +85,28 @@ inline std::size_t merge_stream_span(const merge_policy& p, std::size_t tile, st
     return std::min(span, std::max(tile, round_up(n, tile)));
 }
 
+// The gathered samples' shift for a round of n outputs over runs of L (merge_split_gather before
+// the partition), 0 where none: the round must be one pair of runs (the kernel's condition too),
+// and (whole-run samples, ends 0) the partition's local samples (the smallest power-of-two spacing
+// that needs no more than shape.samples per run, as merge_split_starts computes it) at least as
+// far apart; with ends 2 the kernel decides per work-group.
+inline unsigned merge_gather_shift(const merge_round_shape& shape, std::size_t n, std::size_t L, bool two_ranges)
+{
+    if (shape.gather_shift == 0 || shape.split_per_group == 0 || (!two_ranges && 2 * L < n)) return 0;
+    const std::size_t la = std::min(L, n), lb = n - la, m = std::max(la, lb);
+    if (shape.ends == 2) // the work-groups' pieces (not known here): where the runs are long enough
+        return std::min(la, lb) > (std::size_t(4) << shape.gather_shift) ? shape.gather_shift : 0;
+    unsigned shift = 0;
+    while (((m + (std::size_t(1) << shift) - 1) >> shift) > shape.samples) ++shift;
+    return shift >= shape.gather_shift && std::min(la, lb) > (std::size_t(2) << shift) ? shape.gather_shift : 0;
+}
+// Keys the gathered samples take (merge_split_gather's g), for a shift from merge_gather_shift.
+inline std::size_t merge_gather_keys(std::size_t n, std::size_t L, unsigned shift)
+{
+    const std::size_t la = std::min(L, n), lb = n - la;
+    return ((la + (std::size_t(1) << shift) - 1) >> shift) + (lb >> shift);
+}
+
 // One round on the GPU-path kernels (merge_stream, or merge_partition then merge_global: gk is
 // the merge kernel, pk merge_partition or unused) from a and b (the same place for the sort's
 // rounds) into dst; `last` converts keys back to the caller's form. shape.span > 0: merge_stream
@@ -87,7 +115,8 @@ inline std::size_t merge_stream_span(const merge_policy& p, std::size_t tile, st
 // then merge_global_split twice (see merge_policy::split_lead).
 void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, const sort_place& a,
                      const sort_place& b, const sort_place& dst, std::size_t n, std::size_t L,
-                     const merge_round_shape& shape, const bc::buffer& splits, bool last, bc::kernel* lead_kernel = nullptr);
+                     const merge_round_shape& shape, const bc::buffer& splits, bool last, bc::kernel* lead_kernel = nullptr,
+                     bc::kernel* gather_kernel = nullptr, const bc::buffer* gathered = nullptr, bool two_ranges = false);
 // One round on the CPU-path kernel (merge_cpu_round): work-items of `piece` outputs each.
 void merge_round_cpu(bc::command_queue& queue, bc::kernel& rk, const sort_place& a, const sort_place& b,
                      const sort_place& dst, std::size_t n, std::size_t L, std::size_t piece, bool last);

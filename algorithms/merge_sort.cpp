@@ -29,7 +29,8 @@ namespace detail {
 
 void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, const sort_place& a,
                      const sort_place& b, const sort_place& dst, std::size_t n, std::size_t L,
-                     const merge_round_shape& shape, const bc::buffer& splits, bool last, bc::kernel* lead_kernel)
+                     const merge_round_shape& shape, const bc::buffer& splits, bool last, bc::kernel* lead_kernel,
+                     bc::kernel* gather_kernel, const bc::buffer* gathered, bool two_ranges)
 {
     if (shape.span > 0) {
         const std::size_t span = shape.span;
@@ -41,11 +42,16 @@ void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, c
     const std::size_t all_groups = ceil_div(n, shape.tile);
     const bool lead = lead_kernel && shape.lead_tiles > 0;
     const std::size_t groups = lead ? shape.lead_tiles + 1 : all_groups; // tile starts the partition finds
+    // The whole runs' samples gathered first (merge_split_gather), where the shape asks and it pays.
+    const unsigned gshift = gather_kernel && gathered && !lead ? merge_gather_shift(shape, n, L, two_ranges) : 0;
+    if (gshift > 0)
+        launch(queue, *gather_kernel, round_up(merge_gather_keys(n, L, gshift), shape.gather_wg), shape.gather_wg, a.k, cl_ulong(a.koff), b.k,
+               cl_ulong(b.koff), cl_ulong(n), cl_ulong(L), cl_uint(gshift), *gathered);
     if (shape.split_per_group > 0)
         launch(queue, pk, ceil_div(groups, shape.split_per_group) * shape.partition_wg, shape.partition_wg, a.k,
                cl_ulong(a.koff), b.k, cl_ulong(b.koff), cl_ulong(n), cl_ulong(L), cl_ulong(shape.tile), splits,
                cl_ulong(groups), cl_uint(shape.samples), cl_uint(shape.ends), local_bytes{shape.samples_bytes},
-               local_bytes{shape.flag_bytes});
+               local_bytes{shape.flag_bytes}, gshift > 0 ? *gathered : a.k, cl_uint(gshift));
     else
         launch(queue, pk, round_up(groups, shape.partition_wg), shape.partition_wg, a.k, cl_ulong(a.koff), b.k,
                cl_ulong(b.koff), cl_ulong(n), cl_ulong(L), cl_ulong(shape.tile), splits, cl_ulong(groups));
@@ -229,7 +235,7 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
         unsigned rounds = 0;
         for (std::size_t L = sort_tile; L < n; L <<= 1) ++rounds;
         // The hidden partition (merge_policy::split_lead), where merge_global_split runs at wg.
-        bc::kernel lk;
+        bc::kernel lk, gather_kernel;
         bc::kernel* lead_kernel = nullptr;
         if (!stream && shape.lead_tiles > 0) {
             lk = program.create_kernel("merge_global_split");
@@ -241,8 +247,15 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
         using place = sort_place;
         const place caller = place::caller(r);
         place scratch = caller;
-        bc::buffer splits;
+        bc::buffer splits, gathered;
         scratch_lease lease(queue); // reused from the last call on this queue where they fit
+        // The last round's gathered samples (merge_split_gather: its one pair of runs).
+        const unsigned gshift = rounds > 0 && !stream ? merge_gather_shift(shape, n, sort_tile << (rounds - 1), false) : 0;
+        if (gshift > 0) {
+            gather_kernel = program.create_kernel("merge_split_gather");
+            shape.gather_wg = pow2_group_size(gather_kernel, device, 256);
+            gathered = lease.buffer(merge_gather_keys(n, sort_tile << (rounds - 1), gshift) * kbytes);
+        }
         if (rounds > 0) {
             splits = lease.buffer((stream ? 1 : groups) * sizeof(cl_ulong));
             scratch.k = lease.buffer(n * kbytes);
@@ -266,7 +279,8 @@ void merge_sort_impl(const sort_request& r, const std::string& comparator, bc::c
             ++round;
             const place dst = src.same_keys(caller) ? scratch : caller;
             if (stream) shape.span = merge_stream_span(pol, tile, L, n, false, device.compute_units());
-            merge_round_gpu(queue, pk, gk, src, src, dst, n, L, shape, splits, round == rounds, lead_kernel);
+            merge_round_gpu(queue, pk, gk, src, src, dst, n, L, shape, splits, round == rounds, lead_kernel,
+                            gshift > 0 ? &gather_kernel : nullptr, gshift > 0 ? &gathered : nullptr);
             if (trace) trace->merge_round(queue, round, 2 * L, dst.k, dst.koff, n, round == rounds);
             src = dst;
         }

@@ -214,14 +214,17 @@ BOOST_AUTO_TEST_CASE(stream_shapes_forced)
 // many keys wide) or many (narrow) per run, from the work-group's piece of both runs (a sixth
 // number 1 or 2) or from the whole runs (the default), probes shared by work-items (4,4), a work-item's
 // own k-ary probes (3,1), tiny work-groups, and the partition hidden behind merging (a fifth
-// number: merge_global_split); tiles of 4 x 3 keys, so thousands of tile starts.
+// number: merge_global_split), the whole runs' samples gathered first (a seventh: merge_split_gather,
+// every 2nd or 8th key; whole-run samples or the pieces' from them); tiles of 4 x 3 keys, so
+// thousands of tile starts.
 BOOST_AUTO_TEST_CASE(split_searches_forced)
 {
     env_override path("CLPRIM_MERGE_PATH", "gpu");
     env_override tune("CLPRIM_MERGE_GPU_TUNE", "4,3");
     const std::vector<std::pair<std::size_t, std::size_t>> sizes{{0, 1}, {1, 0}, {2, 3}, {17, 1000}, {1000, 17}, {4095, 4097}, {65537, 30011}};
     for (const char* split : {"0", "1,1,0", "1,1,8", "1,1,8,4", "3,1,16,8", "4,4,8,8", "4,4,4096,4", "1,1,8,4,16", "4,4,8,8,40",
-                              "0,1,0,128,32", "1,1,8,4,0,1", "4,4,16,16,8,1", "1,1,8,4,0,2", "4,4,64,8,16,2"}) {
+                              "0,1,0,128,32", "1,1,8,4,0,1", "4,4,16,16,8,1", "1,1,8,4,0,2", "4,4,64,8,16,2",
+                              "1,1,8,4,0,0,2", "4,4,64,8,0,0,8", "1,1,16,8,0,2,2"}) {
         env_override sp("CLPRIM_MERGE_SPLIT", split);
         for (auto s : sizes)
             for (auto d : {distribution::random, distribution::all_equal})

@@ -169,13 +169,15 @@ BOOST_AUTO_TEST_CASE(gpu_path_stream_shapes)
 
 // The rounds' split searches (CLPRIM_MERGE_SPLIT, as in test_merge): the binary merge_partition,
 // merge_partition_search with samples (work-groups whose tile starts lie in one pair of runs:
-// the later rounds) and without, probes shared by work-items and a work-item's own, and the
-// partition hidden behind merging (merge_global_split).
+// the later rounds) and without, probes shared by work-items and a work-item's own, the
+// partition hidden behind merging (merge_global_split), and the last round's samples gathered
+// first (merge_split_gather).
 BOOST_AUTO_TEST_CASE(gpu_path_split_searches)
 {
     env_override path("CLPRIM_MERGE_PATH", "gpu");
     env_override tune("CLPRIM_MERGE_GPU_TUNE", "4,3");
-    for (const char* split : {"0", "1,1,4,4", "1,1,64", "3,1,8,8", "4,4,16,16", "2,2,0,8", "1,1,4,4,16", "0,1,0,8,32", "1,1,64,16,0,1", "1,1,32,8,16,2"}) {
+    for (const char* split : {"0", "1,1,4,4", "1,1,64", "3,1,8,8", "4,4,16,16", "2,2,0,8", "1,1,4,4,16", "0,1,0,8,32", "1,1,64,16,0,1", "1,1,32,8,16,2",
+                              "1,1,64,16,0,0,16", "1,1,32,8,0,2,4"}) {
         env_override sp("CLPRIM_MERGE_SPLIT", split);
         for (std::size_t n : {97, 10007}) {
             check_keys<cl_uint>(n, distribution::random, clprim::sort_order::ascending);

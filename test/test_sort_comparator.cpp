@@ -111,7 +111,7 @@ BOOST_AUTO_TEST_CASE(paths_forced)
     abs_cases(queue, {65537});
     // The rounds' split searches with the comparator (CLPRIM_MERGE_SPLIT, see test_merge_sort).
     env_override t("CLPRIM_MERGE_GPU_TUNE", "4,3");
-    for (const char* split : {"0", "1,1,4,4", "4,4,8,8", "1,1,4,4,16"}) {
+    for (const char* split : {"0", "1,1,4,4", "4,4,8,8", "1,1,4,4,16", "1,1,64,16,0,0,16"}) {
         env_override sp("CLPRIM_MERGE_SPLIT", split);
         abs_cases(queue, {1000, 4097});
     }
