@@ -106,8 +106,8 @@ inline uint bk_tile_index(__global volatile ulong* status, __local uint* id)
 // Stages the tile's count elements at base (keys, and values where the mode loads them) into
 // local memory, one pad slot every 32, coalesced; a full tile issues every load of a row before
 // its stores (many reads in flight per work-item); *before: the key before the tile (base > 0).
-// Ends with a barrier.
-inline void bk_stage_tile(__global const K* keys, __global const V* vals, ulong base, uint count, __local K* tk,
+// Ends with a barrier (bk_stage_rows: the same without it).
+inline void bk_stage_rows(__global const K* keys, __global const V* vals, ulong base, uint count, __local K* tk,
                           __local V* tv, __local K* before)
 {
     const uint lid = (uint)get_local_id(0);
@@ -184,6 +184,11 @@ inline void bk_stage_tile(__global const K* keys, __global const V* vals, ulong 
 #endif
         }
     }
+}
+inline void bk_stage_tile(__global const K* keys, __global const V* vals, ulong base, uint count, __local K* tk,
+                          __local V* tv, __local K* before)
+{
+    bk_stage_rows(keys, vals, base, count, tk, tv, before);
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
