@@ -197,14 +197,7 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
     BK_FOLD_SHARE(tk[BK_TILE_PAD(first + j)], BK_GATHER_VALUE(j));
     uint ec, tc;
     V ev, tvv;
-#if BK_DIAG & 8
-    ec = 0;
-    ev = BK_ID;
-    tc = c;
-    tvv = v;
-#else
-    bk_tile_scan(c, v, sc, sv, &ec, &ev, &tc, &tvv);
-#endif
+    bk_tile_scan_or_skip(c, v, sc, sv, &ec, &ev, &tc, &tvv);
     // Read after the look-back's barriers: where this work-item's results are among the tile's.
 #if BK_INDEX
     // Each result's element, in the order of the results (heads, then partition's non-heads).

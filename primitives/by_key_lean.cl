@@ -41,6 +41,17 @@
 #define BK_LEAN_VEC 0
 #endif
 
+// R[0 .. BK_ITEMS) = the BK_ITEMS elements of type T at SRC (16-byte aligned), by 16-byte loads.
+#define BK_LEAN_LOAD4_(R, T, SRC)                                                                 \
+    _Pragma("unroll") for (uint q = 0; q < BK_ITEMS / 4; ++q)                                     \
+    {                                                                                             \
+        const CLPRIM_CAT(T, 4) x4 = ((__global const CLPRIM_CAT(T, 4)*)(SRC))[q];                 \
+        R[4 * q] = x4.s0;                                                                         \
+        R[4 * q + 1] = x4.s1;                                                                     \
+        R[4 * q + 2] = x4.s2;                                                                     \
+        R[4 * q + 3] = x4.s3;                                                                     \
+    }
+
 // One work-group per tile (bk_tile_index). tk, tv: BK_TILE_PAD(tile) + 1 elements each: the
 // staged input where the tile is not loaded straight into registers, then the tile's results.
 __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, __local uint* sc, __local V* sv,
@@ -78,23 +89,9 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
 #endif
     if (direct) {
 #if BK_LEAN_VEC
-#pragma unroll
-        for (uint q = 0; q < BK_ITEMS / 4; ++q) {
-            const CLPRIM_CAT(K, 4) x = ((__global const CLPRIM_CAT(K, 4)*)(keys + from))[q];
-            kr[4 * q] = x.s0;
-            kr[4 * q + 1] = x.s1;
-            kr[4 * q + 2] = x.s2;
-            kr[4 * q + 3] = x.s3;
-        }
+        BK_LEAN_LOAD4_(kr, K, keys + from);
 #if BK_LOADS_VALUES
-#pragma unroll
-        for (uint q = 0; q < BK_ITEMS / 4; ++q) {
-            const CLPRIM_CAT(V, 4) x = ((__global const CLPRIM_CAT(V, 4)*)(vals + from))[q];
-            vr[4 * q] = x.s0;
-            vr[4 * q + 1] = x.s1;
-            vr[4 * q + 2] = x.s2;
-            vr[4 * q + 3] = x.s3;
-        }
+        BK_LEAN_LOAD4_(vr, V, vals + from);
 #endif
         if (from > 0) prev = keys[from - 1];
 #endif
@@ -104,15 +101,7 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
     }
     barrier(CLK_LOCAL_MEM_FENCE); // (outside the branch: PoCL and barriers under conditions)
     if (!direct) {
-#pragma unroll
-        for (uint j = 0; j < BK_ITEMS; ++j) {
-            if (j < mine) {
-                kr[j] = tk[BK_TILE_PAD(first + j)];
-#if BK_LOADS_VALUES
-                vr[j] = tv[BK_TILE_PAD(first + j)];
-#endif
-            }
-        }
+        BK_TILE_TO_REGS();
         if (mine > 0 && from > 0) prev = lid > 0 ? tk[BK_TILE_PAD(first - 1)] : key_before;
     }
 
@@ -136,15 +125,7 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
     }
     uint ec, tc;
     V ev, tvv;
-#if BK_DIAG & 8
-    ec = 0;
-    ev = BK_ID;
-    tc = c;
-    tvv = v;
-    barrier(CLK_LOCAL_MEM_FENCE);
-#else
-    bk_tile_scan(c, v, sc, sv, &ec, &ev, &tc, &tvv); // (its barriers: every read of tk, tv done)
-#endif
+    bk_tile_scan_or_skip(c, v, sc, sv, &ec, &ev, &tc, &tvv); // (its barriers: every read of tk, tv done)
     bk_tile_publish(slots, epoch, t, tc, tvv, false);
 
     // Stage: the run each head closes at the head's place among the tile's heads (place 0: the

@@ -78,6 +78,38 @@
 #endif
 #define BK_LOADS_VALUES (BK_HAS_VALUES && BK_MODE != 4)
 
+// The work-item's elements [first, first + mine) of the staged tile (tk, tv) into registers kr
+// (and vr where the mode loads values).
+#if BK_LOADS_VALUES
+#define BK_TILE_V_TO_REG_(j, q) vr[j] = tv[q];
+#else
+#define BK_TILE_V_TO_REG_(j, q)
+#endif
+#define BK_TILE_TO_REGS()                                                                         \
+    _Pragma("unroll") for (uint j = 0; j < BK_ITEMS; ++j)                                         \
+    {                                                                                             \
+        if (j < mine) {                                                                           \
+            kr[j] = tk[BK_TILE_PAD(first + j)];                                                   \
+            BK_TILE_V_TO_REG_(j, BK_TILE_PAD(first + j))                                          \
+        }                                                                                         \
+    }
+
+// bk_tile_scan, or (BK_DIAG & 8, measurements: WRONG results) each work-item's own pair as the
+// tile's; starts and ends with a barrier either way.
+inline void bk_tile_scan_or_skip(uint c, V v, __local uint* sc, __local V* sv, uint* ec, V* ev, uint* tc, V* tv)
+{
+#if BK_DIAG & 8
+    barrier(CLK_LOCAL_MEM_FENCE);
+    *ec = 0;
+    *ev = BK_ID;
+    *tc = c;
+    *tv = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+#else
+    bk_tile_scan(c, v, sc, sv, ec, ev, tc, tv);
+#endif
+}
+
 // A tile's index in the order the work-groups start (status[0] counts them; the tile taking the
 // last index sets it back to zero for the next launch), so a tile only ever waits on tiles that
 // have started. Every work-item calls it (a barrier); *id is local scratch.
