@@ -23,7 +23,8 @@
 // by_key_gather.cl); the leading run's value is pv combined with its in-tile fold (the operator's
 // associativity, order kept).
 //
-// Joined after by_key_tile.cl (same macros as by_key.cl). Optional: BK_LEAN_DIRECT (default 1).
+// Joined after by_key_tile.cl (same macros as by_key.cl). Optional: BK_LEAN_DIRECT (default 1),
+// BK_LEAN_RELOAD (default 0) (measurements: CLPRIM_BY_KEY_OPTIONS).
 
 #ifndef BK_TILE_PAD
 #error "by_key_lean.cl needs by_key_lookback.cl and by_key_tile.cl first"
@@ -33,6 +34,9 @@
 
 #ifndef BK_LEAN_DIRECT
 #define BK_LEAN_DIRECT 1
+#endif
+#ifndef BK_LEAN_RELOAD
+#define BK_LEAN_RELOAD 0
 #endif
 // Direct 16-byte loads: 4-byte keys (and values where loaded), BK_ITEMS a multiple of 4.
 #if BK_LEAN_DIRECT && K_BITS == 32 && (!BK_LOADS_VALUES || V_BITS == 32) && BK_ITEMS % 4 == 0
@@ -128,6 +132,28 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
     bk_tile_scan_or_skip(c, v, sc, sv, &ec, &ev, &tc, &tvv); // (its barriers: every read of tk, tv done)
     bk_tile_publish(slots, epoch, t, tc, tvv, false);
 
+#if BK_LEAN_RELOAD
+    // (BK_LEAN_RELOAD=1, measurements: nothing of the tile held in registers through the scan;
+    // the stage reads the elements again from global memory, most still in L1.)
+    if (direct) {
+#if BK_LEAN_VEC
+        BK_LEAN_LOAD4_(kr, K, keys + from);
+#if BK_LOADS_VALUES
+        BK_LEAN_LOAD4_(vr, V, vals + from);
+#endif
+#endif
+    } else {
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS; ++j) {
+            if (j < mine) {
+                kr[j] = keys[from + j];
+#if BK_LOADS_VALUES
+                vr[j] = vals[from + j];
+#endif
+            }
+        }
+    }
+#endif
     // Stage: the run each head closes at the head's place among the tile's heads (place 0: the
     // tile's leading run, without the tiles before); the range's last run at place tc.
     {
