@@ -262,7 +262,7 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
         if (BK_STORE_OK && j >= lead) out2[base + j] = tv[BK_TILE_PAD(j)];
 #endif
     bk_tile_look_back(slots, epoch, t, tc, tvv, keys, vals, n, in_place, sc, sv, lb_flag, lb_c, lb_v, lb_state, &lb_acc,
-                      &pc, &pv);
+                      &pc, &pv, false);
     if (ec == 0 && first <= lead) { // (the first head's work-item too: the run it closes)
         uint ec_all = ec;
         V ev_all = ev;

@@ -38,6 +38,18 @@
 #ifndef BK_LEAN_RELOAD
 #define BK_LEAN_RELOAD 0
 #endif
+// NVIDIA (the warp pieces built in; measurements: CLPRIM_BY_KEY_OPTIONS): -DBK_LEAN_SHFL_PREV=1,
+// the key before a work-item's first element from the lane below by a shuffle (lane 0: from
+// global memory); -DBK_LEAN_WALK_FIRST=1, warp 0's first look-back walk while the other warps
+// stage (bk_warp_walk_first).
+#if !defined(BK_LEAN_SHFL_PREV) || !(defined(BK_SHFL_SCAN) || defined(BK_WARP_LOOKBACK))
+#undef BK_LEAN_SHFL_PREV
+#define BK_LEAN_SHFL_PREV 0
+#endif
+#if !defined(BK_LEAN_WALK_FIRST) || !defined(BK_WARP_LOOKBACK)
+#undef BK_LEAN_WALK_FIRST
+#define BK_LEAN_WALK_FIRST 0
+#endif
 // Direct 16-byte loads: 4-byte keys (and values where loaded), BK_ITEMS a multiple of 4.
 #if BK_LEAN_DIRECT && K_BITS == 32 && (!BK_LOADS_VALUES || V_BITS == 32) && BK_ITEMS % 4 == 0
 #define BK_LEAN_VEC 1
@@ -97,13 +109,22 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
 #if BK_LOADS_VALUES
         BK_LEAN_LOAD4_(vr, V, vals + from);
 #endif
+#if BK_LEAN_SHFL_PREV
+        const uint up = bk_shfl_up_u(BK_KEY_BITS(kr[BK_ITEMS - 1]), 1u); // (K: 32 bits here)
+        if ((lid & 31u) != 0) prev = CLPRIM_CAT(as_, K)(up);
+        else if (from > 0) prev = keys[from - 1];
+#else
         if (from > 0) prev = keys[from - 1];
+#endif
 #endif
     } else {
         // Coalesced rows into local memory, then each work-item's consecutive elements from there.
         bk_stage_rows(keys, vals, base, count, tk, tv, &key_before);
     }
-    barrier(CLK_LOCAL_MEM_FENCE); // (outside the branch: PoCL and barriers under conditions)
+#ifdef BK_PTX // (the same in the whole group; elsewhere outside the branch: PoCL and barriers under conditions)
+    if (!direct)
+#endif
+        barrier(CLK_LOCAL_MEM_FENCE);
     if (!direct) {
         BK_TILE_TO_REGS();
         if (mine > 0 && from > 0) prev = lid > 0 ? tk[BK_TILE_PAD(first - 1)] : key_before;
@@ -131,6 +152,12 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
     V ev, tvv;
     bk_tile_scan_or_skip(c, v, sc, sv, &ec, &ev, &tc, &tvv); // (its barriers: every read of tk, tv done)
     bk_tile_publish(slots, epoch, t, tc, tvv, false);
+#if BK_LEAN_WALK_FIRST && !(BK_DIAG & 1)
+    if (lid < 32u) bk_warp_walk_first(slots, epoch, t, tc, tvv, lb_state, &lb_acc);
+    const bool started = true;
+#else
+    const bool started = false;
+#endif
 
 #if BK_LEAN_RELOAD
     // (BK_LEAN_RELOAD=1, measurements: nothing of the tile held in registers through the scan;
@@ -184,7 +211,10 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
     uint pc;
     V pv;
     bk_tile_look_back(slots, epoch, t, tc, tvv, keys, vals, n, false, sc, sv, lb_flag, lb_c, lb_v, lb_state, &lb_acc,
-                      &pc, &pv); // (its last barrier: the staged results visible to the group)
+                      &pc, &pv, started); // (its last barrier: the staged results visible to the group)
+#if BK_DIAG & 16 // (with 1, measurements: no look-back, each tile's results at a place of its own)
+    pc = (uint)(base / 8u);
+#endif
     const bool last_tile = base + count == n;
     if (lid == 0 && last_tile && (flags & BK_WRITE_COUNT)) count_out[count_off] = pc + tc;
 #if BK_DIAG & 4

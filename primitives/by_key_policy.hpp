@@ -58,10 +58,11 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     p.path = profile.is_cpu() ? by_key_policy::path::chunks : by_key_policy::path::lookback;
     if (const auto forced = knob_choice("CLPRIM_BY_KEY_PATH", {"lookback", "chunks"}))
         p.path = *forced == 0 ? by_key_policy::path::lookback : by_key_policy::path::chunks;
-    // reduce_by_key and run_length_encode (reduce: element_bytes > key bytes; run_length) take
-    // the lean tile on GPUs (by_key_lean.cl).
+    // reduce_by_key takes the lean tile on GPUs (by_key_lean.cl; H100 2^26: kernel 0.2835 ms
+    // against gather's 0.3238), run_length_encode only for one tile (2^10: 0.0078-0.0081 against
+    // 0.0091-0.0095; at 2^26 gather's lengths by positions 0.2170 against 0.2220-0.2240).
     const bool lean_mode = run_length || reduce;
-    if (lean_mode && !profile.is_cpu()) p.kernel = by_key_policy::kernel::lean;
+    if (!profile.is_cpu() && (reduce || (run_length && n <= 1024))) p.kernel = by_key_policy::kernel::lean;
     if (const auto forced = knob_choice("CLPRIM_BY_KEY_KERNEL", {"gather", "registers", "lean"}))
         p.kernel = *forced == 0 ? by_key_policy::kernel::gather
                    : *forced == 1 ? by_key_policy::kernel::registers

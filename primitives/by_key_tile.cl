@@ -245,8 +245,9 @@ inline void bk_tile_publish(__global volatile ulong* slots, uint epoch, uint t, 
 inline void bk_tile_look_back(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __global const K* keys,
                               __global const V* vals, ulong n, bool in_place, __local uint* sc, __local V* sv,
                               __local uint* wflag, __local uint* wc, __local V* wv, __local uint* wstate,
-                              __local V* wacc, uint* pc, V* pv)
+                              __local V* wacc, uint* pc, V* pv, bool started)
 {
+    (void)started; // (bk_warp_walk_first ran: BK_WARP_LOOKBACK only)
 #if BK_DIAG & 1 // measurement only (WRONG results): what a tile costs without the chain
     *pc = 0;
     *pv = BK_ID;
@@ -254,7 +255,7 @@ inline void bk_tile_look_back(__global volatile ulong* slots, uint epoch, uint t
     return;
 #endif
 #ifdef BK_WARP_LOOKBACK // (it publishes the inclusive prefix itself)
-    bk_look_back_warp(slots, epoch, t, tc, tv, keys, vals, n, in_place, sc, sv, wstate, wacc, pc, pv);
+    bk_look_back_warp(slots, epoch, t, tc, tv, keys, vals, n, in_place, sc, sv, wstate, wacc, pc, pv, started);
 #else
     bk_look_back(slots, epoch, t, keys, vals, n, in_place, sc, sv, wflag, wc, wv, wstate, wacc, pc, pv);
     if (get_local_id(0) == 0 && t > 0) {
@@ -272,5 +273,6 @@ inline void bk_tile_chain(__global volatile ulong* slots, uint epoch, uint t, ui
                           uint* pc, V* pv)
 {
     bk_tile_publish(slots, epoch, t, tc, tv, in_place);
-    bk_tile_look_back(slots, epoch, t, tc, tv, keys, vals, n, in_place, sc, sv, wflag, wc, wv, wstate, wacc, pc, pv);
+    bk_tile_look_back(slots, epoch, t, tc, tv, keys, vals, n, in_place, sc, sv, wflag, wc, wv, wstate, wacc, pc, pv,
+                      false);
 }
