@@ -287,8 +287,7 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
     barrier(CLK_LOCAL_MEM_FENCE);
 #endif
 #endif
-    const bool last_tile = base + count == n;
-    if (lid == 0 && last_tile && (flags & BK_WRITE_COUNT)) count_out[count_off] = pc + tc;
+    const bool last_tile = bk_tile_count(base, count, n, flags, count_out + count_off, pc + tc);
 #if BK_DIAG & 4
     return;
 #endif

@@ -68,6 +68,15 @@
         R[4 * q + 3] = x4.s3;                                                                     \
     }
 
+// This work-item's keys (and values) straight into registers.
+#if BK_LOADS_VALUES
+#define BK_LEAN_LOAD_DIRECT_()                                                                    \
+    BK_LEAN_LOAD4_(kr, K, keys + from);                                                           \
+    BK_LEAN_LOAD4_(vr, V, vals + from)
+#else
+#define BK_LEAN_LOAD_DIRECT_() BK_LEAN_LOAD4_(kr, K, keys + from)
+#endif
+
 // One work-group per tile (bk_tile_index). tk, tv: BK_TILE_PAD(tile) + 1 elements each: the
 // staged input where the tile is not loaded straight into registers, then the tile's results.
 __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, __local uint* sc, __local V* sv,
@@ -105,10 +114,7 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
 #endif
     if (direct) {
 #if BK_LEAN_VEC
-        BK_LEAN_LOAD4_(kr, K, keys + from);
-#if BK_LOADS_VALUES
-        BK_LEAN_LOAD4_(vr, V, vals + from);
-#endif
+        BK_LEAN_LOAD_DIRECT_();
 #if BK_LEAN_SHFL_PREV
         const uint up = bk_shfl_up_u(BK_KEY_BITS(kr[BK_ITEMS - 1]), 1u); // (K: 32 bits here)
         if ((lid & 31u) != 0) prev = CLPRIM_CAT(as_, K)(up);
@@ -164,10 +170,7 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
     // the stage reads the elements again from global memory, most still in L1.)
     if (direct) {
 #if BK_LEAN_VEC
-        BK_LEAN_LOAD4_(kr, K, keys + from);
-#if BK_LOADS_VALUES
-        BK_LEAN_LOAD4_(vr, V, vals + from);
-#endif
+        BK_LEAN_LOAD_DIRECT_();
 #endif
     } else {
 #pragma unroll
@@ -215,8 +218,7 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
 #if BK_DIAG & 16 // (with 1, measurements: no look-back, each tile's results at a place of its own)
     pc = (uint)(base / 8u);
 #endif
-    const bool last_tile = base + count == n;
-    if (lid == 0 && last_tile && (flags & BK_WRITE_COUNT)) count_out[count_off] = pc + tc;
+    const bool last_tile = bk_tile_count(base, count, n, flags, count_out + count_off, pc + tc);
 #if BK_DIAG & 4
     return;
 #endif

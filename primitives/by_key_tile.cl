@@ -224,6 +224,15 @@ inline void bk_stage_tile(__global const K* keys, __global const V* vals, ulong 
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+// Whether the tile [base, base + count) is the range's last; if so work-item 0 writes the range's
+// count of results (total) where the host asked for it (BK_WRITE_COUNT).
+inline bool bk_tile_count(ulong base, uint count, ulong n, uint flags, __global ulong* count_out, uint total)
+{
+    const bool last = base + count == n;
+    if (get_local_id(0) == 0 && last && (flags & BK_WRITE_COUNT)) *count_out = total;
+    return last;
+}
+
 // The tile's part of the chain: publishes its pair (tc, tv) (tile 0: as its inclusive prefix),
 // looks back (bk_look_back) and publishes its inclusive prefix; returns in (*pc, *pv) the pair of
 // every tile before it, in every work-item. in_place: a scan by key writing over its values.
