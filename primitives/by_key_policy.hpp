@@ -90,7 +90,9 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     } else if (p.kernel == by_key_policy::kernel::gather) {
         p.wg = 256;
         p.items = std::max<std::size_t>(1, std::min<std::size_t>(32, 128 / std::max<std::size_t>(1, element_bytes)));
-        if (profile.nvidia) p.register_cap = element_bytes <= 4 || run_length ? 40 : 48;
+        // (run-length by positions at 48: H100 2^26 kernel 0.2083 ms against 0.2158-0.2221 at 40,
+        // RESULTS.md s6-bykey round 2.)
+        if (profile.nvidia) p.register_cap = run_length ? (p.rle_positions ? 48 : 40) : element_bytes <= 4 ? 40 : 48;
         // NVIDIA: the warp pieces (by_key_warp.cl), tiles by group id (the decoupled fallback
         // keeps that correct under any order), 16-byte loads. H100, 2^26 uint (RESULTS.md, #28
         // s5-bykey): reduce_by_key kernel 0.422 -> 0.347 ms with the warp pieces, -5% by group
@@ -105,9 +107,12 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
         if (n <= p.wg * 4) p.items = 4;
     } else if (p.kernel == by_key_policy::kernel::lean) {
         // lean: 256 work-items, 16 elements of 4-byte keys and values (64 bytes of registers a
-        // work-item up to the tile scan), registers capped on NVIDIA (CLPRIM_BY_KEY_REGS).
+        // work-item up to the tile scan), 20 on NVIDIA (the largest tile of 16-byte loads whose
+        // staging fits 48 KB of local memory: H100 2^26 kernel 0.2626 ms against 0.289-0.292 at
+        // 16, RESULTS.md s6-bykey round 2), registers capped at 64 there (56, 72, none, 80
+        // slower).
         p.wg = 256;
-        p.items = element_bytes <= 8 ? 16 : 8;
+        p.items = element_bytes <= 8 ? (profile.nvidia ? 20 : 16) : 8;
         if (profile.nvidia) p.register_cap = 64;
         p.shfl_scan = p.warp_lookback = p.group_order = profile.nvidia;
         p.stage_vec = true; // (tiles loaded through local memory: -DBK_LEAN_DIRECT=0, partial tiles)
