@@ -1,11 +1,12 @@
 // The lean pair tile of reduce_by_key and run_length_encode (BK_MODE 1 and 4; host:
-// CLPRIM_BY_KEY_KERNEL=lean, the default for them on GPUs). by_key_gather.cl keeps the whole
+// CLPRIM_BY_KEY_KERNEL=lean, by_key_policy.hpp: reduce_by_key's on GPUs, run-length's for one
+// tile). by_key_gather.cl keeps the whole
 // tile in local memory through the look-back and then finds each result by a search;
 // by_key_registers.cl keeps every element in registers through the look-back. Here only the
 // runs' ends leave a work-item, and they leave it before the look-back:
 //   load     each work-item takes its BK_ITEMS consecutive keys (and values) into registers:
 //            straight from global memory by 16-byte vectors where the tile is full and aligned
-//            (BK_LEAN_DIRECT=1), else through local memory (bk_stage_tile: coalesced rows);
+//            (BK_LEAN_DIRECT=1), else through local memory (bk_stage_rows: coalesced rows);
 //   fold     the work-item's pair (count of heads, value of its open run), in the order
 //            bk_tile_pair repeats for the decoupled fallback (the same bits);
 //   scan     the work-group scans the pairs: each work-item's exclusive count ec and value ev
