@@ -67,10 +67,12 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     if (policy.register_cap > 0 && extra.find("maxrregcount") == std::string::npos)
         options += " -cl-nv-maxrregcount=" + std::to_string(policy.register_cap);
     std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl", "by_key_warp.cl", "by_key_lookback.cl",
-                                   "by_key_tile.cl", "by_key_registers.cl", "by_key_gather.cl"};
+                                   "by_key_tile.cl", "by_key_registers.cl", "by_key_gather.cl", "by_key_lean.cl"};
     if (!call.op_file.empty()) files.insert(files.begin(), call.op_file);
     bc::program program = primitives_program(queue.get_context(), files, options);
-    k.lookback = program.create_kernel(policy.kernel == by_key_policy::kernel::gather ? "by_key_gather" : "by_key_lookback");
+    k.lookback = program.create_kernel(policy.kernel == by_key_policy::kernel::gather  ? "by_key_gather"
+                                       : policy.kernel == by_key_policy::kernel::lean ? "by_key_lean"
+                                                                                      : "by_key_lookback");
     k.chunk_reduce = program.create_kernel("by_key_chunk_reduce");
     k.chunk_scan = program.create_kernel("by_key_chunk_scan");
     if (call.mode == by_key_mode::partition) k.partition_back = program.create_kernel("by_key_partition_back");
@@ -101,7 +103,8 @@ by_key_kernels& cached_kernels(const bc::command_queue& queue, const by_key_call
     const std::size_t staged = size_of(call.key_type) + (has_values(call.mode) ? size_of(call.value_type) : 0);
     const by_key_policy policy =
         select_by_key_policy(profile_of(queue.get_device()), staged, call.keys.size, call.mode == by_key_mode::partition,
-                             call.mode == by_key_mode::run_length, call.mode == by_key_mode::scan);
+                             call.mode == by_key_mode::run_length, call.mode == by_key_mode::scan,
+                             call.mode == by_key_mode::reduce);
     using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, std::size_t, std::size_t, int, bool,
                            std::size_t, bool, bool, bool, bool, bool, bool, std::string>;
     thread_local std::map<key, by_key_kernels> cache;
@@ -236,8 +239,13 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
             set_kernel_args_from(k.chunk_scan, 15, cl_ulong(chunk), agg_c, agg_v);
             launch_1d(queue, k.chunk_scan, chunks, 1);
         }
-        if (!call.count_result && wants_count) // the one round trip
-            read_result_word(queue, count_out.buffer, sizeof count, &count);
+        if (!call.count_result && wants_count) { // the one round trip
+            static const result_read forms[] = {result_read::plain,        result_read::pinned,      result_read::async,
+                                                result_read::flush_pinned, result_read::flush_async, result_read::spin};
+            const int form = select_by_key_read(profile_of(queue.get_device()),
+                                                mode == by_key_mode::reduce || mode == by_key_mode::run_length);
+            read_result_word(queue, count_out.buffer, sizeof count, &count, forms[form]);
+        }
     });
     if (call.count_result || !wants_count) return 0;
     // Results found too small once the count is known (what fits was written).

@@ -197,14 +197,7 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
     BK_FOLD_SHARE(tk[BK_TILE_PAD(first + j)], BK_GATHER_VALUE(j));
     uint ec, tc;
     V ev, tvv;
-#if BK_DIAG & 8
-    ec = 0;
-    ev = BK_ID;
-    tc = c;
-    tvv = v;
-#else
-    bk_tile_scan(c, v, sc, sv, &ec, &ev, &tc, &tvv);
-#endif
+    bk_tile_scan_or_skip(c, v, sc, sv, &ec, &ev, &tc, &tvv);
     // Read after the look-back's barriers: where this work-item's results are among the tile's.
 #if BK_INDEX
     // Each result's element, in the order of the results (heads, then partition's non-heads).
@@ -269,7 +262,7 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
         if (BK_STORE_OK && j >= lead) out2[base + j] = tv[BK_TILE_PAD(j)];
 #endif
     bk_tile_look_back(slots, epoch, t, tc, tvv, keys, vals, n, in_place, sc, sv, lb_flag, lb_c, lb_v, lb_state, &lb_acc,
-                      &pc, &pv);
+                      &pc, &pv, false);
     if (ec == 0 && first <= lead) { // (the first head's work-item too: the run it closes)
         uint ec_all = ec;
         V ev_all = ev;
@@ -294,8 +287,7 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
     barrier(CLK_LOCAL_MEM_FENCE);
 #endif
 #endif
-    const bool last_tile = base + count == n;
-    if (lid == 0 && last_tile && (flags & BK_WRITE_COUNT)) count_out[count_off] = pc + tc;
+    const bool last_tile = bk_tile_count(base, count, n, flags, count_out + count_off, pc + tc);
 #if BK_DIAG & 4
     return;
 #endif

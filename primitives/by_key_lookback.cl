@@ -15,7 +15,8 @@
 // BK_DIAG (measurements only, WRONG results; CLPRIM_BY_KEY_OPTIONS=-DBK_DIAG=bits): what each
 // phase of a tile costs, by leaving it out: 1 the look-back (no chain: every tile starts at 0),
 // 2 the global stores of the results (kept, behind a condition that never holds), 4 the whole
-// epilogue (no stream, no gather), 8 the work-group scan (each work-item's own pair as the tile's).
+// epilogue (no stream, no gather), 8 the work-group scan (each work-item's own pair as the tile's),
+// 16 (by_key_lean.cl, with 1) each tile's results at a place of its own (no contended stores).
 #ifndef BK_DIAG
 #define BK_DIAG 0
 #endif
@@ -341,26 +342,45 @@ inline void bk_warp_walk(__global volatile ulong* slots, uint epoch, uint t, uin
     }
 }
 
+// Work-item 0: the warp look-back's state at its start (tiles t-1, t-2, ... still to combine).
+inline void bk_warp_state_init(uint t, __local uint* wstate, __local V* wacc)
+{
+    wstate[0] = t;
+    wstate[1] = t == 0;
+    wstate[2] = 0;
+    wstate[3] = 0;
+#ifdef LB_FALLBACK_FIRST
+    wstate[3] = t > 0; // tests: every tile takes the fallback for its predecessor first
+#endif
+    *wacc = BK_ID;
+}
+
+// Warp 0 alone (lanes 0..31), before the group's look-back (by_key_lean.cl, BK_LEAN_WALK_FIRST):
+// sets the state up and walks once while the other warps still have work of their own; then
+// bk_look_back_warp(started = true) goes on from where the walk left (done, or stalled: the
+// fallback). The warp's lanes meet at bar.warp.sync (the state in local memory between them).
+inline void bk_warp_walk_first(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __local uint* wstate,
+                               __local V* wacc)
+{
+    if (get_local_id(0) == 0) bk_warp_state_init(t, wstate, wacc);
+    asm volatile("bar.warp.sync -1;" ::: "memory");
+#ifndef LB_FALLBACK_FIRST // (tests: the fallback first, as without the early walk)
+    if (!wstate[1]) bk_warp_walk(slots, epoch, t, tc, tv, wstate, wacc);
+    asm volatile("bar.warp.sync -1;" ::: "memory");
+#endif
+}
+
 // bk_look_back's contract (every work-item calls it; the pair of every tile before t in every
 // work-item). Runs on NVIDIA only, so not under PoCL's loops; its loop has bk_look_back's shape
 // anyway (the state read between two barriers, left only by break).
 // Unlike bk_look_back, it also publishes tile t's inclusive prefix (tc, tv: the tile's pair), as
-// soon as the work-item that completes the walk has it.
+// soon as the work-item that completes the walk has it. started: bk_warp_walk_first ran.
 inline void bk_look_back_warp(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv,
                               __global const K* keys, __global const V* vals, ulong n, bool in_place, __local uint* sc,
-                              __local V* sv, __local uint* wstate, __local V* wacc, uint* c, V* v)
+                              __local V* sv, __local uint* wstate, __local V* wacc, uint* c, V* v, bool started)
 {
     const uint lid = (uint)get_local_id(0);
-    if (lid == 0) {
-        wstate[0] = t;
-        wstate[1] = t == 0;
-        wstate[2] = 0;
-        wstate[3] = 0;
-#ifdef LB_FALLBACK_FIRST
-        wstate[3] = t > 0; // tests: every tile takes the fallback for its predecessor first
-#endif
-        *wacc = BK_ID;
-    }
+    if (lid == 0 && !started) bk_warp_state_init(t, wstate, wacc);
     for (;;) {
         barrier(CLK_LOCAL_MEM_FENCE);
         const uint j = wstate[0], done = wstate[1], stalled = LB_FALLBACK && wstate[3];

@@ -16,9 +16,11 @@ struct by_key_policy {
     // chunks:   CPU devices: one work-item per long contiguous chunk, a fold pass and a scatter pass.
     enum class path { lookback, chunks } path = path::chunks;
     // The look-back kernel: gather (by_key_gather.cl: the tile stays in local memory, few
-    // registers, results gathered by search) or registers (by_key_lookback.cl: each work-item's
-    // elements in registers from load to store, results compacted in local memory).
-    enum class kernel { gather, registers } kernel = kernel::gather;
+    // registers, results gathered by search), registers (by_key_lookback.cl: each work-item's
+    // elements in registers from load to store, results compacted in local memory) or lean
+    // (by_key_lean.cl, reduce_by_key and run_length_encode only: elements in registers up to the
+    // tile scan, the runs' ends staged in local memory before the look-back).
+    enum class kernel { gather, registers, lean } kernel = kernel::gather;
     std::size_t register_cap = 0; // NVIDIA: -cl-nv-maxrregcount of the programs (0: none)
     // NVIDIA (by_key_warp.cl): the tile's scan of the pairs by warp shuffles (shfl_scan) instead
     // of the ping-pong work-group scan; the look-back walked by one warp (warp_lookback) instead
@@ -50,14 +52,22 @@ struct by_key_policy {
 // stable_partition).
 // run_length: run_length_encode (values made in the kernel, none loaded); scan: a scan by key.
 inline by_key_policy select_by_key_policy(const device_profile& profile, std::size_t element_bytes, std::size_t n,
-                                          bool partition, bool run_length = false, bool scan = false)
+                                          bool partition, bool run_length = false, bool scan = false, bool reduce = false)
 {
     by_key_policy p;
     p.path = profile.is_cpu() ? by_key_policy::path::chunks : by_key_policy::path::lookback;
     if (const auto forced = knob_choice("CLPRIM_BY_KEY_PATH", {"lookback", "chunks"}))
         p.path = *forced == 0 ? by_key_policy::path::lookback : by_key_policy::path::chunks;
-    if (const auto forced = knob_choice("CLPRIM_BY_KEY_KERNEL", {"gather", "registers"}))
-        p.kernel = *forced == 0 ? by_key_policy::kernel::gather : by_key_policy::kernel::registers;
+    // reduce_by_key takes the lean tile on GPUs (by_key_lean.cl; H100 2^26: kernel 0.2835 ms
+    // against gather's 0.3238), run_length_encode only for one tile (2^10: 0.0078-0.0081 against
+    // 0.0091-0.0095; at 2^26 gather's lengths by positions 0.2170 against 0.2220-0.2240).
+    const bool lean_mode = run_length || reduce;
+    if (!profile.is_cpu() && (reduce || (run_length && n <= 1024))) p.kernel = by_key_policy::kernel::lean;
+    if (const auto forced = knob_choice("CLPRIM_BY_KEY_KERNEL", {"gather", "registers", "lean"}))
+        p.kernel = *forced == 0 ? by_key_policy::kernel::gather
+                   : *forced == 1 ? by_key_policy::kernel::registers
+                                  : by_key_policy::kernel::lean;
+    if (p.kernel == by_key_policy::kernel::lean && !lean_mode) p.kernel = by_key_policy::kernel::gather; // (1 and 4 only)
     // Elements per work-item, at most 32 (a work-item keeps its head flags as the bits of one
     // uint). Elsewhere than GPUs 64 work-items, 32 / 16 / 8 elements.
     // GPUs, gather: 256 work-items, the tile about 32 KiB staged (32 elements of 4 bytes, 16 of
@@ -80,7 +90,9 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     } else if (p.kernel == by_key_policy::kernel::gather) {
         p.wg = 256;
         p.items = std::max<std::size_t>(1, std::min<std::size_t>(32, 128 / std::max<std::size_t>(1, element_bytes)));
-        if (profile.nvidia) p.register_cap = element_bytes <= 4 || run_length ? 40 : 48;
+        // (run-length by positions at 48: H100 2^26 kernel 0.2083 ms against 0.2158-0.2221 at 40,
+        // RESULTS.md s6-bykey round 2.)
+        if (profile.nvidia) p.register_cap = run_length ? (p.rle_positions ? 48 : 40) : element_bytes <= 4 ? 40 : 48;
         // NVIDIA: the warp pieces (by_key_warp.cl), tiles by group id (the decoupled fallback
         // keeps that correct under any order), 16-byte loads. H100, 2^26 uint (RESULTS.md, #28
         // s5-bykey): reduce_by_key kernel 0.422 -> 0.347 ms with the warp pieces, -5% by group
@@ -92,6 +104,18 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
         if (profile.nvidia && partition && element_bytes <= 4) p.items = 24;
         // A range of one tile of 4 elements a work-item (2^10 with 256): every work-item folds
         // 4 elements instead of a few work-items 32 each (a single tile is all latency).
+        if (n <= p.wg * 4) p.items = 4;
+    } else if (p.kernel == by_key_policy::kernel::lean) {
+        // lean: 256 work-items, 16 elements of 4-byte keys and values (64 bytes of registers a
+        // work-item up to the tile scan), 20 on NVIDIA (the largest tile of 16-byte loads whose
+        // staging fits 48 KB of local memory: H100 2^26 kernel 0.2626 ms against 0.289-0.292 at
+        // 16, RESULTS.md s6-bykey round 2), registers capped at 64 there (56, 72, none, 80
+        // slower).
+        p.wg = 256;
+        p.items = element_bytes <= 8 ? (profile.nvidia ? 20 : 16) : 8;
+        if (profile.nvidia) p.register_cap = 64;
+        p.shfl_scan = p.warp_lookback = p.group_order = profile.nvidia;
+        p.stage_vec = true; // (tiles loaded through local memory: -DBK_LEAN_DIRECT=0, partial tiles)
         if (n <= p.wg * 4) p.items = 4;
     } else {
         p.wg = element_bytes <= 4 ? 256 : 128;
@@ -120,6 +144,16 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
         p.items = std::min<std::size_t>(32, (*tune)[1]);
     }
     return p;
+}
+
+// How reduce_by_key's and run_length_encode's count comes back (count_read.hpp's forms, by
+// CLPRIM_BY_KEY_READ's numbers): on GPUs 5, spin (the kernel flushed, a non-blocking read with an
+// event, the host polling it: s4-copyif's H100 run, 1.5-4.3 us off both at 2^10 against 4), 4
+// (flush_async) elsewhere and for the other modes (stable_partition was slower with spin).
+inline int select_by_key_read(const device_profile& profile, bool reduce_or_run_length)
+{
+    if (const auto forced = knob_number("CLPRIM_BY_KEY_READ", 0, 5)) return int(*forced);
+    return reduce_or_run_length && !profile.is_cpu() ? 5 : 4;
 }
 
 } // namespace detail

@@ -30,15 +30,7 @@ __kernel void by_key_lookback(BK_ARGS, __global volatile ulong* status, uint epo
 #if BK_LOADS_VALUES
     V vr[BK_ITEMS];
 #endif
-#pragma unroll
-    for (uint j = 0; j < BK_ITEMS; ++j) {
-        if (j < mine) {
-            kr[j] = tk[BK_TILE_PAD(first + j)];
-#if BK_LOADS_VALUES
-            vr[j] = tv[BK_TILE_PAD(first + j)];
-#endif
-        }
-    }
+    BK_TILE_TO_REGS();
     // Fold, in the order bk_tile_pair repeats for the fallback.
     BK_FOLD_SHARE(kr[j], BK_REG_VALUE(j));
     uint ec, tc;

@@ -78,6 +78,38 @@
 #endif
 #define BK_LOADS_VALUES (BK_HAS_VALUES && BK_MODE != 4)
 
+// The work-item's elements [first, first + mine) of the staged tile (tk, tv) into registers kr
+// (and vr where the mode loads values).
+#if BK_LOADS_VALUES
+#define BK_TILE_V_TO_REG_(j, q) vr[j] = tv[q];
+#else
+#define BK_TILE_V_TO_REG_(j, q)
+#endif
+#define BK_TILE_TO_REGS()                                                                         \
+    _Pragma("unroll") for (uint j = 0; j < BK_ITEMS; ++j)                                         \
+    {                                                                                             \
+        if (j < mine) {                                                                           \
+            kr[j] = tk[BK_TILE_PAD(first + j)];                                                   \
+            BK_TILE_V_TO_REG_(j, BK_TILE_PAD(first + j))                                          \
+        }                                                                                         \
+    }
+
+// bk_tile_scan, or (BK_DIAG & 8, measurements: WRONG results) each work-item's own pair as the
+// tile's; starts and ends with a barrier either way.
+inline void bk_tile_scan_or_skip(uint c, V v, __local uint* sc, __local V* sv, uint* ec, V* ev, uint* tc, V* tv)
+{
+#if BK_DIAG & 8
+    barrier(CLK_LOCAL_MEM_FENCE);
+    *ec = 0;
+    *ev = BK_ID;
+    *tc = c;
+    *tv = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+#else
+    bk_tile_scan(c, v, sc, sv, ec, ev, tc, tv);
+#endif
+}
+
 // A tile's index in the order the work-groups start (status[0] counts them; the tile taking the
 // last index sets it back to zero for the next launch), so a tile only ever waits on tiles that
 // have started. Every work-item calls it (a barrier); *id is local scratch.
@@ -106,8 +138,8 @@ inline uint bk_tile_index(__global volatile ulong* status, __local uint* id)
 // Stages the tile's count elements at base (keys, and values where the mode loads them) into
 // local memory, one pad slot every 32, coalesced; a full tile issues every load of a row before
 // its stores (many reads in flight per work-item); *before: the key before the tile (base > 0).
-// Ends with a barrier.
-inline void bk_stage_tile(__global const K* keys, __global const V* vals, ulong base, uint count, __local K* tk,
+// Ends with a barrier (bk_stage_rows: the same without it).
+inline void bk_stage_rows(__global const K* keys, __global const V* vals, ulong base, uint count, __local K* tk,
                           __local V* tv, __local K* before)
 {
     const uint lid = (uint)get_local_id(0);
@@ -184,7 +216,21 @@ inline void bk_stage_tile(__global const K* keys, __global const V* vals, ulong 
 #endif
         }
     }
+}
+inline void bk_stage_tile(__global const K* keys, __global const V* vals, ulong base, uint count, __local K* tk,
+                          __local V* tv, __local K* before)
+{
+    bk_stage_rows(keys, vals, base, count, tk, tv, before);
     barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// Whether the tile [base, base + count) is the range's last; if so work-item 0 writes the range's
+// count of results (total) where the host asked for it (BK_WRITE_COUNT).
+inline bool bk_tile_count(ulong base, uint count, ulong n, uint flags, __global ulong* count_out, uint total)
+{
+    const bool last = base + count == n;
+    if (get_local_id(0) == 0 && last && (flags & BK_WRITE_COUNT)) *count_out = total;
+    return last;
 }
 
 // The tile's part of the chain: publishes its pair (tc, tv) (tile 0: as its inclusive prefix),
@@ -208,8 +254,9 @@ inline void bk_tile_publish(__global volatile ulong* slots, uint epoch, uint t, 
 inline void bk_tile_look_back(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __global const K* keys,
                               __global const V* vals, ulong n, bool in_place, __local uint* sc, __local V* sv,
                               __local uint* wflag, __local uint* wc, __local V* wv, __local uint* wstate,
-                              __local V* wacc, uint* pc, V* pv)
+                              __local V* wacc, uint* pc, V* pv, bool started)
 {
+    (void)started; // (bk_warp_walk_first ran: BK_WARP_LOOKBACK only)
 #if BK_DIAG & 1 // measurement only (WRONG results): what a tile costs without the chain
     *pc = 0;
     *pv = BK_ID;
@@ -217,7 +264,7 @@ inline void bk_tile_look_back(__global volatile ulong* slots, uint epoch, uint t
     return;
 #endif
 #ifdef BK_WARP_LOOKBACK // (it publishes the inclusive prefix itself)
-    bk_look_back_warp(slots, epoch, t, tc, tv, keys, vals, n, in_place, sc, sv, wstate, wacc, pc, pv);
+    bk_look_back_warp(slots, epoch, t, tc, tv, keys, vals, n, in_place, sc, sv, wstate, wacc, pc, pv, started);
 #else
     bk_look_back(slots, epoch, t, keys, vals, n, in_place, sc, sv, wflag, wc, wv, wstate, wacc, pc, pv);
     if (get_local_id(0) == 0 && t > 0) {
@@ -235,5 +282,6 @@ inline void bk_tile_chain(__global volatile ulong* slots, uint epoch, uint t, ui
                           uint* pc, V* pv)
 {
     bk_tile_publish(slots, epoch, t, tc, tv, in_place);
-    bk_tile_look_back(slots, epoch, t, tc, tv, keys, vals, n, in_place, sc, sv, wflag, wc, wv, wstate, wacc, pc, pv);
+    bk_tile_look_back(slots, epoch, t, tc, tv, keys, vals, n, in_place, sc, sv, wflag, wc, wv, wstate, wacc, pc, pv,
+                      false);
 }

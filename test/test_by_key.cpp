@@ -189,8 +189,8 @@ BOOST_AUTO_TEST_CASE(tiny_lookback_tiles)
 {
     env_override force("CLPRIM_BY_KEY_PATH", "lookback");
     env_override tune("CLPRIM_BY_KEY_TUNE", "4,3");
-    for (const char* kernel : {"gather", "gather_index", "registers"}) {
-    env_override kern("CLPRIM_BY_KEY_KERNEL", std::string(kernel) == "registers" ? "registers" : "gather");
+    for (const char* kernel : {"gather", "gather_index", "registers", "lean"}) {
+    env_override kern("CLPRIM_BY_KEY_KERNEL", std::string(kernel) == "gather_index" ? "gather" : kernel);
     env_override epilogue("CLPRIM_BY_KEY_EPILOGUE", std::string(kernel) == "gather_index" ? "index" : "search");
     for (std::size_t n : {std::size_t(13), std::size_t(4099), std::size_t(65537)}) {
         for (const auto& s : run_shapes()) {
@@ -213,8 +213,8 @@ BOOST_AUTO_TEST_CASE(lookback_fallback_every_tile)
     env_override force("CLPRIM_BY_KEY_PATH", "lookback");
     env_override fallback("CLPRIM_LOOKBACK", "fallback");
     env_override tune("CLPRIM_BY_KEY_TUNE", "8,3");
-    for (const char* kernel : {"gather", "gather_index", "registers"}) {
-    env_override kern("CLPRIM_BY_KEY_KERNEL", std::string(kernel) == "registers" ? "registers" : "gather");
+    for (const char* kernel : {"gather", "gather_index", "registers", "lean"}) {
+    env_override kern("CLPRIM_BY_KEY_KERNEL", std::string(kernel) == "gather_index" ? "gather" : kernel);
     env_override epilogue("CLPRIM_BY_KEY_EPILOGUE", std::string(kernel) == "gather_index" ? "index" : "search");
     for (std::size_t n : {std::size_t(1), std::size_t(25), std::size_t(4099), std::size_t(65537)}) {
         for (const auto& s : run_shapes()) {
@@ -296,7 +296,17 @@ BOOST_AUTO_TEST_CASE(warp_pieces)
                                                add_wrap<cl_uint>, 0u, label + " " + s.name);
                 check_rle(queue, keys, label + " rle " + s.name);
                 {
+                    env_override lean("CLPRIM_BY_KEY_KERNEL", "lean"); // (reduce_by_key, run-length: by_key_lean.cl)
+                    check_reduce<cl_uint, cl_uint>(queue, keys, small_values<cl_uint>(n), true, bc::plus<cl_uint>(),
+                                                   add_wrap<cl_uint>, 0u, label + " lean " + s.name);
+                    check_rle(queue, keys, label + " lean rle " + s.name);
+                    if (n <= 70000)
+                        check_reduce<cl_uint, cl_uint>(queue, keys, make_data<cl_uint>(n, distribution::random), false,
+                                                       affine_then, host_affine_then, affine_identity, label + " lean affine " + s.name);
+                }
+                {
                     env_override rle("CLPRIM_BY_KEY_RLE", "positions");
+                    env_override gather("CLPRIM_BY_KEY_KERNEL", "gather"); // (positions: gather's)
                     check_rle(queue, keys, label + " rle by positions " + s.name);
                 }
                 if (n > 70000) continue;

@@ -352,16 +352,16 @@ BOOST_AUTO_TEST_CASE(small_path_unique_partition)
 
 // The look-back with its decoupled fallback on tiny tiles (24 elements: thousands of tiles, far
 // more than a device runs at once), sizes around tile borders: waiting as usual, then with every
-// tile computing its predecessor from the input (CLPRIM_LOOKBACK=fallback); both look-back
-// kernels (CLPRIM_BY_KEY_KERNEL).
+// tile computing its predecessor from the input (CLPRIM_LOOKBACK=fallback); every look-back
+// kernel (CLPRIM_BY_KEY_KERNEL).
 BOOST_AUTO_TEST_CASE(lookback_fallback_tiny_tiles)
 {
     env_override force("CLPRIM_BY_KEY_PATH", "lookback");
     env_override unique_path("CLPRIM_UNIQUE_PATH", "by_key"); // unique_through_copy_if: the other
     env_override partition_path("CLPRIM_PARTITION_PATH", "by_key"); // partition: the other
     env_override tune("CLPRIM_BY_KEY_TUNE", "8,3");
-    for (const char* kernel : {"gather", "gather_index", "registers"}) {
-    env_override kern("CLPRIM_BY_KEY_KERNEL", std::string(kernel) == "registers" ? "registers" : "gather");
+    for (const char* kernel : {"gather", "gather_index", "registers", "lean"}) { // (lean: run-length; the others gather)
+    env_override kern("CLPRIM_BY_KEY_KERNEL", std::string(kernel) == "gather_index" ? "gather" : kernel);
     env_override epilogue("CLPRIM_BY_KEY_EPILOGUE", std::string(kernel) == "gather_index" ? "index" : "search");
     for (const char* mode : {"wait", "fallback"}) {
         env_override lookback("CLPRIM_LOOKBACK", mode);

@@ -1,0 +1,244 @@
+// The lean pair tile of reduce_by_key and run_length_encode (BK_MODE 1 and 4; host:
+// CLPRIM_BY_KEY_KERNEL=lean, by_key_policy.hpp: reduce_by_key's on GPUs, run-length's for one
+// tile). by_key_gather.cl keeps the whole
+// tile in local memory through the look-back and then finds each result by a search;
+// by_key_registers.cl keeps every element in registers through the look-back. Here only the
+// runs' ends leave a work-item, and they leave it before the look-back:
+//   load     each work-item takes its BK_ITEMS consecutive keys (and values) into registers:
+//            straight from global memory by 16-byte vectors where the tile is full and aligned
+//            (BK_LEAN_DIRECT=1), else through local memory (bk_stage_rows: coalesced rows);
+//   fold     the work-item's pair (count of heads, value of its open run), in the order
+//            bk_tile_pair repeats for the decoupled fallback (the same bits);
+//   scan     the work-group scans the pairs: each work-item's exclusive count ec and value ev
+//            within the tile, and the tile's pair, which it publishes at once;
+//   stage    each work-item walks its registers again from ev and writes the run every head of
+//            its closes (the key before the head, the run's value) at the head's place among
+//            the tile's heads (ec + k) in local memory; the range's last element writes the last
+//            run one place further. Place 0 holds the tile's leading run (the elements before
+//            its first head), still without the runs of the tiles before;
+//   chain    the look-back, with nothing but a few words in registers;
+//   store    the tile's results leave as one contiguous run at the count before the tile (pc),
+//            consecutive work-items to consecutive addresses; place 0 first combines the value
+//            of the tiles before (pv) in front of its own.
+// Every result but the leading run's is a sequential fold from its head (as the stream of
+// by_key_gather.cl); the leading run's value is pv combined with its in-tile fold (the operator's
+// associativity, order kept).
+//
+// Joined after by_key_tile.cl (same macros as by_key.cl). Optional: BK_LEAN_DIRECT (default 1),
+// BK_LEAN_RELOAD (default 0) (measurements: CLPRIM_BY_KEY_OPTIONS).
+
+#ifndef BK_TILE_PAD
+#error "by_key_lean.cl needs by_key_lookback.cl and by_key_tile.cl first"
+#endif
+
+#if BK_MODE == 1 || BK_MODE == 4
+
+#ifndef BK_LEAN_DIRECT
+#define BK_LEAN_DIRECT 1
+#endif
+#ifndef BK_LEAN_RELOAD
+#define BK_LEAN_RELOAD 0
+#endif
+// NVIDIA (the warp pieces built in; measurements: CLPRIM_BY_KEY_OPTIONS): -DBK_LEAN_SHFL_PREV=1,
+// the key before a work-item's first element from the lane below by a shuffle (lane 0: from
+// global memory); -DBK_LEAN_WALK_FIRST=1, warp 0's first look-back walk while the other warps
+// stage (bk_warp_walk_first).
+#if !defined(BK_LEAN_SHFL_PREV) || !(defined(BK_SHFL_SCAN) || defined(BK_WARP_LOOKBACK))
+#undef BK_LEAN_SHFL_PREV
+#define BK_LEAN_SHFL_PREV 0
+#endif
+#if !defined(BK_LEAN_WALK_FIRST) || !defined(BK_WARP_LOOKBACK)
+#undef BK_LEAN_WALK_FIRST
+#define BK_LEAN_WALK_FIRST 0
+#endif
+// Direct 16-byte loads: 4-byte keys (and values where loaded), BK_ITEMS a multiple of 4.
+#if BK_LEAN_DIRECT && K_BITS == 32 && (!BK_LOADS_VALUES || V_BITS == 32) && BK_ITEMS % 4 == 0
+#define BK_LEAN_VEC 1
+#else
+#define BK_LEAN_VEC 0
+#endif
+
+// R[0 .. BK_ITEMS) = the BK_ITEMS elements of type T at SRC (16-byte aligned), by 16-byte loads.
+#define BK_LEAN_LOAD4_(R, T, SRC)                                                                 \
+    _Pragma("unroll") for (uint q = 0; q < BK_ITEMS / 4; ++q)                                     \
+    {                                                                                             \
+        const CLPRIM_CAT(T, 4) x4 = ((__global const CLPRIM_CAT(T, 4)*)(SRC))[q];                 \
+        R[4 * q] = x4.s0;                                                                         \
+        R[4 * q + 1] = x4.s1;                                                                     \
+        R[4 * q + 2] = x4.s2;                                                                     \
+        R[4 * q + 3] = x4.s3;                                                                     \
+    }
+
+// This work-item's keys (and values) straight into registers.
+#if BK_LOADS_VALUES
+#define BK_LEAN_LOAD_DIRECT_()                                                                    \
+    BK_LEAN_LOAD4_(kr, K, keys + from);                                                           \
+    BK_LEAN_LOAD4_(vr, V, vals + from)
+#else
+#define BK_LEAN_LOAD_DIRECT_() BK_LEAN_LOAD4_(kr, K, keys + from)
+#endif
+
+// One work-group per tile (bk_tile_index). tk, tv: BK_TILE_PAD(tile) + 1 elements each: the
+// staged input where the tile is not loaded straight into registers, then the tile's results.
+__kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, __local uint* sc, __local V* sv,
+                          __local K* tk, __local V* tv)
+{
+    __local uint tile_id;
+    __local K key_before;
+    __local uint lb_flag[BK_WINDOW], lb_c[BK_WINDOW], lb_state[5];
+    __local V lb_v[BK_WINDOW], lb_acc;
+    const uint lid = (uint)get_local_id(0);
+    const uint wg = (uint)get_local_size(0);
+    const uint t = bk_tile_index(status, &tile_id);
+    __global volatile ulong* slots = status + 1;
+    const uint tile_n = wg * BK_ITEMS;
+    const ulong base = (ulong)t * tile_n;
+    const uint count = (uint)min((ulong)tile_n, n - base);
+    keys += keys_off;
+    vals += vals_off;
+    const uint first = lid * BK_ITEMS;
+    const ulong from = base + first;
+    const uint mine = first < count ? min((uint)BK_ITEMS, count - first) : 0u;
+
+    // Load: registers kr (and vr), prev = the key before this work-item's first element.
+    K kr[BK_ITEMS];
+#if BK_LOADS_VALUES
+    V vr[BK_ITEMS];
+#endif
+    K prev = (K)0;
+#if BK_LEAN_VEC
+    // (Alike in the whole group: full tiles of a launch share their alignment.)
+    const bool direct = count == tile_n && ((ulong)(keys + base) & 15) == 0 &&
+                        (!BK_LOADS_VALUES || ((ulong)(vals + base) & 15) == 0);
+#else
+    const bool direct = false;
+#endif
+    if (direct) {
+#if BK_LEAN_VEC
+        BK_LEAN_LOAD_DIRECT_();
+#if BK_LEAN_SHFL_PREV
+        const uint up = bk_shfl_up_u(BK_KEY_BITS(kr[BK_ITEMS - 1]), 1u); // (K: 32 bits here)
+        if ((lid & 31u) != 0) prev = CLPRIM_CAT(as_, K)(up);
+        else if (from > 0) prev = keys[from - 1];
+#else
+        if (from > 0) prev = keys[from - 1];
+#endif
+#endif
+    } else {
+        // Coalesced rows into local memory, then each work-item's consecutive elements from there.
+        bk_stage_rows(keys, vals, base, count, tk, tv, &key_before);
+    }
+#ifdef BK_PTX // (the same in the whole group; elsewhere outside the branch: PoCL and barriers under conditions)
+    if (!direct)
+#endif
+        barrier(CLK_LOCAL_MEM_FENCE);
+    if (!direct) {
+        BK_TILE_TO_REGS();
+        if (mine > 0 && from > 0) prev = lid > 0 ? tk[BK_TILE_PAD(first - 1)] : key_before;
+    }
+
+    // Fold, in the order bk_tile_pair repeats for the fallback.
+    uint c = 0, heads = 0;
+    V v = BK_ID;
+    {
+        K p = prev;
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS; ++j) {
+            if (j < mine) {
+                uint hc = bk_head(from + j, kr[j], p);
+                heads |= hc << j;
+                V hv = BK_REG_VALUE(j);
+                bk_combine(c, v, &hc, &hv);
+                c = hc;
+                v = hv;
+                p = kr[j];
+            }
+        }
+    }
+    uint ec, tc;
+    V ev, tvv;
+    bk_tile_scan_or_skip(c, v, sc, sv, &ec, &ev, &tc, &tvv); // (its barriers: every read of tk, tv done)
+    bk_tile_publish(slots, epoch, t, tc, tvv, false);
+#if BK_LEAN_WALK_FIRST && !(BK_DIAG & 1)
+    if (lid < 32u) bk_warp_walk_first(slots, epoch, t, tc, tvv, lb_state, &lb_acc);
+    const bool started = true;
+#else
+    const bool started = false;
+#endif
+
+#if BK_LEAN_RELOAD
+    // (BK_LEAN_RELOAD=1, measurements: nothing of the tile held in registers through the scan;
+    // the stage reads the elements again from global memory, most still in L1.)
+    if (direct) {
+#if BK_LEAN_VEC
+        BK_LEAN_LOAD_DIRECT_();
+#endif
+    } else {
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS; ++j) {
+            if (j < mine) {
+                kr[j] = keys[from + j];
+#if BK_LOADS_VALUES
+                vr[j] = vals[from + j];
+#endif
+            }
+        }
+    }
+#endif
+    // Stage: the run each head closes at the head's place among the tile's heads (place 0: the
+    // tile's leading run, without the tiles before); the range's last run at place tc.
+    {
+        uint cc = ec;
+        V vv = ev;
+        K p = prev;
+#pragma unroll
+        for (uint j = 0; j < BK_ITEMS; ++j) {
+            if (j < mine) {
+                const ulong i = from + j;
+                const uint h = (heads >> j) & 1u;
+                const V x = BK_REG_VALUE(j);
+                if (h && i > 0) {
+                    tk[cc] = p;
+                    tv[cc] = vv;
+                }
+                vv = h ? x : BK_OP(vv, x);
+                cc += h;
+                if (i == n - 1) {
+                    tk[cc] = kr[j];
+                    tv[cc] = vv;
+                }
+                p = kr[j];
+            }
+        }
+    }
+
+    uint pc;
+    V pv;
+    bk_tile_look_back(slots, epoch, t, tc, tvv, keys, vals, n, false, sc, sv, lb_flag, lb_c, lb_v, lb_state, &lb_acc,
+                      &pc, &pv, started); // (its last barrier: the staged results visible to the group)
+#if BK_DIAG & 16 // (with 1, measurements: no look-back, each tile's results at a place of its own)
+    pc = (uint)(base / 8u);
+#endif
+    const bool last_tile = bk_tile_count(base, count, n, flags, count_out + count_off, pc + tc);
+#if BK_DIAG & 4
+    return;
+#endif
+#if BK_DIAG & 2 // the stores behind a condition that never holds (flags has no such bit)
+#define BK_LEAN_STORE_OK (flags & 0x80000000u)
+#else
+#define BK_LEAN_STORE_OK 1
+#endif
+    // Store: result s closes run pc + s - 1 (tile 0 has no run before its first head).
+    out1 += out1_off;
+    out2 += out2_off;
+    const uint m = tc + (last_tile ? 1u : 0u);
+    for (uint s = lid + (t == 0 ? 1u : 0u); s < m; s += wg) {
+        const ulong o = (ulong)pc + s - 1;
+        const V x = tv[s];
+        const V val = s == 0 ? BK_OP(pv, x) : x;
+        if (BK_LEAN_STORE_OK && o < cap1) out1[o] = tk[s];
+        if (BK_LEAN_STORE_OK && o < cap2) out2[o] = val;
+    }
+}
+
+#endif
