@@ -1,8 +1,8 @@
 #pragma once
-// One word of a device result (a by-key count, min/max_element's index) to the host: the one
+// One word of a device result (a by-key count, copy_if's count) to the host: the one
 // round trip those calls make. Through this host thread's pinned word where there is one
 // (reduce_pinned.hpp: no staging copy on discrete GPUs). Used by the by-key family,
-// min/max_element and copy_if. Private to the primitives layer.
+// copy_if (min/max_element read like reduce's value: select_reduce_read, reduce_pinned.hpp). Private to the primitives layer.
 #include "reduce_pinned.hpp"
 
 #include <clprim/detail/knobs.hpp>
@@ -96,7 +96,7 @@ inline void read_result_word(bc::command_queue& queue, const bc::buffer& from, s
     std::memcpy(result, pinned, bytes);
 }
 
-// The by-key family's and min/max_element's form: CLPRIM_BY_KEY_READ=0 plain, 1 pinned, 2 async,
+// The by-key family's form: CLPRIM_BY_KEY_READ=0 plain, 1 pinned, 2 async,
 // 3 flush then pinned, 4 flush then async (the default), 5 spin. H100, 2^10, one run: spin
 // against async took 1.5-4.3 us off reduce_by_key, run_length_encode, partition_copy and
 // min_element, and flush_async and spin were alike where both were measured (unique); spin
