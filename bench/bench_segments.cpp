@@ -133,8 +133,73 @@ void run_segments(clprim_bench::context& ctx, bool sorts, bool reduces)
     }
 }
 
+// Bench case "segments_alternatives" (#29's PoCL comparison): the segmented sort of segments_32 and
+// segments_1024 against the two ways a user has without it: one clprim::sort call per segment
+// (on sub-ranges, one clFinish at the end), and one sort of (segment << 32 | key) 64-bit keys
+// (only the 64-bit sort is timed: packing and unpacking are left out, in the alternative's favour).
+void run_segments_alternatives(clprim_bench::context& ctx)
+{
+    for (const std::size_t n : ctx.sizes) {
+        std::vector<cl_uint> host(n);
+        std::mt19937 rng{static_cast<unsigned>(n)};
+        for (auto& x : host) x = rng();
+        bc::vector<cl_uint> src(n, ctx.ctx), keys(n, ctx.ctx);
+        if (n) bc::copy(host.begin(), host.end(), src.begin(), ctx.queue);
+        auto restore = [&] { if (n) bc::copy_async(src.begin(), src.end(), keys.begin(), ctx.queue); };
+        for (const char* layout : {"segments_32", "segments_1024"}) {
+            const auto offs = segment_layout_offsets(layout, n);
+            const std::size_t S = offs.size() - 1;
+            bc::vector<cl_uint> d_off(offs.size(), ctx.ctx);
+            bc::copy(offs.begin(), offs.end(), d_off.begin(), ctx.queue);
+            auto sorted_ok = [&] {
+                std::vector<cl_uint> k(n);
+                if (n) bc::copy(keys.begin(), keys.end(), k.begin(), ctx.queue);
+                for (std::size_t s = 0; s < S; ++s)
+                    if (!std::is_sorted(k.begin() + offs[s], k.begin() + offs[s + 1])) return false;
+                return true;
+            };
+            auto add = [&](const std::string& name, double ms, bool ok) {
+                clprim_bench::result r;
+                r.group = "segmented_sort";
+                r.name = name;
+                r.type = "uint";
+                r.n = n;
+                r.ms = ms;
+                r.gkeys = ms > 0 ? double(n) / (ms * 1e6) : 0;
+                r.correct = ok;
+                ctx.add(r);
+            };
+            double ms = clprim_examples::median_ms(
+                ctx.queue, restore,
+                [&] { clprim::segmented_sort(keys.begin(), keys.end(), d_off.begin(), d_off.end(), ctx.queue); },
+                ctx.repeat);
+            add(layout, ms, sorted_ok());
+            ms = clprim_examples::median_ms(
+                ctx.queue, restore,
+                [&] {
+                    for (std::size_t s = 0; s < S; ++s)
+                        clprim::sort(keys.begin() + offs[s], keys.begin() + offs[s + 1], ctx.queue);
+                },
+                std::max(3, ctx.repeat / 3));
+            add(std::string(layout) + ":call_per_segment", ms, sorted_ok());
+            std::vector<cl_ulong> packed(n);
+            for (std::size_t s = 0; s < S; ++s)
+                for (std::size_t i = offs[s]; i < offs[s + 1]; ++i) packed[i] = (cl_ulong(s) << 32) | host[i];
+            bc::vector<cl_ulong> psrc(n, ctx.ctx), pkeys(n, ctx.ctx);
+            if (n) bc::copy(packed.begin(), packed.end(), psrc.begin(), ctx.queue);
+            ms = clprim_examples::median_ms(
+                ctx.queue, [&] { if (n) bc::copy_async(psrc.begin(), psrc.end(), pkeys.begin(), ctx.queue); },
+                [&] { clprim::sort(pkeys.begin(), pkeys.end(), ctx.queue); }, ctx.repeat);
+            std::vector<cl_ulong> back(n);
+            if (n) bc::copy(pkeys.begin(), pkeys.end(), back.begin(), ctx.queue);
+            add(std::string(layout) + ":pairs_sort_64bit", ms, std::is_sorted(back.begin(), back.end()));
+        }
+    }
+}
+
 } // namespace
 
 CLPRIM_BENCH(segments) { run_segments(ctx, true, true); }
 CLPRIM_BENCH(segments_sort) { run_segments(ctx, true, false); }
 CLPRIM_BENCH(segments_reduce) { run_segments(ctx, false, true); }
+CLPRIM_BENCH(segments_alternatives) { run_segments_alternatives(ctx); }
