@@ -71,18 +71,6 @@ merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& op
     return cache.emplace(key, k).first->second;
 }
 
-// The shape of a thread's last merge call and what it took (merge_impl: repeated calls skip the
-// policy and the kernel look-up). kernels points into kernels_for's cache (never erased).
-struct last_merge_call {
-    cl_context context = nullptr;
-    cl_device_id device = nullptr;
-    element_type key_type = element_type::uint32, value_type = element_type::uint32;
-    bool has_values = false;
-    sort_order order = sort_order::ascending;
-    merge_policy policy;
-    merge_kernels* kernels = nullptr;
-};
-
 } // namespace
 
 void merge_impl(const merge_request& r, bc::command_queue& user_queue, const char* who)
@@ -107,37 +95,18 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
     in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
     bc::command_queue& queue = scope.queue();
     guarded(who, [&] {
-        // A call like this thread's last one (same context, device, types and order; the GPU path
-        // at n >= 65536, where the policy no longer depends on n; no CLPRIM_MERGE_* knob set, now
-        // or then) takes that call's policy and kernels: no knob reads, no options string, no
-        // cache look-up.
-        thread_local last_merge_call last;
-        const cl_context context = queue.get_context().get();
-        const bool knobs = knobs_with_prefix("CLPRIM_MERGE_"), cacheable = n >= 65536 && !knobs;
-        const bool repeat = cacheable && last.kernels && last.context == context && last.device == device.id() &&
-                            last.key_type == r.key_type && last.value_type == r.value_type &&
-                            last.has_values == r.has_values && last.order == r.order;
-        merge_policy fresh;
-        merge_kernels* kp = last.kernels;
-        if (!repeat) {
-            fresh = select_merge_policy(profile_of(device), n, kbytes, vbytes, true);
-            sort_request sr;
-            sr.key_type = r.key_type;
-            sr.value_type = r.value_type;
-            sr.has_values = r.has_values;
-            sr.order = r.order;
-            const std::size_t e = fresh.cpu ? 8 : fresh.elems;
-            const bool st = !fresh.cpu && fresh.stream_tiles > 0;
-            const std::string options = sort_build_options(sr) + " -DMERGE_TWO_RANGES -DMERGE_ELEMS=" + std::to_string(e) +
-                                        (st ? " -DMERGE_PROBES=" + std::to_string(fresh.probes) : std::string()) +
-                                        (fresh.cpu ? std::string() : merge_split_options(fresh) + fresh.options);
-            kp = &kernels_for(queue, options, fresh.cpu, st, fresh);
-            if (cacheable && !fresh.cpu)
-                last = last_merge_call{context, device.id(), r.key_type, r.value_type, r.has_values, r.order, fresh, kp};
-            else
-                last.kernels = nullptr;
-        }
-        const merge_policy& pol = repeat ? last.policy : fresh;
+        const merge_policy pol = select_merge_policy(profile_of(device), n, kbytes, vbytes, true);
+        sort_request sr;
+        sr.key_type = r.key_type;
+        sr.value_type = r.value_type;
+        sr.has_values = r.has_values;
+        sr.order = r.order;
+        const std::size_t e = pol.cpu ? 8 : pol.elems;
+        const bool st = !pol.cpu && pol.stream_tiles > 0;
+        const std::string options = sort_build_options(sr) + " -DMERGE_TWO_RANGES -DMERGE_ELEMS=" + std::to_string(e) +
+                                    (st ? " -DMERGE_PROBES=" + std::to_string(pol.probes) : std::string()) +
+                                    (pol.cpu ? std::string() : merge_split_options(pol) + pol.options);
+        merge_kernels* kp = &kernels_for(queue, options, pol.cpu, st, pol);
         merge_kernels& k = *kp;
         const std::size_t elems = pol.cpu ? 8 : pol.elems;
         const bool stream = !pol.cpu && pol.stream_tiles > 0;
