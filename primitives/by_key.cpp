@@ -67,14 +67,15 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     if (policy.register_cap > 0 && extra.find("maxrregcount") == std::string::npos)
         options += " -cl-nv-maxrregcount=" + std::to_string(policy.register_cap);
     std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl", "by_key_warp.cl", "by_key_lookback.cl",
-                                   "by_key_tile.cl", "by_key_registers.cl", "by_key_gather.cl", "by_key_lean.cl"};
+                                   "by_key_tile.cl", "by_key_registers.cl", "by_key_gather.cl", "by_key_lean.cl",
+                                   "by_key_cpu.cl"};
     if (!call.op_file.empty()) files.insert(files.begin(), call.op_file);
     bc::program program = primitives_program(queue.get_context(), files, options);
     k.lookback = program.create_kernel(policy.kernel == by_key_policy::kernel::gather  ? "by_key_gather"
                                        : policy.kernel == by_key_policy::kernel::lean ? "by_key_lean"
                                                                                       : "by_key_lookback");
-    k.chunk_reduce = program.create_kernel("by_key_chunk_reduce");
-    k.chunk_scan = program.create_kernel("by_key_chunk_scan");
+    k.chunk_reduce = program.create_kernel("by_key_cpu_count"); // the chunks path (by_key_cpu.cl)
+    k.chunk_scan = program.create_kernel("by_key_cpu_emit");
     if (call.mode == by_key_mode::partition) k.partition_back = program.create_kernel("by_key_partition_back");
     const auto lim = limits_for(k.lookback, device);
     k.compute_units = std::max<std::size_t>(1, profile.compute_units);
