@@ -115,7 +115,9 @@ by_key_kernels& cached_kernels(const bc::command_queue& queue, const by_key_call
                 policy.early_stream, policy.rle_positions, knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, call, policy)).first;
-    it->second.policy.path = policy.path; // the path knob is read per call
+    it->second.policy.path = policy.path; // the path and chunk knobs are read per call
+    it->second.policy.min_chunk = policy.min_chunk;
+    it->second.policy.chunks_per_cu = policy.chunks_per_cu;
     return it->second;
 }
 
