@@ -340,3 +340,20 @@ __kernel void by_key_cpu_emit(BK_ARGS, ulong chunk, __global const uint* agg_c, 
     if (last && (flags & BK_WRITE_COUNT)) *count_out = c;
 #endif
 }
+
+#if BK_MODE == 5
+// stable_partition's copy back on the CPU path: work-item g copies outputs [g * chunk, +chunk)
+// of range = (tmp[0, c), tmp[n, 2n - c)) as at most two contiguous copies (vectorised), c
+// read from the device (the count partition_copy wrote).
+__kernel void by_key_cpu_partition_back(__global K* range, ulong range_off, ulong n, __global const K* tmp,
+                                        __global const ulong* count, ulong count_off, ulong chunk)
+{
+    const ulong from = min(n, get_global_id(0) * chunk), to = min(n, from + chunk);
+    const ulong c = count[count_off], mid = clamp(c, from, to);
+    __global K* restrict out = range + range_off;
+    __global const K* restrict kept = tmp;
+    __global const K* restrict others = tmp + n - c;
+    for (ulong i = from; i < mid; ++i) out[i] = kept[i];
+    for (ulong i = mid; i < to; ++i) out[i] = others[i];
+}
+#endif
