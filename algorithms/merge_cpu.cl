@@ -6,7 +6,7 @@
 // core S such chains at once. The pieces step together for as long as none of them can reach the
 // end of one of its ranges, then each finishes on its own.
 //
-// Required: merge_sort.cl joined before (SK, V, LOAD_SK, SK_LESS, sortable_to_caller, co_rank,
+// Required: merge_sort.cl joined before (SK, V, LOAD_SK, SK_LESS, sortable_to_caller, co_rank, merge_seq_one,
 // SORT_HAS_VALUES); MERGE_CPU_STREAMS (the file is empty without it).
 
 #ifdef MERGE_CPU_STREAMS // (nothing otherwise)
@@ -89,36 +89,7 @@ void merge_seq_streams(__global const SK* restrict ka, __global const V* restric
             }
         }
     }
-    // The pieces' rests, one after the other (branch-free while both ranges last, then a copy).
-    for (uint s = 0; s < MCS; ++s) {
-        ulong a = pi[s], b = pj[s], q = po[s];
-        const ulong ae = pie[s], be = pje[s];
-        while (a < ae && b < be) {
-            const SK xa = LOAD_SK(ka[a]), yb = LOAD_SK(kb[b]);
-            const bool take_b = SK_LESS(yb, xa);
-            const SK m = take_b ? yb : xa;
-            out[q] = convert ? sortable_to_caller(m) : m;
-#ifdef SORT_HAS_VALUES
-            vout[q] = take_b ? vb[b] : va[a];
-#endif
-            ++q;
-            a += take_b ? 0 : 1;
-            b += take_b ? 1 : 0;
-        }
-        for (; a < ae; ++a, ++q) {
-            const SK m = LOAD_SK(ka[a]);
-            out[q] = convert ? sortable_to_caller(m) : m;
-#ifdef SORT_HAS_VALUES
-            vout[q] = va[a];
-#endif
-        }
-        for (; b < be; ++b, ++q) {
-            const SK m = LOAD_SK(kb[b]);
-            out[q] = convert ? sortable_to_caller(m) : m;
-#ifdef SORT_HAS_VALUES
-            vout[q] = vb[b];
-#endif
-        }
-    }
+    // The pieces' rests, one after the other (merge_sort.cl's single loop).
+    for (uint s = 0; s < MCS; ++s) merge_seq_one(ka, va, pi[s], pie[s], kb, vb, pj[s], pje[s], out, vout, po[s], convert);
 }
 #endif
