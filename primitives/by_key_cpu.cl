@@ -13,9 +13,10 @@
 //                     chunk writes is touched: reduce_by_key's chunk writes the runs that end in
 //                     it (up to its last head; the last chunk to the end), unique's starts at its
 //                     first head, partition's two streams stop where the other kind last occurs
-//                     (after it every element is of one kind: a plain copy). A chunk whose
-//                     results might pass an output's capacity takes by_key.cl's guarded
-//                     epilogue (bk_emit_global) instead.
+//                     (after it every element is of one kind: a plain copy); the scans by key
+//                     write every element's result. Where the results do not all fit an output
+//                     (one test on the total, the same in every chunk) every chunk takes
+//                     by_key.cl's guarded epilogue (bk_emit_global) instead.
 //
 // Required macros: those of by_key.cl, joined after it (bk_head, bk_value, bk_combine, BK_ARGS,
 // bk_emit_global, BK_OP, BK_ID).
