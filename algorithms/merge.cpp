@@ -49,6 +49,7 @@ merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& op
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
     std::vector<std::string> files{"sort_key_order.cl", "merge_sort.cl"};
+    if (cpu) files.push_back("merge_cpu.cl"); // (built in only with -DMERGE_CPU_STREAMS: merge_cpu_options)
     if (!cpu) files.push_back("merge_path_search.cl");
     if (stream) files.push_back("merge_stream.cl");
     const bc::program program = algorithms_program(queue.get_context(), files, options);
@@ -105,7 +106,7 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         const bool st = !pol.cpu && pol.stream_tiles > 0;
         const std::string options = sort_build_options(sr) + " -DMERGE_TWO_RANGES -DMERGE_ELEMS=" + std::to_string(e) +
                                     (st ? " -DMERGE_PROBES=" + std::to_string(pol.probes) : std::string()) +
-                                    (pol.cpu ? std::string() : merge_split_options(pol) + pol.options);
+                                    (pol.cpu ? merge_cpu_options(pol) : merge_split_options(pol) + pol.options);
         merge_kernels* kp = &kernels_for(queue, options, pol.cpu, st, pol);
         merge_kernels& k = *kp;
         const std::size_t elems = pol.cpu ? 8 : pol.elems;

@@ -37,6 +37,8 @@ struct merge_policy {
     std::string options;      // gpu: extra build options (CLPRIM_MERGE_OPTIONS)
     std::size_t chunks = 1;   // cpu: work-items (chunks of the first stage, pieces of each round)
     std::size_t run = 16;     // cpu: keys per insertion-sorted run
+    std::size_t streams = 2;  // cpu: independent merges a work-item steps together (merge_cpu.cl; 1: none)
+    std::size_t streams_min = 256; // cpu: merges of fewer outputs take the single loop
     // gpu rounds: merge_partition + merge_global (stream_tiles = 0, the default), or where forced
     // merge_stream (merge_stream.cl: one launch per round, each work-group finds its own piece
     // and streams through `stream_tiles` tiles of round_group * elems outputs; 2.3x slower on the
@@ -87,6 +89,14 @@ inline std::size_t merge_split_flag_bytes(const merge_policy& p)
 }
 
 // The build options of the split search (merge_path_search.cl, joined into every GPU-path program).
+// The cpu path's build options (merge_cpu.cl's streams where more than one).
+inline std::string merge_cpu_options(const merge_policy& p)
+{
+    return p.streams > 1 ? " -DMERGE_CPU_STREAMS=" + std::to_string(p.streams) +
+                               " -DMERGE_CPU_STREAMS_MIN=" + std::to_string(p.streams_min)
+                         : std::string();
+}
+
 inline std::string merge_split_options(const merge_policy& p)
 {
     return " -DMERGE_SPLIT_PROBES=" + std::to_string(std::max<std::size_t>(1, p.split_probes)) +
@@ -223,6 +233,12 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
         if (tune->size() == 2 && (*tune)[1] <= 64) p.run = (*tune)[1];
     }
     p.chunks = std::max<std::size_t>(1, std::min(p.chunks, ceil_div(n, 4 * p.run))); // no tiny chunks
+    // CLPRIM_MERGE_CPU_STREAMS="streams[,min]": the cpu merges' streams (1..8; 1: merge_sort.cl's
+    // single loop) and the least outputs a merge needs to take them (tests: small).
+    if (const auto st = knob_numbers("CLPRIM_MERGE_CPU_STREAMS", 1, 2, 1, 1u << 30)) {
+        p.streams = std::min<std::size_t>(8, (*st)[0]);
+        if (st->size() == 2) p.streams_min = (*st)[1];
+    }
     return p;
 }
 

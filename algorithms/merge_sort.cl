@@ -329,11 +329,21 @@ __kernel void merge_global(__global const SK* in, ulong in_off, __global const V
 #define MERGE_CPU_RUN 16
 #endif
 
+#ifdef MERGE_CPU_STREAMS // (merge_cpu.cl, joined after: long merges in independent streams)
+#ifndef MERGE_CPU_STREAMS_MIN
+#define MERGE_CPU_STREAMS_MIN 256
+#endif
+void merge_seq_streams(__global const SK* restrict ka, __global const V* restrict va, ulong i, ulong i1,
+                       __global const SK* restrict kb, __global const V* restrict vb, ulong j, ulong j1,
+                       __global SK* restrict out, __global V* restrict vout, ulong o, const bool convert);
+#endif
+
 // Stable merge of ka[i, i1) and kb[j, j1) (the sort passes one buffer as both) into out[o, ...);
-// values move with their keys. CONVERT: store the keys back in the caller's form.
-inline void merge_seq(__global const SK* restrict ka, __global const V* restrict va, ulong i, ulong i1,
-                      __global const SK* restrict kb, __global const V* restrict vb, ulong j, ulong j1,
-                      __global SK* restrict out, __global V* restrict vout, ulong o, const bool convert)
+// values move with their keys. CONVERT: store the keys back in the caller's form. (merge_seq:
+// long merges in streams where built so; merge_seq_one: the single loop.)
+inline void merge_seq_one(__global const SK* restrict ka, __global const V* restrict va, ulong i, ulong i1,
+                          __global const SK* restrict kb, __global const V* restrict vb, ulong j, ulong j1,
+                          __global SK* restrict out, __global V* restrict vout, ulong o, const bool convert)
 {
     (void)va; (void)vb; (void)vout;
     while (i < i1 && j < j1) {
@@ -362,6 +372,19 @@ inline void merge_seq(__global const SK* restrict ka, __global const V* restrict
         vout[o] = vb[j];
 #endif
     }
+}
+
+inline void merge_seq(__global const SK* restrict ka, __global const V* restrict va, ulong i, ulong i1,
+                      __global const SK* restrict kb, __global const V* restrict vb, ulong j, ulong j1,
+                      __global SK* restrict out, __global V* restrict vout, ulong o, const bool convert)
+{
+#ifdef MERGE_CPU_STREAMS
+    if (i1 - i + j1 - j >= MERGE_CPU_STREAMS_MIN) {
+        merge_seq_streams(ka, va, i, i1, kb, vb, j, j1, out, vout, o, convert);
+        return;
+    }
+#endif
+    merge_seq_one(ka, va, i, i1, kb, vb, j, j1, out, vout, o, convert);
 }
 
 #ifndef MERGE_TWO_RANGES

@@ -127,6 +127,7 @@ bool wide_tile_sort_runs(bc::command_queue& queue, const bc::program& program, c
 std::vector<std::string> merge_sources(const std::string& comparator, bool gpu = false, bool stream = false)
 {
     std::vector<std::string> files{"sort_key_order.cl", "merge_sort.cl", "merge_sort_tile.cl"};
+    if (!gpu) files.push_back("merge_cpu.cl"); // (built in only with -DMERGE_CPU_STREAMS: merge_cpu_options)
     if (gpu) files.push_back("merge_path_search.cl");
     if (stream) files.push_back("merge_stream.cl");
     if (!comparator.empty()) files.insert(files.begin(), comparator);
@@ -143,7 +144,7 @@ void merge_sort_cpu(const sort_request& r, const merge_policy& pol, bc::command_
     const bc::program program =
         algorithms_program(queue.get_context(), merge_sources(comparator),
                            sort_build_options(r) + comparator_options(comparator) + " -DMERGE_ELEMS=8 -DMERGE_CPU_RUN=" +
-                               std::to_string(pol.run));
+                               std::to_string(pol.run) + merge_cpu_options(pol));
     bc::kernel ck = program.create_kernel("merge_cpu_chunks");
     bc::kernel rk = program.create_kernel("merge_cpu_round");
     const std::size_t chunk = ceil_div(n, pol.chunks);

@@ -19,9 +19,9 @@
 //
 // Two device-wide forms of the scan, chosen by the host (by_key_policy.hpp):
 //   by_key_lookback         one pass: tiles chained by decoupled look-back (by_key_lookback.cl).
-//   by_key_chunk_reduce/_scan  CPU devices: one work-item per long contiguous chunk; the first
-//                           kernel folds every chunk to one pair, the second folds the pairs of
-//                           the chunks before its own and runs the epilogue sequentially.
+//   by_key_cpu_count/_emit  CPU devices (by_key_cpu.cl): one work-item per long contiguous chunk;
+//                           the first kernel counts every chunk's heads, the second folds the
+//                           pairs of the chunks before its own and compacts its results.
 //
 // Required macros: K (key / element type, with K_UNSIGNED), V (value type, with V_UNSIGNED and
 // V_BITS; the element type for partition, uint where unused), BK_MODE (1..5), BK_ITEMS (elements
@@ -167,53 +167,7 @@ inline uint bk_head(ulong i, K k, K prev)
 BK_DEFINE_ELEMENTS(global, __global, BK_GLOBAL_AT)
 #undef AT_
 
-// --- CPU-shaped path: one work-item per chunk of `chunk` consecutive elements.
-
-// agg_c[g], agg_v[g]: the pair of chunk g. Its count needs no running state (every element's
-// head flag reads only its key and the one before: a loop a compiler may vectorise); its value
-// is the fold of the values from the chunk's last head on (all of them without a head), found
-// by walking back from the chunk's end.
-__kernel void by_key_chunk_reduce(BK_ARGS, ulong chunk, __global uint* agg_c, __global V* agg_v)
-{
-    const ulong g = get_global_id(0);
-    const ulong from = g * chunk, to = min(n, from + chunk);
-    keys += keys_off;
-    vals += vals_off;
-    uint c = 0;
-    V v = BK_ID;
-    if (from < to) {
-        for (ulong i = from; i < to; ++i) c += bk_head(i, keys[i], keys[i > 0 ? i - 1 : 0]);
-#if BK_HAS_VALUES
-        ulong s = to; // the elements [s, to) are not heads
-        while (s > from && !bk_head(s - 1, keys[s - 1], keys[s > 1 ? s - 2 : 0])) --s;
-        const ulong start = s > from ? s - 1 : from;
-        for (ulong i = start; i < to; ++i) v = i == start ? bk_value(vals, i) : BK_OP(v, bk_value(vals, i));
-#endif
-    }
-    agg_c[g] = c;
-    agg_v[g] = v;
-}
-
-// Chunk g combines the pairs of chunks 0 .. g-1 (a handful per core), then runs the epilogue.
-__kernel void by_key_chunk_scan(BK_ARGS, ulong chunk, __global const uint* agg_c, __global const V* agg_v)
-{
-    const ulong g = get_global_id(0);
-    const ulong from = g * chunk, to = min(n, from + chunk);
-    uint c = 0;
-    V v = BK_ID;
-    for (ulong j = 0; j < g; ++j) {
-        uint bc = agg_c[j];
-        V bv = agg_v[j];
-        bk_combine(c, v, &bc, &bv);
-        c = bc;
-        v = bv;
-    }
-    keys += keys_off;
-    vals += vals_off;
-    if (from < to)
-        bk_emit_global(keys, vals, 0, n, out1 + out1_off, cap1, out2 + out2_off, cap2, out2 + out2_off,
-                       count_out + count_off, flags, init, from, to, keys[from > 0 ? from - 1 : 0], c, v);
-}
+// (The CPU path's kernels, by_key_cpu_count / by_key_cpu_emit, are in by_key_cpu.cl, joined after.)
 
 #if BK_MODE == 5
 // stable_partition's copy back: range[i] = the true group (tmp[0, c)) then the false group

@@ -28,6 +28,7 @@ constexpr cl_uint flag_inclusive = 1, flag_write_count = 2;
 
 struct by_key_kernels {
     bc::kernel lookback, chunk_reduce, chunk_scan, partition_back; // the last one: partition only
+    bc::kernel cpu_partition_back; // by_key_cpu.cl's (chunks path; partition only)
     by_key_policy policy;
     std::size_t wg = 1;
     std::size_t compute_units = 1;
@@ -67,15 +68,19 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     if (policy.register_cap > 0 && extra.find("maxrregcount") == std::string::npos)
         options += " -cl-nv-maxrregcount=" + std::to_string(policy.register_cap);
     std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl", "by_key_warp.cl", "by_key_lookback.cl",
-                                   "by_key_tile.cl", "by_key_registers.cl", "by_key_gather.cl", "by_key_lean.cl"};
+                                   "by_key_tile.cl", "by_key_registers.cl", "by_key_gather.cl", "by_key_lean.cl",
+                                   "by_key_cpu.cl"};
     if (!call.op_file.empty()) files.insert(files.begin(), call.op_file);
     bc::program program = primitives_program(queue.get_context(), files, options);
     k.lookback = program.create_kernel(policy.kernel == by_key_policy::kernel::gather  ? "by_key_gather"
                                        : policy.kernel == by_key_policy::kernel::lean ? "by_key_lean"
                                                                                       : "by_key_lookback");
-    k.chunk_reduce = program.create_kernel("by_key_chunk_reduce");
-    k.chunk_scan = program.create_kernel("by_key_chunk_scan");
-    if (call.mode == by_key_mode::partition) k.partition_back = program.create_kernel("by_key_partition_back");
+    k.chunk_reduce = program.create_kernel("by_key_cpu_count"); // the chunks path (by_key_cpu.cl)
+    k.chunk_scan = program.create_kernel("by_key_cpu_emit");
+    if (call.mode == by_key_mode::partition) {
+        k.partition_back = program.create_kernel("by_key_partition_back");
+        k.cpu_partition_back = program.create_kernel("by_key_cpu_partition_back");
+    }
     const auto lim = limits_for(k.lookback, device);
     k.compute_units = std::max<std::size_t>(1, profile.compute_units);
     const std::size_t elem = size_of(call.value_type);
@@ -114,7 +119,9 @@ by_key_kernels& cached_kernels(const bc::command_queue& queue, const by_key_call
                 policy.early_stream, policy.rle_positions, knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, call, policy)).first;
-    it->second.policy.path = policy.path; // the path knob is read per call
+    it->second.policy.path = policy.path; // the path and chunk knobs are read per call
+    it->second.policy.min_chunk = policy.min_chunk;
+    it->second.policy.chunks_per_cu = policy.chunks_per_cu;
     return it->second;
 }
 
@@ -296,8 +303,14 @@ std::size_t stable_partition_impl(const buffer_range& range, element_type type, 
             copy_if_partition_back(range, type, tmp, count_out.buffer, count_out.offset, queue); // (copy_if_partition.hpp)
         } else if (n > 0) {
             by_key_kernels& k = cached_kernels(queue, call);
-            launch(queue, k.partition_back, round_up(n, 64), 64, range.buffer, cl_ulong(range.offset), cl_ulong(n), tmp,
-                   count_out.buffer, cl_ulong(count_out.offset));
+            if (k.policy.path == by_key_policy::path::chunks) { // by_key_cpu.cl: contiguous copies per chunk
+                const std::size_t chunk = ceil_div(n, std::max<std::size_t>(1, k.policy.chunks_per_cu * k.compute_units));
+                launch(queue, k.cpu_partition_back, ceil_div(n, chunk), 1, range.buffer, cl_ulong(range.offset), cl_ulong(n),
+                       tmp, count_out.buffer, cl_ulong(count_out.offset), cl_ulong(chunk));
+            } else {
+                launch(queue, k.partition_back, round_up(n, 64), 64, range.buffer, cl_ulong(range.offset), cl_ulong(n),
+                       tmp, count_out.buffer, cl_ulong(count_out.offset));
+            }
         }
         if (!count_result) read_result_word(queue, count_out.buffer, sizeof count, &count);
     });

@@ -139,6 +139,11 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     if (const auto v = knob_number("CLPRIM_BY_KEY_VEC", 0, 1)) p.stage_vec = *v == 1;
     // CLPRIM_BY_KEY_REGS=N: NVIDIA's register cap for the look-back kernels (0: none; measurements).
     if (const auto r = knob_number("CLPRIM_BY_KEY_REGS", 0, 255)) p.register_cap = profile.nvidia ? *r : 0;
+    // CLPRIM_BY_KEY_CHUNKS="min_chunk,chunks_per_cu": the chunks path's shape (tests: many small chunks).
+    if (const auto ch = knob_numbers("CLPRIM_BY_KEY_CHUNKS", 2, 2, 1, 1u << 30)) {
+        p.min_chunk = (*ch)[0];
+        p.chunks_per_cu = (*ch)[1];
+    }
     if (const auto tune = knob_numbers("CLPRIM_BY_KEY_TUNE", 2, 2, 1, 1024)) {
         p.wg = (*tune)[0];
         p.items = std::min<std::size_t>(32, (*tune)[1]);

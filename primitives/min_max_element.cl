@@ -8,7 +8,7 @@
 //               work-groups) and publishes it; the work-group that counts last on a global
 //               counter folds the published pairs and writes the index: one launch.
 // Required macros: T, T_UNSIGNED, T_BITS, T_IS_FLOAT, T_IS_SIGNED (type_options), MM_MAX (0: the
-// smallest, 1: the largest), stream_block.cl joined before; optional: MM_VECTOR, MM_UNROLL
+// smallest, 1: the largest), stream_block.cl joined before; optional: MM_VECTOR, MM_UNROLL, MM_BLOCK
 // (loop shapes, below).
 
 #ifndef T
@@ -93,6 +93,9 @@ inline void mm_take_later(T_UNSIGNED* ka, ulong* ia, T_UNSIGNED kb, ulong ib)
 #ifndef MM_VECTOR
 #define MM_VECTOR 4
 #endif
+#ifndef MM_BLOCK
+#define MM_BLOCK 2048 // CPUs: elements per block of the chunked loop (one scan of the best block at the end)
+#endif
 
 // chunk == 0: work-items stride over the range (coalesced on GPUs), MM_UNROLL loads issued
 // together before any is compared (a memory-bound reduction needs many reads in flight, not one
@@ -154,8 +157,37 @@ __kernel void mm_partial(__global const T* in, ulong off, ulong n, ulong chunk, 
         }
         for (; i < n; i += stride) mm_take_later(&k, &idx, mm_sortable(in[i]), i);
     } else {
-        const ulong end = min(n, (g + 1) * chunk);
-        for (ulong i = g * chunk; i < end; ++i) mm_take_later(&k, &idx, mm_sortable(in[i]), i);
+        // CPUs (chunk > 0): a contiguous chunk in blocks of MM_BLOCK; each block's smallest
+        // (largest) key by a branch-free loop the compiler vectorises, a block kept only when
+        // strictly better (the first best block), then one scan of that block for the first
+        // element with the key: one read of the chunk at vector speed, no per-element select.
+        const ulong from = g * chunk, end = min(n, (g + 1) * chunk);
+        ulong best_block = MM_NONE;
+        for (ulong b = from; b < end; b += MM_BLOCK) {
+            const ulong e = min(end, b + MM_BLOCK);
+            T_UNSIGNED m = mm_sortable(in[b]);
+            for (ulong i = b + 1; i < e; ++i) {
+                const T_UNSIGNED x = mm_sortable(in[i]);
+#if MM_MAX
+                m = x > m ? x : m;
+#else
+                m = x < m ? x : m;
+#endif
+            }
+#if MM_MAX
+            if (best_block == MM_NONE || m > k) {
+#else
+            if (best_block == MM_NONE || m < k) {
+#endif
+                k = m;
+                best_block = b;
+            }
+        }
+        if (best_block != MM_NONE) {
+            ulong i = best_block;
+            while (mm_sortable(in[i]) != k) ++i;
+            idx = i;
+        }
     }
     mm_group(&k, &idx, lk, li);
     const uint groups = (uint)get_num_groups(0);

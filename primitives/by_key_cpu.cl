@@ -1,0 +1,360 @@
+// The by-key family's CPU path (by_key_policy.hpp's chunks): one work-item per long contiguous
+// chunk, two launches, each loop shaped for a CPU compiler (PoCL runs a work-group of one
+// work-item as plain scalar code; LLVM vectorises the counting loops).
+//
+//   by_key_cpu_count  every chunk's pair: its head count by a branch-free loop over the keys (a
+//                     comparison of neighbours, or the predicate, summed: vectorised), its value
+//                     (modes with values) by a short walk back from its end to its last head.
+//   by_key_cpu_emit   every chunk folds the pairs of the chunks before it, then writes its results
+//                     by a branch-free compaction: element i writes its slot (the count so far)
+//                     unconditionally and the count moves by the head flag, so a slot's last
+//                     write is its run's last element (reduce_by_key, run_length_encode) or its
+//                     head (unique), with no data-dependent branch per element. No slot another
+//                     chunk writes is touched: reduce_by_key's chunk writes the runs that end in
+//                     it (up to its last head; the last chunk to the end), unique's starts at its
+//                     first head, partition's two streams stop where the other kind last occurs
+//                     (after it every element is of one kind: a plain copy); the scans by key
+//                     write every element's result. Where the results do not all fit an output
+//                     (one test on the total, the same in every chunk) every chunk takes
+//                     by_key.cl's guarded epilogue (bk_emit_global) instead.
+//
+// Required macros: those of by_key.cl, joined after it (bk_head, bk_value, bk_combine, BK_ARGS,
+// bk_emit_global, BK_OP, BK_ID).
+
+#ifndef BK_MODE
+#error "by_key_cpu.cl needs BK_MODE (join it after by_key.cl)"
+#endif
+#ifndef BK_HAS_VALUES
+#error "by_key_cpu.cl needs by_key.cl joined before it"
+#endif
+
+// Is element i (0 < i) a head: its key's bits differ from the one before (partition: the predicate).
+#if BK_MODE == 5
+#define BKC_HEAD(keys, i) (CLPRIM_PRED((keys)[i]) ? 1u : 0u)
+#else
+#define BKC_HEAD(keys, i) (BK_KEY_BITS((keys)[i]) != BK_KEY_BITS((keys)[(i) - 1]) ? 1u : 0u)
+#endif
+#if BK_MODE == 5
+#define BKC_HEAD0(keys, i) BKC_HEAD(keys, i)
+#else
+#define BKC_HEAD0(keys, i) ((i) == 0 ? 1u : BKC_HEAD(keys, i)) // (element 0 starts a run)
+#endif
+
+// Chunk g's pair (agg_c[g], agg_v[g]): the heads in it, and (modes with values) the fold of the
+// values from its last head on.
+__kernel void by_key_cpu_count(BK_ARGS, ulong chunk, __global uint* agg_c, __global V* agg_v)
+{
+    const uint g = (uint)get_global_id(0);
+    const uint from = (uint)min(n, g * chunk), to = (uint)min(n, (ulong)from + chunk);
+    keys += keys_off;
+    vals += vals_off;
+    uint c = 0;
+    V v = BK_ID;
+    if (from < to) {
+        c = BKC_HEAD0(keys, from);
+        // (64-bit indices, branch-free: vectorised; 32-bit ones, which may wrap, were not)
+        for (ulong i = from + 1; i < to; ++i) c += BKC_HEAD(keys, i);
+#if BK_HAS_VALUES
+        uint s = to - 1; // back to the chunk's last head (or its first element)
+        while (s > from && !BKC_HEAD(keys, s)) --s;
+        v = bk_value(vals, s);
+        for (ulong i = s + 1; i < to; ++i) v = BK_OP(v, bk_value(vals, i));
+#endif
+    }
+    agg_c[g] = c;
+    agg_v[g] = v;
+}
+
+// The compaction loops, each over restrict pointers (the results never overlap the inputs they
+// are read with: no reload of a key after every store) with the key before in a register.
+// s: the slot of the open run (its count less one, wrapping below 0 before the first head).
+#if BK_MODE == 1 || BK_MODE == 4
+inline void bkc_reduce(__global const K* restrict keys, __global const V* restrict vals, __global K* restrict out1,
+                       __global V* restrict out2, ulong from, ulong end, uint* pc, V* pv)
+{
+    ulong s = (ulong)*pc - 1;
+    V v = *pv;
+    K prev = keys[from > 0 ? from - 1 : 0];
+    for (ulong i = from; i < end; ++i) {
+        const K k = keys[i];
+        const uint h = (i == 0) | (BK_KEY_BITS(k) != BK_KEY_BITS(prev));
+        const V x = bk_value(vals, i);
+        v = h ? x : BK_OP(v, x);
+        s += h;
+        out1[s] = k;
+        out2[s] = v;
+        prev = k;
+    }
+    *pc = (uint)(s + 1);
+    *pv = v;
+}
+#elif BK_MODE == 3
+inline uint bkc_unique(__global const K* restrict keys, __global K* restrict out1, ulong from, ulong to, uint c)
+{
+    ulong s = (ulong)c - 1;
+    K prev = keys[from > 0 ? from - 1 : 0];
+    for (ulong i = from; i < to; ++i) {
+        const K k = keys[i];
+        s += (i == 0) | (BK_KEY_BITS(k) != BK_KEY_BITS(prev));
+        out1[s] = k;
+        prev = k;
+    }
+    return (uint)(s + 1);
+}
+#elif BK_MODE == 5
+inline ulong bkc_partition(__global const K* restrict keys, __global K* restrict out1, __global K* restrict out2,
+                           ulong from, ulong end, ulong c)
+{
+    for (ulong i = from; i < end; ++i) {
+        const K k = keys[i];
+        out1[c] = k;
+        out2[i - c] = k;
+        c += CLPRIM_PRED(k) ? 1u : 0u;
+    }
+    return c;
+}
+inline ulong bkc_select(__global const K* restrict keys, __global K* restrict out1, ulong from, ulong end, ulong c)
+{
+    for (ulong i = from; i < end; ++i) {
+        const K k = keys[i];
+        out1[c] = k;
+        c += CLPRIM_PRED(k) ? 1u : 0u;
+    }
+    return c;
+}
+#endif
+
+// Sixteen elements at a time where the compiler targets AVX-512 (PoCL on such CPUs; 4-byte keys;
+// reduce_by_key's and run_length_encode's sum of 4-byte integer values): the head flags by one
+// vector comparison with the keys one before, the runs' ends by one with the keys one after,
+// and the results stored by compressing the lanes of a mask (vpcompressd) and a masked store of
+// as many lanes, so the stores are exactly the final ones of the scalar loops above. The sums
+// need no segmented scan: with S the running sum of the values (wrapping, in 32 bits: exact for
+// integers), a run's sum is S at its end less S at the previous run's end, so the ends' S,
+// compressed, less the same shifted by one lane (the last end's S carried between blocks), are
+// the runs' sums (run_length_encode: S is the position, the lengths are differences of ends).
+// OpenCL C has no compressing store: clang's builtins are called, on the address as a flat
+// pointer (PoCL's CPU devices have one address space). Without AVX-512, or with -DBKC_SCALAR=1
+// (tests), the scalar loops do all. (Integer sums only: a float sum would round differently.)
+#if defined(__AVX512F__) && defined(__AVX512DQ__) && !BKC_SCALAR && K_BITS == 32 &&                                  \
+    (BK_MODE == 3 || ((BK_MODE == 1 || BK_MODE == 4) && V_BITS == 32 && !V_IS_FLOAT && !defined(CLPRIM_OP)))
+#define BKC_VECTOR 1
+#define BKC_K16 CLPRIM_CAT(K, 16)
+typedef int bkc_int16 __attribute__((ext_vector_type(16)));
+// The lanes' flags (-1 / 0) as the bits of a mask; x's lanes of mask m packed and stored at p.
+#define bkc_mask16(f) ((uint)__builtin_ia32_cvtd2mask512(f))
+#define BKC_COMPRESS(p, x, m)                                                                     \
+    __builtin_ia32_storedqusi512_mask((bkc_int16*)(ulong)(p),                                    \
+                                      __builtin_ia32_compresssi512_mask(as_int16(x), (int16)(0), (ushort)(m)), \
+                                      (ushort)((1u << popcount(m)) - 1u))
+#define BKC_BITS16(p) as_uint16(vload16(0, p))
+// shuffle2(a, b, ...) masks: (a's lane 15, b's lanes 0 .. 14), (a's lanes 1 .. 15, b's lane 0)
+#define BKC_BEFORE (uint16)(15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30)
+#define BKC_AFTER (uint16)(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
+
+#if BK_MODE == 3
+// unique from element i >= 1; *ps: the last slot written.
+inline ulong bkc_unique16(__global const K* restrict keys, __global K* restrict out1, ulong i, ulong to, ulong* ps)
+{
+    ulong s = *ps;
+    uint16 last = (uint16)(BK_KEY_BITS(keys[i - 1])); // the block before (lane 15 used)
+    for (; i + 16 <= to; i += 16) {
+        const BKC_K16 k = vload16(0, keys + i);
+        const uint16 kb = as_uint16(k);
+        // (the keys one before: one aligned load a block, the last block's lane shifted in)
+        const uint m = bkc_mask16(kb != shuffle2(last, kb, BKC_BEFORE));
+        BKC_COMPRESS(out1 + s + 1, k, m);
+        s += popcount(m);
+        last = kb;
+    }
+    *ps = s;
+    return i;
+}
+#else
+// reduce_by_key / run_length_encode from element i >= 1 while element i + 16 exists; *pc, *pv:
+// the count and the open run's value before element i.
+inline ulong bkc_reduce16(__global const K* restrict keys, __global const V* restrict vals, __global K* restrict out1,
+                          __global V* restrict out2, ulong i, ulong end, ulong n, uint* pc, V* pv)
+{
+    ulong s = (ulong)*pc - 1;
+    // S before element i (base) and at the last run end before it (last): their difference is
+    // the open run's value, none where element i starts a run.
+    const uint head_i = BK_KEY_BITS(keys[i]) != BK_KEY_BITS(keys[i - 1]);
+    uint base = CLPRIM_CAT(as_, V_UNSIGNED)(*pv);
+    uint16 last = (uint16)(head_i ? base : 0u);
+    const uint16 zero = (uint16)(0);
+    // (one load of keys a block: the keys one before and one after by shifting in a lane of the
+    // blocks before and after; the block after must lie in the range)
+    if (i + 32 > n) return i;
+    uint16 prev = (uint16)(BK_KEY_BITS(keys[i - 1])), kb = BKC_BITS16(keys + i);
+    for (; i + 16 <= end && i + 32 <= n; i += 16) {
+        const uint16 next = BKC_BITS16(keys + i + 16);
+        const uint mh = bkc_mask16(kb != shuffle2(prev, kb, BKC_BEFORE)),
+                   me = bkc_mask16(shuffle2(kb, next, BKC_AFTER) != kb);
+        // The block's own inclusive sums, then S = base + those; base moves by the block's total
+        // (a scalar add: no vector extract in the chain from one block to the next).
+#if BK_MODE == 4
+        const uint16 own = (uint16)(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+#else
+        uint16 own = as_uint16(vload16(0, vals + i)); // four shift-and-add steps
+        own += shuffle2(zero, own, (uint16)(0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30));
+        own += shuffle2(zero, own, (uint16)(0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29));
+        own += shuffle2(zero, own, (uint16)(0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27));
+        own += shuffle2(zero, own, (uint16)(0, 0, 0, 0, 0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23));
+#endif
+        const uint16 sum = own + base;
+        base += own.sf;
+        const ulong at = s + (mh & 1u); // the slot of the run open at lane 0
+        s += popcount(mh);
+        if (me != 0) {
+            const uint cnt = popcount(me);
+            const uint16 ends = as_uint16(__builtin_ia32_compresssi512_mask(as_int16(sum), (int16)(0), (ushort)me));
+            const uint16 before = shuffle2(ends, last, // (last, ends 0 .. 14)
+                                           (uint16)(16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14));
+            // S at the block's last end, in every lane (a permute by a variable index, no extract)
+            last = as_uint16(__builtin_ia32_permvarsi512(as_int16(ends), (int16)((int)cnt - 1)));
+            BKC_COMPRESS(out1 + at, kb, me);
+            __builtin_ia32_storedqusi512_mask((bkc_int16*)(ulong)(out2 + at), as_int16(ends - before),
+                                              (ushort)((1u << cnt) - 1u));
+        }
+        prev = kb;
+        kb = next;
+    }
+    *pc = (uint)(s + 1);
+    *pv = CLPRIM_CAT(as_, V)(base - last.s0);
+    return i;
+}
+#endif
+#endif
+
+// Chunk g's results. c: the heads before the chunk, v: the fold of the run open at its start.
+__kernel void by_key_cpu_emit(BK_ARGS, ulong chunk, __global const uint* agg_c, __global const V* agg_v)
+{
+    const uint g = (uint)get_global_id(0);
+    const uint from = (uint)min(n, g * chunk), to = (uint)min(n, (ulong)from + chunk);
+    if (from >= to) return;
+    uint c = 0;
+    V v = BK_ID;
+    for (uint j = 0; j < g; ++j) {
+        uint bc = agg_c[j];
+        V bv = agg_v[j];
+        bk_combine(c, v, &bc, &bv);
+        c = bc;
+        v = bv;
+    }
+    const bool last = to == n;
+    keys += keys_off;
+    vals += vals_off;
+    out1 += out1_off;
+    out2 += out2_off;
+    count_out += count_off;
+#if BK_MODE == 2
+    // scan by key: every element writes its own result (nothing to compact).
+    if (flags & BK_INCLUSIVE) {
+        for (ulong i = from; i < to; ++i) {
+            const uint h = BKC_HEAD0(keys, i);
+            const V x = bk_value(vals, i);
+            v = h ? x : BK_OP(v, x);
+            out2[i] = v;
+        }
+    } else {
+        for (ulong i = from; i < to; ++i) {
+            const uint h = BKC_HEAD0(keys, i);
+            const V x = bk_value(vals, i);
+            out2[i] = h ? init : BK_OP(init, v);
+            v = h ? x : BK_OP(v, x);
+        }
+    }
+    return;
+#else
+    // Every result fits (the same answer in every chunk: the chunks never mix the two epilogues).
+    ulong total = 0;
+    for (uint j = 0; j < (uint)get_global_size(0); ++j) total += agg_c[j];
+#if BK_MODE == 1 || BK_MODE == 4
+    const bool fast = total <= min(cap1, cap2);
+#elif BK_MODE == 3
+    const bool fast = total <= cap1;
+#else // 5: the kept fit, and the others fit or are not wanted (copy_if: no second range)
+    const bool fast = total <= cap1 && (cap2 == 0 || n - total <= cap2);
+#endif
+    if (!fast) { // by_key.cl's guarded epilogue (writes the count too, where the chunk is the last)
+        bk_emit_global(keys, vals, 0, n, out1, cap1, out2, cap2, out2, count_out, flags, init, from, to,
+                       keys[from > 0 ? from - 1 : 0], c, v);
+        return;
+    }
+#if BK_MODE == 1 || BK_MODE == 4
+    // The runs that end in the chunk: up to its last head where its last run goes on into the
+    // next chunk (which then writes that run), else to its end. Element i
+    // writes (its key, the fold so far) at its run's slot; the run's last element writes last.
+    uint end = to;
+    if (!last && !BKC_HEAD(keys, to)) { // the chunk's last run goes on into the next chunk
+        end = to - 1;
+        while (end > from && !BKC_HEAD0(keys, end)) --end;
+        if (!BKC_HEAD0(keys, end)) end = from; // no head: the open run goes on into the next chunk
+    }
+    ulong i = from;
+#ifdef BKC_VECTOR
+    if (i == 0 && end > 0) bkc_reduce(keys, vals, out1, out2, 0, 1, &c, &v), i = 1;
+    i = bkc_reduce16(keys, vals, out1, out2, i, end, n, &c, &v);
+#endif
+    bkc_reduce(keys, vals, out1, out2, i, end, &c, &v);
+#elif BK_MODE == 3
+    // From the chunk's first head (the elements before it continue a run of an earlier chunk).
+    ulong i = from;
+    while (i < to && !BKC_HEAD0(keys, i)) ++i;
+#ifdef BKC_VECTOR
+    if (i == 0 && to > 0) c = bkc_unique(keys, out1, 0, 1, c), i = 1;
+    if (i < to) {
+        ulong sl = (ulong)c - 1;
+        i = bkc_unique16(keys, out1, i, to, &sl);
+        c = (uint)(sl + 1);
+    }
+#endif
+    c = bkc_unique(keys, out1, i, to, c);
+#else // 5
+    // Both streams branch-free up to where the rarer kind last occurs: a kept element also
+    // writes the others' next slot and the other way round, each overwritten by the element that
+    // owns it, which comes later in the chunk. Past that point the elements are of one kind.
+    const bool two = cap2 != 0;
+    long last_kept = -1, last_other = -1;
+    for (long i = (long)to - 1; i >= (long)from && (last_kept < 0 || (two && last_other < 0)); --i) {
+        if (CLPRIM_PRED(keys[i])) {
+            if (last_kept < 0) last_kept = i;
+        } else if (last_other < 0) {
+            last_other = i;
+        }
+    }
+    const long mixed_end = two ? min(last_kept, last_other) : last_kept; // inclusive
+    const ulong mix_to = mixed_end < (long)from ? from : (ulong)(mixed_end + 1);
+    if (two) {
+        c = (uint)bkc_partition(keys, out1, out2, from, mix_to, c);
+        if (last_kept > last_other) { // the rest are kept
+            for (ulong j = mix_to; j < to; ++j) out1[c + (j - mix_to)] = keys[j];
+            c += (uint)(to - mix_to);
+        } else {
+            for (ulong j = mix_to; j < to; ++j) out2[j - c] = keys[j];
+        }
+    } else {
+        c = (uint)bkc_select(keys, out1, from, mix_to, c);
+    }
+#endif
+    if (last && (flags & BK_WRITE_COUNT)) *count_out = c;
+#endif
+}
+
+#if BK_MODE == 5
+// stable_partition's copy back on the CPU path: work-item g copies outputs [g * chunk, +chunk)
+// of range = (tmp[0, c), tmp[n, 2n - c)) as at most two contiguous copies (vectorised), c
+// read from the device (the count partition_copy wrote).
+__kernel void by_key_cpu_partition_back(__global K* range, ulong range_off, ulong n, __global const K* tmp,
+                                        __global const ulong* count, ulong count_off, ulong chunk)
+{
+    const ulong from = min(n, get_global_id(0) * chunk), to = min(n, from + chunk);
+    const ulong c = count[count_off], mid = clamp(c, from, to);
+    __global K* restrict out = range + range_off;
+    __global const K* restrict kept = tmp;
+    __global const K* restrict others = tmp + n - c;
+    for (ulong i = from; i < mid; ++i) out[i] = kept[i];
+    for (ulong i = mid; i < to; ++i) out[i] = others[i];
+}
+#endif

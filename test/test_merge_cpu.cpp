@@ -1,0 +1,106 @@
+// The CPU merges' streams (algorithms/merge_cpu.cl, CLPRIM_MERGE_CPU_STREAMS="streams,min") forced
+// on the cpu path of every device: merge_by_key (values = input positions: the stable
+// permutation, the first range's equal keys first) and the comparator sort (ints by absolute
+// value: many ties) against the host, with 2, 3, 4 and 8 streams taken from merges of 2 outputs
+// on (so every piece boundary, empty pieces and one-sided pieces occur), few and many work-items,
+// random keys, few distinct and all equal, one range empty, guards around the results.
+#define BOOST_TEST_MODULE clprim_merge_cpu
+#include "sort_test_support.hpp"
+
+#include <clprim/merge.hpp>
+#include <clprim/sort.hpp>
+
+using namespace clprim_test;
+
+namespace {
+
+BOOST_COMPUTE_FUNCTION(bool, cpu_abs_less, (int a, int b), { return abs(a) < abs(b); });
+
+// merge_by_key of two sorted uint ranges in one buffer [g, a..., b..., out..., g] with values
+// their positions; the result against std::merge (stable).
+void check_merge(std::size_t n1, std::size_t n2, distribution d, bc::command_queue& q, const std::string& label)
+{
+    auto a = make_data<cl_uint>(n1, d, 5), b = make_data<cl_uint>(n2, d, 6);
+    std::stable_sort(a.begin(), a.end());
+    std::stable_sort(b.begin(), b.end());
+    const std::size_t n = n1 + n2;
+    std::vector<std::pair<cl_uint, cl_uint>> pa(n1), pb(n2), e(n);
+    for (std::size_t i = 0; i < n1; ++i) pa[i] = {a[i], cl_uint(i)};
+    for (std::size_t i = 0; i < n2; ++i) pb[i] = {b[i], cl_uint(n1 + i)};
+    std::merge(pa.begin(), pa.end(), pb.begin(), pb.end(), e.begin(),
+               [](const auto& x, const auto& y) { return x.first < y.first; });
+    const cl_uint g = 0xfeedbeefu;
+    std::vector<cl_uint> keys(2 * n + 2, g), vals(2 * n + 2, g);
+    for (std::size_t i = 0; i < n1; ++i) keys[1 + i] = a[i], vals[1 + i] = cl_uint(i);
+    for (std::size_t i = 0; i < n2; ++i) keys[1 + n1 + i] = b[i], vals[1 + n1 + i] = cl_uint(n1 + i);
+    auto dk = to_device(keys, q), dv = to_device(vals, q);
+    const auto k0 = dk.begin() + 1, v0 = dv.begin() + 1;
+    clprim::merge_by_key(k0, k0 + n1, v0, k0 + n1, k0 + n, v0 + n1, k0 + n, v0 + n, q);
+    const auto hk = to_host(dk, q), hv = to_host(dv, q);
+    std::vector<cl_uint> ek(n), ev(n);
+    for (std::size_t i = 0; i < n; ++i) ek[i] = e[i].first, ev[i] = e[i].second;
+    BOOST_TEST(bit_equal(std::vector<cl_uint>(hk.begin() + 1 + n, hk.end() - 1), ek), label << ": keys");
+    BOOST_TEST(bit_equal(std::vector<cl_uint>(hv.begin() + 1 + n, hv.end() - 1), ev), label << ": values");
+    BOOST_TEST((hk.front() == g && hk.back() == g && hv.front() == g && hv.back() == g), label << ": guards");
+}
+
+// sort_by_key with the comparator |a| < |b| (values: positions) against std::stable_sort.
+void check_comparator_sort(std::size_t n, distribution d, bc::command_queue& q, const std::string& label)
+{
+    auto keys = make_data<cl_int>(n, d, 9);
+    for (auto& k : keys) k %= 1000;
+    std::vector<std::size_t> perm(n);
+    for (std::size_t i = 0; i < n; ++i) perm[i] = i;
+    auto mag = [](cl_int x) { return x < 0 ? -std::int64_t(x) : std::int64_t(x); };
+    std::stable_sort(perm.begin(), perm.end(), [&](std::size_t x, std::size_t y) { return mag(keys[x]) < mag(keys[y]); });
+    std::vector<cl_int> framed(n + 2, 77777);
+    std::vector<cl_uint> vals(n + 2, 5u);
+    for (std::size_t i = 0; i < n; ++i) framed[1 + i] = keys[i], vals[1 + i] = cl_uint(i);
+    auto dk = to_device(framed, q);
+    auto dv = to_device(vals, q);
+    clprim::sort_by_key(dk.begin() + 1, dk.begin() + 1 + n, dv.begin() + 1, q, cpu_abs_less);
+    const auto hk = to_host(dk, q);
+    const auto hv = to_host(dv, q);
+    std::vector<cl_int> ek(n);
+    std::vector<cl_uint> ev(n);
+    for (std::size_t i = 0; i < n; ++i) ek[i] = keys[perm[i]], ev[i] = cl_uint(perm[i]);
+    BOOST_TEST(bit_equal(std::vector<cl_int>(hk.begin() + 1, hk.end() - 1), ek), label << ": keys");
+    BOOST_TEST(bit_equal(std::vector<cl_uint>(hv.begin() + 1, hv.end() - 1), ev), label << ": values (stable)");
+    BOOST_TEST((hk.front() == 77777 && hk.back() == 77777 && hv.front() == 5u && hv.back() == 5u), label << ": guards");
+}
+
+} // namespace
+
+BOOST_FIXTURE_TEST_SUITE(merge_cpu, fixture)
+
+BOOST_AUTO_TEST_CASE(merge_streams)
+{
+    env_override path("CLPRIM_MERGE_PATH", "cpu");
+    for (const char* streams : {"2,2", "3,2", "4,2", "8,2", "2,256", "1"})
+        for (const char* tune : {"1,16", "7,16"}) {
+            env_override st("CLPRIM_MERGE_CPU_STREAMS", streams);
+            env_override t("CLPRIM_MERGE_CPU_TUNE", tune);
+            for (auto s : std::vector<std::pair<std::size_t, std::size_t>>{
+                     {0, 5}, {5, 0}, {1, 1}, {2, 3}, {7, 9}, {17, 1000}, {1000, 17}, {300, 301}, {4095, 4097}, {30011, 65537}})
+                for (auto d : {distribution::random, distribution::few_distinct, distribution::all_equal})
+                    check_merge(s.first, s.second, d, queue,
+                                std::string(streams) + " " + tune + " n1=" + std::to_string(s.first) +
+                                    " n2=" + std::to_string(s.second) + " " + name_of(d));
+        }
+}
+
+BOOST_AUTO_TEST_CASE(comparator_sort_streams)
+{
+    env_override path("CLPRIM_MERGE_PATH", "cpu");
+    for (const char* streams : {"2,2", "3,2", "4,8", "8,2", "1"})
+        for (const char* tune : {"1,16", "8,16"}) {
+            env_override st("CLPRIM_MERGE_CPU_STREAMS", streams);
+            env_override t("CLPRIM_MERGE_CPU_TUNE", tune);
+            for (std::size_t n : {1, 2, 33, 257, 1000, 4097, 50001})
+                for (auto d : {distribution::random, distribution::few_distinct, distribution::all_equal})
+                    check_comparator_sort(n, d, queue,
+                                          std::string(streams) + " " + tune + " n=" + std::to_string(n) + " " + name_of(d));
+        }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
