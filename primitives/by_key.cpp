@@ -63,6 +63,8 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     if (policy.group_order) options += " -DBK_GROUP_ORDER=1";
     if (policy.stage_vec) options += " -DBK_STAGE_VEC=1";
     if (policy.rle_positions) options += " -DBK_RLE_POSITIONS=1";
+    if (policy.slot16) options += " -DBK_SLOT16=1";
+    if (policy.lean_quick) options += " -DBK_LEAN_QUICK=1";
     if (extra.find("BK_EARLY=") == std::string::npos) options += policy.early_stream ? " -DBK_EARLY=1" : " -DBK_EARLY=0";
     if (policy.register_cap > 0 && extra.find("maxrregcount") == std::string::npos)
         options += " -cl-nv-maxrregcount=" + std::to_string(policy.register_cap);
@@ -106,12 +108,12 @@ by_key_kernels& cached_kernels(const bc::command_queue& queue, const by_key_call
                              call.mode == by_key_mode::run_length, call.mode == by_key_mode::scan,
                              call.mode == by_key_mode::reduce);
     using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, std::size_t, std::size_t, int, bool,
-                           std::size_t, bool, bool, bool, bool, bool, bool, std::string>;
+                           std::size_t, bool, bool, bool, bool, bool, bool, bool, bool, std::string>;
     thread_local std::map<key, by_key_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(call.mode), int(call.key_type),
                 int(call.value_type), call.op_file, policy.wg, policy.items, int(policy.kernel), policy.index_epilogue,
                 policy.register_cap, policy.shfl_scan, policy.warp_lookback, policy.group_order, policy.stage_vec,
-                policy.early_stream, policy.rle_positions, knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
+                policy.early_stream, policy.rle_positions, policy.slot16, policy.lean_quick, knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, call, policy)).first;
     it->second.policy.path = policy.path; // the path knob is read per call
@@ -213,7 +215,8 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
             const std::size_t tile = k.wg * k.policy.items;
             const std::size_t tiles = ceil_div(n, tile);
             const std::size_t slots = mode == by_key_mode::unique || mode == by_key_mode::partition ? 1 : velem == 8 ? 3 : 2;
-            const lookback_slots status = take_lookback_slots(queue, 1 + tiles * slots);
+            // (word 0 the tile counter; one word more: BK_SLOT16's slots start 16-byte aligned at word 2)
+            const lookback_slots status = take_lookback_slots(queue, 2 + tiles * slots);
             set_args(k.lookback);
             const std::size_t slots_per_tile = tile + (tile >> 5) + 1; // BK_TILE_PAD(tile) + 1
             set_kernel_args_from(k.lookback, 15, status.buffer, status.epoch, local_bytes{k.scan_pairs(k.wg) * 4},

@@ -47,6 +47,13 @@
 #undef BK_LEAN_SHFL_PREV
 #define BK_LEAN_SHFL_PREV 0
 #endif
+// -DBK_LEAN_QUICK=1 (host: CLPRIM_BY_KEY_LEAN_WAIT=quick): the look-back by
+// bk_look_back_warp_quick, warp 0 walking right after its own stage, one barrier where the walk
+// completes (bk_look_back_warp: five).
+#if !defined(BK_LEAN_QUICK) || !defined(BK_WARP_LOOKBACK) || (BK_DIAG & 1)
+#undef BK_LEAN_QUICK
+#define BK_LEAN_QUICK 0
+#endif
 #if !defined(BK_LEAN_WALK_FIRST) || !defined(BK_WARP_LOOKBACK)
 #undef BK_LEAN_WALK_FIRST
 #define BK_LEAN_WALK_FIRST 0
@@ -90,7 +97,7 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
     const uint lid = (uint)get_local_id(0);
     const uint wg = (uint)get_local_size(0);
     const uint t = bk_tile_index(status, &tile_id);
-    __global volatile ulong* slots = status + 1;
+    __global volatile ulong* slots = BK_SLOTS_AT(status);
     const uint tile_n = wg * BK_ITEMS;
     const ulong base = (ulong)t * tile_n;
     const uint count = (uint)min((ulong)tile_n, n - base);
@@ -214,8 +221,12 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
 
     uint pc;
     V pv;
+#if BK_LEAN_QUICK && !BK_LEAN_WALK_FIRST // (its barrier: the staged results visible to the group)
+    bk_look_back_warp_quick(slots, epoch, t, tc, tvv, keys, vals, n, false, sc, sv, lb_state, &lb_acc, &pc, &pv);
+#else
     bk_tile_look_back(slots, epoch, t, tc, tvv, keys, vals, n, false, sc, sv, lb_flag, lb_c, lb_v, lb_state, &lb_acc,
                       &pc, &pv, started); // (its last barrier: the staged results visible to the group)
+#endif
 #if BK_DIAG & 16 // (with 1, measurements: no look-back, each tile's results at a place of its own)
     pc = (uint)(base / 8u);
 #endif

@@ -42,9 +42,29 @@
 #define BK_SLOTS 1u
 #endif
 
+// BK_SLOT16 (host: CLPRIM_BY_KEY_SLOT=16; modes with 32-bit or smaller values): a tile's two
+// words (count, value) written and read as ONE 16-byte vector, so the walk's read of a slot is one
+// load and the publish one store. Both words still carry the flag and a reader still compares
+// them, so a device that splits the vector access stays correct (a torn read is read again).
+// The slots then start at status + 2 (16-byte aligned; the host allocates one word more).
+#ifndef BK_SLOT16
+#define BK_SLOT16 0
+#endif
+#if BK_SLOT16 && !(BK_HAS_VALUES && V_BITS <= 32)
+#undef BK_SLOT16
+#define BK_SLOT16 0
+#endif
+// The first tile's slot in the status buffer (word 0: the tile counter).
+#define BK_SLOTS_AT(status) ((status) + (BK_SLOT16 ? 2 : 1))
+
 inline void bk_publish(__global volatile ulong* slots, uint epoch, uint tile, uint flag, uint c, V v)
 {
     __global volatile ulong* s = slots + (ulong)tile * BK_SLOTS;
+#if BK_SLOT16
+    const ulong high = (ulong)((epoch << 2) | flag) << 32;
+    *(__global volatile ulong2*)s = (ulong2)(high | c, high | (uint)BK_V_BITS(v));
+    return;
+#endif
     lb64_publish(s, epoch, flag, c);
 #if BK_HAS_VALUES
 #if V_BITS == 64
@@ -60,6 +80,13 @@ inline void bk_publish(__global volatile ulong* slots, uint epoch, uint tile, ui
 inline uint bk_read(__global volatile ulong* slots, uint epoch, uint tile, uint* c, V* v)
 {
     __global volatile ulong* s = slots + (ulong)tile * BK_SLOTS;
+#if BK_SLOT16
+    const ulong2 w = *(__global volatile ulong2*)s;
+    *c = (uint)w.s0;
+    *v = BK_V_FROM_BITS((V_UNSIGNED)(uint)w.s1);
+    const uint h0 = (uint)(w.s0 >> 32), h1 = (uint)(w.s1 >> 32);
+    return (h0 >> 2) == epoch && h0 == h1 ? (h0 & 3u) : LB_EMPTY;
+#endif
     const uint flag = lb64_read(s, epoch, c);
     *v = BK_ID;
 #if BK_HAS_VALUES
@@ -370,6 +397,17 @@ inline void bk_warp_walk_first(__global volatile ulong* slots, uint epoch, uint 
 #endif
 }
 
+// bk_look_back_warp's contract (started = false) with one barrier where the walk completes
+// (by_key_lean.cl, BK_LEAN_QUICK): warp 0 walks as soon as it has done its own part of the
+// tile (no barrier first: the other warps may still be staging), the group meets once and reads
+// the state; only a walk that stalled (or, in tests, the fallback first) goes on in
+// bk_look_back_warp's loop. The state is left as it is (no barrier after: the caller writes no
+// local memory that the state's readers read).
+inline void bk_look_back_warp_quick(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv,
+                                    __global const K* keys, __global const V* vals, ulong n, bool in_place,
+                                    __local uint* sc, __local V* sv, __local uint* wstate, __local V* wacc, uint* c,
+                                    V* v);
+
 // bk_look_back's contract (every work-item calls it; the pair of every tile before t in every
 // work-item). Runs on NVIDIA only, so not under PoCL's loops; its loop has bk_look_back's shape
 // anyway (the state read between two barriers, left only by break).
@@ -399,5 +437,20 @@ inline void bk_look_back_warp(__global volatile ulong* slots, uint epoch, uint t
     *c = wstate[2];
     *v = *wacc;
     barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+inline void bk_look_back_warp_quick(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv,
+                                    __global const K* keys, __global const V* vals, ulong n, bool in_place,
+                                    __local uint* sc, __local V* sv, __local uint* wstate, __local V* wacc, uint* c,
+                                    V* v)
+{
+    if (get_local_id(0) < 32u) bk_warp_walk_first(slots, epoch, t, tc, tv, wstate, wacc);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (wstate[1]) { // (the same in the whole group)
+        *c = wstate[2];
+        *v = *wacc;
+        return;
+    }
+    bk_look_back_warp(slots, epoch, t, tc, tv, keys, vals, n, in_place, sc, sv, wstate, wacc, c, v, true);
 }
 #endif

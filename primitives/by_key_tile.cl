@@ -31,7 +31,7 @@
     const uint lid = (uint)get_local_id(0);                                                       \
     const uint wg = (uint)get_local_size(0);                                                      \
     const uint t = bk_tile_index(status, &tile_id);                                               \
-    __global volatile ulong* slots = status + 1;                                                  \
+    __global volatile ulong* slots = BK_SLOTS_AT(status);                                         \
     const uint tile_n = wg * BK_ITEMS;                                                            \
     const ulong base = (ulong)t * tile_n;                                                         \
     const uint count = (uint)min((ulong)tile_n, n - base);                                        \

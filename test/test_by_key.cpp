@@ -327,6 +327,59 @@ BOOST_AUTO_TEST_CASE(warp_pieces)
     }
 }
 
+// A tile's status as one 16-byte vector (CLPRIM_BY_KEY_SLOT=vector: count and value written and
+// read by one access, modes with values of at most 4 bytes) and, on NVIDIA, the lean tile's
+// quick wait (CLPRIM_BY_KEY_LEAN_WAIT=quick: warp 0 walks right after its own stage, one
+// barrier); the fallback taken by every tile too, tiny tiles and the policy's, lean and gather,
+// 1-, 4- and 8-byte values (8: the words' layout), a non-commutative operator, the scans in place.
+BOOST_AUTO_TEST_CASE(status_vector_and_quick_wait)
+{
+    env_override force("CLPRIM_BY_KEY_PATH", "lookback");
+    const bool nvidia = clprim::detail::profile_of(queue.get_device()).nvidia;
+    struct form {
+        const char *slot, *wait, *tune, *lookback;
+    };
+    std::vector<form> forms{{"vector", "quick", "", "wait"}, {"vector", "quick", "32,3", "fallback"}};
+    if (nvidia) { // (elsewhere the wait knob changes nothing)
+        forms.push_back({"words", "quick", "32,3", "wait"});
+        forms.push_back({"vector", "group", "32,3", "wait"});
+    }
+    for (const form& f : forms) {
+        env_override slot("CLPRIM_BY_KEY_SLOT", f.slot);
+        env_override wait("CLPRIM_BY_KEY_LEAN_WAIT", f.wait);
+        env_override tune("CLPRIM_BY_KEY_TUNE", f.tune);
+        env_override lookback("CLPRIM_LOOKBACK", f.lookback);
+        env_override vec("CLPRIM_BY_KEY_VEC", "1");
+        const std::string label = std::string(f.slot) + "/" + f.wait + " tile " + f.tune + " " + f.lookback;
+        for (std::size_t n : {std::size_t(1), std::size_t(25), std::size_t(4099), std::size_t(65537), std::size_t(1000003)}) {
+            if (n > 70000 && (!nvidia || &f != &forms.front())) continue;
+            const auto keys = run_keys<cl_uint>(n, 1, 15);
+            for (const char* kernel : {"lean", "gather"}) {
+                env_override kern("CLPRIM_BY_KEY_KERNEL", kernel);
+                const std::string l = label + " " + kernel;
+                check_reduce<cl_uint, cl_uint>(queue, keys, small_values<cl_uint>(n), true, bc::plus<cl_uint>(),
+                                               add_wrap<cl_uint>, 0u, l);
+                check_rle(queue, keys, l + " rle");
+                if (n > 70000) continue;
+                check_reduce<cl_uint, cl_uint>(queue, keys, make_data<cl_uint>(n, distribution::random), false,
+                                               affine_then, host_affine_then, affine_identity, l + " affine");
+                check_reduce<cl_uint, cl_double>(queue, keys, small_values<cl_double>(n), true, bc::plus<cl_double>(),
+                                                  add_wrap<cl_double>, 0.0, l + " double");
+                if (type_runs_here<cl_uchar>() && type_runs_here<cl_char>())
+                    check_reduce<cl_uchar, cl_char>(queue, run_keys<cl_uchar>(n, 1, 15), small_values<cl_char>(n), true,
+                                                    bc::plus<cl_char>(), add_wrap<cl_char>, cl_char(0), l + " uchar->char");
+            }
+            if (n > 70000) continue;
+            {
+                env_override rle("CLPRIM_BY_KEY_RLE", "positions");
+                check_rle(queue, keys, label + " rle by positions");
+            }
+            check_scans<cl_uint, cl_uint>(queue, keys, small_values<cl_uint>(n), 0, bc::plus<cl_uint>(), 0u, 3u,
+                                          label + " scans");
+        }
+    }
+}
+
 // Calls one after another on one queue leave their look-back status words in the queue's slots
 // (clprim/detail/lookback_slots.hpp: tagged by the call's epoch, never cleared between calls):
 // each call must take only its own epoch's words. Sizes shrinking and growing with tiny tiles and
