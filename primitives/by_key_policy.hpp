@@ -41,6 +41,8 @@ struct by_key_policy {
     bool slot16 = false;
     // lean, NVIDIA warp look-back: warp 0 walks right after its own stage, one barrier (BK_LEAN_QUICK)
     bool lean_quick = false;
+    // lean, NVIDIA: before its look-back a tile asks L2 for tile t + prefetch's input (0: none; BK_LEAN_PREFETCH)
+    std::size_t prefetch = 0;
     std::size_t wg = 256;        // look-back: work-items per tile (at most; the kernel's limit decides)
     std::size_t items = 16;      // look-back: consecutive elements per work-item
     std::size_t min_chunk = 4096; // chunks: at least this many elements per chunk
@@ -146,6 +148,7 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     // RESULTS.md #28 s7-bykey).
     if (const auto c = knob_choice("CLPRIM_BY_KEY_SLOT", {"words", "vector"})) p.slot16 = *c == 1;
     if (const auto c = knob_choice("CLPRIM_BY_KEY_LEAN_WAIT", {"group", "quick"})) p.lean_quick = *c == 1;
+    if (const auto d = knob_number("CLPRIM_BY_KEY_PREFETCH", 0, 1 << 20)) p.prefetch = profile.nvidia ? *d : 0;
     // CLPRIM_BY_KEY_REGS=N: NVIDIA's register cap for the look-back kernels (0: none; measurements).
     if (const auto r = knob_number("CLPRIM_BY_KEY_REGS", 0, 255)) p.register_cap = profile.nvidia ? *r : 0;
     if (const auto tune = knob_numbers("CLPRIM_BY_KEY_TUNE", 2, 2, 1, 1024)) {
