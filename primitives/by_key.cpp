@@ -65,6 +65,7 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     if (policy.rle_positions) options += " -DBK_RLE_POSITIONS=1";
     if (policy.slot16) options += " -DBK_SLOT16=1";
     if (policy.lean_quick) options += " -DBK_LEAN_QUICK=1";
+    if (policy.lean_preread) options += " -DBK_LEAN_PREREAD=1";
     if (policy.prefetch > 0) options += " -DBK_LEAN_PREFETCH=" + std::to_string(policy.prefetch);
     if (extra.find("BK_EARLY=") == std::string::npos) options += policy.early_stream ? " -DBK_EARLY=1" : " -DBK_EARLY=0";
     if (policy.register_cap > 0 && extra.find("maxrregcount") == std::string::npos)
@@ -109,12 +110,12 @@ by_key_kernels& cached_kernels(const bc::command_queue& queue, const by_key_call
                              call.mode == by_key_mode::run_length, call.mode == by_key_mode::scan,
                              call.mode == by_key_mode::reduce);
     using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, std::size_t, std::size_t, int, bool,
-                           std::size_t, bool, bool, bool, bool, bool, bool, bool, bool, std::size_t, std::string>;
+                           std::size_t, bool, bool, bool, bool, bool, bool, bool, bool, bool, std::size_t, std::string>;
     thread_local std::map<key, by_key_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(call.mode), int(call.key_type),
                 int(call.value_type), call.op_file, policy.wg, policy.items, int(policy.kernel), policy.index_epilogue,
                 policy.register_cap, policy.shfl_scan, policy.warp_lookback, policy.group_order, policy.stage_vec,
-                policy.early_stream, policy.rle_positions, policy.slot16, policy.lean_quick, policy.prefetch, knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
+                policy.early_stream, policy.rle_positions, policy.slot16, policy.lean_quick, policy.lean_preread, policy.prefetch, knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, call, policy)).first;
     it->second.policy.path = policy.path; // the path knob is read per call

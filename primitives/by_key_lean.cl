@@ -54,6 +54,14 @@
 #undef BK_LEAN_QUICK
 #define BK_LEAN_QUICK 0
 #endif
+// -DBK_LEAN_PREREAD=1 (with BK_LEAN_QUICK; host: CLPRIM_BY_KEY_LEAN_WAIT=preread): warp 0 reads
+// its 32 nearest predecessors' slots right after publishing the tile's pair, before its stage,
+// and the walk's first round takes those words (their round trip overlaps the stage; a slot
+// still empty then is read again as usual).
+#if !defined(BK_LEAN_PREREAD) || !BK_LEAN_QUICK
+#undef BK_LEAN_PREREAD
+#define BK_LEAN_PREREAD 0
+#endif
 #if !defined(BK_LEAN_WALK_FIRST) || !defined(BK_WARP_LOOKBACK)
 #undef BK_LEAN_WALK_FIRST
 #define BK_LEAN_WALK_FIRST 0
@@ -207,6 +215,13 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
     const bool started = false;
 #endif
 
+#if BK_LEAN_QUICK
+    uint pre_flag = LB_EMPTY, pre_c = 0;
+    V pre_v = BK_ID;
+#if BK_LEAN_PREREAD
+    if (lid < 32u) pre_flag = lid < t ? bk_read(slots, epoch, t - 1 - lid, &pre_c, &pre_v) : LB_PREFIX;
+#endif
+#endif
 #if BK_LEAN_RELOAD
     // (BK_LEAN_RELOAD=1, measurements: nothing of the tile held in registers through the scan;
     // the stage reads the elements again from global memory, most still in L1.)
@@ -259,7 +274,8 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
     uint pc;
     V pv;
 #if BK_LEAN_QUICK && !BK_LEAN_WALK_FIRST // (its barrier: the staged results visible to the group)
-    bk_look_back_warp_quick(slots, epoch, t, tc, tvv, keys, vals, n, false, sc, sv, lb_state, &lb_acc, &pc, &pv);
+    bk_look_back_warp_quick(slots, epoch, t, tc, tvv, keys, vals, n, false, sc, sv, lb_state, &lb_acc, &pc, &pv,
+                            BK_LEAN_PREREAD, pre_flag, pre_c, pre_v);
 #else
     bk_tile_look_back(slots, epoch, t, tc, tvv, keys, vals, n, false, sc, sv, lb_flag, lb_c, lb_v, lb_state, &lb_acc,
                       &pc, &pv, started); // (its last barrier: the staged results visible to the group)

@@ -308,12 +308,15 @@ inline void bk_publish_inclusive(__global volatile ulong* slots, uint epoch, uin
 #define BK_WALK_READS 1
 #endif
 // Once done, lane 0 publishes tile t's inclusive prefix at once (tc, tv: the tile's own pair).
-inline void bk_warp_walk(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __local uint* wstate,
-                         __local V* wacc)
+// pre (bk_warp_walk_pre): the first round's slot of distance lane (r = 0) was read before the
+// walk started, from tile t: (pflag, prc, prv), as bk_read gave it (by_key_lean.cl, BK_LEAN_PREREAD).
+inline void bk_warp_walk_pre(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __local uint* wstate,
+                             __local V* wacc, uint pre, uint pflag, uint prc, V prv)
 {
     const uint lane = (uint)get_local_id(0);
     uint j = wstate[0], ac = wstate[2], polls = 0, done = 0, stalled = 0;
     V av = *wacc;
+    pre = pre && j == t; // (the pre-read slots are tile t's nearest predecessors)
     for (;;) {
         uint rc[BK_WALK_READS], flag[BK_WALK_READS];
         V rv[BK_WALK_READS];
@@ -323,8 +326,15 @@ inline void bk_warp_walk(__global volatile ulong* slots, uint epoch, uint t, uin
             rc[r] = 0;
             rv[r] = BK_ID;
             flag[r] = LB_PREFIX; // past tile 0: never taken (tile 0 publishes its prefix)
-            if (d < j) flag[r] = bk_read(slots, epoch, j - 1 - d, &rc[r], &rv[r]);
+            if (r == 0 && pre) {
+                flag[r] = pflag;
+                rc[r] = prc;
+                rv[r] = prv;
+            } else if (d < j) {
+                flag[r] = bk_read(slots, epoch, j - 1 - d, &rc[r], &rv[r]);
+            }
         }
+        pre = 0;
         uint taken = 0, more = 1; // more: every slot read so far was taken (alike in the warp)
 #pragma unroll
         for (uint r = 0; r < BK_WALK_READS; ++r) {
@@ -369,6 +379,12 @@ inline void bk_warp_walk(__global volatile ulong* slots, uint epoch, uint t, uin
     }
 }
 
+inline void bk_warp_walk(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __local uint* wstate,
+                         __local V* wacc)
+{
+    bk_warp_walk_pre(slots, epoch, t, tc, tv, wstate, wacc, 0u, LB_EMPTY, 0u, BK_ID);
+}
+
 // Work-item 0: the warp look-back's state at its start (tiles t-1, t-2, ... still to combine).
 inline void bk_warp_state_init(uint t, __local uint* wstate, __local V* wacc)
 {
@@ -386,15 +402,20 @@ inline void bk_warp_state_init(uint t, __local uint* wstate, __local V* wacc)
 // sets the state up and walks once while the other warps still have work of their own; then
 // bk_look_back_warp(started = true) goes on from where the walk left (done, or stalled: the
 // fallback). The warp's lanes meet at bar.warp.sync (the state in local memory between them).
-inline void bk_warp_walk_first(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __local uint* wstate,
-                               __local V* wacc)
+inline void bk_warp_walk_first_pre(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv,
+                                   __local uint* wstate, __local V* wacc, uint pre, uint pflag, uint prc, V prv)
 {
     if (get_local_id(0) == 0) bk_warp_state_init(t, wstate, wacc);
     asm volatile("bar.warp.sync -1;" ::: "memory");
 #ifndef LB_FALLBACK_FIRST // (tests: the fallback first, as without the early walk)
-    if (!wstate[1]) bk_warp_walk(slots, epoch, t, tc, tv, wstate, wacc);
+    if (!wstate[1]) bk_warp_walk_pre(slots, epoch, t, tc, tv, wstate, wacc, pre, pflag, prc, prv);
     asm volatile("bar.warp.sync -1;" ::: "memory");
 #endif
+}
+inline void bk_warp_walk_first(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __local uint* wstate,
+                               __local V* wacc)
+{
+    bk_warp_walk_first_pre(slots, epoch, t, tc, tv, wstate, wacc, 0u, LB_EMPTY, 0u, BK_ID);
 }
 
 // bk_look_back_warp's contract (started = false) with one barrier where the walk completes
@@ -402,11 +423,11 @@ inline void bk_warp_walk_first(__global volatile ulong* slots, uint epoch, uint 
 // tile (no barrier first: the other warps may still be staging), the group meets once and reads
 // the state; only a walk that stalled (or, in tests, the fallback first) goes on in
 // bk_look_back_warp's loop. The state is left as it is (no barrier after: the caller writes no
-// local memory that the state's readers read).
+// local memory that the state's readers read). pre, pflag, prc, prv: bk_warp_walk_pre's (warp 0).
 inline void bk_look_back_warp_quick(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv,
                                     __global const K* keys, __global const V* vals, ulong n, bool in_place,
                                     __local uint* sc, __local V* sv, __local uint* wstate, __local V* wacc, uint* c,
-                                    V* v);
+                                    V* v, uint pre, uint pflag, uint prc, V prv);
 
 // bk_look_back's contract (every work-item calls it; the pair of every tile before t in every
 // work-item). Runs on NVIDIA only, so not under PoCL's loops; its loop has bk_look_back's shape
@@ -442,9 +463,9 @@ inline void bk_look_back_warp(__global volatile ulong* slots, uint epoch, uint t
 inline void bk_look_back_warp_quick(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv,
                                     __global const K* keys, __global const V* vals, ulong n, bool in_place,
                                     __local uint* sc, __local V* sv, __local uint* wstate, __local V* wacc, uint* c,
-                                    V* v)
+                                    V* v, uint pre, uint pflag, uint prc, V prv)
 {
-    if (get_local_id(0) < 32u) bk_warp_walk_first(slots, epoch, t, tc, tv, wstate, wacc);
+    if (get_local_id(0) < 32u) bk_warp_walk_first_pre(slots, epoch, t, tc, tv, wstate, wacc, pre, pflag, prc, prv);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (wstate[1]) { // (the same in the whole group)
         *c = wstate[2];

@@ -41,6 +41,7 @@ struct by_key_policy {
     bool slot16 = false;
     // lean, NVIDIA warp look-back: warp 0 walks right after its own stage, one barrier (BK_LEAN_QUICK)
     bool lean_quick = false;
+    bool lean_preread = false; // and warp 0 reads its predecessors' slots before its stage (BK_LEAN_PREREAD)
     // lean, NVIDIA: before its look-back a tile asks L2 for tile t + prefetch's input (0: none; BK_LEAN_PREFETCH)
     std::size_t prefetch = 0;
     std::size_t wg = 256;        // look-back: work-items per tile (at most; the kernel's limit decides)
@@ -147,7 +148,10 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     // CLPRIM_BY_KEY_SLOT=words|vector, CLPRIM_BY_KEY_LEAN_WAIT=group|quick (measurements, tests;
     // RESULTS.md #28 s7-bykey).
     if (const auto c = knob_choice("CLPRIM_BY_KEY_SLOT", {"words", "vector"})) p.slot16 = *c == 1;
-    if (const auto c = knob_choice("CLPRIM_BY_KEY_LEAN_WAIT", {"group", "quick"})) p.lean_quick = *c == 1;
+    if (const auto c = knob_choice("CLPRIM_BY_KEY_LEAN_WAIT", {"group", "quick", "preread"})) {
+        p.lean_quick = *c >= 1;
+        p.lean_preread = *c == 2;
+    }
     if (const auto d = knob_number("CLPRIM_BY_KEY_PREFETCH", 0, 1 << 20)) p.prefetch = profile.nvidia ? *d : 0;
     // CLPRIM_BY_KEY_REGS=N: NVIDIA's register cap for the look-back kernels (0: none; measurements).
     if (const auto r = knob_number("CLPRIM_BY_KEY_REGS", 0, 255)) p.register_cap = profile.nvidia ? *r : 0;

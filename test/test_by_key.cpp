@@ -330,7 +330,7 @@ BOOST_AUTO_TEST_CASE(warp_pieces)
 // A tile's status as one 16-byte vector (CLPRIM_BY_KEY_SLOT=vector: count and value written and
 // read by one access, modes with values of at most 4 bytes) and, on NVIDIA, the lean tile's
 // quick wait (CLPRIM_BY_KEY_LEAN_WAIT=quick: warp 0 walks right after its own stage, one
-// barrier); the fallback taken by every tile too, tiny tiles and the policy's, lean and gather,
+// barrier; preread: its first round's slots read before the stage); the fallback taken by every tile too, tiny tiles and the policy's, lean and gather,
 // 1-, 4- and 8-byte values (8: the words' layout), a non-commutative operator, the scans in place.
 BOOST_AUTO_TEST_CASE(status_vector_and_quick_wait)
 {
@@ -343,6 +343,8 @@ BOOST_AUTO_TEST_CASE(status_vector_and_quick_wait)
     if (nvidia) { // (elsewhere the wait knob changes nothing)
         forms.push_back({"words", "quick", "32,3", "wait"});
         forms.push_back({"vector", "group", "32,3", "wait"});
+        forms.push_back({"vector", "preread", "", "wait"});
+        forms.push_back({"vector", "preread", "32,3", "fallback"});
     }
     for (const form& f : forms) {
         env_override slot("CLPRIM_BY_KEY_SLOT", f.slot);
