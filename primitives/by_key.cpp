@@ -67,6 +67,7 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     if (policy.lean_quick) options += " -DBK_LEAN_QUICK=1";
     if (policy.lean_preread) options += " -DBK_LEAN_PREREAD=1";
     if (policy.prefetch > 0) options += " -DBK_LEAN_PREFETCH=" + std::to_string(policy.prefetch);
+    if (policy.persist > 0) options += " -DBK_LEAN_PERSIST=" + std::to_string(policy.persist);
     if (extra.find("BK_EARLY=") == std::string::npos) options += policy.early_stream ? " -DBK_EARLY=1" : " -DBK_EARLY=0";
     if (policy.register_cap > 0 && extra.find("maxrregcount") == std::string::npos)
         options += " -cl-nv-maxrregcount=" + std::to_string(policy.register_cap);
@@ -110,15 +111,16 @@ by_key_kernels& cached_kernels(const bc::command_queue& queue, const by_key_call
                              call.mode == by_key_mode::run_length, call.mode == by_key_mode::scan,
                              call.mode == by_key_mode::reduce);
     using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, std::size_t, std::size_t, int, bool,
-                           std::size_t, bool, bool, bool, bool, bool, bool, bool, bool, bool, std::size_t, std::string>;
+                           std::size_t, bool, bool, bool, bool, bool, bool, bool, bool, bool, std::size_t, int, std::string>;
     thread_local std::map<key, by_key_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(call.mode), int(call.key_type),
                 int(call.value_type), call.op_file, policy.wg, policy.items, int(policy.kernel), policy.index_epilogue,
                 policy.register_cap, policy.shfl_scan, policy.warp_lookback, policy.group_order, policy.stage_vec,
-                policy.early_stream, policy.rle_positions, policy.slot16, policy.lean_quick, policy.lean_preread, policy.prefetch, knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
+                policy.early_stream, policy.rle_positions, policy.slot16, policy.lean_quick, policy.lean_preread, policy.prefetch, policy.persist, knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, call, policy)).first;
     it->second.policy.path = policy.path; // the path knob is read per call
+    it->second.policy.persist_groups = policy.persist_groups; // (the launch's, not the program's)
     return it->second;
 }
 
@@ -229,7 +231,11 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
                 set_kernel_args_from(k.lookback, 21, local_bytes{search ? k.wg * 4 : 4}, local_bytes{search ? k.wg * 4 : 4},
                                      local_bytes{search ? 2 * (tile / 32 + 1) * 4 : 4}, local_bytes{search ? 2 : tile * 2});
             }
-            launch_1d(queue, k.lookback, tiles * k.wg, k.wg);
+            // (persistent lean groups: a few a compute unit, each taking tile after tile)
+            const std::size_t groups = k.policy.persist > 0
+                                           ? std::min(tiles, k.policy.persist_groups * k.compute_units)
+                                           : tiles;
+            launch_1d(queue, k.lookback, groups * k.wg, k.wg);
         } else {
             scratch_lease lease(queue);
             const std::size_t chunks = std::max<std::size_t>(

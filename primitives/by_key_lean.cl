@@ -124,6 +124,44 @@ inline void bk_prefetch_lines(__global const uchar* p, ulong bytes)
 #define BK_LEAN_LOAD_DIRECT_() BK_LEAN_LOAD4_(kr, K, keys + from)
 #endif
 
+// -DBK_LEAN_PERSIST=1|2 (host: CLPRIM_BY_KEY_PERSIST): persistent work-groups, a few per compute
+// unit, each taking tile after tile from the start-order counter (bk_lean_take: a tile only
+// waits on tiles already taken by running work-groups, and the decoupled fallback covers the
+// rest). A group takes its next tile while it scans the current one, and before the current
+// tile's look-back it starts loading the next one: 1, straight into the registers the stage has
+// just freed (full aligned tiles), so the loads are in flight while the tile waits and stores;
+// 2, as L2 prefetches of its lines (no registers held), loaded as usual at the loop's top.
+#ifndef BK_LEAN_PERSIST
+#define BK_LEAN_PERSIST 0
+#endif
+#if BK_LEAN_PERSIST && (BK_LEAN_RELOAD || (BK_DIAG & 4) || BK_LEAN_PREFETCH)
+#error "by_key_lean.cl: BK_LEAN_PERSIST goes without BK_LEAN_RELOAD, BK_DIAG & 4 and BK_LEAN_PREFETCH"
+#endif
+#if BK_LEAN_PERSIST
+// Work-item 0: the next tile index from the counter (status[0]); the group that takes the launch's
+// last index (every group takes one index past the tiles: tiles + groups in all) sets it back to
+// zero for the next launch.
+inline uint bk_lean_take(__global volatile ulong* status, uint tiles)
+{
+    const uint id = atomic_inc((__global volatile uint*)status);
+    if (id == tiles + (uint)get_num_groups(0) - 1u) atomic_xchg((__global volatile uint*)status, 0u);
+    return id;
+}
+#if BK_LEAN_PERSIST == 2 && defined(BK_PTX)
+inline void bk_prefetch_tile_l2(__global const K* keys, __global const V* vals, ulong pb, ulong pn)
+{
+    const ulong kb = pn * sizeof(K), vb = pn * sizeof(V);
+    for (ulong o = (ulong)get_local_id(0) * 128u; o < kb; o += (ulong)get_local_size(0) * 128u)
+        asm volatile("prefetch.global.L2 [%0];" ::"l"((__global const uchar*)(keys + pb) + o));
+    if (BK_LOADS_VALUES)
+        for (ulong o = (ulong)get_local_id(0) * 128u; o < vb; o += (ulong)get_local_size(0) * 128u)
+            asm volatile("prefetch.global.L2 [%0];" ::"l"((__global const uchar*)(vals + pb) + o));
+}
+#else
+#define bk_prefetch_tile_l2(keys, vals, pb, pn)
+#endif
+#endif
+
 // One work-group per tile (bk_tile_index). tk, tv: BK_TILE_PAD(tile) + 1 elements each: the
 // staged input where the tile is not loaded straight into registers, then the tile's results.
 __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, __local uint* sc, __local V* sv,
@@ -135,23 +173,49 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
     __local V lb_v[BK_WINDOW], lb_acc;
     const uint lid = (uint)get_local_id(0);
     const uint wg = (uint)get_local_size(0);
-    const uint t = bk_tile_index(status, &tile_id);
     __global volatile ulong* slots = BK_SLOTS_AT(status);
     const uint tile_n = wg * BK_ITEMS;
-    const ulong base = (ulong)t * tile_n;
-    const uint count = (uint)min((ulong)tile_n, n - base);
     keys += keys_off;
     vals += vals_off;
+    out1 += out1_off;
+    out2 += out2_off;
+#if BK_LEAN_PERSIST
+    const uint first0 = lid * BK_ITEMS;
+#else
     const uint first = lid * BK_ITEMS;
-    const ulong from = base + first;
-    const uint mine = first < count ? min((uint)BK_ITEMS, count - first) : 0u;
-
-    // Load: registers kr (and vr), prev = the key before this work-item's first element.
-    K kr[BK_ITEMS];
+#endif
+    K kr[BK_ITEMS]; // this work-item's keys (and values) of the tile
 #if BK_LOADS_VALUES
     V vr[BK_ITEMS];
 #endif
-    K prev = (K)0;
+    K prev = (K)0; // the key before this work-item's first element
+#if BK_LEAN_PERSIST
+    const uint tiles = (uint)((n + tile_n - 1) / tile_n);
+    __local uint next_id;
+    if (lid == 0) tile_id = bk_lean_take(status, tiles);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    bool loaded = false; // kr, vr and prev hold tile t's elements (loaded before the last look-back)
+    for (uint t = tile_id; t < tiles;) {
+        if (lid == 0) next_id = bk_lean_take(status, tiles); // (read after the tile scan's barriers)
+#else
+    {
+        const uint t = bk_tile_index(status, &tile_id);
+        const bool loaded = false;
+#endif
+#if BK_LEAN_PERSIST && defined(BK_PTX)
+    // (the work-item's first element laundered through an instruction each tile, so that the
+    // compiler does not hoist its tile-invariant local addresses out of the loop into registers)
+    uint first;
+    asm volatile("mov.u32 %0, %1;" : "=r"(first) : "r"(first0));
+#elif BK_LEAN_PERSIST
+    const uint first = first0;
+#endif
+    const ulong base = (ulong)t * tile_n;
+    const uint count = (uint)min((ulong)tile_n, n - base);
+    const ulong from = base + first;
+    const uint mine = first < count ? min((uint)BK_ITEMS, count - first) : 0u;
+
+    // Load: registers kr (and vr), prev.
 #if BK_LEAN_VEC
     // (Alike in the whole group: full tiles of a launch share their alignment.)
     const bool direct = count == tile_n && ((ulong)(keys + base) & 15) == 0 &&
@@ -159,7 +223,9 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
 #else
     const bool direct = false;
 #endif
-    if (direct) {
+    if (loaded) {
+        // (the tile before loaded this one: BK_LEAN_PERSIST 1, full aligned tiles only)
+    } else if (direct) {
 #if BK_LEAN_VEC
         BK_LEAN_LOAD_DIRECT_();
 #if BK_LEAN_SHFL_PREV
@@ -208,6 +274,9 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
     V ev, tvv;
     bk_tile_scan_or_skip(c, v, sc, sv, &ec, &ev, &tc, &tvv); // (its barriers: every read of tk, tv done)
     bk_tile_publish(slots, epoch, t, tc, tvv, false);
+#if BK_LEAN_PERSIST
+    const uint tn = next_id; // (written before the scan's barriers)
+#endif
 #if BK_LEAN_WALK_FIRST && !(BK_DIAG & 1)
     if (lid < 32u) bk_warp_walk_first(slots, epoch, t, tc, tvv, lb_state, &lb_acc);
     const bool started = true;
@@ -271,6 +340,24 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
 #if !BK_LEAN_PREFETCH_EARLY
     BK_LEAN_PREFETCH_NEXT();
 #endif
+#if BK_LEAN_PERSIST
+    // The next tile's loads, in flight through the look-back and the stores.
+    {
+        const ulong nb = (ulong)tn * tile_n;
+        const bool next_full = tn < tiles && nb + tile_n <= n;
+#if BK_LEAN_PERSIST == 1 && BK_LEAN_VEC
+        loaded = next_full && ((ulong)(keys + nb) & 15) == 0 && (!BK_LOADS_VALUES || ((ulong)(vals + nb) & 15) == 0);
+        if (loaded) {
+            const ulong from = nb + first; // (this block: the next tile's)
+            BK_LEAN_LOAD_DIRECT_();
+            prev = from > 0 ? keys[from - 1] : (K)0;
+        }
+#else
+        if (tn < tiles) bk_prefetch_tile_l2(keys, vals, nb, min((ulong)tile_n, n - nb));
+        (void)next_full;
+#endif
+    }
+#endif
     uint pc;
     V pv;
 #if BK_LEAN_QUICK && !BK_LEAN_WALK_FIRST // (its barrier: the staged results visible to the group)
@@ -293,8 +380,6 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
 #define BK_LEAN_STORE_OK 1
 #endif
     // Store: result s closes run pc + s - 1 (tile 0 has no run before its first head).
-    out1 += out1_off;
-    out2 += out2_off;
     const uint m = tc + (last_tile ? 1u : 0u);
     for (uint s = lid + (t == 0 ? 1u : 0u); s < m; s += wg) {
         const ulong o = (ulong)pc + s - 1;
@@ -302,6 +387,11 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
         const V val = s == 0 ? BK_OP(pv, x) : x;
         if (BK_LEAN_STORE_OK && o < cap1) out1[o] = tk[s];
         if (BK_LEAN_STORE_OK && o < cap2) out2[o] = val;
+    }
+#if BK_LEAN_PERSIST
+    barrier(CLK_LOCAL_MEM_FENCE); // (every read of tk, tv, the look-back's state done before the next tile)
+    t = tn;
+#endif
     }
 }
 

@@ -44,6 +44,10 @@ struct by_key_policy {
     bool lean_preread = false; // and warp 0 reads its predecessors' slots before its stage (BK_LEAN_PREREAD)
     // lean, NVIDIA: before its look-back a tile asks L2 for tile t + prefetch's input (0: none; BK_LEAN_PREFETCH)
     std::size_t prefetch = 0;
+    // lean: persistent work-groups (BK_LEAN_PERSIST): 0 one work-group a tile; 1 a group loads
+    // its next tile into registers before the current tile's look-back; 2 the same as L2 prefetches
+    int persist = 0;
+    std::size_t persist_groups = 4; // persist: work-groups per compute unit
     std::size_t wg = 256;        // look-back: work-items per tile (at most; the kernel's limit decides)
     std::size_t items = 16;      // look-back: consecutive elements per work-item
     std::size_t min_chunk = 4096; // chunks: at least this many elements per chunk
@@ -153,6 +157,12 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
         p.lean_preread = *c == 2;
     }
     if (const auto d = knob_number("CLPRIM_BY_KEY_PREFETCH", 0, 1 << 20)) p.prefetch = profile.nvidia ? *d : 0;
+    // CLPRIM_BY_KEY_PERSIST=0|1|2 (lean only), CLPRIM_BY_KEY_PERSIST_GROUPS=N a compute unit
+    // (measurements, tests).
+    if (const auto v = knob_number("CLPRIM_BY_KEY_PERSIST", 0, 2)) p.persist = int(*v);
+    if (const auto g = knob_number("CLPRIM_BY_KEY_PERSIST_GROUPS", 1, 64)) p.persist_groups = *g;
+    if (p.kernel != by_key_policy::kernel::lean) p.persist = 0;
+    if (p.persist) p.prefetch = 0;
     // CLPRIM_BY_KEY_REGS=N: NVIDIA's register cap for the look-back kernels (0: none; measurements).
     if (const auto r = knob_number("CLPRIM_BY_KEY_REGS", 0, 255)) p.register_cap = profile.nvidia ? *r : 0;
     if (const auto tune = knob_numbers("CLPRIM_BY_KEY_TUNE", 2, 2, 1, 1024)) {
