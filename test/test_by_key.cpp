@@ -375,6 +375,7 @@ BOOST_AUTO_TEST_CASE(status_vector_quick_wait_persistent)
                 if (n > 70000) continue;
                 check_reduce<cl_uint, cl_uint>(queue, keys, make_data<cl_uint>(n, distribution::random), false,
                                                affine_then, host_affine_then, affine_identity, l + " affine");
+                if (&f - &forms.front() >= 2) continue; // (other value types: the first two forms)
                 check_reduce<cl_uint, cl_double>(queue, keys, small_values<cl_double>(n), true, bc::plus<cl_double>(),
                                                   add_wrap<cl_double>, 0.0, l + " double");
                 if (type_runs_here<cl_uchar>() && type_runs_here<cl_char>())
