@@ -68,11 +68,12 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     if (policy.lean_preread) options += " -DBK_LEAN_PREREAD=1";
     if (policy.prefetch > 0) options += " -DBK_LEAN_PREFETCH=" + std::to_string(policy.prefetch);
     if (policy.persist > 0) options += " -DBK_LEAN_PERSIST=" + std::to_string(policy.persist);
+    if (policy.lean_sub > 1) options += " -DBK_LEAN_SUB=" + std::to_string(policy.lean_sub);
     if (extra.find("BK_EARLY=") == std::string::npos) options += policy.early_stream ? " -DBK_EARLY=1" : " -DBK_EARLY=0";
     if (policy.register_cap > 0 && extra.find("maxrregcount") == std::string::npos)
         options += " -cl-nv-maxrregcount=" + std::to_string(policy.register_cap);
     std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl", "by_key_warp.cl", "by_key_lookback.cl",
-                                   "by_key_tile.cl", "by_key_registers.cl", "by_key_gather.cl", "by_key_lean.cl"};
+                                   "by_key_tile.cl", "by_key_registers.cl", "by_key_gather.cl", "by_key_lean.cl", "by_key_lean2.cl"};
     if (!call.op_file.empty()) files.insert(files.begin(), call.op_file);
     bc::program program = primitives_program(queue.get_context(), files, options);
     k.lookback = program.create_kernel(policy.kernel == by_key_policy::kernel::gather  ? "by_key_gather"
@@ -111,12 +112,12 @@ by_key_kernels& cached_kernels(const bc::command_queue& queue, const by_key_call
                              call.mode == by_key_mode::run_length, call.mode == by_key_mode::scan,
                              call.mode == by_key_mode::reduce);
     using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, std::size_t, std::size_t, int, bool,
-                           std::size_t, bool, bool, bool, bool, bool, bool, bool, bool, bool, std::size_t, int, std::string>;
+                           std::size_t, bool, bool, bool, bool, bool, bool, bool, bool, bool, std::size_t, int, std::size_t, std::string>;
     thread_local std::map<key, by_key_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(call.mode), int(call.key_type),
                 int(call.value_type), call.op_file, policy.wg, policy.items, int(policy.kernel), policy.index_epilogue,
                 policy.register_cap, policy.shfl_scan, policy.warp_lookback, policy.group_order, policy.stage_vec,
-                policy.early_stream, policy.rle_positions, policy.slot16, policy.lean_quick, policy.lean_preread, policy.prefetch, policy.persist, knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
+                policy.early_stream, policy.rle_positions, policy.slot16, policy.lean_quick, policy.lean_preread, policy.prefetch, policy.persist, policy.lean_sub, knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, call, policy)).first;
     it->second.policy.path = policy.path; // the path knob is read per call
@@ -216,13 +217,14 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
         if (call.init) std::memcpy(init_bytes, call.init, velem);
         auto set_args = [&](bc::kernel& kern) { set_common(kern, raw_value{velem, init_bytes}); };
         if (k.policy.path == by_key_policy::path::lookback) {
-            const std::size_t tile = k.wg * k.policy.items;
+            const std::size_t tile = k.wg * k.policy.items * k.policy.lean_sub; // (a look-back's)
             const std::size_t tiles = ceil_div(n, tile);
             const std::size_t slots = mode == by_key_mode::unique || mode == by_key_mode::partition ? 1 : velem == 8 ? 3 : 2;
             // (word 0 the tile counter; one word more: BK_SLOT16's slots start 16-byte aligned at word 2)
             const lookback_slots status = take_lookback_slots(queue, 2 + tiles * slots);
             set_args(k.lookback);
-            const std::size_t slots_per_tile = tile + (tile >> 5) + 1; // BK_TILE_PAD(tile) + 1
+            const std::size_t staged = k.wg * k.policy.items; // (lean_sub: a sub-tile's)
+            const std::size_t slots_per_tile = staged + (staged >> 5) + 1; // BK_TILE_PAD(staged) + 1
             set_kernel_args_from(k.lookback, 15, status.buffer, status.epoch, local_bytes{k.scan_pairs(k.wg) * 4},
                                  local_bytes{k.scan_pairs(k.wg) * velem}, local_bytes{slots_per_tile * size_of(call.key_type)},
                                  local_bytes{has_values(mode) && !k.policy.rle_positions ? slots_per_tile * velem : 1});

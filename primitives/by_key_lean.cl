@@ -166,6 +166,55 @@ inline void bk_prefetch_tile_l2(__global const K* keys, __global const V* vals, 
 #endif
 #endif
 
+// The fold of a work-item's registers kr (vr) from element `from` on (mine of them; prev: the key
+// before): its pair (C, V_) and head flags (HEADS), in the order bk_tile_pair repeats.
+#define BK_LEAN_FOLD_(C, HEADS, V_, FROM, MINE, PREV)                                             \
+    {                                                                                             \
+        K p = (PREV);                                                                             \
+        _Pragma("unroll") for (uint j = 0; j < BK_ITEMS; ++j)                                     \
+        {                                                                                         \
+            if (j < (MINE)) {                                                                     \
+                uint hc = bk_head((FROM) + j, kr[j], p);                                          \
+                (HEADS) |= hc << j;                                                               \
+                V hv = BK_REG_VALUE(j);                                                           \
+                bk_combine((C), (V_), &hc, &hv);                                                  \
+                (C) = hc;                                                                         \
+                (V_) = hv;                                                                        \
+                p = kr[j];                                                                        \
+            }                                                                                     \
+        }                                                                                         \
+    }
+
+// The stage of a work-item's registers: the run each of its heads closes at the head's place
+// (EC: the heads before its first element; EV the value of the run open there) less OFF, in tk,
+// tv; the range's last element writes the last run one place further.
+#define BK_LEAN_STAGE_(EC, EV, HEADS, FROM, MINE, PREV, OFF)                                      \
+    {                                                                                             \
+        uint cc = (EC) - (OFF);                                                                   \
+        V vv = (EV);                                                                              \
+        K p = (PREV);                                                                             \
+        _Pragma("unroll") for (uint j = 0; j < BK_ITEMS; ++j)                                     \
+        {                                                                                         \
+            if (j < (MINE)) {                                                                     \
+                const ulong i = (FROM) + j;                                                       \
+                const uint h = ((HEADS) >> j) & 1u;                                               \
+                const V x = BK_REG_VALUE(j);                                                      \
+                if (h && i > 0) {                                                                 \
+                    tk[cc] = p;                                                                   \
+                    tv[cc] = vv;                                                                  \
+                }                                                                                 \
+                vv = h ? x : BK_OP(vv, x);                                                        \
+                cc += h;                                                                          \
+                if (i == n - 1) {                                                                 \
+                    tk[cc] = kr[j];                                                               \
+                    tv[cc] = vv;                                                                  \
+                }                                                                                 \
+                p = kr[j];                                                                        \
+            }                                                                                     \
+        }                                                                                         \
+    }
+
+#if BK_LEAN_SUB == 1 // (2: by_key_lean2.cl)
 // One work-group per tile (bk_tile_index). tk, tv: BK_TILE_PAD(tile) + 1 elements each: the
 // staged input where the tile is not loaded straight into registers, then the tile's results.
 __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, __local uint* sc, __local V* sv,
@@ -277,21 +326,7 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
     // Fold, in the order bk_tile_pair repeats for the fallback.
     uint c = 0, heads = 0;
     V v = BK_ID;
-    {
-        K p = prev;
-#pragma unroll
-        for (uint j = 0; j < BK_ITEMS; ++j) {
-            if (j < mine) {
-                uint hc = bk_head(from + j, kr[j], p);
-                heads |= hc << j;
-                V hv = BK_REG_VALUE(j);
-                bk_combine(c, v, &hc, &hv);
-                c = hc;
-                v = hv;
-                p = kr[j];
-            }
-        }
-    }
+    BK_LEAN_FOLD_(c, heads, v, from, mine, prev);
     uint ec, tc;
     V ev, tvv;
     bk_tile_scan_or_skip(c, v, sc, sv, &ec, &ev, &tc, &tvv); // (its barriers: every read of tk, tv done)
@@ -334,30 +369,7 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
 #endif
     // Stage: the run each head closes at the head's place among the tile's heads (place 0: the
     // tile's leading run, without the tiles before); the range's last run at place tc.
-    {
-        uint cc = ec;
-        V vv = ev;
-        K p = prev;
-#pragma unroll
-        for (uint j = 0; j < BK_ITEMS; ++j) {
-            if (j < mine) {
-                const ulong i = from + j;
-                const uint h = (heads >> j) & 1u;
-                const V x = BK_REG_VALUE(j);
-                if (h && i > 0) {
-                    tk[cc] = p;
-                    tv[cc] = vv;
-                }
-                vv = h ? x : BK_OP(vv, x);
-                cc += h;
-                if (i == n - 1) {
-                    tk[cc] = kr[j];
-                    tv[cc] = vv;
-                }
-                p = kr[j];
-            }
-        }
-    }
+    BK_LEAN_STAGE_(ec, ev, heads, from, mine, prev, 0u);
 
 #if !BK_LEAN_PREFETCH_EARLY
     BK_LEAN_PREFETCH_NEXT();
@@ -419,5 +431,6 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
 #endif
     }
 }
+#endif // BK_LEAN_SUB == 1
 
 #endif

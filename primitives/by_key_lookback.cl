@@ -120,7 +120,8 @@ inline void bk_tile_pair(__global const K* keys, __global const V* vals, ulong n
     uint c = 0;
     V v = BK_ID;
     // bk_fold_global's loop, kept a loop (the cold path costs no registers): the same order.
-    K prev = keys[from > 0 ? from - 1 : 0];
+    const ulong at = min(from, n); // (a sub-tile past the range's end: BK_LEAN_SUB, no elements)
+    K prev = keys[at > 0 ? at - 1 : 0];
 #pragma unroll 1
     for (ulong i = from; i < to; ++i) {
         const K k = keys[i];
@@ -136,6 +137,34 @@ inline void bk_tile_pair(__global const K* keys, __global const V* vals, ulong n
     clprim_device_fence(); // (bk_look_back: this work-item's reads of the input done)
     bk_tile_scan(c, v, sc, sv, &ec, &ev, tc, tv);
 }
+
+// BK_LEAN_SUB=2 (by_key_lean2.cl; host: CLPRIM_BY_KEY_LEAN_SUB=2): a look-back tile is two
+// sub-tiles of local size * BK_ITEMS elements, each folded and scanned as a tile of its own and
+// their pairs combined (the second's only where it has elements): its pair from its input the same
+// way (BK_TILE_PAIR), bit for bit the owner's.
+#ifndef BK_LEAN_SUB
+#define BK_LEAN_SUB 1
+#endif
+#if BK_LEAN_SUB == 2
+inline void bk_tile_pair2(__global const K* keys, __global const V* vals, ulong n, uint f, __local uint* sc,
+                          __local V* sv, uint* tc, V* tv)
+{
+    bk_tile_pair(keys, vals, n, 2u * f, sc, sv, tc, tv);
+    uint c2 = 0;
+    V v2 = BK_ID;
+    bk_tile_pair(keys, vals, n, 2u * f + 1u, sc, sv, &c2, &v2); // (every work-item: its barriers)
+    if ((ulong)(2u * f + 1u) * ((uint)get_local_size(0) * BK_ITEMS) < n) {
+        bk_combine(*tc, *tv, &c2, &v2);
+        *tc = c2;
+        *tv = v2;
+    }
+}
+#define BK_TILE_PAIR bk_tile_pair2
+#elif BK_LEAN_SUB == 1
+#define BK_TILE_PAIR bk_tile_pair
+#else
+#error "by_key_lookback.cl: BK_LEAN_SUB is 1 or 2"
+#endif
 
 // Work-item 0, after its group computed tile f's pair (fc, fv) from the input (the fallback):
 // takes the slot's pair if the owner published one meanwhile, else publishes and takes its own;
@@ -238,7 +267,7 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __g
         // from its input.
         uint fc = 0;
         V fv = BK_ID;
-        if (fallback) bk_tile_pair(keys, vals, n, j - 1, sc, sv, &fc, &fv);
+        if (fallback) BK_TILE_PAIR(keys, vals, n, j - 1, sc, sv, &fc, &fv);
         if (!fallback && lid < window) {
             uint rc = 0;
             V rv = BK_ID;
@@ -448,7 +477,7 @@ inline void bk_look_back_warp(__global volatile ulong* slots, uint epoch, uint t
         if (stalled) {
             uint fc = 0;
             V fv = BK_ID;
-            bk_tile_pair(keys, vals, n, j - 1, sc, sv, &fc, &fv);
+            BK_TILE_PAIR(keys, vals, n, j - 1, sc, sv, &fc, &fv);
             if (lid == 0 && bk_fallback_take(slots, epoch, j - 1, in_place, fc, fv, wstate, wacc) == LB_PREFIX)
                 bk_publish_inclusive(slots, epoch, t, wstate[2], *wacc, tc, tv);
         } else if (lid < 32u) {

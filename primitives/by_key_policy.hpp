@@ -48,6 +48,8 @@ struct by_key_policy {
     // its next tile into registers before the current tile's look-back; 2 the same as L2 prefetches
     int persist = 0;
     std::size_t persist_groups = 4; // persist: work-groups per compute unit
+    // lean: sub-tiles of wg x items a look-back (1, or 2: by_key_lean2.cl, one wait for two)
+    std::size_t lean_sub = 1;
     std::size_t wg = 256;        // look-back: work-items per tile (at most; the kernel's limit decides)
     std::size_t items = 16;      // look-back: consecutive elements per work-item
     std::size_t min_chunk = 4096; // chunks: at least this many elements per chunk
@@ -161,8 +163,11 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     // (measurements, tests).
     if (const auto v = knob_number("CLPRIM_BY_KEY_PERSIST", 0, 2)) p.persist = int(*v);
     if (const auto g = knob_number("CLPRIM_BY_KEY_PERSIST_GROUPS", 1, 64)) p.persist_groups = *g;
-    if (p.kernel != by_key_policy::kernel::lean) p.persist = 0;
-    if (p.persist) p.prefetch = 0;
+    // CLPRIM_BY_KEY_LEAN_SUB=1|2 (lean only; not with persist; measurements, tests).
+    if (const auto u = knob_number("CLPRIM_BY_KEY_LEAN_SUB", 1, 2)) p.lean_sub = *u;
+    if (p.kernel != by_key_policy::kernel::lean) p.persist = 0, p.lean_sub = 1;
+    if (p.lean_sub > 1) p.persist = 0;
+    if (p.persist || p.lean_sub > 1) p.prefetch = 0;
     // CLPRIM_BY_KEY_REGS=N: NVIDIA's register cap for the look-back kernels (0: none; measurements).
     if (const auto r = knob_number("CLPRIM_BY_KEY_REGS", 0, 255)) p.register_cap = profile.nvidia ? *r : 0;
     if (const auto tune = knob_numbers("CLPRIM_BY_KEY_TUNE", 2, 2, 1, 1024)) {
