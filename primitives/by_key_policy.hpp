@@ -131,6 +131,11 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
         p.shfl_scan = p.warp_lookback = p.group_order = profile.nvidia;
         p.stage_vec = true; // (tiles loaded through local memory: -DBK_LEAN_DIRECT=0, partial tiles)
         if (n <= p.wg * 4) p.items = 4;
+        // NVIDIA: before its look-back a tile asks L2 for the input of the tile that starts when
+        // it ends (tiles by group id, four groups of 256 at 64 registers a compute unit: H100
+        // 2^26 kernel 0.2284 ms at 528 tiles ahead against 0.2635 without; 1056 ahead 0.3776,
+        // right after the tile's own loads 0.3421; RESULTS.md s7-bykey round 1).
+        if (profile.nvidia && p.items == 20) p.prefetch = 4 * std::max<std::size_t>(1, profile.compute_units);
     } else {
         p.wg = element_bytes <= 4 ? 256 : 128;
         p.items = element_bytes <= 8 ? 32 : 16;
@@ -151,8 +156,11 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     // CLPRIM_BY_KEY_ORDER=start|group, CLPRIM_BY_KEY_VEC=0|1 (measurements, tests).
     if (const auto c = knob_choice("CLPRIM_BY_KEY_ORDER", {"start", "group"})) p.group_order = *c == 1;
     if (const auto v = knob_number("CLPRIM_BY_KEY_VEC", 0, 1)) p.stage_vec = *v == 1;
-    // CLPRIM_BY_KEY_SLOT=words|vector, CLPRIM_BY_KEY_LEAN_WAIT=group|quick (measurements, tests;
-    // RESULTS.md #28 s7-bykey).
+    // A tile's status as one 16-byte vector on NVIDIA (H100 2^26 kernels: reduce_by_key 0.2445 ms
+    // against 0.2635, run-length 0.1920 against 0.2077, the scan by key 0.2963 against 0.3166;
+    // RESULTS.md s7-bykey round 1). CLPRIM_BY_KEY_SLOT=words|vector, CLPRIM_BY_KEY_LEAN_WAIT=
+    // group|quick|preread (quick, preread: slower there; measurements, tests).
+    p.slot16 = profile.nvidia;
     if (const auto c = knob_choice("CLPRIM_BY_KEY_SLOT", {"words", "vector"})) p.slot16 = *c == 1;
     if (const auto c = knob_choice("CLPRIM_BY_KEY_LEAN_WAIT", {"group", "quick", "preread"})) {
         p.lean_quick = *c >= 1;
