@@ -66,37 +66,6 @@
 #undef BK_LEAN_WALK_FIRST
 #define BK_LEAN_WALK_FIRST 0
 #endif
-// -DBK_LEAN_PREFETCH=D (NVIDIA, BK_PTX; host: CLPRIM_BY_KEY_PREFETCH=D): before its look-back
-// (-DBK_LEAN_PREFETCH_EARLY=1: right after its own loads) the tile asks L2 for the lines of tile
-// t + D (prefetch.global.L2: no registers, no wait), so that memory keeps streaming while the
-// tile waits on its predecessors; D about the number of resident tiles is the tile that starts
-// when this one ends (tiles by group id).
-#if !defined(BK_LEAN_PREFETCH) || !defined(BK_PTX)
-#undef BK_LEAN_PREFETCH
-#define BK_LEAN_PREFETCH 0
-#endif
-#ifndef BK_LEAN_PREFETCH_EARLY
-#define BK_LEAN_PREFETCH_EARLY 0
-#endif
-#if BK_LEAN_PREFETCH
-inline void bk_prefetch_lines(__global const uchar* p, ulong bytes)
-{
-    for (ulong o = (ulong)get_local_id(0) * 128u; o < bytes; o += (ulong)get_local_size(0) * 128u)
-        asm volatile("prefetch.global.L2 [%0];" ::"l"(p + o));
-}
-// Tile t + BK_LEAN_PREFETCH's keys (and values) into L2, where that tile exists.
-#define BK_LEAN_PREFETCH_NEXT()                                                                   \
-    {                                                                                             \
-        const ulong pb = (ulong)(t + BK_LEAN_PREFETCH) * tile_n;                                  \
-        if (pb < n) {                                                                             \
-            const ulong pn = min((ulong)tile_n, n - pb);                                          \
-            bk_prefetch_lines((__global const uchar*)(keys + pb), pn * sizeof(K));                \
-            if (BK_LOADS_VALUES) bk_prefetch_lines((__global const uchar*)(vals + pb), pn * sizeof(V)); \
-        }                                                                                         \
-    }
-#else
-#define BK_LEAN_PREFETCH_NEXT()
-#endif
 // Direct 16-byte loads: 4-byte keys (and values where loaded), BK_ITEMS a multiple of 4.
 #if BK_LEAN_DIRECT && K_BITS == 32 && (!BK_LOADS_VALUES || V_BITS == 32) && BK_ITEMS % 4 == 0
 #define BK_LEAN_VEC 1

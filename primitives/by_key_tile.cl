@@ -224,6 +224,37 @@ inline void bk_stage_tile(__global const K* keys, __global const V* vals, ulong 
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+// -DBK_LEAN_PREFETCH=D (NVIDIA, BK_PTX; host: CLPRIM_BY_KEY_PREFETCH=D; by_key_lean.cl and
+// by_key_gather.cl): before its look-back (lean, -DBK_LEAN_PREFETCH_EARLY=1: right after its own
+// loads) the tile asks L2 for the lines of tile t + D (prefetch.global.L2: no registers, no wait), so that memory keeps streaming while the
+// tile waits on its predecessors; D about the number of resident tiles is the tile that starts
+// when this one ends (tiles by group id).
+#if !defined(BK_LEAN_PREFETCH) || !defined(BK_PTX)
+#undef BK_LEAN_PREFETCH
+#define BK_LEAN_PREFETCH 0
+#endif
+#ifndef BK_LEAN_PREFETCH_EARLY
+#define BK_LEAN_PREFETCH_EARLY 0
+#endif
+#if BK_LEAN_PREFETCH
+inline void bk_prefetch_lines(__global const uchar* p, ulong bytes)
+{
+    for (ulong o = (ulong)get_local_id(0) * 128u; o < bytes; o += (ulong)get_local_size(0) * 128u)
+        asm volatile("prefetch.global.L2 [%0];" ::"l"(p + o));
+}
+// Tile t + BK_LEAN_PREFETCH's keys (and values) into L2, where that tile exists.
+#define BK_LEAN_PREFETCH_NEXT()                                                                   \
+    {                                                                                             \
+        const ulong pb = (ulong)(t + BK_LEAN_PREFETCH) * tile_n;                                  \
+        if (pb < n) {                                                                             \
+            const ulong pn = min((ulong)tile_n, n - pb);                                          \
+            bk_prefetch_lines((__global const uchar*)(keys + pb), pn * sizeof(K));                \
+            if (BK_LOADS_VALUES) bk_prefetch_lines((__global const uchar*)(vals + pb), pn * sizeof(V)); \
+        }                                                                                         \
+    }
+#else
+#define BK_LEAN_PREFETCH_NEXT()
+#endif
 // Whether the tile [base, base + count) is the range's last; if so work-item 0 writes the range's
 // count of results (total) where the host asked for it (BK_WRITE_COUNT).
 inline bool bk_tile_count(ulong base, uint count, ulong n, uint flags, __global ulong* count_out, uint total)
