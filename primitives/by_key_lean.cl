@@ -183,19 +183,27 @@ inline void bk_prefetch_tile_l2(__global const K* keys, __global const V* vals, 
         }                                                                                         \
     }
 
+// BK_LEAN_QUICK's first-round words (pre_*; BK_LEAN_PREREAD: warp 0 reads them now).
+#if BK_LEAN_QUICK && BK_LEAN_PREREAD
+#define BK_LEAN_PREREAD_()                                                                        \
+    uint pre_flag = LB_EMPTY, pre_c = 0;                                                          \
+    V pre_v = BK_ID;                                                                              \
+    if (lid < 32u) pre_flag = lid < t ? bk_read(slots, epoch, t - 1 - lid, &pre_c, &pre_v) : LB_PREFIX
+#elif BK_LEAN_QUICK
+#define BK_LEAN_PREREAD_()                                                                        \
+    const uint pre_flag = LB_EMPTY, pre_c = 0;                                                    \
+    const V pre_v = BK_ID
+#else
+#define BK_LEAN_PREREAD_()
+#endif
+
 #if BK_LEAN_SUB == 1 // (2: by_key_lean2.cl)
 // One work-group per tile (bk_tile_index). tk, tv: BK_TILE_PAD(tile) + 1 elements each: the
 // staged input where the tile is not loaded straight into registers, then the tile's results.
 __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, __local uint* sc, __local V* sv,
                           __local K* tk, __local V* tv)
 {
-    __local uint tile_id;
-    __local K key_before;
-    __local uint lb_flag[BK_WINDOW], lb_c[BK_WINDOW], lb_state[5];
-    __local V lb_v[BK_WINDOW], lb_acc;
-    const uint lid = (uint)get_local_id(0);
-    const uint wg = (uint)get_local_size(0);
-    __global volatile ulong* slots = BK_SLOTS_AT(status);
+    BK_TILE_LOCALS();
     const uint tile_n = wg * BK_ITEMS;
     keys += keys_off;
     vals += vals_off;
@@ -310,13 +318,7 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
     const bool started = false;
 #endif
 
-#if BK_LEAN_QUICK
-    uint pre_flag = LB_EMPTY, pre_c = 0;
-    V pre_v = BK_ID;
-#if BK_LEAN_PREREAD
-    if (lid < 32u) pre_flag = lid < t ? bk_read(slots, epoch, t - 1 - lid, &pre_c, &pre_v) : LB_PREFIX;
-#endif
-#endif
+    BK_LEAN_PREREAD_();
 #if BK_LEAN_RELOAD
     // (BK_LEAN_RELOAD=1, measurements: nothing of the tile held in registers through the scan;
     // the stage reads the elements again from global memory, most still in L1.)

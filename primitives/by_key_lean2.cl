@@ -67,13 +67,7 @@
 __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, __local uint* sc, __local V* sv,
                           __local K* tk, __local V* tv)
 {
-    __local uint tile_id;
-    __local K key_before;
-    __local uint lb_flag[BK_WINDOW], lb_c[BK_WINDOW], lb_state[5];
-    __local V lb_v[BK_WINDOW], lb_acc;
-    const uint lid = (uint)get_local_id(0);
-    const uint wg = (uint)get_local_size(0);
-    __global volatile ulong* slots = BK_SLOTS_AT(status);
+    BK_TILE_LOCALS();
     const uint sub_n = wg * BK_ITEMS;
     const uint cap = BK_TILE_PAD(sub_n) + 1u; // places of the staging area
     keys += keys_off;
@@ -157,13 +151,7 @@ __kernel void by_key_lean(BK_ARGS, __global volatile ulong* status, uint epoch, 
     tc = tc_b;
     tvv = tv_b;
     bk_tile_publish(slots, epoch, t, tc, tvv, false);
-#if BK_LEAN_QUICK
-    uint pre_flag = LB_EMPTY, pre_c = 0;
-    V pre_v = BK_ID;
-#if BK_LEAN_PREREAD
-    if (lid < 32u) pre_flag = lid < t ? bk_read(slots, epoch, t - 1 - lid, &pre_c, &pre_v) : LB_PREFIX;
-#endif
-#endif
+    BK_LEAN_PREREAD_();
     const bool fits = tc + 1u <= cap; // (alike in the group)
     if (fits) BK_LEAN_STAGE_(ec_b, ev_b, heads_b, from_b, mine_b, prev, 0u);
 

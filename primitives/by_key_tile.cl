@@ -23,15 +23,19 @@
 // (lb_*), the tile t (tiles numbered as their work-groups start: bk_tile_index), its first
 // element base and its count elements, staged into local memory (tk, tv), and this work-item's
 // share of it: elements [first, first + mine) of the tile, [from, from + mine) of the range.
-#define BK_TILE_PROLOGUE()                                                                        \
+// The look-back kernels' local state and the work-item's place in the group (and slots, the
+// tiles' status words).
+#define BK_TILE_LOCALS()                                                                          \
     __local uint tile_id;                                                                         \
     __local K key_before;                                                                         \
     __local uint lb_flag[BK_WINDOW], lb_c[BK_WINDOW], lb_state[5];                                \
     __local V lb_v[BK_WINDOW], lb_acc;                                                            \
     const uint lid = (uint)get_local_id(0);                                                       \
     const uint wg = (uint)get_local_size(0);                                                      \
+    __global volatile ulong* slots = BK_SLOTS_AT(status)
+#define BK_TILE_PROLOGUE()                                                                        \
+    BK_TILE_LOCALS();                                                                             \
     const uint t = bk_tile_index(status, &tile_id);                                               \
-    __global volatile ulong* slots = BK_SLOTS_AT(status);                                         \
     const uint tile_n = wg * BK_ITEMS;                                                            \
     const ulong base = (ulong)t * tile_n;                                                         \
     const uint count = (uint)min((ulong)tile_n, n - base);                                        \
