@@ -119,6 +119,12 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
         // A range of one tile of 4 elements a work-item (2^10 with 256): every work-item folds
         // 4 elements instead of a few work-items 32 each (a single tile is all latency).
         if (n <= p.wg * 4) p.items = 4;
+        // NVIDIA, run-length by positions and the scans by key: the L2 prefetch of the tile 4 x
+        // compute units ahead before the look-back, as lean's (H100 2^26 kernels: run-length
+        // 0.1833 ms against 0.1915, the scan by key 0.2762 against 0.2962; 3 x / 4.5 x / 5 x
+        // compute units: 0.1844-0.1856 / 0.2749-0.2941; RESULTS.md s7-bykey round 2).
+        if (profile.nvidia && p.items > 4 && (p.rle_positions || scan))
+            p.prefetch = 4 * std::max<std::size_t>(1, profile.compute_units);
     } else if (p.kernel == by_key_policy::kernel::lean) {
         // lean: 256 work-items, 16 elements of 4-byte keys and values (64 bytes of registers a
         // work-item up to the tile scan), 20 on NVIDIA (the largest tile of 16-byte loads whose
