@@ -311,6 +311,29 @@ inline void bk_tile_look_back(__global volatile ulong* slots, uint epoch, uint t
 #endif
 }
 
+#ifdef BK_WARP_LOOKBACK
+// bk_look_back_warp's contract (started = false; by_key_lookback.cl) with one barrier where the walk completes
+// (by_key_lean.cl, BK_LEAN_QUICK): warp 0 walks as soon as it has done its own part of the
+// tile (no barrier first: the other warps may still be staging), the group meets once and reads
+// the state; only a walk that stalled (or, in tests, the fallback first) goes on in
+// bk_look_back_warp's loop. The state is left as it is (no barrier after: the caller writes no
+// local memory that the state's readers read). pre, pflag, prc, prv: bk_warp_walk_pre's (warp 0).
+inline void bk_look_back_warp_quick(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv,
+                                    __global const K* keys, __global const V* vals, ulong n, bool in_place,
+                                    __local uint* sc, __local V* sv, __local uint* wstate, __local V* wacc, uint* c,
+                                    V* v, uint pre, uint pflag, uint prc, V prv)
+{
+    if (get_local_id(0) < 32u) bk_warp_walk_first_pre(slots, epoch, t, tc, tv, wstate, wacc, pre, pflag, prc, prv);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (wstate[1]) { // (the same in the whole group)
+        *c = wstate[2];
+        *v = *wacc;
+        return;
+    }
+    bk_look_back_warp(slots, epoch, t, tc, tv, keys, vals, n, in_place, sc, sv, wstate, wacc, c, v, true);
+}
+#endif
+
 inline void bk_tile_chain(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __global const K* keys,
                           __global const V* vals, ulong n, bool in_place, __local uint* sc, __local V* sv,
                           __local uint* wflag, __local uint* wc, __local V* wv, __local uint* wstate, __local V* wacc,
