@@ -312,8 +312,8 @@ inline void bk_tile_look_back(__global volatile ulong* slots, uint epoch, uint t
 }
 
 #ifdef BK_WARP_LOOKBACK
-// bk_look_back_warp's contract (started = false; by_key_lookback.cl) with one barrier where the walk completes
-// (by_key_lean.cl, BK_LEAN_QUICK): warp 0 walks as soon as it has done its own part of the
+// bk_look_back_warp's contract (started = false; by_key_lookback.cl) with one barrier where
+// the walk completes (by_key_lean.cl, BK_LEAN_QUICK): warp 0 walks as soon as it has done its own part of the
 // tile (no barrier first: the other warps may still be staging), the group meets once and reads
 // the state; only a walk that stalled (or, in tests, the fallback first) goes on in
 // bk_look_back_warp's loop. The state is left as it is (no barrier after: the caller writes no
