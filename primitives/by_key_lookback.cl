@@ -120,7 +120,7 @@ inline void bk_tile_pair(__global const K* keys, __global const V* vals, ulong n
     uint c = 0;
     V v = BK_ID;
     // bk_fold_global's loop, kept a loop (the cold path costs no registers): the same order.
-    const ulong at = min(from, n); // (a sub-tile past the range's end: BK_LEAN_SUB, no elements)
+    const ulong at = min(from, n); // (defensive: the tiles looked back on are whole, but never a key past n)
     K prev = keys[at > 0 ? at - 1 : 0];
 #pragma unroll 1
     for (ulong i = from; i < to; ++i) {
