@@ -42,7 +42,8 @@ struct by_key_policy {
     // lean, NVIDIA warp look-back: warp 0 walks right after its own stage, one barrier (BK_LEAN_QUICK)
     bool lean_quick = false;
     bool lean_preread = false; // and warp 0 reads its predecessors' slots before its stage (BK_LEAN_PREREAD)
-    // lean, NVIDIA: before its look-back a tile asks L2 for tile t + prefetch's input (0: none; BK_LEAN_PREFETCH)
+    // lean and gather, NVIDIA: before its look-back a tile asks L2 for tile t + prefetch's input
+    // (0: none; BK_LEAN_PREFETCH, by_key_tile.cl)
     std::size_t prefetch = 0;
     // lean: persistent work-groups (BK_LEAN_PERSIST): 0 one work-group a tile; 1 a group loads
     // its next tile into registers before the current tile's look-back; 2 the same as L2 prefetches
@@ -179,7 +180,10 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     if (const auto g = knob_number("CLPRIM_BY_KEY_PERSIST_GROUPS", 1, 64)) p.persist_groups = *g;
     // CLPRIM_BY_KEY_LEAN_SUB=1|2 (lean only; not with persist; measurements, tests).
     if (const auto u = knob_number("CLPRIM_BY_KEY_LEAN_SUB", 1, 2)) p.lean_sub = *u;
-    if (p.kernel != by_key_policy::kernel::lean) p.persist = 0, p.lean_sub = 1;
+    if (p.kernel != by_key_policy::kernel::lean) {
+        p.persist = 0;
+        p.lean_sub = 1;
+    }
     if (p.lean_sub > 1) p.persist = 0;
     if (p.persist || p.lean_sub > 1) p.prefetch = 0;
     // CLPRIM_BY_KEY_REGS=N: NVIDIA's register cap for the look-back kernels (0: none; measurements).
