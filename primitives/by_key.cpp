@@ -64,12 +64,18 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
     if (policy.group_order) options += " -DBK_GROUP_ORDER=1";
     if (policy.stage_vec) options += " -DBK_STAGE_VEC=1";
     if (policy.rle_positions) options += " -DBK_RLE_POSITIONS=1";
+    if (policy.slot16) options += " -DBK_SLOT16=1";
+    if (policy.lean_quick) options += " -DBK_LEAN_QUICK=1";
+    if (policy.lean_preread) options += " -DBK_LEAN_PREREAD=1";
+    if (policy.prefetch > 0) options += " -DBK_LEAN_PREFETCH=" + std::to_string(policy.prefetch);
+    if (policy.persist > 0) options += " -DBK_LEAN_PERSIST=" + std::to_string(policy.persist);
+    if (policy.lean_sub > 1) options += " -DBK_LEAN_SUB=" + std::to_string(policy.lean_sub);
     if (extra.find("BK_EARLY=") == std::string::npos) options += policy.early_stream ? " -DBK_EARLY=1" : " -DBK_EARLY=0";
     if (policy.register_cap > 0 && extra.find("maxrregcount") == std::string::npos)
         options += " -cl-nv-maxrregcount=" + std::to_string(policy.register_cap);
     std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl", "by_key_warp.cl", "by_key_lookback.cl",
                                    "by_key_tile.cl", "by_key_registers.cl", "by_key_gather.cl", "by_key_lean.cl",
-                                   "by_key_cpu.cl"};
+                                   "by_key_lean2.cl", "by_key_cpu.cl"};
     if (!call.op_file.empty()) files.insert(files.begin(), call.op_file);
     bc::program program = primitives_program(queue.get_context(), files, options);
     k.lookback = program.create_kernel(policy.kernel == by_key_policy::kernel::gather  ? "by_key_gather"
@@ -111,17 +117,18 @@ by_key_kernels& cached_kernels(const bc::command_queue& queue, const by_key_call
                              call.mode == by_key_mode::run_length, call.mode == by_key_mode::scan,
                              call.mode == by_key_mode::reduce);
     using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, std::size_t, std::size_t, int, bool,
-                           std::size_t, bool, bool, bool, bool, bool, bool, std::string>;
+                           std::size_t, bool, bool, bool, bool, bool, bool, bool, bool, bool, std::size_t, int, std::size_t, std::string>;
     thread_local std::map<key, by_key_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(call.mode), int(call.key_type),
                 int(call.value_type), call.op_file, policy.wg, policy.items, int(policy.kernel), policy.index_epilogue,
                 policy.register_cap, policy.shfl_scan, policy.warp_lookback, policy.group_order, policy.stage_vec,
-                policy.early_stream, policy.rle_positions, knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
+                policy.early_stream, policy.rle_positions, policy.slot16, policy.lean_quick, policy.lean_preread, policy.prefetch, policy.persist, policy.lean_sub, knob_options("CLPRIM_BY_KEY_OPTIONS") + lookback_build_options()};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, call, policy)).first;
     it->second.policy.path = policy.path; // the path and chunk knobs are read per call
     it->second.policy.min_chunk = policy.min_chunk;
     it->second.policy.chunks_per_cu = policy.chunks_per_cu;
+    it->second.policy.persist_groups = policy.persist_groups; // (the launch's, not the program's)
     return it->second;
 }
 
@@ -217,12 +224,14 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
         if (call.init) std::memcpy(init_bytes, call.init, velem);
         auto set_args = [&](bc::kernel& kern) { set_common(kern, raw_value{velem, init_bytes}); };
         if (k.policy.path == by_key_policy::path::lookback) {
-            const std::size_t tile = k.wg * k.policy.items;
+            const std::size_t tile = k.wg * k.policy.items * k.policy.lean_sub; // (a look-back's)
             const std::size_t tiles = ceil_div(n, tile);
             const std::size_t slots = mode == by_key_mode::unique || mode == by_key_mode::partition ? 1 : velem == 8 ? 3 : 2;
-            const lookback_slots status = take_lookback_slots(queue, 1 + tiles * slots);
+            // (word 0 the tile counter; one word more: BK_SLOT16's slots start 16-byte aligned at word 2)
+            const lookback_slots status = take_lookback_slots(queue, 2 + tiles * slots);
             set_args(k.lookback);
-            const std::size_t slots_per_tile = tile + (tile >> 5) + 1; // BK_TILE_PAD(tile) + 1
+            const std::size_t staged = k.wg * k.policy.items; // (lean_sub: a sub-tile's)
+            const std::size_t slots_per_tile = staged + (staged >> 5) + 1; // BK_TILE_PAD(staged) + 1
             set_kernel_args_from(k.lookback, 15, status.buffer, status.epoch, local_bytes{k.scan_pairs(k.wg) * 4},
                                  local_bytes{k.scan_pairs(k.wg) * velem}, local_bytes{slots_per_tile * size_of(call.key_type)},
                                  local_bytes{has_values(mode) && !k.policy.rle_positions ? slots_per_tile * velem : 1});
@@ -231,7 +240,11 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
                 set_kernel_args_from(k.lookback, 21, local_bytes{search ? k.wg * 4 : 4}, local_bytes{search ? k.wg * 4 : 4},
                                      local_bytes{search ? 2 * (tile / 32 + 1) * 4 : 4}, local_bytes{search ? 2 : tile * 2});
             }
-            launch_1d(queue, k.lookback, tiles * k.wg, k.wg);
+            // (persistent lean groups: a few a compute unit, each taking tile after tile)
+            const std::size_t groups = k.policy.persist > 0
+                                           ? std::min(tiles, k.policy.persist_groups * k.compute_units)
+                                           : tiles;
+            launch_1d(queue, k.lookback, groups * k.wg, k.wg);
         } else {
             scratch_lease lease(queue);
             const std::size_t chunks = std::max<std::size_t>(

@@ -261,6 +261,7 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
     for (uint j = lid; j < count; j += wg)
         if (BK_STORE_OK && j >= lead) out2[base + j] = tv[BK_TILE_PAD(j)];
 #endif
+    BK_LEAN_PREFETCH_NEXT();
     bk_tile_look_back(slots, epoch, t, tc, tvv, keys, vals, n, in_place, sc, sv, lb_flag, lb_c, lb_v, lb_state, &lb_acc,
                       &pc, &pv, false);
     if (ec == 0 && first <= lead) { // (the first head's work-item too: the run it closes)
@@ -277,8 +278,17 @@ __kernel void by_key_gather(BK_ARGS, __global volatile ulong* status, uint epoch
     barrier(CLK_LOCAL_MEM_FENCE);
 #endif
 #else // the stream after the look-back
+    BK_LEAN_PREFETCH_NEXT();
+#if defined(BK_LEAN_QUICK) && BK_LEAN_QUICK && defined(BK_WARP_LOOKBACK) && !(BK_DIAG & 1)
+    // (waiting as by_key_lean.cl's BK_LEAN_QUICK: warp 0 walks at once, one barrier where the
+    // walk completes; host: CLPRIM_BY_KEY_LEAN_WAIT=quick)
+    bk_tile_publish(slots, epoch, t, tc, tvv, in_place);
+    bk_look_back_warp_quick(slots, epoch, t, tc, tvv, keys, vals, n, in_place, sc, sv, lb_state, &lb_acc, &pc, &pv, 0u,
+                            LB_EMPTY, 0u, BK_ID);
+#else
     bk_tile_chain(slots, epoch, t, tc, tvv, keys, vals, n, in_place, sc, sv, lb_flag, lb_c, lb_v, lb_state, &lb_acc,
                   &pc, &pv);
+#endif
 #if BK_STREAMS
     uint ec_all = ec;
     V ev_all = ev;

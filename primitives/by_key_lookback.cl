@@ -42,9 +42,29 @@
 #define BK_SLOTS 1u
 #endif
 
+// BK_SLOT16 (host: CLPRIM_BY_KEY_SLOT=16; modes with 32-bit or smaller values): a tile's two
+// words (count, value) written and read as ONE 16-byte vector, so the walk's read of a slot is one
+// load and the publish one store. Both words still carry the flag and a reader still compares
+// them, so a device that splits the vector access stays correct (a torn read is read again).
+// The slots then start at status + 2 (16-byte aligned; the host allocates one word more).
+#ifndef BK_SLOT16
+#define BK_SLOT16 0
+#endif
+#if BK_SLOT16 && !(BK_HAS_VALUES && V_BITS <= 32)
+#undef BK_SLOT16
+#define BK_SLOT16 0
+#endif
+// The first tile's slot in the status buffer (word 0: the tile counter).
+#define BK_SLOTS_AT(status) ((status) + (BK_SLOT16 ? 2 : 1))
+
 inline void bk_publish(__global volatile ulong* slots, uint epoch, uint tile, uint flag, uint c, V v)
 {
     __global volatile ulong* s = slots + (ulong)tile * BK_SLOTS;
+#if BK_SLOT16
+    const ulong high = (ulong)((epoch << 2) | flag) << 32;
+    *(__global volatile ulong2*)s = (ulong2)(high | c, high | (uint)BK_V_BITS(v));
+    return;
+#endif
     lb64_publish(s, epoch, flag, c);
 #if BK_HAS_VALUES
 #if V_BITS == 64
@@ -60,6 +80,13 @@ inline void bk_publish(__global volatile ulong* slots, uint epoch, uint tile, ui
 inline uint bk_read(__global volatile ulong* slots, uint epoch, uint tile, uint* c, V* v)
 {
     __global volatile ulong* s = slots + (ulong)tile * BK_SLOTS;
+#if BK_SLOT16
+    const ulong2 w = *(__global volatile ulong2*)s;
+    *c = (uint)w.s0;
+    *v = BK_V_FROM_BITS((V_UNSIGNED)(uint)w.s1);
+    const uint h0 = (uint)(w.s0 >> 32), h1 = (uint)(w.s1 >> 32);
+    return (h0 >> 2) == epoch && h0 == h1 ? (h0 & 3u) : LB_EMPTY;
+#endif
     const uint flag = lb64_read(s, epoch, c);
     *v = BK_ID;
 #if BK_HAS_VALUES
@@ -93,7 +120,8 @@ inline void bk_tile_pair(__global const K* keys, __global const V* vals, ulong n
     uint c = 0;
     V v = BK_ID;
     // bk_fold_global's loop, kept a loop (the cold path costs no registers): the same order.
-    K prev = keys[from > 0 ? from - 1 : 0];
+    const ulong at = min(from, n); // (defensive: the tiles looked back on are whole, but never a key past n)
+    K prev = keys[at > 0 ? at - 1 : 0];
 #pragma unroll 1
     for (ulong i = from; i < to; ++i) {
         const K k = keys[i];
@@ -109,6 +137,34 @@ inline void bk_tile_pair(__global const K* keys, __global const V* vals, ulong n
     clprim_device_fence(); // (bk_look_back: this work-item's reads of the input done)
     bk_tile_scan(c, v, sc, sv, &ec, &ev, tc, tv);
 }
+
+// BK_LEAN_SUB=2 (by_key_lean2.cl; host: CLPRIM_BY_KEY_LEAN_SUB=2): a look-back tile is two
+// sub-tiles of local size * BK_ITEMS elements, each folded and scanned as a tile of its own and
+// their pairs combined (the second's only where it has elements): its pair from its input the same
+// way (BK_TILE_PAIR), bit for bit the owner's.
+#ifndef BK_LEAN_SUB
+#define BK_LEAN_SUB 1
+#endif
+#if BK_LEAN_SUB == 2
+inline void bk_tile_pair2(__global const K* keys, __global const V* vals, ulong n, uint f, __local uint* sc,
+                          __local V* sv, uint* tc, V* tv)
+{
+    bk_tile_pair(keys, vals, n, 2u * f, sc, sv, tc, tv);
+    uint c2 = 0;
+    V v2 = BK_ID;
+    bk_tile_pair(keys, vals, n, 2u * f + 1u, sc, sv, &c2, &v2); // (every work-item: its barriers)
+    if ((ulong)(2u * f + 1u) * ((uint)get_local_size(0) * BK_ITEMS) < n) {
+        bk_combine(*tc, *tv, &c2, &v2);
+        *tc = c2;
+        *tv = v2;
+    }
+}
+#define BK_TILE_PAIR bk_tile_pair2
+#elif BK_LEAN_SUB == 1
+#define BK_TILE_PAIR bk_tile_pair
+#else
+#error "by_key_lookback.cl: BK_LEAN_SUB is 1 or 2"
+#endif
 
 // Work-item 0, after its group computed tile f's pair (fc, fv) from the input (the fallback):
 // takes the slot's pair if the owner published one meanwhile, else publishes and takes its own;
@@ -211,7 +267,7 @@ inline void bk_look_back(__global volatile ulong* slots, uint epoch, uint t, __g
         // from its input.
         uint fc = 0;
         V fv = BK_ID;
-        if (fallback) bk_tile_pair(keys, vals, n, j - 1, sc, sv, &fc, &fv);
+        if (fallback) BK_TILE_PAIR(keys, vals, n, j - 1, sc, sv, &fc, &fv);
         if (!fallback && lid < window) {
             uint rc = 0;
             V rv = BK_ID;
@@ -281,12 +337,15 @@ inline void bk_publish_inclusive(__global volatile ulong* slots, uint epoch, uin
 #define BK_WALK_READS 1
 #endif
 // Once done, lane 0 publishes tile t's inclusive prefix at once (tc, tv: the tile's own pair).
-inline void bk_warp_walk(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __local uint* wstate,
-                         __local V* wacc)
+// pre (bk_warp_walk_pre): the first round's slot of distance lane (r = 0) was read before the
+// walk started, from tile t: (pflag, prc, prv), as bk_read gave it (by_key_lean.cl, BK_LEAN_PREREAD).
+inline void bk_warp_walk_pre(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __local uint* wstate,
+                             __local V* wacc, uint pre, uint pflag, uint prc, V prv)
 {
     const uint lane = (uint)get_local_id(0);
     uint j = wstate[0], ac = wstate[2], polls = 0, done = 0, stalled = 0;
     V av = *wacc;
+    pre = pre && j == t; // (the pre-read slots are tile t's nearest predecessors)
     for (;;) {
         uint rc[BK_WALK_READS], flag[BK_WALK_READS];
         V rv[BK_WALK_READS];
@@ -296,8 +355,15 @@ inline void bk_warp_walk(__global volatile ulong* slots, uint epoch, uint t, uin
             rc[r] = 0;
             rv[r] = BK_ID;
             flag[r] = LB_PREFIX; // past tile 0: never taken (tile 0 publishes its prefix)
-            if (d < j) flag[r] = bk_read(slots, epoch, j - 1 - d, &rc[r], &rv[r]);
+            if (r == 0 && pre) {
+                flag[r] = pflag;
+                rc[r] = prc;
+                rv[r] = prv;
+            } else if (d < j) {
+                flag[r] = bk_read(slots, epoch, j - 1 - d, &rc[r], &rv[r]);
+            }
         }
+        pre = 0;
         uint taken = 0, more = 1; // more: every slot read so far was taken (alike in the warp)
 #pragma unroll
         for (uint r = 0; r < BK_WALK_READS; ++r) {
@@ -342,6 +408,12 @@ inline void bk_warp_walk(__global volatile ulong* slots, uint epoch, uint t, uin
     }
 }
 
+inline void bk_warp_walk(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __local uint* wstate,
+                         __local V* wacc)
+{
+    bk_warp_walk_pre(slots, epoch, t, tc, tv, wstate, wacc, 0u, LB_EMPTY, 0u, BK_ID);
+}
+
 // Work-item 0: the warp look-back's state at its start (tiles t-1, t-2, ... still to combine).
 inline void bk_warp_state_init(uint t, __local uint* wstate, __local V* wacc)
 {
@@ -359,15 +431,20 @@ inline void bk_warp_state_init(uint t, __local uint* wstate, __local V* wacc)
 // sets the state up and walks once while the other warps still have work of their own; then
 // bk_look_back_warp(started = true) goes on from where the walk left (done, or stalled: the
 // fallback). The warp's lanes meet at bar.warp.sync (the state in local memory between them).
-inline void bk_warp_walk_first(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __local uint* wstate,
-                               __local V* wacc)
+inline void bk_warp_walk_first_pre(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv,
+                                   __local uint* wstate, __local V* wacc, uint pre, uint pflag, uint prc, V prv)
 {
     if (get_local_id(0) == 0) bk_warp_state_init(t, wstate, wacc);
     asm volatile("bar.warp.sync -1;" ::: "memory");
 #ifndef LB_FALLBACK_FIRST // (tests: the fallback first, as without the early walk)
-    if (!wstate[1]) bk_warp_walk(slots, epoch, t, tc, tv, wstate, wacc);
+    if (!wstate[1]) bk_warp_walk_pre(slots, epoch, t, tc, tv, wstate, wacc, pre, pflag, prc, prv);
     asm volatile("bar.warp.sync -1;" ::: "memory");
 #endif
+}
+inline void bk_warp_walk_first(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __local uint* wstate,
+                               __local V* wacc)
+{
+    bk_warp_walk_first_pre(slots, epoch, t, tc, tv, wstate, wacc, 0u, LB_EMPTY, 0u, BK_ID);
 }
 
 // bk_look_back's contract (every work-item calls it; the pair of every tile before t in every
@@ -389,7 +466,7 @@ inline void bk_look_back_warp(__global volatile ulong* slots, uint epoch, uint t
         if (stalled) {
             uint fc = 0;
             V fv = BK_ID;
-            bk_tile_pair(keys, vals, n, j - 1, sc, sv, &fc, &fv);
+            BK_TILE_PAIR(keys, vals, n, j - 1, sc, sv, &fc, &fv);
             if (lid == 0 && bk_fallback_take(slots, epoch, j - 1, in_place, fc, fv, wstate, wacc) == LB_PREFIX)
                 bk_publish_inclusive(slots, epoch, t, wstate[2], *wacc, tc, tv);
         } else if (lid < 32u) {
@@ -400,4 +477,5 @@ inline void bk_look_back_warp(__global volatile ulong* slots, uint epoch, uint t
     *v = *wacc;
     barrier(CLK_LOCAL_MEM_FENCE);
 }
+
 #endif

@@ -36,6 +36,21 @@ struct by_key_policy {
     // gather: how a result finds its element: a search (owner maps and a select, little local
     // memory) or an index written beside the tile (a ushort per element; few instructions).
     bool index_epilogue = false;
+    // NVIDIA, warp look-back: a tile's status (count and value words) written and read as one
+    // 16-byte vector (BK_SLOT16, by_key_lookback.cl; modes with values of at most 4 bytes)
+    bool slot16 = false;
+    // lean, NVIDIA warp look-back: warp 0 walks right after its own stage, one barrier (BK_LEAN_QUICK)
+    bool lean_quick = false;
+    bool lean_preread = false; // and warp 0 reads its predecessors' slots before its stage (BK_LEAN_PREREAD)
+    // lean and gather, NVIDIA: before its look-back a tile asks L2 for tile t + prefetch's input
+    // (0: none; BK_LEAN_PREFETCH, by_key_tile.cl)
+    std::size_t prefetch = 0;
+    // lean: persistent work-groups (BK_LEAN_PERSIST): 0 one work-group a tile; 1 a group loads
+    // its next tile into registers before the current tile's look-back; 2 the same as L2 prefetches
+    int persist = 0;
+    std::size_t persist_groups = 4; // persist: work-groups per compute unit
+    // lean: sub-tiles of wg x items a look-back (1, or 2: by_key_lean2.cl, one wait for two)
+    std::size_t lean_sub = 1;
     std::size_t wg = 256;        // look-back: work-items per tile (at most; the kernel's limit decides)
     std::size_t items = 16;      // look-back: consecutive elements per work-item
     std::size_t min_chunk = 4096; // chunks: at least this many elements per chunk
@@ -105,6 +120,12 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
         // A range of one tile of 4 elements a work-item (2^10 with 256): every work-item folds
         // 4 elements instead of a few work-items 32 each (a single tile is all latency).
         if (n <= p.wg * 4) p.items = 4;
+        // NVIDIA, run-length by positions and the scans by key: the L2 prefetch of the tile 4 x
+        // compute units ahead before the look-back, as lean's (H100 2^26 kernels: run-length
+        // 0.1833 ms against 0.1915, the scan by key 0.2762 against 0.2962; 3 x / 4.5 x / 5 x
+        // compute units: 0.1844-0.1856 / 0.2749-0.2941; RESULTS.md s7-bykey round 2).
+        if (profile.nvidia && p.items > 4 && (p.rle_positions || scan))
+            p.prefetch = 4 * std::max<std::size_t>(1, profile.compute_units);
     } else if (p.kernel == by_key_policy::kernel::lean) {
         // lean: 256 work-items, 16 elements of 4-byte keys and values (64 bytes of registers a
         // work-item up to the tile scan), 20 on NVIDIA (the largest tile of 16-byte loads whose
@@ -117,6 +138,11 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
         p.shfl_scan = p.warp_lookback = p.group_order = profile.nvidia;
         p.stage_vec = true; // (tiles loaded through local memory: -DBK_LEAN_DIRECT=0, partial tiles)
         if (n <= p.wg * 4) p.items = 4;
+        // NVIDIA: before its look-back a tile asks L2 for the input of the tile that starts when
+        // it ends (tiles by group id, four groups of 256 at 64 registers a compute unit: H100
+        // 2^26 kernel 0.2284 ms at 528 tiles ahead against 0.2635 without; 1056 ahead 0.3776,
+        // right after the tile's own loads 0.3421; RESULTS.md s7-bykey round 1).
+        if (profile.nvidia && p.items == 20) p.prefetch = 4 * std::max<std::size_t>(1, profile.compute_units);
     } else {
         p.wg = element_bytes <= 4 ? 256 : 128;
         p.items = element_bytes <= 8 ? 32 : 16;
@@ -137,6 +163,29 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     // CLPRIM_BY_KEY_ORDER=start|group, CLPRIM_BY_KEY_VEC=0|1 (measurements, tests).
     if (const auto c = knob_choice("CLPRIM_BY_KEY_ORDER", {"start", "group"})) p.group_order = *c == 1;
     if (const auto v = knob_number("CLPRIM_BY_KEY_VEC", 0, 1)) p.stage_vec = *v == 1;
+    // A tile's status as one 16-byte vector on NVIDIA (H100 2^26 kernels: reduce_by_key 0.2445 ms
+    // against 0.2635, run-length 0.1920 against 0.2077, the scan by key 0.2963 against 0.3166;
+    // RESULTS.md s7-bykey round 1). CLPRIM_BY_KEY_SLOT=words|vector, CLPRIM_BY_KEY_LEAN_WAIT=
+    // group|quick|preread (quick, preread: slower there; measurements, tests).
+    p.slot16 = profile.nvidia;
+    if (const auto c = knob_choice("CLPRIM_BY_KEY_SLOT", {"words", "vector"})) p.slot16 = *c == 1;
+    if (const auto c = knob_choice("CLPRIM_BY_KEY_LEAN_WAIT", {"group", "quick", "preread"})) {
+        p.lean_quick = *c >= 1;
+        p.lean_preread = *c == 2;
+    }
+    if (const auto d = knob_number("CLPRIM_BY_KEY_PREFETCH", 0, 1 << 20)) p.prefetch = profile.nvidia ? *d : 0;
+    // CLPRIM_BY_KEY_PERSIST=0|1|2 (lean only), CLPRIM_BY_KEY_PERSIST_GROUPS=N a compute unit
+    // (measurements, tests).
+    if (const auto v = knob_number("CLPRIM_BY_KEY_PERSIST", 0, 2)) p.persist = int(*v);
+    if (const auto g = knob_number("CLPRIM_BY_KEY_PERSIST_GROUPS", 1, 64)) p.persist_groups = *g;
+    // CLPRIM_BY_KEY_LEAN_SUB=1|2 (lean only; not with persist; measurements, tests).
+    if (const auto u = knob_number("CLPRIM_BY_KEY_LEAN_SUB", 1, 2)) p.lean_sub = *u;
+    if (p.kernel != by_key_policy::kernel::lean) {
+        p.persist = 0;
+        p.lean_sub = 1;
+    }
+    if (p.lean_sub > 1) p.persist = 0;
+    if (p.persist || p.lean_sub > 1) p.prefetch = 0;
     // CLPRIM_BY_KEY_REGS=N: NVIDIA's register cap for the look-back kernels (0: none; measurements).
     if (const auto r = knob_number("CLPRIM_BY_KEY_REGS", 0, 255)) p.register_cap = profile.nvidia ? *r : 0;
     // CLPRIM_BY_KEY_CHUNKS="min_chunk,chunks_per_cu": the chunks path's shape (tests: many small chunks).

@@ -23,15 +23,19 @@
 // (lb_*), the tile t (tiles numbered as their work-groups start: bk_tile_index), its first
 // element base and its count elements, staged into local memory (tk, tv), and this work-item's
 // share of it: elements [first, first + mine) of the tile, [from, from + mine) of the range.
-#define BK_TILE_PROLOGUE()                                                                        \
+// The look-back kernels' local state and the work-item's place in the group (and slots, the
+// tiles' status words).
+#define BK_TILE_LOCALS()                                                                          \
     __local uint tile_id;                                                                         \
     __local K key_before;                                                                         \
     __local uint lb_flag[BK_WINDOW], lb_c[BK_WINDOW], lb_state[5];                                \
     __local V lb_v[BK_WINDOW], lb_acc;                                                            \
     const uint lid = (uint)get_local_id(0);                                                       \
     const uint wg = (uint)get_local_size(0);                                                      \
+    __global volatile ulong* slots = BK_SLOTS_AT(status)
+#define BK_TILE_PROLOGUE()                                                                        \
+    BK_TILE_LOCALS();                                                                             \
     const uint t = bk_tile_index(status, &tile_id);                                               \
-    __global volatile ulong* slots = status + 1;                                                  \
     const uint tile_n = wg * BK_ITEMS;                                                            \
     const ulong base = (ulong)t * tile_n;                                                         \
     const uint count = (uint)min((ulong)tile_n, n - base);                                        \
@@ -224,6 +228,37 @@ inline void bk_stage_tile(__global const K* keys, __global const V* vals, ulong 
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+// -DBK_LEAN_PREFETCH=D (NVIDIA, BK_PTX; host: CLPRIM_BY_KEY_PREFETCH=D; by_key_lean.cl and
+// by_key_gather.cl): before its look-back (lean, -DBK_LEAN_PREFETCH_EARLY=1: right after its own
+// loads) the tile asks L2 for the lines of tile t + D (prefetch.global.L2: no registers, no wait), so that memory keeps streaming while the
+// tile waits on its predecessors; D about the number of resident tiles is the tile that starts
+// when this one ends (tiles by group id).
+#if !defined(BK_LEAN_PREFETCH) || !defined(BK_PTX)
+#undef BK_LEAN_PREFETCH
+#define BK_LEAN_PREFETCH 0
+#endif
+#ifndef BK_LEAN_PREFETCH_EARLY
+#define BK_LEAN_PREFETCH_EARLY 0
+#endif
+#if BK_LEAN_PREFETCH
+inline void bk_prefetch_lines(__global const uchar* p, ulong bytes)
+{
+    for (ulong o = (ulong)get_local_id(0) * 128u; o < bytes; o += (ulong)get_local_size(0) * 128u)
+        asm volatile("prefetch.global.L2 [%0];" ::"l"(p + o));
+}
+// Tile t + BK_LEAN_PREFETCH's keys (and values) into L2, where that tile exists.
+#define BK_LEAN_PREFETCH_NEXT()                                                                   \
+    {                                                                                             \
+        const ulong pb = (ulong)(t + BK_LEAN_PREFETCH) * tile_n;                                  \
+        if (pb < n) {                                                                             \
+            const ulong pn = min((ulong)tile_n, n - pb);                                          \
+            bk_prefetch_lines((__global const uchar*)(keys + pb), pn * sizeof(K));                \
+            if (BK_LOADS_VALUES) bk_prefetch_lines((__global const uchar*)(vals + pb), pn * sizeof(V)); \
+        }                                                                                         \
+    }
+#else
+#define BK_LEAN_PREFETCH_NEXT()
+#endif
 // Whether the tile [base, base + count) is the range's last; if so work-item 0 writes the range's
 // count of results (total) where the host asked for it (BK_WRITE_COUNT).
 inline bool bk_tile_count(ulong base, uint count, ulong n, uint flags, __global ulong* count_out, uint total)
@@ -275,6 +310,29 @@ inline void bk_tile_look_back(__global volatile ulong* slots, uint epoch, uint t
     }
 #endif
 }
+
+#ifdef BK_WARP_LOOKBACK
+// bk_look_back_warp's contract (started = false; by_key_lookback.cl) with one barrier where
+// the walk completes (by_key_lean.cl, BK_LEAN_QUICK): warp 0 walks as soon as it has done its own part of the
+// tile (no barrier first: the other warps may still be staging), the group meets once and reads
+// the state; only a walk that stalled (or, in tests, the fallback first) goes on in
+// bk_look_back_warp's loop. The state is left as it is (no barrier after: the caller writes no
+// local memory that the state's readers read). pre, pflag, prc, prv: bk_warp_walk_pre's (warp 0).
+inline void bk_look_back_warp_quick(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv,
+                                    __global const K* keys, __global const V* vals, ulong n, bool in_place,
+                                    __local uint* sc, __local V* sv, __local uint* wstate, __local V* wacc, uint* c,
+                                    V* v, uint pre, uint pflag, uint prc, V prv)
+{
+    if (get_local_id(0) < 32u) bk_warp_walk_first_pre(slots, epoch, t, tc, tv, wstate, wacc, pre, pflag, prc, prv);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (wstate[1]) { // (the same in the whole group)
+        *c = wstate[2];
+        *v = *wacc;
+        return;
+    }
+    bk_look_back_warp(slots, epoch, t, tc, tv, keys, vals, n, in_place, sc, sv, wstate, wacc, c, v, true);
+}
+#endif
 
 inline void bk_tile_chain(__global volatile ulong* slots, uint epoch, uint t, uint tc, V tv, __global const K* keys,
                           __global const V* vals, ulong n, bool in_place, __local uint* sc, __local V* sv,

@@ -327,6 +327,84 @@ BOOST_AUTO_TEST_CASE(warp_pieces)
     }
 }
 
+// A tile's status as one 16-byte vector (CLPRIM_BY_KEY_SLOT=vector: count and value written and
+// read by one access, modes with values of at most 4 bytes), on NVIDIA the lean tile's quick wait
+// (CLPRIM_BY_KEY_LEAN_WAIT=quick: warp 0 walks right after its own stage, one barrier; preread:
+// its first round's slots read before the stage) and persistent lean work-groups
+// (CLPRIM_BY_KEY_PERSIST: tile after tile from the start-order counter, the next tile loaded
+// before the look-back; many groups a compute unit too, more than can be resident on a GPU), two
+// sub-tiles a look-back (CLPRIM_BY_KEY_LEAN_SUB=2; runs of 1 too: the second staged late); the
+// fallback taken by every tile too, tiny tiles and the policy's, lean and gather, 1-, 4- and
+// 8-byte values (8: the words' layout), a non-commutative operator, the scans in place. Every
+// form makes several calls in a row (the persistent groups' counter is set back for the next).
+BOOST_AUTO_TEST_CASE(status_vector_quick_wait_persistent)
+{
+    env_override force("CLPRIM_BY_KEY_PATH", "lookback");
+    const bool nvidia = clprim::detail::profile_of(queue.get_device()).nvidia;
+    struct form {
+        const char *slot, *wait, *tune, *lookback, *persist, *groups, *sub;
+    };
+    std::vector<form> forms{{"vector", "quick", "", "wait", "0", "", "1"},
+                            {"vector", "quick", "32,3", "fallback", "1", "3", "1"},
+                            {"words", "group", "32,3", "fallback", "0", "", "2"}};
+    if (nvidia) { // (elsewhere the wait knob changes nothing, and persist 2 is persist 1 without the prefetch)
+        forms.push_back({"words", "group", "32,3", "wait", "1", "", "1"});
+        forms.push_back({"words", "quick", "32,3", "wait", "0", "", "1"});
+        forms.push_back({"vector", "group", "32,3", "wait", "2", "", "1"});
+        forms.push_back({"vector", "preread", "", "wait", "1", "", "1"});
+        forms.push_back({"vector", "preread", "32,3", "fallback", "0", "", "1"});
+        forms.push_back({"vector", "preread", "", "wait", "2", "64", "1"});
+        forms.push_back({"vector", "preread", "", "wait", "0", "", "2"});
+        forms.push_back({"vector", "quick", "32,3", "wait", "0", "", "2"});
+    }
+    for (const form& f : forms) {
+        env_override slot("CLPRIM_BY_KEY_SLOT", f.slot);
+        env_override wait("CLPRIM_BY_KEY_LEAN_WAIT", f.wait);
+        env_override tune("CLPRIM_BY_KEY_TUNE", f.tune);
+        env_override lookback("CLPRIM_LOOKBACK", f.lookback);
+        env_override persist("CLPRIM_BY_KEY_PERSIST", f.persist);
+        env_override groups("CLPRIM_BY_KEY_PERSIST_GROUPS", f.groups);
+        env_override sub("CLPRIM_BY_KEY_LEAN_SUB", f.sub);
+        env_override vec("CLPRIM_BY_KEY_VEC", "1");
+        const std::string label = std::string(f.slot) + "/" + f.wait + " tile " + f.tune + " " + f.lookback + " persist " +
+                                  f.persist + " groups " + f.groups + " sub " + f.sub;
+        for (std::size_t n : {std::size_t(1), std::size_t(25), std::size_t(4099), std::size_t(65537), std::size_t(1000003)}) {
+            if (n > 70000 && (!nvidia || &f != &forms.front())) continue;
+            const auto keys = run_keys<cl_uint>(n, 1, 15);
+            for (const char* kernel : {"lean", "gather"}) {
+                if (&f != &forms.front() && std::string(kernel) == "gather") continue; // (the knobs but the slot's: lean only)
+                env_override kern("CLPRIM_BY_KEY_KERNEL", kernel);
+                const std::string l = label + " " + kernel;
+                check_reduce<cl_uint, cl_uint>(queue, keys, small_values<cl_uint>(n), true, bc::plus<cl_uint>(),
+                                               add_wrap<cl_uint>, 0u, l);
+                check_rle(queue, keys, l + " rle");
+                if (std::string(f.sub) == "2" && std::string(kernel) == "lean") { // (runs of 1: the second sub-tile staged late)
+                    const auto ones = run_keys<cl_uint>(n, 1, 1);
+                    check_reduce<cl_uint, cl_uint>(queue, ones, small_values<cl_uint>(n), true, bc::plus<cl_uint>(),
+                                                   add_wrap<cl_uint>, 0u, l + " runs of 1");
+                    check_rle(queue, ones, l + " rle runs of 1");
+                }
+                if (n > 70000) continue;
+                check_reduce<cl_uint, cl_uint>(queue, keys, make_data<cl_uint>(n, distribution::random), false,
+                                               affine_then, host_affine_then, affine_identity, l + " affine");
+                if (&f - &forms.front() >= 2) continue; // (other value types: the first two forms)
+                check_reduce<cl_uint, cl_double>(queue, keys, small_values<cl_double>(n), true, bc::plus<cl_double>(),
+                                                  add_wrap<cl_double>, 0.0, l + " double");
+                if (type_runs_here<cl_uchar>() && type_runs_here<cl_char>())
+                    check_reduce<cl_uchar, cl_char>(queue, run_keys<cl_uchar>(n, 1, 15), small_values<cl_char>(n), true,
+                                                    bc::plus<cl_char>(), add_wrap<cl_char>, cl_char(0), l + " uchar->char");
+            }
+            if (n > 70000 || &f != &forms.front()) continue;
+            {
+                env_override rle("CLPRIM_BY_KEY_RLE", "positions");
+                check_rle(queue, keys, label + " rle by positions");
+            }
+            check_scans<cl_uint, cl_uint>(queue, keys, small_values<cl_uint>(n), 0, bc::plus<cl_uint>(), 0u, 3u,
+                                          label + " scans");
+        }
+    }
+}
+
 // Calls one after another on one queue leave their look-back status words in the queue's slots
 // (clprim/detail/lookback_slots.hpp: tagged by the call's epoch, never cleared between calls):
 // each call must take only its own epoch's words. Sizes shrinking and growing with tiny tiles and
