@@ -1,0 +1,138 @@
+// clprim::segmented_sort's CPU path (CPU devices by policy, or CLPRIM_SEGMENTED_PATH=cpu): a
+// work-item sorts whole segments, one after another, alone (PoCL runs a work-item as plain
+// sequential code on one core; many segments keep every core busy).
+//
+// Required macros (besides segmented_sort.cl's, joined before this file, with SS_CPU_PATH):
+//   SS_CPU_RANK    segments of at most this many keys (64 at most): rank sort in private memory
+//                  (longer ones: an LSD radix sort on 8-bit digits)
+// Scratch tk / tv: n keys / values, a segment using its own positions (segments never overlap
+// where well formed; malformed ones stay inside [0, n) all the same).
+#ifndef SS_CPU_PATH
+#error "segmented_sort_cpu.cl needs SS_CPU_PATH"
+#endif
+#ifndef SS_CPU_RANK
+#error "segmented_sort_cpu.cl needs SS_CPU_RANK"
+#endif
+#if SS_CPU_RANK < 1
+#error "segmented_sort_cpu.cl: SS_CPU_RANK must be at least 1"
+#endif
+
+#define SS_DIGITS (K_BITS / 8) // 8-bit digits of the sortable key, least significant first
+
+// A segment [b, e) of at most W keys (W a constant after inlining: 16, 32 or 64): loaded as
+// sortable keys into private memory (padded with the largest key), each key's place counted as
+// the keys before it in the stable order (smaller, or equal and earlier): W * W compares with
+// no branch, which the compiler vectorizes across i; then every key (and value) written to its
+// place. (Insertion sort mispredicts a branch per key and moves ~W^2/4 keys one by one.)
+inline void ss_cpu_rank(__global K* kd, __global SS_V_OR_UINT* vd, ulong b, ulong e, const uint W)
+{
+    K_UNSIGNED a[64];
+    uint place[64];
+    const uint len = (uint)(e - b);
+    for (uint i = 0; i < W; ++i) {
+        a[i] = i < len ? key_to_sortable(kd[b + i]) : (K_UNSIGNED)(~(K_UNSIGNED)0);
+        place[i] = 0;
+    }
+    for (uint j = 0; j < W; ++j) {
+        const K_UNSIGNED x = a[j];
+        for (uint i = 0; i < W; ++i) place[i] += (uint)(x < a[i]) + (uint)((x == a[i]) & (j < i));
+    }
+#ifdef SS_HAS_VALUES
+    SS_V v[64];
+    for (uint i = 0; i < len; ++i) v[i] = vd[b + i];
+    for (uint i = 0; i < len; ++i) vd[b + place[i]] = v[i];
+#endif
+    for (uint i = 0; i < len; ++i) kd[b + place[i]] = sortable_to_key(a[i]);
+}
+
+// A segment [b, e): LSD radix sort on 8-bit digits. One read counts every digit's histogram; a
+// digit that is the same in every key (its bucket holds the whole segment) needs no pass. The
+// passes scatter stably between the segment and its slice of the scratch; with an odd number of
+// them the keys are first copied to the scratch, so the last pass ends in the segment.
+inline void ss_cpu_radix(__global K* kd, __global SS_V_OR_UINT* vd, __global K* tk, __global SS_V_OR_UINT* tv,
+                         ulong b, ulong e)
+{
+    uint hist[SS_DIGITS * 256];
+    for (uint i = 0; i < SS_DIGITS * 256; ++i) hist[i] = 0;
+    for (ulong i = b; i < e; ++i) {
+        const K_UNSIGNED u = key_to_sortable(kd[i]);
+        for (uint d = 0; d < SS_DIGITS; ++d) ++hist[d * 256 + (uint)((u >> (8 * d)) & 0xff)];
+    }
+    const uint len = (uint)(e - b);
+    const K_UNSIGNED first = key_to_sortable(kd[b]);
+    uint passes = 0, need = 0; // need: bit d set where digit d takes a pass
+    for (uint d = 0; d < SS_DIGITS; ++d) {
+        if (hist[d * 256 + (uint)((first >> (8 * d)) & 0xff)] != len) {
+            need |= 1u << d;
+            ++passes;
+        }
+    }
+    if (passes == 0) return; // every key equal
+    __global K* src = kd;
+    __global K* dst = tk;
+    __global SS_V_OR_UINT* sv = vd;
+    __global SS_V_OR_UINT* dv = tv;
+    if (passes & 1) {
+        for (ulong i = b; i < e; ++i) {
+            tk[i] = kd[i];
+#ifdef SS_HAS_VALUES
+            tv[i] = vd[i];
+#endif
+        }
+        src = tk;
+        dst = kd;
+        sv = tv;
+        dv = vd;
+    }
+    for (uint d = 0; d < SS_DIGITS; ++d) {
+        if (!(need & (1u << d))) continue;
+        uint* h = hist + d * 256;
+        uint sum = 0;
+        for (uint g = 0; g < 256; ++g) {
+            const uint c = h[g];
+            h[g] = sum;
+            sum += c;
+        }
+        const uint shift = 8 * d;
+        for (ulong i = b; i < e; ++i) {
+            const K key = src[i];
+            const uint g = (uint)((key_to_sortable(key) >> shift) & 0xff);
+            const ulong o = b + h[g]++;
+            dst[o] = key;
+#ifdef SS_HAS_VALUES
+            dv[o] = sv[i];
+#endif
+        }
+        __global K* tkp = src;
+        src = dst;
+        dst = tkp;
+        __global SS_V_OR_UINT* tvp = sv;
+        sv = dv;
+        dv = tvp;
+    }
+}
+
+// The CPU path's one class (every segment of 2 to SS_TILE keys): work-item w of G takes list
+// entries [count*w/G, count*(w+1)/G) and sorts each segment alone, by its length: the rank
+// sort in private memory up to SS_CPU_RANK keys, else the radix sort.
+__kernel void segsort_cpu(__global K* keys, ulong koff, __global SS_V_OR_UINT* values, ulong voff, ulong n,
+                          __global const OFF* offsets, ulong ooff, __global const uint* list,
+                          __global const uint* table, uint items, uint cls, __global K* tk,
+                          __global SS_V_OR_UINT* tv)
+{
+    const ulong w = get_global_id(0), workers = get_global_size(0);
+    const uint start = table[cls * items];
+    const ulong count = table[(cls + 1) * items] - start;
+    const ulong lo_entry = count * w / workers, hi_entry = count * (w + 1) / workers;
+    __global K* kd = keys + koff;
+    __global SS_V_OR_UINT* vd = values + voff;
+    for (ulong en = lo_entry; en < hi_entry; ++en) {
+        ulong b, e;
+        ss_segment(offsets, ooff, list[start + en], n, &b, &e);
+        const ulong len = e - b;
+        if (len <= 16 && len <= SS_CPU_RANK) ss_cpu_rank(kd, vd, b, e, 16);
+        else if (len <= 32 && len <= SS_CPU_RANK) ss_cpu_rank(kd, vd, b, e, 32);
+        else if (len <= SS_CPU_RANK) ss_cpu_rank(kd, vd, b, e, 64);
+        else ss_cpu_radix(kd, vd, tk, tv, b, e);
+    }
+}
