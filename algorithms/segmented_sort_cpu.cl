@@ -49,6 +49,8 @@ inline void ss_cpu_rank(__global K* kd, __global SS_V_OR_UINT* vd, ulong b, ulon
 // digit that is the same in every key (its bucket holds the whole segment) needs no pass. The
 // passes scatter stably between the segment and its slice of the scratch; with an odd number of
 // them the keys are first copied to the scratch, so the last pass ends in the segment.
+// Overlapping (malformed) segments may be changed by another work-item between the count and a
+// pass, so the counts may not fit the keys: every position is clamped into the segment.
 inline void ss_cpu_radix(__global K* kd, __global SS_V_OR_UINT* vd, __global K* tk, __global SS_V_OR_UINT* tv,
                          ulong b, ulong e)
 {
@@ -97,7 +99,7 @@ inline void ss_cpu_radix(__global K* kd, __global SS_V_OR_UINT* vd, __global K* 
         for (ulong i = b; i < e; ++i) {
             const K key = src[i];
             const uint g = (uint)((key_to_sortable(key) >> shift) & 0xff);
-            const ulong o = b + h[g]++;
+            const ulong o = b + min(h[g]++, len - 1); // (see above: inside the segment always)
             dst[o] = key;
 #ifdef SS_HAS_VALUES
             dv[o] = sv[i];
