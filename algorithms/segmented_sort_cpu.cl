@@ -19,7 +19,7 @@
 
 #define SS_DIGITS (K_BITS / 8) // 8-bit digits of the sortable key, least significant first
 
-// A segment [b, e) of at most W keys (W a constant after inlining: 16, 32 or 64): loaded as
+// A segment [b, e) of at most W keys (W a constant after inlining: 4, 8, 16, 32 or 64): loaded as
 // sortable keys into private memory (padded with the largest key), each key's place counted as
 // the keys before it in the stable order (smaller, or equal and earlier): W * W compares with
 // no branch, which the compiler vectorizes across i; then every key (and value) written to its
@@ -132,7 +132,9 @@ __kernel void segsort_cpu(__global K* keys, ulong koff, __global SS_V_OR_UINT* v
         ulong b, e;
         ss_segment(offsets, ooff, list[start + en], n, &b, &e);
         const ulong len = e - b;
-        if (len <= 16 && len <= SS_CPU_RANK) ss_cpu_rank(kd, vd, b, e, 16);
+        if (len <= 4 && len <= SS_CPU_RANK) ss_cpu_rank(kd, vd, b, e, 4);
+        else if (len <= 8 && len <= SS_CPU_RANK) ss_cpu_rank(kd, vd, b, e, 8);
+        else if (len <= 16 && len <= SS_CPU_RANK) ss_cpu_rank(kd, vd, b, e, 16);
         else if (len <= 32 && len <= SS_CPU_RANK) ss_cpu_rank(kd, vd, b, e, 32);
         else if (len <= SS_CPU_RANK) ss_cpu_rank(kd, vd, b, e, 64);
         else ss_cpu_radix(kd, vd, tk, tv, b, e);
