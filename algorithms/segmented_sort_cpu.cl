@@ -19,18 +19,17 @@
 
 #define SS_DIGITS (K_BITS / 8) // 8-bit digits of the sortable key, least significant first
 
-// A segment [b, e) of at most W keys (W a constant after inlining: 4, 8, 16, 32 or 64): loaded as
-// sortable keys into private memory (padded with the largest key), each key's place counted as
-// the keys before it in the stable order (smaller, or equal and earlier): W * W compares with
+// A segment (k, v: its keys and values) of len <= W keys (W a constant after inlining: 4, 8, 16,
+// 32 or 64): loaded as sortable keys into private memory (padded with the largest key), each
+// key's place counted as the keys before it in the stable order (smaller, or equal and earlier): W * W compares with
 // no branch, which the compiler vectorizes across i; then every key (and value) written to its
 // place. (Insertion sort mispredicts a branch per key and moves ~W^2/4 keys one by one.)
-inline void ss_cpu_rank(__global K* kd, __global SS_V_OR_UINT* vd, ulong b, ulong e, const uint W)
+inline void ss_cpu_rank(__global K* k, __global SS_V_OR_UINT* v, const uint len, const uint W)
 {
     K_UNSIGNED a[64];
     uint place[64];
-    const uint len = (uint)(e - b);
     for (uint i = 0; i < W; ++i) {
-        a[i] = i < len ? key_to_sortable(kd[b + i]) : (K_UNSIGNED)(~(K_UNSIGNED)0);
+        a[i] = i < len ? key_to_sortable(k[i]) : (K_UNSIGNED)(~(K_UNSIGNED)0);
         place[i] = 0;
     }
     for (uint j = 0; j < W; ++j) {
@@ -38,30 +37,30 @@ inline void ss_cpu_rank(__global K* kd, __global SS_V_OR_UINT* vd, ulong b, ulon
         for (uint i = 0; i < W; ++i) place[i] += (uint)(x < a[i]) + (uint)((x == a[i]) & (j < i));
     }
 #ifdef SS_HAS_VALUES
-    SS_V v[64];
-    for (uint i = 0; i < len; ++i) v[i] = vd[b + i];
-    for (uint i = 0; i < len; ++i) vd[b + place[i]] = v[i];
+    SS_V pv[64];
+    for (uint i = 0; i < len; ++i) pv[i] = v[i];
+    for (uint i = 0; i < len; ++i) v[place[i]] = pv[i];
 #endif
-    for (uint i = 0; i < len; ++i) kd[b + place[i]] = sortable_to_key(a[i]);
+    for (uint i = 0; i < len; ++i) k[place[i]] = sortable_to_key(a[i]);
 }
 
-// A segment [b, e): LSD radix sort on 8-bit digits. One read counts every digit's histogram; a
-// digit that is the same in every key (its bucket holds the whole segment) needs no pass. The
+// A segment of len keys: LSD radix sort on 8-bit digits. One read counts every digit's
+// histogram; a digit that is the same in every key (its bucket holds the whole segment) needs no pass. The
 // passes scatter stably between the segment and its slice of the scratch; with an odd number of
 // them the keys are first copied to the scratch, so the last pass ends in the segment.
 // Overlapping (malformed) segments may be changed by another work-item between the count and a
 // pass, so the counts may not fit the keys: every position is clamped into the segment.
-inline void ss_cpu_radix(__global K* kd, __global SS_V_OR_UINT* vd, __global K* tk, __global SS_V_OR_UINT* tv,
-                         ulong b, ulong e)
+inline void ss_cpu_radix(__global K* k, __global SS_V_OR_UINT* v, __global K* t, __global SS_V_OR_UINT* tv,
+                         const uint len)
 {
+    // (k, v: the segment; t, tv: its slice of the scratch; indices from the segment's start)
     uint hist[SS_DIGITS * 256];
     for (uint i = 0; i < SS_DIGITS * 256; ++i) hist[i] = 0;
-    for (ulong i = b; i < e; ++i) {
-        const K_UNSIGNED u = key_to_sortable(kd[i]);
+    for (uint i = 0; i < len; ++i) {
+        const K_UNSIGNED u = key_to_sortable(k[i]);
         for (uint d = 0; d < SS_DIGITS; ++d) ++hist[d * 256 + (uint)((u >> (8 * d)) & 0xff)];
     }
-    const uint len = (uint)(e - b);
-    const K_UNSIGNED first = key_to_sortable(kd[b]);
+    const K_UNSIGNED first = key_to_sortable(k[0]);
     uint passes = 0, need = 0; // need: bit d set where digit d takes a pass
     for (uint d = 0; d < SS_DIGITS; ++d) {
         if (hist[d * 256 + (uint)((first >> (8 * d)) & 0xff)] != len) {
@@ -70,21 +69,21 @@ inline void ss_cpu_radix(__global K* kd, __global SS_V_OR_UINT* vd, __global K* 
         }
     }
     if (passes == 0) return; // every key equal
-    __global K* src = kd;
-    __global K* dst = tk;
-    __global SS_V_OR_UINT* sv = vd;
+    __global K* src = k;
+    __global K* dst = t;
+    __global SS_V_OR_UINT* sv = v;
     __global SS_V_OR_UINT* dv = tv;
     if (passes & 1) {
-        for (ulong i = b; i < e; ++i) {
-            tk[i] = kd[i];
+        for (uint i = 0; i < len; ++i) {
+            t[i] = k[i];
 #ifdef SS_HAS_VALUES
-            tv[i] = vd[i];
+            tv[i] = v[i];
 #endif
         }
-        src = tk;
-        dst = kd;
+        src = t;
+        dst = k;
         sv = tv;
-        dv = vd;
+        dv = v;
     }
     for (uint d = 0; d < SS_DIGITS; ++d) {
         if (!(need & (1u << d))) continue;
@@ -96,10 +95,10 @@ inline void ss_cpu_radix(__global K* kd, __global SS_V_OR_UINT* vd, __global K* 
             sum += c;
         }
         const uint shift = 8 * d;
-        for (ulong i = b; i < e; ++i) {
+        for (uint i = 0; i < len; ++i) {
             const K key = src[i];
             const uint g = (uint)((key_to_sortable(key) >> shift) & 0xff);
-            const ulong o = b + min(h[g]++, len - 1); // (see above: inside the segment always)
+            const uint o = min(h[g]++, len - 1); // (see above: inside the segment always)
             dst[o] = key;
 #ifdef SS_HAS_VALUES
             dv[o] = sv[i];
@@ -132,11 +131,11 @@ __kernel void segsort_cpu(__global K* keys, ulong koff, __global SS_V_OR_UINT* v
         ulong b, e;
         ss_segment(offsets, ooff, list[start + en], n, &b, &e);
         const ulong len = e - b;
-        if (len <= 4 && len <= SS_CPU_RANK) ss_cpu_rank(kd, vd, b, e, 4);
-        else if (len <= 8 && len <= SS_CPU_RANK) ss_cpu_rank(kd, vd, b, e, 8);
-        else if (len <= 16 && len <= SS_CPU_RANK) ss_cpu_rank(kd, vd, b, e, 16);
-        else if (len <= 32 && len <= SS_CPU_RANK) ss_cpu_rank(kd, vd, b, e, 32);
-        else if (len <= SS_CPU_RANK) ss_cpu_rank(kd, vd, b, e, 64);
-        else ss_cpu_radix(kd, vd, tk, tv, b, e);
+        if (len <= 4 && len <= SS_CPU_RANK) ss_cpu_rank(kd + b, vd + b, (uint)len, 4);
+        else if (len <= 8 && len <= SS_CPU_RANK) ss_cpu_rank(kd + b, vd + b, (uint)len, 8);
+        else if (len <= 16 && len <= SS_CPU_RANK) ss_cpu_rank(kd + b, vd + b, (uint)len, 16);
+        else if (len <= 32 && len <= SS_CPU_RANK) ss_cpu_rank(kd + b, vd + b, (uint)len, 32);
+        else if (len <= SS_CPU_RANK) ss_cpu_rank(kd + b, vd + b, (uint)len, 64);
+        else ss_cpu_radix(kd + b, vd + b, tk + b, tv + b, (uint)len);
     }
 }
