@@ -13,8 +13,8 @@
 #ifndef SS_CPU_RANK
 #error "segmented_sort_cpu.cl needs SS_CPU_RANK"
 #endif
-#if SS_CPU_RANK < 1
-#error "segmented_sort_cpu.cl: SS_CPU_RANK must be at least 1"
+#if SS_CPU_RANK < 1 || SS_CPU_RANK > 64
+#error "segmented_sort_cpu.cl: SS_CPU_RANK must be 1 to 64"
 #endif
 
 #define SS_DIGITS (K_BITS / 8) // 8-bit digits of the sortable key, least significant first
