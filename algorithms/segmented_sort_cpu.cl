@@ -58,6 +58,7 @@ inline void ss_cpu_radix(__global K* k, __global SS_V_OR_UINT* v, __global K* t,
     for (uint i = 0; i < SS_DIGITS * 256; ++i) hist[i] = 0;
     for (uint i = 0; i < len; ++i) {
         const K_UNSIGNED u = key_to_sortable(k[i]);
+#pragma unroll
         for (uint d = 0; d < SS_DIGITS; ++d) ++hist[d * 256 + (uint)((u >> (8 * d)) & 0xff)];
     }
     const K_UNSIGNED first = key_to_sortable(k[0]);
