@@ -21,13 +21,28 @@
 
 // A segment (k, v: its keys and values) of len <= W keys (W a constant after inlining: 4, 8, 16,
 // 32 or 64): loaded as sortable keys into private memory (padded with the largest key), each
-// key's place counted as the keys before it in the stable order (smaller, or equal and earlier): W * W compares with
-// no branch, which the compiler vectorizes across i; then every key (and value) written to its
-// place. (Insertion sort mispredicts a branch per key and moves ~W^2/4 keys one by one.)
+// key's place counted as the keys before it in the stable order (smaller, or equal and
+// earlier): W * W compares with no branch, which the compiler vectorizes across i; then every
+// key (and value) written to its place. (Insertion sort mispredicts a branch per key and moves
+// ~W^2/4 keys one by one.)
 inline void ss_cpu_rank(__global K* k, __global SS_V_OR_UINT* v, const uint len, const uint W)
 {
-    K_UNSIGNED a[64];
     uint place[64];
+#if K_BITS <= 32
+    // Keys of up to 32 bits: (sortable key << 6 | index) words are all different, so a key's
+    // place is the count of smaller words (one compare a pair, on 64-bit lanes).
+    ulong a[64];
+    for (uint i = 0; i < W; ++i) {
+        a[i] = i < len ? ((ulong)key_to_sortable(k[i]) << 6) | i : ~(ulong)0;
+        place[i] = 0;
+    }
+    for (uint j = 0; j < W; ++j) {
+        const ulong x = a[j];
+        for (uint i = 0; i < W; ++i) place[i] += (uint)(x < a[i]);
+    }
+#define SS_RANK_KEY(i) ((K_UNSIGNED)(a[i] >> 6))
+#else
+    K_UNSIGNED a[64];
     for (uint i = 0; i < W; ++i) {
         a[i] = i < len ? key_to_sortable(k[i]) : (K_UNSIGNED)(~(K_UNSIGNED)0);
         place[i] = 0;
@@ -36,12 +51,15 @@ inline void ss_cpu_rank(__global K* k, __global SS_V_OR_UINT* v, const uint len,
         const K_UNSIGNED x = a[j];
         for (uint i = 0; i < W; ++i) place[i] += (uint)(x < a[i]) + (uint)((x == a[i]) & (j < i));
     }
+#define SS_RANK_KEY(i) (a[i])
+#endif
 #ifdef SS_HAS_VALUES
     SS_V pv[64];
     for (uint i = 0; i < len; ++i) pv[i] = v[i];
     for (uint i = 0; i < len; ++i) v[place[i]] = pv[i];
 #endif
-    for (uint i = 0; i < len; ++i) k[place[i]] = sortable_to_key(a[i]);
+    for (uint i = 0; i < len; ++i) k[place[i]] = sortable_to_key(SS_RANK_KEY(i));
+#undef SS_RANK_KEY
 }
 
 // A segment of len keys: LSD radix sort on 8-bit digits. One read counts every digit's
