@@ -64,7 +64,8 @@ std::string program_options(const sort_request& r, element_type offset_type, con
                           " -DSS_MIN_SLICE=" + std::to_string(std::size_t(1) << p.min_log);
     if (r.order == sort_order::descending) options += " -DSORT_DESCENDING";
     if (p.cpu)
-        options += " -DSS_CPU_PATH -DSS_CPU_RANK=" + std::to_string(p.cpu_rank);
+        options += " -DSS_CPU_PATH -DSS_CPU_RANK=" + std::to_string(p.cpu_rank) +
+                   " -DSS_CPU_REUSE=" + std::to_string(p.cpu_reuse);
     // Values move as their bytes (4 or 8 here; 8/16/32-byte vector values would be ulong2/4...).
     if (r.has_values) options += std::string(" -DSS_HAS_VALUES -DSS_V=") + segmented_value_word(size_of(r.value_type));
     return options;
@@ -227,8 +228,10 @@ void segmented_sort_run(const sort_request& r, const buffer_range& offsets, elem
         const bc::buffer pairs = lease.buffer((head + cap * 2) * sizeof(cl_ulong));
         bc::buffer tk, tv;
         if (p.cpu) {
-            tk = lease.buffer(n * key_bytes);
-            tv = r.has_values ? lease.buffer(n * value_bytes) : tk;
+            // (segments of up to cpu_reuse keys: a slice per work-item after the first n)
+            const std::size_t slots = n + p.groups * p.cpu_reuse;
+            tk = lease.buffer(slots * key_bytes);
+            tv = r.has_values ? lease.buffer(slots * value_bytes) : tk;
         }
 
         const cl_uint classes = cl_uint(p.classes), min_log = cl_uint(p.min_log), step_log = cl_uint(p.step_log);

@@ -5,13 +5,19 @@
 // Required macros (besides segmented_sort.cl's, joined before this file, with SS_CPU_PATH):
 //   SS_CPU_RANK    segments of at most this many keys (64 at most): rank sort in private memory
 //                  (longer ones: an LSD radix sort on 8-bit digits)
-// Scratch tk / tv: n keys / values, a segment using its own positions (segments never overlap
-// where well formed; malformed ones stay inside [0, n) all the same).
+//   SS_CPU_REUSE   segments of at most this many keys use the work-item's own slice of the scratch
+//                  (the same for all its segments: in cache), longer ones their own positions
+// Scratch tk / tv: n + G * SS_CPU_REUSE keys / values (G work-items): positions [0, n) for the
+// segments longer than SS_CPU_REUSE, each its own (segments never overlap where well formed;
+// malformed ones stay inside [0, n) all the same), then a slice of SS_CPU_REUSE per work-item.
 #ifndef SS_CPU_PATH
 #error "segmented_sort_cpu.cl needs SS_CPU_PATH"
 #endif
 #ifndef SS_CPU_RANK
 #error "segmented_sort_cpu.cl needs SS_CPU_RANK"
+#endif
+#ifndef SS_CPU_REUSE
+#error "segmented_sort_cpu.cl needs SS_CPU_REUSE"
 #endif
 #if SS_CPU_RANK < 1 || SS_CPU_RANK > 64
 #error "segmented_sort_cpu.cl: SS_CPU_RANK must be 1 to 64"
@@ -146,6 +152,8 @@ __kernel void segsort_cpu(__global K* keys, ulong koff, __global SS_V_OR_UINT* v
     const ulong lo_entry = count * w / workers, hi_entry = count * (w + 1) / workers;
     __global K* kd = keys + koff;
     __global SS_V_OR_UINT* vd = values + voff;
+    __global K* own_k = tk + n + w * SS_CPU_REUSE; // this work-item's own slice of the scratch
+    __global SS_V_OR_UINT* own_v = tv + n + w * SS_CPU_REUSE;
     for (ulong en = lo_entry; en < hi_entry; ++en) {
         ulong b, e;
         ss_segment(offsets, ooff, list[start + en], n, &b, &e);
@@ -155,6 +163,7 @@ __kernel void segsort_cpu(__global K* keys, ulong koff, __global SS_V_OR_UINT* v
         else if (len <= 16 && len <= SS_CPU_RANK) ss_cpu_rank(kd + b, vd + b, (uint)len, 16);
         else if (len <= 32 && len <= SS_CPU_RANK) ss_cpu_rank(kd + b, vd + b, (uint)len, 32);
         else if (len <= SS_CPU_RANK) ss_cpu_rank(kd + b, vd + b, (uint)len, 64);
+        else if (len <= SS_CPU_REUSE) ss_cpu_radix(kd + b, vd + b, own_k, own_v, (uint)len);
         else ss_cpu_radix(kd + b, vd + b, tk + b, tv + b, (uint)len);
     }
 }

@@ -476,13 +476,15 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(cpu_path_thresholds_every_key_type, K, cpu_key_typ
 BOOST_AUTO_TEST_CASE(cpu_path_limits_and_values)
 {
     // The CPU path's thresholds moved by CLPRIM_SEGMENTED_CPU (rank sort up to 1, 16 or 33 keys;
-    // one work-item up to 1024 or 64 keys, the long path beyond; one work-item), values of 1, 2, 4 and 8 bytes, and the
+    // one work-item up to 1024, 64 or 8192 keys, the long path beyond; one work-item; 8192: the
+    // radix sort through the work-item's own scratch up to 4096 keys, 4097 through the
+    // segment's own positions), values of 1, 2, 4 and 8 bytes, and the
     // default limit for one work-item (max(4096, n / (4 compute units))) at +-1.
     env_override force("CLPRIM_SEGMENTED_PATH", "cpu");
     const auto offsets = offsets_from_lengths<cl_uint>(cpu_threshold_lengths, 1);
     const std::size_t n = offsets.back() + 1;
     const auto asc = clprim::sort_order::ascending, desc = clprim::sort_order::descending;
-    for (const char* tune : {"1,1024", "16,64,1", "33"}) {
+    for (const char* tune : {"1,1024", "16,64,1", "33", "64,8192"}) {
         env_override t("CLPRIM_SEGMENTED_CPU", tune);
         const std::string p = std::string("cpu ") + tune;
         check(queue, dup_keys<cl_uint>(n), offsets, asc, true, p + " uint pairs");
