@@ -123,8 +123,10 @@ inline segmented_sort_policy select_segmented_sort_policy(const device_profile& 
         else p.many_long = *forced == 1 ? m::lsd : *forced == 2 ? m::packed : m::msd;
     }
     if (cpu) {
-        // Longer segments go to the radix sort (packed, or one call each): a work-item's merge
-        // sort of one long segment would leave the other cores idle.
+        // Segments longer than max(4096, n / (4 cu)) go to the long path (packed, or one radix
+        // call each): one work-item's sort of a segment that long would leave the other cores
+        // idle (PoCL, 2^20 uint: 16 segments of 65536 by a work-item each 4.2-5.6 ms, by the
+        // packed sort 14-15; docs/RESULTS.md).
         p.tile = 4096;
         p.cpu_split = cu * 4;
         p.classes = 1;
