@@ -69,9 +69,10 @@ inline void ss_cpu_rank(__global K* k, __global SS_V_OR_UINT* v, const uint len,
 }
 
 // A segment of len keys: LSD radix sort on 8-bit digits. One read counts every digit's
-// histogram; a digit that is the same in every key (its bucket holds the whole segment) needs no pass. The
-// passes scatter stably between the segment and its slice of the scratch; with an odd number of
-// them the keys are first copied to the scratch, so the last pass ends in the segment.
+// histogram; a digit that is the same in every key (its bucket holds the whole segment) needs
+// no pass. The passes scatter stably between the segment and a slice of the scratch (the
+// work-item's own, or the segment's positions in it); with an odd number of them the keys are
+// first copied to the scratch, so the last pass ends in the segment.
 // Overlapping (malformed) segments may be changed by another work-item between the count and a
 // pass, so the counts may not fit the keys: every position is clamped into the segment.
 inline void ss_cpu_radix(__global K* k, __global SS_V_OR_UINT* v, __global K* t, __global SS_V_OR_UINT* tv,
@@ -138,9 +139,9 @@ inline void ss_cpu_radix(__global K* k, __global SS_V_OR_UINT* v, __global K* t,
     }
 }
 
-// The CPU path's one class (every segment of 2 to SS_TILE keys): work-item w of G takes list
-// entries [count*w/G, count*(w+1)/G) and sorts each segment alone, by its length: the rank
-// sort in private memory up to SS_CPU_RANK keys, else the radix sort.
+// The CPU path's one class (every segment of 2 keys up to the policy's longest(n)): work-item w
+// of G takes list entries [count*w/G, count*(w+1)/G) and sorts each segment alone, by its
+// length: the rank sort in private memory up to SS_CPU_RANK keys, else the radix sort.
 __kernel void segsort_cpu(__global K* keys, ulong koff, __global SS_V_OR_UINT* values, ulong voff, ulong n,
                           __global const OFF* offsets, ulong ooff, __global const uint* list,
                           __global const uint* table, uint items, uint cls, __global K* tk,
