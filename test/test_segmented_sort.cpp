@@ -452,7 +452,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(cpu_path_thresholds_every_key_type, K, cpu_key_typ
     // The CPU path's kernel (segmented_sort_cpu.cl) on every key type: lengths around its
     // thresholds between guards (offsets[0] > 0), pairs ascending on duplicates (stability) and
     // keys descending (extremes / float specials), all-equal keys (no pass) and keys equal but in
-    // one byte or in two (passes skipped: odd and even counts).
+    // one byte or in two (passes skipped: odd and even counts). Elsewhere than on CPU devices
+    // (the path forced on a GPU) the pairs only: a program less per type to compile.
     if (!type_runs_here<K>()) return;
     env_override force("CLPRIM_SEGMENTED_PATH", "cpu");
     const auto offsets = offsets_from_lengths<cl_uint>(cpu_threshold_lengths, 9);
@@ -460,16 +461,21 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(cpu_path_thresholds_every_key_type, K, cpu_key_typ
     const std::string t = "cpu " + type_label<K>();
     const auto asc = clprim::sort_order::ascending, desc = clprim::sort_order::descending;
     const distribution d = std::is_floating_point_v<K> ? distribution::float_specials : distribution::extremes;
+    const bool keys_too = on_cpu();
     check(queue, dup_keys<K>(n), offsets, asc, true, t + " asc pairs duplicates");
-    check(queue, make_data<K>(n, distribution::random), offsets, desc, false, t + " desc keys random");
-    check(queue, make_data<K>(n, d), offsets, desc, false, t + " desc keys specials");
+    check(queue, make_data<K>(n, d), offsets, asc, true, t + " asc pairs specials");
     check(queue, make_data<K>(n, distribution::all_equal), offsets, asc, true, t + " asc pairs all equal");
-    check(queue, make_data<K>(n, distribution::sorted), offsets, desc, false, t + " desc keys sorted");
+    if (keys_too) {
+        check(queue, make_data<K>(n, distribution::random), offsets, desc, false, t + " desc keys random");
+        check(queue, make_data<K>(n, d), offsets, desc, false, t + " desc keys specials");
+        check(queue, make_data<K>(n, distribution::sorted), offsets, desc, false, t + " desc keys sorted");
+    }
     for (std::uint64_t mask : {0xffull, 0xff0000ull, 0xff00ffull, 0xf000000000000f00ull}) {
         std::ostringstream m;
         m << std::hex << mask;
         check(queue, masked_keys<K>(n, mask, mask), offsets, asc, true, t + " asc pairs mask " + m.str());
-        check(queue, masked_keys<K>(n, mask, mask + 1), offsets, desc, false, t + " desc keys mask " + m.str());
+        if (keys_too)
+            check(queue, masked_keys<K>(n, mask, mask + 1), offsets, desc, false, t + " desc keys mask " + m.str());
     }
 }
 
