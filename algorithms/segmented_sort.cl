@@ -6,7 +6,7 @@
 //   SS_TILE        elements one work-group sorts in local memory at a time (a power of two)
 //   SS_WG          work-items of segsort_local (divides SS_TILE / 2)
 //   SS_MIN_SLICE   the smallest slice (segments per round of segsort_local: SS_TILE / slice)
-//   SS_CPU_PATH    (optional) build segsort_cpu instead of segsort_local
+//   SS_CPU_PATH    (optional) leave segsort_local out (segmented_sort_cpu.cl's segsort_cpu instead)
 //   SS_HAS_VALUES  (optional) values travel with their keys, moved as SS_V (uint or ulong: the
 //                  value's bytes; wider values would be a wider SS_V)
 //
@@ -19,8 +19,8 @@
 // 1 element in none), counted and listed on the device.
 // Each class then has its own strategy: segsort_local (GPUs) sorts SS_TILE / slice segments per
 // work-group round, each padded to its slice, with one bitonic network over the whole tile;
-// segsort_cpu (CPU devices) gives each work-item a run of the list and sorts each segment
-// sequentially (insertion sort of short runs, then merges).
+// segsort_cpu (CPU devices, segmented_sort_cpu.cl) gives each work-item a run of the list and
+// sorts each segment sequentially.
 // Every segment is clamped to [0, n] and begin <= end before memory is touched: malformed
 // offsets never make a kernel read or write outside the given ranges.
 #ifndef OFF
@@ -270,109 +270,6 @@ void segsort_local(__global K* keys, ulong koff, __global SS_V_OR_UINT* values, 
             if (j < sl[q]) keys[koff + sb[q] + j] = sortable_to_key(SS_KEY_AT(i));
         }
         barrier(CLK_LOCAL_MEM_FENCE); // sb, sl, lk, lt are refilled by the next round
-    }
-}
-
-#endif // SS_CPU_PATH
-
-#ifdef SS_CPU_PATH
-#define SS_RUN 16
-
-// One size class on CPU devices: work-item w of G takes list entries [count*w/G, count*(w+1)/G)
-// and sorts each segment alone: insertion sort of runs of SS_RUN in place, then bottom-up merges
-// between the segment and its slice of the scratch (tk, tv: the same positions), both stable.
-__kernel void segsort_cpu(__global K* keys, ulong koff, __global SS_V_OR_UINT* values, ulong voff, ulong n,
-                          __global const OFF* offsets, ulong ooff, __global const uint* list,
-                          __global const uint* table, uint items, uint cls, __global K* tk,
-                          __global SS_V_OR_UINT* tv)
-{
-    const ulong w = get_global_id(0), workers = get_global_size(0);
-    const uint start = table[cls * items];
-    const ulong count = table[(cls + 1) * items] - start;
-    const ulong lo_entry = count * w / workers, hi_entry = count * (w + 1) / workers;
-    __global K* kd = keys + koff;
-    __global SS_V_OR_UINT* vd = values + voff;
-    for (ulong en = lo_entry; en < hi_entry; ++en) {
-        ulong b, e;
-        ss_segment(offsets, ooff, list[start + en], n, &b, &e);
-        const ulong len = e - b;
-        // Runs of SS_RUN by insertion (stable: an element moves only past strictly greater ones).
-        for (ulong r = b; r < e; r += SS_RUN) {
-            const ulong re = min(r + SS_RUN, e);
-            for (ulong i = r + 1; i < re; ++i) {
-                const K key = kd[i];
-                const K_UNSIGNED sk = key_to_sortable(key);
-#ifdef SS_HAS_VALUES
-                const SS_V val = vd[i];
-#endif
-                ulong j = i;
-                while (j > r && sk < key_to_sortable(kd[j - 1])) {
-                    kd[j] = kd[j - 1];
-#ifdef SS_HAS_VALUES
-                    vd[j] = vd[j - 1];
-#endif
-                    --j;
-                }
-                kd[j] = key;
-#ifdef SS_HAS_VALUES
-                vd[j] = val;
-#endif
-            }
-        }
-        // Merges: width doubles, source and destination alternate between data and scratch.
-        __global K* sk_ = kd;
-        __global K* dk = tk;
-        __global SS_V_OR_UINT* sv = vd;
-        __global SS_V_OR_UINT* dv = tv;
-        for (ulong width = SS_RUN; width < len; width <<= 1) {
-            for (ulong l = b; l < e; l += 2 * width) {
-                const ulong m = min(l + width, e), r = min(l + 2 * width, e);
-                ulong i = l, j = m, o = l;
-                while (i < m && j < r) {
-                    // stable: the right element goes first only if strictly before the left one
-                    if (key_to_sortable(sk_[j]) < key_to_sortable(sk_[i])) {
-                        dk[o] = sk_[j];
-#ifdef SS_HAS_VALUES
-                        dv[o] = sv[j];
-#endif
-                        ++j;
-                    } else {
-                        dk[o] = sk_[i];
-#ifdef SS_HAS_VALUES
-                        dv[o] = sv[i];
-#endif
-                        ++i;
-                    }
-                    ++o;
-                }
-                for (; i < m; ++i, ++o) {
-                    dk[o] = sk_[i];
-#ifdef SS_HAS_VALUES
-                    dv[o] = sv[i];
-#endif
-                }
-                for (; j < r; ++j, ++o) {
-                    dk[o] = sk_[j];
-#ifdef SS_HAS_VALUES
-                    dv[o] = sv[j];
-#endif
-                }
-            }
-            __global K* tkp = sk_;
-            sk_ = dk;
-            dk = tkp;
-            __global SS_V_OR_UINT* tvp = sv;
-            sv = dv;
-            dv = tvp;
-        }
-        if (sk_ != kd) {
-            for (ulong i = b; i < e; ++i) {
-                kd[i] = sk_[i];
-#ifdef SS_HAS_VALUES
-                vd[i] = sv[i];
-#endif
-            }
-        }
     }
 }
 

@@ -53,13 +53,19 @@ bc::kernel& tiny_kernel(segsort_kernels& k, const bc::command_queue& queue, cons
     return k.tiny;
 }
 
+// The GPU kernels' local tile (the CPU path's program has none: a constant, so one program serves
+// every call whatever its longest segment).
+std::size_t local_tile(const segmented_sort_policy& p) { return p.cpu ? 4096 : p.tile; }
+
 std::string program_options(const sort_request& r, element_type offset_type, const segmented_sort_policy& p)
 {
     std::string options = type_options(r.key_type, "K") + " -DOFF=" + cl_name(offset_type) +
-                          " -DSS_TILE=" + std::to_string(p.tile) + " -DSS_WG=" + std::to_string(p.wg) +
+                          " -DSS_TILE=" + std::to_string(local_tile(p)) + " -DSS_WG=" + std::to_string(p.wg) +
                           " -DSS_MIN_SLICE=" + std::to_string(std::size_t(1) << p.min_log);
     if (r.order == sort_order::descending) options += " -DSORT_DESCENDING";
-    if (p.cpu) options += " -DSS_CPU_PATH";
+    if (p.cpu)
+        options += " -DSS_CPU_PATH -DSS_CPU_RANK=" + std::to_string(p.cpu_rank) +
+                   " -DSS_CPU_REUSE=" + std::to_string(p.cpu_reuse);
     // Values move as their bytes (4 or 8 here; 8/16/32-byte vector values would be ulong2/4...).
     if (r.has_values) options += std::string(" -DSS_HAS_VALUES -DSS_V=") + segmented_value_word(size_of(r.value_type));
     return options;
@@ -68,8 +74,13 @@ std::string program_options(const sort_request& r, element_type offset_type, con
 segsort_kernels make_kernels(const bc::command_queue& queue, const sort_request& r, element_type offset_type,
                              const segmented_sort_policy& p)
 {
-    const bc::program program = algorithms_program(queue.get_context(), {"sort_key_order.cl", "segmented_sort.cl", "segmented_sort_bin.cl"},
-                                                   program_options(r, offset_type, p));
+    const std::string options = program_options(r, offset_type, p);
+    const bc::program program =
+        p.cpu ? algorithms_program(queue.get_context(),
+                                   {"sort_key_order.cl", "segmented_sort.cl", "segmented_sort_bin.cl", "segmented_sort_cpu.cl"},
+                                   options)
+              : algorithms_program(queue.get_context(), {"sort_key_order.cl", "segmented_sort.cl", "segmented_sort_bin.cl"},
+                                   options);
     segsort_kernels k;
     k.scout = program.create_kernel("segsort_scout");
     k.count = program.create_kernel("segsort_count");
@@ -86,10 +97,11 @@ segsort_kernels make_kernels(const bc::command_queue& queue, const sort_request&
 segsort_kernels& cached_kernels(const bc::command_queue& queue, const sort_request& r, element_type offset_type,
                                 const segmented_sort_policy& p)
 {
-    using key = std::tuple<cl_context, cl_device_id, int, int, int, bool, bool, bool, std::size_t, std::size_t>;
+    using key = std::tuple<cl_context, cl_device_id, int, int, int, bool, bool, bool, std::size_t, std::size_t,
+                           std::size_t>;
     thread_local std::map<key, segsort_kernels> cache;
     const key k{queue.get_context().get(), queue.get_device().get(), int(r.key_type), int(r.value_type), int(offset_type),
-                r.has_values, r.order == sort_order::descending, p.cpu, p.tile, p.wg};
+                r.has_values, r.order == sort_order::descending, p.cpu, local_tile(p), p.wg, p.cpu_rank};
     auto it = cache.find(k);
     if (it == cache.end()) it = cache.emplace(k, make_kernels(queue, r, offset_type, p)).first;
     return it->second;
@@ -197,7 +209,8 @@ void segmented_sort_run(const sort_request& r, const buffer_range& offsets, elem
     in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
     bc::command_queue& queue = scope.queue();
     guarded(who, [&] {
-        const segmented_sort_policy p = select_segmented_sort_policy(profile_of(queue.get_device()), size_of(r.key_type), r.has_values);
+        segmented_sort_policy p = select_segmented_sort_policy(profile_of(queue.get_device()), size_of(r.key_type), r.has_values);
+        p.tile = p.longest(n);
         segsort_kernels& k = cached_kernels(queue, r, offset_type, p);
         const std::size_t bin_wg = 64;
         const std::size_t items = round_up(ceil_div(num_segments, p.spt), bin_wg);
@@ -215,8 +228,10 @@ void segmented_sort_run(const sort_request& r, const buffer_range& offsets, elem
         const bc::buffer pairs = lease.buffer((head + cap * 2) * sizeof(cl_ulong));
         bc::buffer tk, tv;
         if (p.cpu) {
-            tk = lease.buffer(n * key_bytes);
-            tv = r.has_values ? lease.buffer(n * value_bytes) : tk;
+            // (segments of up to cpu_reuse keys: a slice per work-item after the first n)
+            const std::size_t slots = n + p.groups * p.cpu_reuse;
+            tk = lease.buffer(slots * key_bytes);
+            tv = r.has_values ? lease.buffer(slots * value_bytes) : tk;
         }
 
         const cl_uint classes = cl_uint(p.classes), min_log = cl_uint(p.min_log), step_log = cl_uint(p.step_log);

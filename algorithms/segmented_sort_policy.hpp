@@ -54,6 +54,19 @@ struct segmented_sort_policy {
         return !cpu && tiny > 0 && num_segments * tiny >= n ? bin_mode::scout : bin_mode::lists;
     }
     bool tiny_warp = false, tiny_shuffle = false;
+    // CPU path (segmented_sort_cpu.cl): segments of at most cpu_rank keys (64 at most) by a
+    // rank sort in private memory, longer ones by an LSD radix sort, each by one work-item.
+    std::size_t cpu_rank = 64;
+    // CPU path: the radix sort of a segment of up to cpu_reuse keys ping-pongs with the
+    // work-item's own slice of the scratch (in cache from its last segment), a longer one with
+    // the segment's own positions (PoCL, 2^20 uint, CPU time: segments of 256 6.5 -> 5.3 ms,
+    // 1024 5.1 -> 4.6, 4096 4.3 -> 4.1).
+    std::size_t cpu_reuse = 4096;
+    // CPU path: a work-item sorts segments of up to max(tile, n / cpu_split) keys (more would
+    // leave cores idle while it works; 0: up to tile).
+    std::size_t cpu_split = 0;
+    // The longest segment the size classes take (longer ones: the long path), for n keys.
+    std::size_t longest(std::size_t n) const { return cpu && cpu_split ? std::max(tile, n / cpu_split) : tile; }
     std::size_t slice(std::size_t c) const
     {
         return c + 1 == classes ? tile : std::size_t(1) << (min_log + step_log * c);
@@ -69,7 +82,9 @@ struct segmented_sort_policy {
 // CLPRIM_SEGMENTED_TINY=warp|direct|binned: segments of the smallest class by number, a warp
 // each (where the keys allow) or segsort_local's direct mode, or binned like the others;
 // CLPRIM_SEGMENTED_BIN=scout|early|lists: the class counts and long ranges read before the lists
-// are made, or while they are made, or the lists always; CLPRIM_SEGMENTED_MSD_DIGIT=span|top: the MSD form's digit.
+// are made, or while they are made, or the lists always; CLPRIM_SEGMENTED_MSD_DIGIT=span|top: the MSD form's digit;
+// CLPRIM_SEGMENTED_CPU="rank[,tile[,groups]]" the CPU path's longest rank-sorted segment, longest
+// segment a work-item sorts and work-items (measurements).
 inline segmented_sort_policy select_segmented_sort_policy(const device_profile& profile, std::size_t key_bytes,
                                                           bool has_values)
 {
@@ -108,11 +123,22 @@ inline segmented_sort_policy select_segmented_sort_policy(const device_profile& 
         else p.many_long = *forced == 1 ? m::lsd : *forced == 2 ? m::packed : m::msd;
     }
     if (cpu) {
-        // Longer segments go to the radix sort (packed, or one call each): a work-item's merge
-        // sort of one long segment would leave the other cores idle.
+        // Segments longer than max(4096, n / (4 cu)) go to the long path (packed, or one radix
+        // call each): one work-item's sort of a segment that long would leave the other cores
+        // idle (PoCL, 2^20 uint: 16 segments of 65536 by a work-item each 4.2-5.6 ms, by the
+        // packed sort 14-15; docs/RESULTS.md).
         p.tile = 4096;
+        p.cpu_split = cu * 4;
         p.classes = 1;
         p.groups = cu * 8;
+        if (const auto t = knob_numbers("CLPRIM_SEGMENTED_CPU", 1, 3)) {
+            p.cpu_rank = std::min<std::size_t>(std::max<std::size_t>(1, (*t)[0]), 64);
+            if (t->size() > 1) {
+                p.tile = std::max<std::size_t>(64, (*t)[1]);
+                p.cpu_split = 0;
+            }
+            if (t->size() > 2) p.groups = std::max<std::size_t>(1, (*t)[2]);
+        }
         return p;
     }
     // The local tile: keys alone 4 bytes an element (sortable key), with values 8 (key and tag

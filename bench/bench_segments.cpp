@@ -133,8 +133,8 @@ void run_segments(clprim_bench::context& ctx, bool sorts, bool reduces)
     }
 }
 
-// Bench case "segments_alternatives" (#29's PoCL comparison): the segmented sort of segments_32 and
-// segments_1024 against the two ways a user has without it: one clprim::sort call per segment
+// Bench case "segments_alternatives" (#29's PoCL comparison): the segmented sort of segments_32,
+// segments_1024, segments_4096 and segments_65536 against the two ways a user has without it: one clprim::sort call per segment
 // (on sub-ranges, one clFinish at the end), and one sort of (segment << 32 | key) 64-bit keys
 // (only the 64-bit sort is timed: packing and unpacking are left out, in the alternative's favour).
 void run_segments_alternatives(clprim_bench::context& ctx)
@@ -146,7 +146,7 @@ void run_segments_alternatives(clprim_bench::context& ctx)
         bc::vector<cl_uint> src(n, ctx.ctx), keys(n, ctx.ctx);
         if (n) bc::copy(host.begin(), host.end(), src.begin(), ctx.queue);
         auto restore = [&] { if (n) bc::copy_async(src.begin(), src.end(), keys.begin(), ctx.queue); };
-        for (const char* layout : {"segments_32", "segments_1024"}) {
+        for (const char* layout : {"segments_32", "segments_1024", "segments_4096", "segments_65536"}) {
             const auto offs = segment_layout_offsets(layout, n);
             const std::size_t S = offs.size() - 1;
             bc::vector<cl_uint> d_off(offs.size(), ctx.ctx);

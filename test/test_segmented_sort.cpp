@@ -10,6 +10,9 @@
 #include <clprim/detail/device_profile.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 
+#include <cstring>
+#include <sstream>
+
 using namespace clprim_test;
 
 namespace {
@@ -43,7 +46,7 @@ void host_sort(std::vector<K>& keys, std::vector<V>* values, const std::vector<O
 
 // Sorts keys (and values = each key's position, so stability shows) between guards, by key or
 // not, and checks guards, and (unless malformed) the result against host_sort.
-template <class K, class Offset>
+template <class K, class Offset, class V = cl_uint>
 void check(bc::command_queue& queue, const std::vector<K>& keys, const std::vector<Offset>& offsets,
            clprim::sort_order order, bool by_key, const std::string& label, bool malformed = false)
 {
@@ -51,12 +54,12 @@ void check(bc::command_queue& queue, const std::vector<K>& keys, const std::vect
     std::vector<K> kg(n + 2 * guard_count);
     for (std::size_t i = 0; i < guard_count; ++i) kg[i] = kg[n + guard_count + i] = K(3 + i);
     std::copy(keys.begin(), keys.end(), kg.begin() + guard_count);
-    std::vector<cl_uint> vg(n + 2 * guard_count);
-    for (std::size_t i = 0; i < vg.size(); ++i) vg[i] = cl_uint(i) - cl_uint(guard_count);
+    std::vector<V> vg(n + 2 * guard_count);
+    for (std::size_t i = 0; i < vg.size(); ++i) vg[i] = V(i - guard_count);
     std::vector<Offset> og(S + 1 + 2, Offset(1));
     std::copy(offsets.begin(), offsets.end(), og.begin() + 1);
     bc::vector<K> dk = to_device(kg, queue);
-    bc::vector<cl_uint> dv = to_device(vg, queue);
+    bc::vector<V> dv = to_device(vg, queue);
     bc::vector<Offset> d_o = to_device(og, queue);
     if (by_key)
         clprim::segmented_sort_by_key(dk.begin() + guard_count, dk.begin() + guard_count + n, dv.begin() + guard_count,
@@ -80,10 +83,10 @@ void check(bc::command_queue& queue, const std::vector<K>& keys, const std::vect
         return;
     }
     std::vector<K> ek = keys;
-    std::vector<cl_uint> ev(vg.begin() + guard_count, vg.begin() + guard_count + n);
+    std::vector<V> ev(vg.begin() + guard_count, vg.begin() + guard_count + n);
     host_sort(ek, by_key ? &ev : nullptr, offsets, order);
     std::vector<K> gk(hk.begin() + guard_count, hk.begin() + guard_count + n);
-    std::vector<cl_uint> gv(hv.begin() + guard_count, hv.begin() + guard_count + n);
+    std::vector<V> gv(hv.begin() + guard_count, hv.begin() + guard_count + n);
     const long dkey = first_difference(gk, ek);
     BOOST_TEST(dkey == -1, label << ": keys differ first at " << dkey << " of " << n);
     if (by_key) {
@@ -118,6 +121,31 @@ std::vector<K> dup_keys(std::size_t n, std::uint64_t seed = 11)
 {
     return make_data<K>(n, distribution::few_distinct, seed);
 }
+
+
+// Keys whose bits vary only under `mask` (the rest one random pattern): the CPU path's radix sort
+// skips the passes of the digits that are the same in every key of a segment (one pass left:
+// an odd count, through the scratch first; two: even).
+template <class K>
+std::vector<K> masked_keys(std::size_t n, std::uint64_t mask, std::uint64_t seed)
+{
+    std::mt19937_64 rng(seed);
+    const std::uint64_t fixed = rng();
+    std::vector<K> v(n);
+    for (auto& x : v) {
+        const std::uint64_t bits = (fixed & ~mask) | (rng() & mask);
+        std::memcpy(&x, &bits, sizeof(K)); // the low bytes (little-endian host)
+    }
+    return v;
+}
+
+// Segment lengths around the CPU path's thresholds (rank sort up to 64 keys, the radix sort
+// above, one work-item up to 4096 keys at these sizes, the long path beyond), and empties.
+const std::vector<std::size_t> cpu_threshold_lengths = {0,  1,   2,   3,   15,   16,   17,   31,   32,   33,   63,   64, 65,
+                                                        0,  100, 255, 256, 257,  1023, 1024, 1025, 4095, 4096, 4097, 2,  5};
+
+using cpu_key_types = boost::mpl::list<cl_char, cl_uchar, cl_short, cl_ushort, cl_int, cl_uint, cl_long, cl_ulong,
+                                       cl_float, cl_double>;
 
 } // namespace
 
@@ -417,6 +445,82 @@ BOOST_AUTO_TEST_CASE(malformed_offsets_stay_inside)
         check(queue, keys, std::vector<cl_ulong>{0, ~cl_ulong(0), 1, ~cl_ulong(0) - 5, cl_ulong(n)},
               clprim::sort_order::descending, false, p + " ulong beyond", true);
     }
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(cpu_path_thresholds_every_key_type, K, cpu_key_types)
+{
+    // The CPU path's kernel (segmented_sort_cpu.cl) on every key type: lengths around its
+    // thresholds between guards (offsets[0] > 0), pairs ascending on duplicates (stability) and
+    // keys descending (extremes / float specials), all-equal keys (no pass) and keys equal but in
+    // one byte or in two (passes skipped: odd and even counts). Elsewhere than on CPU devices
+    // (the path forced on a GPU) the pairs only: a program less per type to compile.
+    if (!type_runs_here<K>()) return;
+    env_override force("CLPRIM_SEGMENTED_PATH", "cpu");
+    const auto offsets = offsets_from_lengths<cl_uint>(cpu_threshold_lengths, 9);
+    const std::size_t n = offsets.back() + 3;
+    const std::string t = "cpu " + type_label<K>();
+    const auto asc = clprim::sort_order::ascending, desc = clprim::sort_order::descending;
+    const distribution d = std::is_floating_point_v<K> ? distribution::float_specials : distribution::extremes;
+    const bool keys_too = on_cpu();
+    check(queue, dup_keys<K>(n), offsets, asc, true, t + " asc pairs duplicates");
+    check(queue, make_data<K>(n, d), offsets, asc, true, t + " asc pairs specials");
+    check(queue, make_data<K>(n, distribution::all_equal), offsets, asc, true, t + " asc pairs all equal");
+    if (keys_too) {
+        check(queue, make_data<K>(n, distribution::random), offsets, desc, false, t + " desc keys random");
+        check(queue, make_data<K>(n, d), offsets, desc, false, t + " desc keys specials");
+        check(queue, make_data<K>(n, distribution::sorted), offsets, desc, false, t + " desc keys sorted");
+    }
+    for (std::uint64_t mask : {0xffull, 0xff0000ull, 0xff00ffull, 0xf000000000000f00ull}) {
+        std::ostringstream m;
+        m << std::hex << mask;
+        check(queue, masked_keys<K>(n, mask, mask), offsets, asc, true, t + " asc pairs mask " + m.str());
+        if (keys_too)
+            check(queue, masked_keys<K>(n, mask, mask + 1), offsets, desc, false, t + " desc keys mask " + m.str());
+    }
+}
+
+BOOST_AUTO_TEST_CASE(cpu_path_limits_and_values)
+{
+    // The CPU path's thresholds moved by CLPRIM_SEGMENTED_CPU (rank sort up to 1, 16 or 33 keys;
+    // one work-item up to 1024, 64 or 8192 keys, the long path beyond; one work-item; 8192: the
+    // radix sort through the work-item's own scratch up to 4096 keys, 4097 through the
+    // segment's own positions), values of 1, 2, 4 and 8 bytes, and the
+    // default limit for one work-item (max(4096, n / (4 compute units))) at +-1.
+    env_override force("CLPRIM_SEGMENTED_PATH", "cpu");
+    const auto offsets = offsets_from_lengths<cl_uint>(cpu_threshold_lengths, 1);
+    const std::size_t n = offsets.back() + 1;
+    const auto asc = clprim::sort_order::ascending, desc = clprim::sort_order::descending;
+    for (const char* tune : {"1,1024", "16,64,1", "33", "64,8192"}) {
+        env_override t("CLPRIM_SEGMENTED_CPU", tune);
+        const std::string p = std::string("cpu ") + tune;
+        check(queue, dup_keys<cl_uint>(n), offsets, asc, true, p + " uint pairs");
+        check(queue, make_data<cl_float>(n, distribution::float_specials), offsets, desc, true, p + " float desc pairs");
+        check(queue, masked_keys<cl_ulong>(n, 0xff00ull, 5), offsets, asc, false, p + " ulong keys one pass");
+    }
+    check<cl_uint, cl_uint, cl_ulong>(queue, dup_keys<cl_uint>(n), offsets, asc, true, "cpu ulong values");
+    check<cl_int, cl_uint, cl_uchar>(queue, dup_keys<cl_int>(n), offsets, desc, true, "cpu uchar values");
+    check<cl_double, cl_uint, cl_ushort>(queue, dup_keys<cl_double>(n), offsets, asc, true, "cpu ushort values");
+    const std::size_t cu = std::max<std::size_t>(1, clprim::detail::profile_of(device).compute_units);
+    const std::size_t limit = 8192, total = 4 * cu * limit; // the default limit is total / (4 cu)
+    std::vector<std::size_t> lengths = {limit - 1, 3, limit, 70, limit + 1};
+    std::size_t used = 0;
+    for (std::size_t l : lengths) used += l;
+    for (; used + 1000 <= total; used += 1000) lengths.push_back(1000);
+    lengths.push_back(total - used);
+    check(queue, dup_keys<cl_uint>(total), offsets_from_lengths<cl_uint>(lengths, 0), asc, true, "cpu default limit");
+}
+
+BOOST_AUTO_TEST_CASE(cpu_path_malformed_offsets)
+{
+    // Overlapping and decreasing offsets whose segments the CPU path's rank sort and radix sort
+    // take at once (several work-items on the same keys): any order, nothing outside touched.
+    env_override force("CLPRIM_SEGMENTED_PATH", "cpu");
+    const std::size_t n = 3000;
+    const auto keys = make_data<cl_uint>(n, distribution::random);
+    const std::vector<cl_uint> bad = {0, 50, 10, 60, 20, 1000, 500, 1500, 1490, 1540, 2999, 3000, 0, 2000, 40, 7000};
+    check(queue, keys, bad, clprim::sort_order::ascending, true, "cpu overlapping pairs", true);
+    check(queue, make_data<cl_ulong>(n, distribution::random), bad, clprim::sort_order::descending, false,
+          "cpu overlapping ulong keys", true);
 }
 
 BOOST_AUTO_TEST_CASE(out_of_order_queue)
