@@ -36,6 +36,7 @@ sort_place place_of(const buffer_range& k, const buffer_range& v, bool has_value
 struct merge_kernels {
     bc::kernel partition, round, cpu_round, lead; // lead: merge_global_split (where it can run)
     bc::kernel gather;                            // merge_split_gather
+    bc::kernel walk;                              // merge_walk (where the policy walks)
     std::size_t round_wg = 0, partition_wg = 0, lead_wg = 0, gather_wg = 0; // the GPU kernels' largest work-groups (queried once)
 };
 
@@ -44,17 +45,22 @@ merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& op
                            const merge_policy& pol)
 {
     const bool search = pol.split_probes > 0;
-    thread_local std::map<std::tuple<cl_context, cl_device_id, std::string, bool, bool>, merge_kernels> cache;
-    const auto key = std::make_tuple(queue.get_context().get(), queue.get_device().id(), options, stream, search);
+    const bool walk = !cpu && !stream && pol.walk_per_cu > 0;
+    thread_local std::map<std::tuple<cl_context, cl_device_id, std::string, bool, bool, bool>, merge_kernels> cache;
+    const auto key = std::make_tuple(queue.get_context().get(), queue.get_device().id(), options, stream, search, walk);
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
     std::vector<std::string> files{"sort_key_order.cl", "merge_sort.cl"};
     if (!cpu) files.push_back("merge_path_search.cl");
     if (stream) files.push_back("merge_stream.cl");
+    if (walk) files.push_back("merge_walk.cl");
     const bc::program program = algorithms_program(queue.get_context(), files, options);
     merge_kernels k;
     if (cpu) k.cpu_round = program.create_kernel("merge_cpu_round");
-    else {
+    else if (walk) {
+        k.walk = program.create_kernel("merge_walk");
+        k.round_wg = pow2_group_size(k.walk, queue.get_device(), 1024);
+    } else {
         k.partition = program.create_kernel(search ? "merge_partition_search" : "merge_partition");
         k.round = program.create_kernel(stream ? "merge_stream" : "merge_global");
         k.round_wg = pow2_group_size(k.round, queue.get_device(), 1024);
@@ -103,8 +109,10 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         sr.order = r.order;
         const std::size_t e = pol.cpu ? 8 : pol.elems;
         const bool st = !pol.cpu && pol.stream_tiles > 0;
+        const bool walk = !pol.cpu && !st && pol.walk_per_cu > 0;
         const std::string options = sort_build_options(sr) + " -DMERGE_TWO_RANGES -DMERGE_ELEMS=" + std::to_string(e) +
                                     (st ? " -DMERGE_PROBES=" + std::to_string(pol.probes) : std::string()) +
+                                    (walk ? " -DMERGE_WALK_PROBES=" + std::to_string(pol.walk_probes) : std::string()) +
                                     (pol.cpu ? std::string() : merge_split_options(pol) + pol.options);
         merge_kernels* kp = &kernels_for(queue, options, pol.cpu, st, pol);
         merge_kernels& k = *kp;
@@ -117,6 +125,19 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         const sort_place aa = n1 ? a : b, bb = r.keys2.size ? b : a;
         const sort_place dst = place_of(r.keys_out, r.values_out, r.has_values);
         if (pol.cpu) return merge_round_cpu(queue, k.cpu_round, aa, bb, dst, n, n1, ceil_div(n, pol.chunks), true);
+        if (walk) {
+            // The persistent walk: wg work-items (the windows must fit local memory), spans of
+            // whole tiles spread evenly over walk_per_cu work-groups per compute unit.
+            const std::size_t local = profile_of(device).local_mem_size;
+            std::size_t wg = std::min(pol.group, k.round_wg);
+            while (wg > 1 && merge_walk_local_bytes(wg * elems, kbytes, vbytes) + 8 * pol.walk_probes + 64 > local) wg /= 2;
+            const std::size_t tile = wg * elems, tiles = ceil_div(n, tile);
+            const std::size_t per = pol.walk_tiles > 0 ? pol.walk_tiles
+                                                       : ceil_div(tiles, std::max<std::size_t>(1, device.compute_units()) * pol.walk_per_cu);
+            merge_round_shape shape{wg, tile, 0, merge_walk_local_bytes(tile, kbytes, vbytes)};
+            shape.span = per * tile;
+            return merge_round_gpu(queue, k.partition, k.walk, aa, bb, dst, n, n1, shape, bc::buffer(), true);
+        }
 
         const std::size_t wg = std::min(stream ? pol.round_group : pol.group, k.round_wg);
         const std::size_t tile = wg * elems;

@@ -73,7 +73,19 @@ struct merge_policy {
     // reads its local samples from there (in L2) and brackets each diagonal a second time from it
     // (within 1.5 split_gather keys) before the search in the runs. 0: off.
     std::size_t split_gather = 0;
+    // The public merge's persistent walk (merge_walk.cl, one launch, no partition kernel):
+    // walk_per_cu work-groups per compute unit (0: off, the split kernels), each owning an equal
+    // span of whole tiles (walk_tiles > 0: that many tiles each instead), its start found by a
+    // search of walk_probes positions a step shared by the work-group. CLPRIM_MERGE_WALK overrides.
+    std::size_t walk_per_cu = 0, walk_probes = 256, walk_tiles = 0;
 };
+
+// Local memory of merge_walk's work-group: the two windows of `tile` keys (plus one), then `tile`
+// values (aligned for them).
+inline std::size_t merge_walk_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes)
+{
+    return round_up((2 * tile + 1) * kbytes, std::max<std::size_t>(8, vbytes)) + tile * vbytes;
+}
 
 // The partition kernel's local memory (merge_partition_search): the samples of both runs, then
 // one count per work-item (split_items > 1).
@@ -208,6 +220,14 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
             p.split_items /= 2;
     }
     p.split_group = std::max(p.split_group, p.split_items);
+    // The persistent walk (the public merge only): CLPRIM_MERGE_WALK="per_cu[,probes[,tiles]]"
+    // (per_cu 0: the split kernels).
+    if (const auto w = knob_numbers("CLPRIM_MERGE_WALK", 1, 3, 0, 1 << 20)) {
+        p.walk_per_cu = (*w)[0];
+        if (w->size() >= 2) p.walk_probes = std::max<std::size_t>(1, std::min<std::size_t>((*w)[1], 1024));
+        if (w->size() >= 3) p.walk_tiles = (*w)[2];
+    }
+    if (!two_ranges) p.walk_per_cu = 0;
     while (p.split_samples > 0 && merge_split_local_bytes(p, kbytes) + merge_split_flag_bytes(p) + 1024 > local)
         p.split_samples /= 2;
     // CLPRIM_MERGE_OPTIONS adds build options (measurements). No register cap: with the full-tile

@@ -1,0 +1,163 @@
+// The merge path walked by persistent work-groups (issue #30): one launch, no partition kernel.
+// Joined after merge_sort.cl (SK, LOAD_SK, SK_LESS, pair_of, RUN_B, co_rank_local, merge_serial,
+// the conversions) and merge_path_search.cl (merge_path_search). Needs MERGE_ELEMS (outputs per
+// work-item and tile) and MERGE_WALK_PROBES (positions one step of the start's search probes,
+// shared by the work-group's first min(P, wg) work-items).
+//
+// merge_walk: about as many work-groups as the device holds at once; work-group w owns the outputs
+// [w * span, (w + 1) * span) of its pair of runs. It finds ONE split, the co-rank of its first
+// diagonal, by a search the whole work-group shares (P probes a step: log_(P+1) of the run length
+// dependent round trips, paid once, by all work-groups at the same time), then walks its outputs
+// a tile of T = wg * E at a time, knowing at each step where it stands in both runs (ai, bi):
+//  - the tile's windows, a[ai, ai + T) and b[bi, bi + T) (cut at the runs' ends), are in local
+//    memory side by side (the first T outputs from (ai, bi) take at most T keys of each run, so
+//    they come from the windows alone);
+//  - every work-item finds the tile's end in the windows (the co-rank of diagonal T, a binary
+//    search in local memory, broadcast reads) and at once issues the loads of the NEXT tile's
+//    windows into registers: they are in flight while the tile is merged and stored;
+//  - each work-item merges its E outputs serially after one co-rank search (merge_sort.cl's
+//    blocks), the outputs go back through local memory for coalesced stores, the values follow by
+//    the index each key came from (read from the runs in global memory);
+//  - the registers fill the windows for the next step.
+// The keys a window holds past what its tile takes are read again by the next step (from L2):
+// every key is read from DRAM once and written once. Nothing waits on another work-group.
+#ifndef MERGE_ELEMS
+#error "merge_walk.cl needs MERGE_ELEMS"
+#endif
+#ifndef MERGE_WALK_PROBES
+#error "merge_walk.cl needs MERGE_WALK_PROBES"
+#endif
+#ifndef SK_MAX
+#error "merge_walk.cl is joined after merge_sort.cl"
+#endif
+#ifndef MERGE_PATH_IN_FLIGHT
+#error "merge_walk.cl is joined after merge_path_search.cl"
+#endif
+
+#define WE MERGE_ELEMS
+
+// One round (the public merge: MERGE_TWO_RANGES, in[0, L) with in2[0, n - L); the sort's rounds:
+// runs of L side by side, span dividing 2L), `span` outputs per work-group. lmem: the windows'
+// keys (2T + 1: merge_serial reads one past the right window), then T values, aligned for V
+// (merge_walk_local_bytes).
+__kernel void merge_walk(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
+                         __global const SK* in2, ulong in2_off, __global const V* vin2, ulong vin2_off,
+                         __global SK* out, ulong out_off, __global V* vout, ulong vout_off, ulong n,
+                         ulong L, uint out_convert, ulong span, __local ulong4* lmem4)
+{
+    __local uint flags[MERGE_WALK_PROBES];
+    __local ulong cut;
+    MERGE_ROUND_OFFSETS();
+    const uint lid = get_local_id(0);
+    const uint wg = get_local_size(0);
+    const uint T = wg * WE;
+    __local SK* lk = (__local SK*)lmem4;
+#ifdef SORT_HAS_VALUES
+    const size_t v_align = sizeof(V) > 8 ? sizeof(V) : 8;
+    __local V* lv = (__local V*)((__local uchar*)lmem4 + ((2 * T + 1) * sizeof(SK) + v_align - 1) / v_align * v_align);
+#endif
+
+    const ulong o0 = get_group_id(0) * span;
+    if (o0 >= n) return; // the whole work-group (no barrier passed yet)
+    const ulong o1 = min(o0 + span, n);
+    ulong la, lb;
+    const ulong base = pair_of(o0, n, L, &la, &lb);
+    __global const SK* ka = in + base;
+    __global const SK* kb = RUN_B(in, in2, base, la);
+#ifdef SORT_HAS_VALUES
+    __global const V* va = vin + base;
+    __global const V* vb = RUN_B(vin, vin2, base, la);
+    __global V* vo = vout + o0;
+#endif
+    __global SK* ko = out + o0;
+
+    // The start: the co-rank of diagonal d0 in the pair, P probes a step shared by G work-items.
+    const ulong d0 = o0 - base;
+    const uint P = MERGE_WALK_PROBES;
+    uint G = min(P, wg);
+    while (P % G) --G;
+    ulong lo = d0 > lb ? d0 - lb : 0, hi = min(d0, la);
+    merge_path_search(ka, kb, d0, &lo, &hi, merge_path_steps(hi - lo, P), P, G, lid % G, flags, lid < G);
+    if (lid == 0) cut = lo;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    ulong ai = cut, bi = d0 - cut;
+    const ulong d_end = o1 - o0;
+
+    // The first windows.
+#pragma unroll
+    for (uint r = 0; r < WE; ++r) {
+        const uint l = lid + r * wg;
+        if (ai + l < la) lk[l] = LOAD_SK(ka[ai + l]);
+        if (bi + l < lb) lk[T + l] = LOAD_SK(kb[bi + l]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    for (ulong d = 0; d < d_end;) {
+        const uint tot = (uint)min((ulong)T, d_end - d); // outputs this step
+        const uint wa = (uint)min((ulong)T, la - ai);  // keys in the left window
+        const uint wb = (uint)min((ulong)T, lb - bi);  // and in the right one
+        // Where the step ends (every work-item: broadcast reads), then the next windows' loads.
+        const uint ta = co_rank_local(lk, 0, wa, T, wb, tot, 2 * T);
+        const ulong nai = ai + ta, nbi = bi + (tot - ta);
+        const bool more = d + tot < d_end;
+        SK pa[WE], pb[WE];
+#pragma unroll
+        for (uint r = 0; r < WE; ++r) {
+            const uint l = lid + r * wg;
+            pa[r] = more && nai + l < la ? ka[nai + l] : 0;
+            pb[r] = more && nbi + l < lb ? kb[nbi + l] : 0;
+        }
+
+        // This step's merge: E outputs per work-item.
+        const uint x = lid * WE;
+        const uint dx = min(x, tot);
+        const uint i0 = co_rank_local(lk, 0, wa, T, wb, dx, 2 * T);
+        SK kr[WE];
+        uint ix[WE];
+        merge_serial(lk, i0, wa, T + (dx - i0), T + wb, kr, ix, 2 * T);
+#ifdef SORT_HAS_VALUES
+        V vr[WE];
+#pragma unroll
+        for (uint e = 0; e < WE; ++e)
+            if (x + e < tot) vr[e] = ix[e] < T ? va[ai + ix[e]] : vb[bi + (ix[e] - T)];
+#endif
+        barrier(CLK_LOCAL_MEM_FENCE);
+        // Back through local memory (the left window's slots) for coalesced stores.
+#pragma unroll
+        for (uint e = 0; e < WE; ++e) {
+            if (x + e < tot) {
+                lk[x + e] = kr[e];
+#ifdef SORT_HAS_VALUES
+                lv[x + e] = vr[e];
+#endif
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (uint r = 0; r < WE; ++r) {
+            const uint l = lid + r * wg;
+            if (l < tot) {
+                const SK y = lk[l];
+                ko[d + l] = out_convert ? sortable_to_caller(y) : y;
+#ifdef SORT_HAS_VALUES
+                vo[d + l] = lv[l];
+#endif
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        // The next windows, from the registers.
+        if (more) {
+#pragma unroll
+            for (uint r = 0; r < WE; ++r) {
+                const uint l = lid + r * wg;
+                lk[l] = LOAD_SK(pa[r]);
+                lk[T + l] = LOAD_SK(pb[r]);
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        ai = nai;
+        bi = nbi;
+        d += tot;
+    }
+}
+#undef WE
