@@ -34,6 +34,12 @@
 #error "merge_walk.cl is joined after merge_path_search.cl"
 #endif
 
+// MERGE_WALK_PREFETCH (default 1): the next windows' loads go out before the merge, into
+// registers; 0 (measurements): after the stores, straight into local memory (fewer registers).
+#ifndef MERGE_WALK_PREFETCH
+#define MERGE_WALK_PREFETCH 1
+#endif
+
 #define WE MERGE_ELEMS
 
 // One round (the public merge: MERGE_TWO_RANGES, in[0, L) with in2[0, n - L); the sort's rounds:
@@ -100,6 +106,7 @@ __kernel void merge_walk(__global const SK* in, ulong in_off, __global const V* 
         const uint ta = co_rank_local(lk, 0, wa, T, wb, tot, 2 * T);
         const ulong nai = ai + ta, nbi = bi + (tot - ta);
         const bool more = d + tot < d_end;
+#if MERGE_WALK_PREFETCH
         SK pa[WE], pb[WE];
 #pragma unroll
         for (uint r = 0; r < WE; ++r) {
@@ -107,6 +114,7 @@ __kernel void merge_walk(__global const SK* in, ulong in_off, __global const V* 
             pa[r] = more && nai + l < la ? ka[nai + l] : 0;
             pb[r] = more && nbi + l < lb ? kb[nbi + l] : 0;
         }
+#endif
 
         // This step's merge: E outputs per work-item.
         const uint x = lid * WE;
@@ -145,13 +153,18 @@ __kernel void merge_walk(__global const SK* in, ulong in_off, __global const V* 
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        // The next windows, from the registers.
+        // The next windows, from the registers (or, without the prefetch, loaded only now).
         if (more) {
 #pragma unroll
             for (uint r = 0; r < WE; ++r) {
                 const uint l = lid + r * wg;
+#if MERGE_WALK_PREFETCH
                 lk[l] = LOAD_SK(pa[r]);
                 lk[T + l] = LOAD_SK(pb[r]);
+#else
+                if (nai + l < la) lk[l] = LOAD_SK(ka[nai + l]);
+                if (nbi + l < lb) lk[T + l] = LOAD_SK(kb[nbi + l]);
+#endif
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
