@@ -40,12 +40,44 @@
 #define MERGE_WALK_PREFETCH 1
 #endif
 
+// MERGE_WALK_STAGE (default 0): the outputs staged in a tile of local memory of their own
+// (3T + 1 keys in all) instead of the left window's slots.
+#ifndef MERGE_WALK_STAGE
+#define MERGE_WALK_STAGE 0
+#endif
+
 #define WE MERGE_ELEMS
+
+// The next windows into local memory (lk[0, T) and lk[T, 2T)): from the registers pa / pb, or
+// without the prefetch loaded only now from a[na...] and b[nb...] (within the runs' lengths).
+inline void walk_refill(__local SK* lk, const uint T, const SK* pa, const SK* pb, __global const SK* ka, const ulong na,
+                        const ulong la, __global const SK* kb, const ulong nb, const ulong lb)
+{
+    const uint lid = get_local_id(0), wg = get_local_size(0);
+#pragma unroll
+    for (uint r = 0; r < WE; ++r) {
+        const uint l = lid + r * wg;
+#if MERGE_WALK_PREFETCH
+        (void)ka; (void)na; (void)la; (void)kb; (void)nb; (void)lb;
+        lk[l] = LOAD_SK(pa[r]);
+        lk[T + l] = LOAD_SK(pb[r]);
+#else
+        (void)pa; (void)pb;
+        if (na + l < la) lk[l] = LOAD_SK(ka[na + l]);
+        if (nb + l < lb) lk[T + l] = LOAD_SK(kb[nb + l]);
+#endif
+    }
+}
+#if MERGE_WALK_PREFETCH
+#define WALK_REFILL() if (more) walk_refill(lk, T, pa, pb, ka, nai, la, kb, nbi, lb)
+#else
+#define WALK_REFILL() if (more) walk_refill(lk, T, 0, 0, ka, nai, la, kb, nbi, lb)
+#endif
 
 // One round (the public merge: MERGE_TWO_RANGES, in[0, L) with in2[0, n - L); the sort's rounds:
 // runs of L side by side, span dividing 2L), `span` outputs per work-group. lmem: the windows'
-// keys (2T + 1: merge_serial reads one past the right window), then T values, aligned for V
-// (merge_walk_local_bytes).
+// keys (2T + 1: merge_serial reads one past the right window; MERGE_WALK_STAGE: T more for the
+// staged outputs), then T values, aligned for V (merge_walk_local_bytes).
 __kernel void merge_walk(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
                          __global const SK* in2, ulong in2_off, __global const V* vin2, ulong vin2_off,
                          __global SK* out, ulong out_off, __global V* vout, ulong vout_off, ulong n,
@@ -60,7 +92,8 @@ __kernel void merge_walk(__global const SK* in, ulong in_off, __global const V* 
     __local SK* lk = (__local SK*)lmem4;
 #ifdef SORT_HAS_VALUES
     const size_t v_align = sizeof(V) > 8 ? sizeof(V) : 8;
-    __local V* lv = (__local V*)((__local uchar*)lmem4 + ((2 * T + 1) * sizeof(SK) + v_align - 1) / v_align * v_align);
+    __local V* lv = (__local V*)((__local uchar*)lmem4 +
+                                 (((MERGE_WALK_STAGE ? 3 : 2) * T + 1) * sizeof(SK) + v_align - 1) / v_align * v_align);
 #endif
 
     const ulong o0 = get_group_id(0) * span;
@@ -130,47 +163,47 @@ __kernel void merge_walk(__global const SK* in, ulong in_off, __global const V* 
             if (x + e < tot) vr[e] = ix[e] < T ? va[ai + ix[e]] : vb[bi + (ix[e] - T)];
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
-        // Back through local memory (the left window's slots) for coalesced stores.
+        // Back through local memory for coalesced stores: the left window's slots, or with
+        // MERGE_WALK_STAGE a staging tile of its own, so that the next windows go in at once and
+        // the step takes two barriers instead of four.
+#if MERGE_WALK_STAGE
+        __local SK* ls = lk + 2 * T + 1;
+#else
+        __local SK* ls = lk;
+#endif
 #pragma unroll
         for (uint e = 0; e < WE; ++e) {
             if (x + e < tot) {
-                lk[x + e] = kr[e];
+                ls[x + e] = kr[e];
 #ifdef SORT_HAS_VALUES
                 lv[x + e] = vr[e];
 #endif
             }
         }
+#if MERGE_WALK_STAGE
+        WALK_REFILL();
+#endif
         barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
         for (uint r = 0; r < WE; ++r) {
             const uint l = lid + r * wg;
             if (l < tot) {
-                const SK y = lk[l];
+                const SK y = ls[l];
                 ko[d + l] = out_convert ? sortable_to_caller(y) : y;
 #ifdef SORT_HAS_VALUES
                 vo[d + l] = lv[l];
 #endif
             }
         }
+#if !MERGE_WALK_STAGE
         barrier(CLK_LOCAL_MEM_FENCE);
-        // The next windows, from the registers (or, without the prefetch, loaded only now).
-        if (more) {
-#pragma unroll
-            for (uint r = 0; r < WE; ++r) {
-                const uint l = lid + r * wg;
-#if MERGE_WALK_PREFETCH
-                lk[l] = LOAD_SK(pa[r]);
-                lk[T + l] = LOAD_SK(pb[r]);
-#else
-                if (nai + l < la) lk[l] = LOAD_SK(ka[nai + l]);
-                if (nbi + l < lb) lk[T + l] = LOAD_SK(kb[nbi + l]);
+        WALK_REFILL();
+        barrier(CLK_LOCAL_MEM_FENCE);
 #endif
-            }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
         ai = nai;
         bi = nbi;
         d += tot;
     }
 }
+#undef WALK_REFILL
 #undef WE

@@ -242,12 +242,12 @@ BOOST_AUTO_TEST_CASE(split_searches_forced)
     }
 }
 
-// The persistent walk (CLPRIM_MERGE_WALK="per_cu[,probes[,tiles]]", merge_walk.cl) on tiles of
-// 4 x 3 keys: work-groups per compute unit (spans spread evenly), a given count of tiles per
-// work-group (1, 3: sizes around the tile T = 12 and the span C = 36 and their multiples), binary
-// and many-probe start searches; adversarial splits: all of the first range before the second, all
-// after, interleaved, all keys equal, one range much longer; keys and values (32-bit indices,
-// 64-bit keys), both orders.
+// The persistent walk (CLPRIM_MERGE_WALK="per_cu[,probes[,tiles[,stage]]]", merge_walk.cl) on
+// tiles of 4 x 3 keys: work-groups per compute unit (spans spread evenly), a given count of tiles
+// per work-group (1, 3: sizes around the tile T = 12 and the span C = 36 and their multiples),
+// binary and many-probe start searches, outputs staged in a tile of their own (stage 1);
+// adversarial splits: all of the first range before the second, all after, interleaved, all keys
+// equal, one range much longer; keys and values (32-bit indices, 64-bit keys), both orders.
 BOOST_AUTO_TEST_CASE(walk_forced)
 {
     env_override path("CLPRIM_MERGE_PATH", "gpu");
@@ -255,7 +255,7 @@ BOOST_AUTO_TEST_CASE(walk_forced)
     std::vector<std::pair<std::size_t, std::size_t>> sizes(size_pairs.begin(), size_pairs.end() - 1);
     for (std::size_t n : {11, 12, 13, 35, 36, 37, 71, 72, 73, 108, 109})
         for (std::size_t n1 : {std::size_t(0), n / 3, n / 2, n - 1}) sizes.emplace_back(n1, n - n1);
-    for (const char* walk : {"1", "3,1", "2,256,1", "1,256,3", "1,64,1000"}) {
+    for (const char* walk : {"1", "3,1", "2,256,1", "1,256,3", "1,64,1000", "2,256,0,1", "1,256,3,1"}) {
         env_override w("CLPRIM_MERGE_WALK", walk);
         for (auto s : sizes)
             for (auto d : {distribution::random, distribution::all_equal})
