@@ -77,7 +77,7 @@ struct merge_policy {
     // walk_per_cu work-groups per compute unit (0: off, the split kernels), each owning an equal
     // span of whole tiles (walk_tiles > 0: that many tiles each instead), its start found by a
     // search of walk_probes positions a step shared by the work-group. CLPRIM_MERGE_WALK overrides.
-    std::size_t walk_per_cu = 0, walk_probes = 256, walk_tiles = 0;
+    std::size_t walk_per_cu = 0, walk_probes = 32, walk_tiles = 0;
     bool walk_stage = false; // the outputs staged in a tile of their own (two barriers a step, not four)
 };
 
