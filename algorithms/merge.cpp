@@ -110,10 +110,15 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         const std::size_t e = pol.cpu ? 8 : pol.elems;
         const bool st = !pol.cpu && pol.stream_tiles > 0;
         const bool walk = !pol.cpu && !st && pol.walk_per_cu > 0;
+        // The walk's double-buffered windows: NVIDIA's asynchronous copies for 4- and 8-byte keys
+        // (2), plain copies elsewhere (1).
+        const int walk_async = !walk || !pol.walk_async ? 0 : profile_of(device).nvidia && (kbytes == 4 || kbytes == 8) ? 2 : 1;
         const std::string options = sort_build_options(sr) + " -DMERGE_TWO_RANGES -DMERGE_ELEMS=" + std::to_string(e) +
                                     (st ? " -DMERGE_PROBES=" + std::to_string(pol.probes) : std::string()) +
                                     (walk ? " -DMERGE_WALK_PROBES=" + std::to_string(pol.walk_probes) +
-                                                   " -DMERGE_WALK_STAGE=" + std::to_string(pol.walk_stage ? 1 : 0)
+                                                   " -DMERGE_WALK_STAGE=" + std::to_string(pol.walk_stage ? 1 : 0) +
+                                                   " -DMERGE_WALK_ASYNC=" + std::to_string(walk_async) +
+                                                   " -DMERGE_WALK_CP_BYTES=" + std::to_string(kbytes)
                                           : std::string()) +
                                     (pol.cpu ? std::string() : merge_split_options(pol) + pol.options);
         merge_kernels* kp = &kernels_for(queue, options, pol.cpu, st, pol);
@@ -132,11 +137,11 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
             // whole tiles spread evenly over walk_per_cu work-groups per compute unit.
             const std::size_t local = profile_of(device).local_mem_size;
             std::size_t wg = std::min(pol.group, k.round_wg);
-            while (wg > 1 && merge_walk_local_bytes(wg * elems, kbytes, vbytes, pol.walk_stage) + 8 * pol.walk_probes + 64 > local) wg /= 2;
+            while (wg > 1 && merge_walk_local_bytes(wg * elems, kbytes, vbytes, pol.walk_stage, walk_async > 0) + 8 * pol.walk_probes + 64 > local) wg /= 2;
             const std::size_t tile = wg * elems, tiles = ceil_div(n, tile);
             const std::size_t per = pol.walk_tiles > 0 ? pol.walk_tiles
                                                        : ceil_div(tiles, std::max<std::size_t>(1, device.compute_units()) * pol.walk_per_cu);
-            merge_round_shape shape{wg, tile, 0, merge_walk_local_bytes(tile, kbytes, vbytes, pol.walk_stage)};
+            merge_round_shape shape{wg, tile, 0, merge_walk_local_bytes(tile, kbytes, vbytes, pol.walk_stage, walk_async > 0)};
             shape.span = per * tile;
             return merge_round_gpu(queue, k.partition, k.walk, aa, bb, dst, n, n1, shape, bc::buffer(), true);
         }

@@ -79,13 +79,18 @@ struct merge_policy {
     // search of walk_probes positions a step shared by the work-group. CLPRIM_MERGE_WALK overrides.
     std::size_t walk_per_cu = 0, walk_probes = 32, walk_tiles = 0;
     bool walk_stage = false; // the outputs staged in a tile of their own (two barriers a step, not four)
+    // The next windows double-buffered in local memory instead of registers (NVIDIA: asynchronous
+    // copies, 4- and 8-byte keys; elsewhere plain copies, for tests).
+    bool walk_async = false;
 };
 
 // Local memory of merge_walk's work-group: the two windows of `tile` keys (plus one; with `stage`
 // a tile of staged outputs after them), then `tile` values (aligned for them).
-inline std::size_t merge_walk_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes, bool stage)
+// With `async` two pairs of windows (2 (2 tile + 1) keys), no staging tile.
+inline std::size_t merge_walk_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes, bool stage, bool async = false)
 {
-    return round_up(((stage ? 3 : 2) * tile + 1) * kbytes, std::max<std::size_t>(8, vbytes)) + tile * vbytes;
+    const std::size_t keys = async ? 2 * (2 * tile + 1) : (stage ? 3 : 2) * tile + 1;
+    return round_up(keys * kbytes, std::max<std::size_t>(8, vbytes)) + tile * vbytes;
 }
 
 // The partition kernel's local memory (merge_partition_search): the samples of both runs, then
@@ -221,13 +226,15 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
             p.split_items /= 2;
     }
     p.split_group = std::max(p.split_group, p.split_items);
-    // The persistent walk (the public merge only): CLPRIM_MERGE_WALK="per_cu[,probes[,tiles[,stage]]]"
-    // (per_cu 0: the split kernels; tiles 0: spread by per_cu).
-    if (const auto w = knob_numbers("CLPRIM_MERGE_WALK", 1, 4, 0, 1 << 20)) {
+    // The persistent walk (the public merge only):
+    // CLPRIM_MERGE_WALK="per_cu[,probes[,tiles[,stage[,async]]]]" (per_cu 0: the split kernels;
+    // tiles 0: spread by per_cu).
+    if (const auto w = knob_numbers("CLPRIM_MERGE_WALK", 1, 5, 0, 1 << 20)) {
         p.walk_per_cu = (*w)[0];
         if (w->size() >= 2) p.walk_probes = std::max<std::size_t>(1, std::min<std::size_t>((*w)[1], 1024));
         if (w->size() >= 3) p.walk_tiles = (*w)[2];
         if (w->size() >= 4) p.walk_stage = (*w)[3] != 0;
+        if (w->size() >= 5) p.walk_async = (*w)[4] != 0;
     }
     if (!two_ranges) p.walk_per_cu = 0;
     while (p.split_samples > 0 && merge_split_local_bytes(p, kbytes) + merge_split_flag_bytes(p) + 1024 > local)

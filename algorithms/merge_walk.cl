@@ -46,6 +46,28 @@
 #define MERGE_WALK_STAGE 0
 #endif
 
+// MERGE_WALK_ASYNC (default 0): the next windows go into a second pair of windows in local memory
+// (double buffering, 2 (2T + 1) keys) instead of registers: 2 by NVIDIA's asynchronous copies
+// (cp.async, sm_80 on: no registers held while the step merges; 4- and 8-byte keys, the host's
+// choice; MERGE_WALK_CP_BYTES the key's size), 1 by plain copies (other devices: the same steps,
+// for tests). The copied keys are converted (LOAD_SK) in place once they have landed.
+#ifndef MERGE_WALK_ASYNC
+#define MERGE_WALK_ASYNC 0
+#endif
+#if MERGE_WALK_ASYNC == 2
+#ifndef MERGE_WALK_CP_BYTES
+#error "merge_walk.cl with MERGE_WALK_ASYNC=2 needs MERGE_WALK_CP_BYTES (the key's size: 4 or 8)"
+#endif
+#define WALK_STR2(x) #x
+#define WALK_STR(x) WALK_STR2(x)
+#define WALK_COPY(dst, src) \
+    asm volatile("cp.async.ca.shared.global [%0], [%1], " WALK_STR(MERGE_WALK_CP_BYTES) ";" ::"l"((ulong)(dst)), "l"((ulong)(src)) : "memory")
+#define WALK_COPY_WAIT() asm volatile("cp.async.wait_all;" ::: "memory")
+#else
+#define WALK_COPY(dst, src) (*(dst) = *(src))
+#define WALK_COPY_WAIT()
+#endif
+
 #define WE MERGE_ELEMS
 
 // The next windows into local memory (lk[0, T) and lk[T, 2T)): from the registers pa / pb, or
@@ -89,11 +111,12 @@ __kernel void merge_walk(__global const SK* in, ulong in_off, __global const V* 
     const uint lid = get_local_id(0);
     const uint wg = get_local_size(0);
     const uint T = wg * WE;
-    __local SK* lk = (__local SK*)lmem4;
+    __local SK* const lbuf = (__local SK*)lmem4;
+    __local SK* lk = lbuf; // this step's windows (MERGE_WALK_ASYNC: one of two pairs)
 #ifdef SORT_HAS_VALUES
     const size_t v_align = sizeof(V) > 8 ? sizeof(V) : 8;
-    __local V* lv = (__local V*)((__local uchar*)lmem4 +
-                                 (((MERGE_WALK_STAGE ? 3 : 2) * T + 1) * sizeof(SK) + v_align - 1) / v_align * v_align);
+    const size_t key_slots = MERGE_WALK_ASYNC ? 2 * (2 * T + 1) : (MERGE_WALK_STAGE ? 3 : 2) * T + 1;
+    __local V* lv = (__local V*)((__local uchar*)lmem4 + (key_slots * sizeof(SK) + v_align - 1) / v_align * v_align);
 #endif
 
     const ulong o0 = get_group_id(0) * span;
@@ -139,7 +162,17 @@ __kernel void merge_walk(__global const SK* in, ulong in_off, __global const V* 
         const uint ta = co_rank_local(lk, 0, wa, T, wb, tot, 2 * T);
         const ulong nai = ai + ta, nbi = bi + (tot - ta);
         const bool more = d + tot < d_end;
-#if MERGE_WALK_PREFETCH
+#if MERGE_WALK_ASYNC
+        __local SK* lnext = lk == lbuf ? lbuf + 2 * T + 1 : lbuf;
+        if (more) {
+#pragma unroll
+            for (uint r = 0; r < WE; ++r) {
+                const uint l = lid + r * wg;
+                if (nai + l < la) WALK_COPY(lnext + l, ka + nai + l);
+                if (nbi + l < lb) WALK_COPY(lnext + T + l, kb + nbi + l);
+            }
+        }
+#elif MERGE_WALK_PREFETCH
         SK pa[WE], pb[WE];
 #pragma unroll
         for (uint r = 0; r < WE; ++r) {
@@ -166,7 +199,7 @@ __kernel void merge_walk(__global const SK* in, ulong in_off, __global const V* 
         // Back through local memory for coalesced stores: the left window's slots, or with
         // MERGE_WALK_STAGE a staging tile of its own, so that the next windows go in at once and
         // the step takes two barriers instead of four.
-#if MERGE_WALK_STAGE
+#if MERGE_WALK_STAGE && !MERGE_WALK_ASYNC
         __local SK* ls = lk + 2 * T + 1;
 #else
         __local SK* ls = lk;
@@ -180,7 +213,7 @@ __kernel void merge_walk(__global const SK* in, ulong in_off, __global const V* 
 #endif
             }
         }
-#if MERGE_WALK_STAGE
+#if MERGE_WALK_STAGE && !MERGE_WALK_ASYNC
         WALK_REFILL();
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -195,7 +228,21 @@ __kernel void merge_walk(__global const SK* in, ulong in_off, __global const V* 
 #endif
             }
         }
-#if !MERGE_WALK_STAGE
+#if MERGE_WALK_ASYNC
+        // The next windows have landed (each work-item waits for its own copies and converts
+        // them), the barrier shows them to all; this step's buffer takes the step after next.
+        WALK_COPY_WAIT();
+        if (more) {
+#pragma unroll
+            for (uint r = 0; r < WE; ++r) {
+                const uint l = lid + r * wg;
+                if (nai + l < la) lnext[l] = LOAD_SK(lnext[l]);
+                if (nbi + l < lb) lnext[T + l] = LOAD_SK(lnext[T + l]);
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        lk = lnext;
+#elif !MERGE_WALK_STAGE
         barrier(CLK_LOCAL_MEM_FENCE);
         WALK_REFILL();
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -206,4 +253,6 @@ __kernel void merge_walk(__global const SK* in, ulong in_off, __global const V* 
     }
 }
 #undef WALK_REFILL
+#undef WALK_COPY
+#undef WALK_COPY_WAIT
 #undef WE
