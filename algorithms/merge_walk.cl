@@ -68,6 +68,13 @@
 #define WALK_COPY_WAIT()
 #endif
 
+// The copied keys need no conversion where LOAD_SK is the identity (unsigned keys ascending).
+#if defined(MERGE_TWO_RANGES) && (K_IS_FLOAT || K_IS_SIGNED || defined(SORT_DESCENDING))
+#define WALK_LOAD_IDENTITY 0
+#else
+#define WALK_LOAD_IDENTITY 1
+#endif
+
 #define WE MERGE_ELEMS
 
 // The next windows into local memory (lk[0, T) and lk[T, 2T)): from the registers pa / pb, or
@@ -232,7 +239,7 @@ __kernel void merge_walk(__global const SK* in, ulong in_off, __global const V* 
         // The next windows have landed (each work-item waits for its own copies and converts
         // them), the barrier shows them to all; this step's buffer takes the step after next.
         WALK_COPY_WAIT();
-        if (more) {
+        if (more && !WALK_LOAD_IDENTITY) {
 #pragma unroll
             for (uint r = 0; r < WE; ++r) {
                 const uint l = lid + r * wg;
@@ -255,4 +262,5 @@ __kernel void merge_walk(__global const SK* in, ulong in_off, __global const V* 
 #undef WALK_REFILL
 #undef WALK_COPY
 #undef WALK_COPY_WAIT
+#undef WALK_LOAD_IDENTITY
 #undef WE
