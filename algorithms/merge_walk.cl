@@ -50,7 +50,8 @@
 // (double buffering, 2 (2T + 1) keys) instead of registers: 2 by NVIDIA's asynchronous copies
 // (cp.async, sm_80 on: no registers held while the step merges; 4- and 8-byte keys, the host's
 // choice; MERGE_WALK_CP_BYTES the key's size), 1 by plain copies (other devices: the same steps,
-// for tests). The copied keys are converted (LOAD_SK) in place once they have landed.
+// for tests). The copied keys are converted (LOAD_SK) in place once they have landed. WALK_COPY(i,
+// src): key *src into lbuf[i] (by its shared-space address, sbase + i keys).
 #ifndef MERGE_WALK_ASYNC
 #define MERGE_WALK_ASYNC 0
 #endif
@@ -60,11 +61,12 @@
 #endif
 #define WALK_STR2(x) #x
 #define WALK_STR(x) WALK_STR2(x)
-#define WALK_COPY(dst, src) \
-    asm volatile("cp.async.ca.shared.global [%0], [%1], " WALK_STR(MERGE_WALK_CP_BYTES) ";" ::"l"((ulong)(dst)), "l"((ulong)(src)) : "memory")
+#define WALK_COPY(i, src) \
+    asm volatile("cp.async.ca.shared.global [%0], [%1], " WALK_STR(MERGE_WALK_CP_BYTES) ";" ::"l"(sbase + (ulong)(i) * sizeof(SK)), \
+                 "l"((ulong)(src)) : "memory")
 #define WALK_COPY_WAIT() asm volatile("cp.async.wait_all;" ::: "memory")
 #else
-#define WALK_COPY(dst, src) (*(dst) = *(src))
+#define WALK_COPY(i, src) (lbuf[i] = *(src))
 #define WALK_COPY_WAIT()
 #endif
 
@@ -120,6 +122,14 @@ __kernel void merge_walk(__global const SK* in, ulong in_off, __global const V* 
     const uint T = wg * WE;
     __local SK* const lbuf = (__local SK*)lmem4;
     __local SK* lk = lbuf; // this step's windows (MERGE_WALK_ASYNC: one of two pairs)
+#if MERGE_WALK_ASYNC == 2
+    // lbuf's address in the shared state space, as cp.async takes it: the pointer's value where
+    // that already is one, else converted from the generic window (isspacep says which).
+    ulong sbase;
+    asm("{\n\t.reg .pred p;\n\tisspacep.shared p, %1;\n\tcvta.to.shared.u64 %0, %1;\n\t@!p mov.u64 %0, %1;\n\t}"
+        : "=l"(sbase)
+        : "l"((ulong)lbuf));
+#endif
 #ifdef SORT_HAS_VALUES
     const size_t v_align = sizeof(V) > 8 ? sizeof(V) : 8;
     const size_t key_slots = MERGE_WALK_ASYNC ? 2 * (2 * T + 1) : (MERGE_WALK_STAGE ? 3 : 2) * T + 1;
@@ -170,13 +180,14 @@ __kernel void merge_walk(__global const SK* in, ulong in_off, __global const V* 
         const ulong nai = ai + ta, nbi = bi + (tot - ta);
         const bool more = d + tot < d_end;
 #if MERGE_WALK_ASYNC
-        __local SK* lnext = lk == lbuf ? lbuf + 2 * T + 1 : lbuf;
+        const uint next = lk == lbuf ? 2 * T + 1 : 0; // the other pair of windows
+        __local SK* lnext = lbuf + next;
         if (more) {
 #pragma unroll
             for (uint r = 0; r < WE; ++r) {
                 const uint l = lid + r * wg;
-                if (nai + l < la) WALK_COPY(lnext + l, ka + nai + l);
-                if (nbi + l < lb) WALK_COPY(lnext + T + l, kb + nbi + l);
+                if (nai + l < la) WALK_COPY(next + l, ka + nai + l);
+                if (nbi + l < lb) WALK_COPY(next + T + l, kb + nbi + l);
             }
         }
 #elif MERGE_WALK_PREFETCH
