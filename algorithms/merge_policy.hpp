@@ -86,10 +86,10 @@ struct merge_policy {
 
 // Local memory of merge_walk's work-group: the two windows of `tile` keys (plus one; with `stage`
 // a tile of staged outputs after them), then `tile` values (aligned for them).
-// With `async` two pairs of windows (2 (2 tile + 1) keys), no staging tile.
+// With `async` two pairs of windows (2 (2 tile + 1) keys), then with `stage` the staged tile.
 inline std::size_t merge_walk_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes, bool stage, bool async = false)
 {
-    const std::size_t keys = async ? 2 * (2 * tile + 1) : (stage ? 3 : 2) * tile + 1;
+    const std::size_t keys = async ? 2 * (2 * tile + 1) + (stage ? tile : 0) : (stage ? 3 : 2) * tile + 1;
     return round_up(keys * kbytes, std::max<std::size_t>(8, vbytes)) + tile * vbytes;
 }
 

@@ -47,7 +47,7 @@
 #endif
 
 // MERGE_WALK_ASYNC (default 0): the next windows go into a second pair of windows in local memory
-// (double buffering, 2 (2T + 1) keys) instead of registers: 2 by NVIDIA's asynchronous copies
+// (double buffering, 2 (2T + 1) keys, then T staged outputs with MERGE_WALK_STAGE) instead of registers: 2 by NVIDIA's asynchronous copies
 // (cp.async, sm_80 on: no registers held while the step merges; 4- and 8-byte keys, the host's
 // choice; MERGE_WALK_CP_BYTES the key's size), 1 by plain copies (other devices: the same steps,
 // for tests). The copied keys are converted (LOAD_SK) in place once they have landed. WALK_COPY(i,
@@ -132,7 +132,7 @@ __kernel void merge_walk(__global const SK* in, ulong in_off, __global const V* 
 #endif
 #ifdef SORT_HAS_VALUES
     const size_t v_align = sizeof(V) > 8 ? sizeof(V) : 8;
-    const size_t key_slots = MERGE_WALK_ASYNC ? 2 * (2 * T + 1) : (MERGE_WALK_STAGE ? 3 : 2) * T + 1;
+    const size_t key_slots = MERGE_WALK_ASYNC ? 2 * (2 * T + 1) + (MERGE_WALK_STAGE ? T : 0) : (MERGE_WALK_STAGE ? 3 : 2) * T + 1;
     __local V* lv = (__local V*)((__local uchar*)lmem4 + (key_slots * sizeof(SK) + v_align - 1) / v_align * v_align);
 #endif
 
@@ -213,14 +213,20 @@ __kernel void merge_walk(__global const SK* in, ulong in_off, __global const V* 
         for (uint e = 0; e < WE; ++e)
             if (x + e < tot) vr[e] = ix[e] < T ? va[ai + ix[e]] : vb[bi + (ix[e] - T)];
 #endif
-        barrier(CLK_LOCAL_MEM_FENCE);
         // Back through local memory for coalesced stores: the left window's slots, or with
         // MERGE_WALK_STAGE a staging tile of its own, so that the next windows go in at once and
-        // the step takes two barriers instead of four.
-#if MERGE_WALK_STAGE && !MERGE_WALK_ASYNC
+        // the step takes two barriers instead of four (with MERGE_WALK_ASYNC the outputs go there
+        // as soon as they are merged: the stores that read it last step are behind the barrier
+        // that ended it).
+#if MERGE_WALK_STAGE && MERGE_WALK_ASYNC
+        __local SK* ls = lbuf + 2 * (2 * T + 1);
+#elif MERGE_WALK_STAGE
         __local SK* ls = lk + 2 * T + 1;
 #else
         __local SK* ls = lk;
+#endif
+#if !(MERGE_WALK_STAGE && MERGE_WALK_ASYNC)
+        barrier(CLK_LOCAL_MEM_FENCE);
 #endif
 #pragma unroll
         for (uint e = 0; e < WE; ++e) {
