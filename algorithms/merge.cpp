@@ -120,7 +120,8 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
                                                    " -DMERGE_WALK_ASYNC=" + std::to_string(walk_async) +
                                                    " -DMERGE_WALK_CP_BYTES=" + std::to_string(kbytes)
                                           : std::string()) +
-                                    (pol.cpu ? std::string() : merge_split_options(pol) + pol.options);
+                                    (pol.cpu ? std::string() : merge_split_options(pol) + pol.options) +
+                                    (!pol.cpu && pol.l2_prefetch > 0 ? " -DMERGE_L2_PREFETCH=" + std::to_string(pol.l2_prefetch) : std::string());
         merge_kernels* kp = &kernels_for(queue, options, pol.cpu, st, pol);
         merge_kernels& k = *kp;
         const std::size_t elems = pol.cpu ? 8 : pol.elems;

@@ -82,6 +82,9 @@ struct merge_policy {
     // The next windows double-buffered in local memory instead of registers (NVIDIA: asynchronous
     // copies, 4- and 8-byte keys; elsewhere plain copies, for tests).
     bool walk_async = false;
+    // The public merge on NVIDIA: the partition kernel first warms L2 with this many keys of the
+    // start of both runs (prefetch.global.L2; 0: off). CLPRIM_MERGE_PREFETCH overrides.
+    std::size_t l2_prefetch = 0;
 };
 
 // Local memory of merge_walk's work-group: the two windows of `tile` keys (plus one; with `stage`
@@ -237,6 +240,8 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
         if (w->size() >= 5) p.walk_async = (*w)[4] != 0;
     }
     if (!two_ranges) p.walk_per_cu = 0;
+    if (const auto k = knob_number("CLPRIM_MERGE_PREFETCH", 0, std::size_t(1) << 30)) p.l2_prefetch = *k;
+    if (!two_ranges || !profile.nvidia) p.l2_prefetch = 0;
     while (p.split_samples > 0 && merge_split_local_bytes(p, kbytes) + merge_split_flag_bytes(p) + 1024 > local)
         p.split_samples /= 2;
     // CLPRIM_MERGE_OPTIONS adds build options (measurements). No register cap: with the full-tile
