@@ -248,7 +248,8 @@ BOOST_AUTO_TEST_CASE(split_searches_forced)
 // binary and many-probe start searches, outputs staged in a tile of their own (stage 1), the next
 // windows double-buffered in local memory (async 1; cp.async on NVIDIA), both;
 // adversarial splits: all of the first range before the second, all after, interleaved, all keys
-// equal, one range much longer; keys and values (32-bit indices, 64-bit keys), both orders.
+// equal, one range much longer; keys and values (32-bit indices, 64-bit keys), both orders; an
+// out-of-order queue.
 BOOST_AUTO_TEST_CASE(walk_forced)
 {
     env_override path("CLPRIM_MERGE_PATH", "gpu");
@@ -285,6 +286,15 @@ BOOST_AUTO_TEST_CASE(walk_forced)
     }
     env_override w("CLPRIM_MERGE_WALK", "2");
     check_merge<cl_uint>(65537, 30011, distribution::few_distinct, order_t::descending, queue);
+    // An out-of-order queue (the register and the double-buffered windows).
+    const auto props = device.get_info<cl_command_queue_properties>(CL_DEVICE_QUEUE_PROPERTIES);
+    if (!(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) return;
+    bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    for (const char* walk : {"1,32,3", "1,32,3,0,1"}) {
+        env_override w2("CLPRIM_MERGE_WALK", walk);
+        check_merge<cl_uint>(1000, 501, distribution::random, order_t::ascending, ooo);
+        check_pairs<cl_uint, cl_uint>(333, 1000, distribution::few_distinct, order_t::descending, ooo);
+    }
 }
 
 // Values of every width follow their keys (on the device's own path).
