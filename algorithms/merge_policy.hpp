@@ -239,6 +239,21 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
         if (w->size() >= 4) p.walk_stage = (*w)[3] != 0;
         if (w->size() >= 5) p.walk_async = (*w)[4] != 0;
     }
+    // The public merge's defaults on NVIDIA (H100, docs/RESULTS.md "#30 (s7-merge)"):
+    //  - 32-bit keys alone: the persistent walk with cp.async windows where each of its work-groups (6 per
+    //    SM, 128 work-items: the two pairs of windows fit 48 KiB) takes one tile: merge_global's
+    //    shape without the partition launch (uint 2^16 / 2^18 / 2^20: 0.023-0.025 / 0.023-0.024 /
+    //    0.025-0.026 ms against the split pair's 0.051 / 0.032-0.033 / 0.031-0.033). Larger merges
+    //    keep the split pair (walk 0.28-0.30 ms at 2^26 against 0.227-0.237), merge_by_key too
+    //    (uint -> uint 2^20: walk 0.039, split pair 0.036). The partition's L2 warm-up
+    //    (l2_prefetch) measured no gain at 2^24 and 2^26 and stays off.
+    if (two_ranges && !p.cpu && profile.nvidia && !knob_text("CLPRIM_MERGE_WALK") && !knob_text("CLPRIM_MERGE_SPLIT") &&
+        p.stream_tiles == 0) {
+        if (vbytes == 0 && kbytes == 4 && n <= std::max<std::size_t>(1, profile.compute_units) * 6 * 128 * p.elems) {
+            p.walk_per_cu = 6;
+            p.walk_async = true;
+        }
+    }
     if (!two_ranges) p.walk_per_cu = 0;
     if (const auto k = knob_number("CLPRIM_MERGE_PREFETCH", 0, std::size_t(1) << 30)) p.l2_prefetch = *k;
     if (!two_ranges || !profile.nvidia) p.l2_prefetch = 0;
