@@ -7,7 +7,9 @@
 // registers), or with the policy's split_lead merge_global_split (the search hidden behind
 // merging: three launches), or where forced (CLPRIM_MERGE_STREAM) merge_stream (one
 // launch: each work-group searches its own piece of both ranges and streams through it a tile at
-// a time; merge_stream.cl); CPU devices: merge_cpu_round (one long co-rank piece
+// a time; merge_stream.cl), or where the policy walks (small merges of 32-bit keys on NVIDIA,
+// CLPRIM_MERGE_WALK) merge_walk (one launch of persistent work-groups, each searching its start
+// once and walking its share a tile at a time; merge_walk.cl); CPU devices: merge_cpu_round (one long co-rank piece
 // per work-item). The path and the shape come from the merge sort's policy (select_merge_policy in merge_policy.hpp,
 // CLPRIM_MERGE_PATH / CLPRIM_MERGE_GPU_TUNE / CLPRIM_MERGE_CPU_TUNE force them).
 #include "merge_rounds.hpp"
