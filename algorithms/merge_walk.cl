@@ -139,13 +139,8 @@ __kernel void merge_walk(__global const SK* in, ulong in_off, __global const V* 
     const ulong o0 = get_group_id(0) * span;
     if (o0 >= n) return; // the whole work-group (no barrier passed yet)
     const ulong o1 = min(o0 + span, n);
-    ulong la, lb;
-    const ulong base = pair_of(o0, n, L, &la, &lb);
-    __global const SK* ka = in + base;
-    __global const SK* kb = RUN_B(in, in2, base, la);
+    MERGE_PAIR_RUNS(o0);
 #ifdef SORT_HAS_VALUES
-    __global const V* va = vin + base;
-    __global const V* vb = RUN_B(vin, vin2, base, la);
     __global V* vo = vout + o0;
 #endif
     __global SK* ko = out + o0;
