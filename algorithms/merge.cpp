@@ -7,7 +7,9 @@
 // registers), or with the policy's split_lead merge_global_split (the search hidden behind
 // merging: three launches), or where forced (CLPRIM_MERGE_STREAM) merge_stream (one
 // launch: each work-group searches its own piece of both ranges and streams through it a tile at
-// a time; merge_stream.cl); CPU devices: merge_cpu_round (one long co-rank piece
+// a time; merge_stream.cl), or where the policy walks (small merges of 32-bit keys on NVIDIA,
+// CLPRIM_MERGE_WALK) merge_walk (one launch of persistent work-groups, each searching its start
+// once and walking its share a tile at a time; merge_walk.cl); CPU devices: merge_cpu_round (one long co-rank piece
 // per work-item). The path and the shape come from the merge sort's policy (select_merge_policy in merge_policy.hpp,
 // CLPRIM_MERGE_PATH / CLPRIM_MERGE_GPU_TUNE / CLPRIM_MERGE_CPU_TUNE force them).
 #include "merge_rounds.hpp"
@@ -36,6 +38,7 @@ sort_place place_of(const buffer_range& k, const buffer_range& v, bool has_value
 struct merge_kernels {
     bc::kernel partition, round, cpu_round, lead; // lead: merge_global_split (where it can run)
     bc::kernel gather;                            // merge_split_gather
+    bc::kernel walk;                              // merge_walk (where the policy walks)
     std::size_t round_wg = 0, partition_wg = 0, lead_wg = 0, gather_wg = 0; // the GPU kernels' largest work-groups (queried once)
 };
 
@@ -44,18 +47,23 @@ merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& op
                            const merge_policy& pol)
 {
     const bool search = pol.split_probes > 0;
-    thread_local std::map<std::tuple<cl_context, cl_device_id, std::string, bool, bool>, merge_kernels> cache;
-    const auto key = std::make_tuple(queue.get_context().get(), queue.get_device().id(), options, stream, search);
+    const bool walk = !cpu && !stream && pol.walk_per_cu > 0;
+    thread_local std::map<std::tuple<cl_context, cl_device_id, std::string, bool, bool, bool>, merge_kernels> cache;
+    const auto key = std::make_tuple(queue.get_context().get(), queue.get_device().id(), options, stream, search, walk);
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
     std::vector<std::string> files{"sort_key_order.cl", "merge_sort.cl"};
     if (cpu) files.push_back("merge_cpu.cl"); // (built in only with -DMERGE_CPU_STREAMS: merge_cpu_options)
     if (!cpu) files.push_back("merge_path_search.cl");
     if (stream) files.push_back("merge_stream.cl");
+    if (walk) files.push_back("merge_walk.cl");
     const bc::program program = algorithms_program(queue.get_context(), files, options);
     merge_kernels k;
     if (cpu) k.cpu_round = program.create_kernel("merge_cpu_round");
-    else {
+    else if (walk) {
+        k.walk = program.create_kernel("merge_walk");
+        k.round_wg = pow2_group_size(k.walk, queue.get_device(), 1024);
+    } else {
         k.partition = program.create_kernel(search ? "merge_partition_search" : "merge_partition");
         k.round = program.create_kernel(stream ? "merge_stream" : "merge_global");
         k.round_wg = pow2_group_size(k.round, queue.get_device(), 1024);
@@ -104,9 +112,19 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         sr.order = r.order;
         const std::size_t e = pol.cpu ? 8 : pol.elems;
         const bool st = !pol.cpu && pol.stream_tiles > 0;
+        const bool walk = !pol.cpu && !st && pol.walk_per_cu > 0;
+        // The walk's double-buffered windows: NVIDIA's asynchronous copies for 4- and 8-byte keys
+        // (2), plain copies elsewhere (1).
+        const int walk_async = !walk || !pol.walk_async ? 0 : profile_of(device).nvidia && (kbytes == 4 || kbytes == 8) ? 2 : 1;
         const std::string options = sort_build_options(sr) + " -DMERGE_TWO_RANGES -DMERGE_ELEMS=" + std::to_string(e) +
                                     (st ? " -DMERGE_PROBES=" + std::to_string(pol.probes) : std::string()) +
-                                    (pol.cpu ? merge_cpu_options(pol) : merge_split_options(pol) + pol.options);
+                                    (walk ? " -DMERGE_WALK_PROBES=" + std::to_string(pol.walk_probes) +
+                                                   " -DMERGE_WALK_STAGE=" + std::to_string(pol.walk_stage ? 1 : 0) +
+                                                   " -DMERGE_WALK_ASYNC=" + std::to_string(walk_async) +
+                                                   " -DMERGE_WALK_CP_BYTES=" + std::to_string(kbytes)
+                                          : std::string()) +
+                                    (pol.cpu ? merge_cpu_options(pol) : merge_split_options(pol) + pol.options) +
+                                    (!pol.cpu && pol.l2_prefetch > 0 ? " -DMERGE_L2_PREFETCH=" + std::to_string(pol.l2_prefetch) : std::string());
         merge_kernels* kp = &kernels_for(queue, options, pol.cpu, st, pol);
         merge_kernels& k = *kp;
         const std::size_t elems = pol.cpu ? 8 : pol.elems;
@@ -118,6 +136,19 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         const sort_place aa = n1 ? a : b, bb = r.keys2.size ? b : a;
         const sort_place dst = place_of(r.keys_out, r.values_out, r.has_values);
         if (pol.cpu) return merge_round_cpu(queue, k.cpu_round, aa, bb, dst, n, n1, ceil_div(n, pol.chunks), true);
+        if (walk) {
+            // The persistent walk: wg work-items (the windows must fit local memory), spans of
+            // whole tiles spread evenly over walk_per_cu work-groups per compute unit.
+            const std::size_t local = profile_of(device).local_mem_size;
+            std::size_t wg = std::min(pol.group, k.round_wg);
+            while (wg > 1 && merge_walk_local_bytes(wg * elems, kbytes, vbytes, pol.walk_stage, walk_async > 0) + 8 * pol.walk_probes + 64 > local) wg /= 2;
+            const std::size_t tile = wg * elems, tiles = ceil_div(n, tile);
+            const std::size_t per = pol.walk_tiles > 0 ? pol.walk_tiles
+                                                       : ceil_div(tiles, std::max<std::size_t>(1, device.compute_units()) * pol.walk_per_cu);
+            merge_round_shape shape{wg, tile, 0, merge_walk_local_bytes(tile, kbytes, vbytes, pol.walk_stage, walk_async > 0)};
+            shape.span = per * tile;
+            return merge_round_gpu(queue, k.partition, k.walk, aa, bb, dst, n, n1, shape, bc::buffer(), true);
+        }
 
         const std::size_t wg = std::min(stream ? pol.round_group : pol.group, k.round_wg);
         const std::size_t tile = wg * elems;

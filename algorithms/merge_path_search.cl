@@ -413,6 +413,20 @@ __kernel void merge_partition_search(__global const SK* in, ulong in_off, __glob
                                      uint gshift)
 {
     __local ulong cuts[4];
+#if defined(MERGE_TWO_RANGES) && defined(MERGE_L2_PREFETCH) && MERGE_L2_PREFETCH > 0
+    // (NVIDIA, the public merge) The partition is a chain of dependent reads that leaves the DRAM
+    // idle: meanwhile, warm L2 with the first MERGE_L2_PREFETCH keys of both runs, which
+    // merge_global's first work-groups read next (one prefetch per 128-byte line, issued first,
+    // nothing waits on them).
+    {
+        const ulong ab = min((ulong)MERGE_L2_PREFETCH, L) * sizeof(SK), bb = min((ulong)MERGE_L2_PREFETCH, n - L) * sizeof(SK);
+        const ulong step = get_global_size(0) * 128;
+        for (ulong o = get_global_id(0) * 128; o < ab; o += step)
+            asm volatile("prefetch.global.L2 [%0];" ::"l"((__global const uchar*)(in + in_off) + o));
+        for (ulong o = get_global_id(0) * 128; o < bb; o += step)
+            asm volatile("prefetch.global.L2 [%0];" ::"l"((__global const uchar*)(in2 + in2_off) + o));
+    }
+#endif
     merge_split_starts(in + in_off, in2 + in2_off, n, L, tile, splits,
                        get_group_id(0) * (ulong)(get_local_size(0) / MERGE_SPLIT_ITEMS), groups, samples, ends, lsamples,
                        flags, cuts, MERGE_SPLIT_PROBES, MERGE_SPLIT_ITEMS, gath, gshift);

@@ -75,7 +75,28 @@ struct merge_policy {
     // reads its local samples from there (in L2) and brackets each diagonal a second time from it
     // (within 1.5 split_gather keys) before the search in the runs. 0: off.
     std::size_t split_gather = 0;
+    // The public merge's persistent walk (merge_walk.cl, one launch, no partition kernel):
+    // walk_per_cu work-groups per compute unit (0: off, the split kernels), each owning an equal
+    // span of whole tiles (walk_tiles > 0: that many tiles each instead), its start found by a
+    // search of walk_probes positions a step shared by the work-group. CLPRIM_MERGE_WALK overrides.
+    std::size_t walk_per_cu = 0, walk_probes = 32, walk_tiles = 0;
+    bool walk_stage = false; // the outputs staged in a tile of their own (two barriers a step, not four)
+    // The next windows double-buffered in local memory instead of registers (NVIDIA: asynchronous
+    // copies, 4- and 8-byte keys; elsewhere plain copies, for tests).
+    bool walk_async = false;
+    // The public merge on NVIDIA: the partition kernel first warms L2 with this many keys of the
+    // start of both runs (prefetch.global.L2; 0: off). CLPRIM_MERGE_PREFETCH overrides.
+    std::size_t l2_prefetch = 0;
 };
+
+// Local memory of merge_walk's work-group: the two windows of `tile` keys (plus one; with `stage`
+// a tile of staged outputs after them), then `tile` values (aligned for them).
+// With `async` two pairs of windows (2 (2 tile + 1) keys), then with `stage` the staged tile.
+inline std::size_t merge_walk_local_bytes(std::size_t tile, std::size_t kbytes, std::size_t vbytes, bool stage, bool async = false)
+{
+    const std::size_t keys = async ? 2 * (2 * tile + 1) + (stage ? tile : 0) : (stage ? 3 : 2) * tile + 1;
+    return round_up(keys * kbytes, std::max<std::size_t>(8, vbytes)) + tile * vbytes;
+}
 
 // The partition kernel's local memory (merge_partition_search): the samples of both runs, then
 // one count per work-item (split_items > 1).
@@ -218,6 +239,34 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
             p.split_items /= 2;
     }
     p.split_group = std::max(p.split_group, p.split_items);
+    // The persistent walk (the public merge only):
+    // CLPRIM_MERGE_WALK="per_cu[,probes[,tiles[,stage[,async]]]]" (per_cu 0: the split kernels;
+    // tiles 0: spread by per_cu).
+    if (const auto w = knob_numbers("CLPRIM_MERGE_WALK", 1, 5, 0, 1 << 20)) {
+        p.walk_per_cu = (*w)[0];
+        if (w->size() >= 2) p.walk_probes = std::max<std::size_t>(1, std::min<std::size_t>((*w)[1], 1024));
+        if (w->size() >= 3) p.walk_tiles = (*w)[2];
+        if (w->size() >= 4) p.walk_stage = (*w)[3] != 0;
+        if (w->size() >= 5) p.walk_async = (*w)[4] != 0;
+    }
+    // The public merge's defaults on NVIDIA (H100, docs/RESULTS.md "#30 (s7-merge)"):
+    //  - 32-bit keys alone: the persistent walk with cp.async windows where each of its work-groups (6 per
+    //    SM, 128 work-items: the two pairs of windows fit 48 KiB) takes one tile: merge_global's
+    //    shape without the partition launch (uint 2^16 / 2^18 / 2^20: 0.023-0.025 / 0.023-0.024 /
+    //    0.025-0.026 ms against the split pair's 0.051 / 0.032-0.033 / 0.031-0.033). Larger merges
+    //    keep the split pair (walk 0.28-0.30 ms at 2^26 against 0.227-0.237), merge_by_key too
+    //    (uint -> uint 2^20: walk 0.039, split pair 0.036). The partition's L2 warm-up
+    //    (l2_prefetch) measured no gain at 2^24 and 2^26 and stays off.
+    if (two_ranges && !p.cpu && profile.nvidia && !knob_text("CLPRIM_MERGE_WALK") && !knob_text("CLPRIM_MERGE_SPLIT") &&
+        p.stream_tiles == 0) {
+        if (vbytes == 0 && kbytes == 4 && n <= std::max<std::size_t>(1, profile.compute_units) * 6 * 128 * p.elems) {
+            p.walk_per_cu = 6;
+            p.walk_async = true;
+        }
+    }
+    if (!two_ranges) p.walk_per_cu = 0;
+    if (const auto k = knob_number("CLPRIM_MERGE_PREFETCH", 0, std::size_t(1) << 30)) p.l2_prefetch = *k;
+    if (!two_ranges || !profile.nvidia) p.l2_prefetch = 0;
     while (p.split_samples > 0 && merge_split_local_bytes(p, kbytes) + merge_split_flag_bytes(p) + 1024 > local)
         p.split_samples /= 2;
     // CLPRIM_MERGE_OPTIONS adds build options (measurements). No register cap: with the full-tile

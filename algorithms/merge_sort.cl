@@ -175,6 +175,25 @@ inline ulong pair_of(ulong o, ulong n, ulong L, ulong* la, ulong* lb)
 #define RUN_B(in, in2, base, la) ((in) + (base) + (la))
 #endif
 
+// The pair of runs output o belongs to, declared in the caller's scope (a round kernel's
+// arguments in, in2, vin, vin2, n, L): base, la, lb (pair_of), the runs' keys ka, kb and with
+// SORT_HAS_VALUES their values va, vb.
+#ifdef SORT_HAS_VALUES
+#define MERGE_PAIR_RUNS(o)                                \
+    ulong la, lb;                                         \
+    const ulong base = pair_of((o), n, L, &la, &lb);      \
+    __global const SK* ka = in + base;                    \
+    __global const SK* kb = RUN_B(in, in2, base, la);     \
+    __global const V* va = vin + base;                    \
+    __global const V* vb = RUN_B(vin, vin2, base, la)
+#else
+#define MERGE_PAIR_RUNS(o)                                \
+    ulong la, lb;                                         \
+    const ulong base = pair_of((o), n, L, &la, &lb);      \
+    __global const SK* ka = in + base;                    \
+    __global const SK* kb = RUN_B(in, in2, base, la)
+#endif
+
 // (2a) Where each work-group's tile of the output starts in its left run: one co-rank search per
 // work-group, all in parallel, in a small kernel of its own before the merge kernel.
 __kernel void merge_partition(__global const SK* in, ulong in_off, __global const SK* in2, ulong in2_off,

@@ -66,14 +66,7 @@ __kernel void merge_stream(__global const SK* in, ulong in_off, __global const V
 
     const ulong o0 = get_group_id(0) * span;
     const ulong o1 = min(o0 + span, n);
-    ulong la, lb;
-    const ulong base = pair_of(o0, n, L, &la, &lb);
-    __global const SK* ka = in + base;
-    __global const SK* kb = RUN_B(in, in2, base, la);
-#ifdef SORT_HAS_VALUES
-    __global const V* va = vin + base;
-    __global const V* vb = RUN_B(vin, vin2, base, la);
-#endif
+    MERGE_PAIR_RUNS(o0);
     __global SK* ko = out + base;
 #ifdef SORT_HAS_VALUES
     __global V* vo = vout + base;

@@ -209,6 +209,58 @@ CLPRIM_BENCH(merge_clprim)
     clprim_rows(ctx, false);
 }
 
+// Bench case "merge_pairs_clprim": per variant, the merge of two sorted halves descending (group
+// "merge", name "desc" + the variant) and merge_by_key ascending with uint values (group
+// "merge_by_key"): the public merge's other shapes beside merge_clprim's rows.
+CLPRIM_BENCH(merge_pairs_clprim)
+{
+    using namespace clprim_bench;
+    auto& q = ctx.queue;
+    for (const std::size_t n : ctx.sizes) {
+        std::mt19937 rng(static_cast<unsigned>(n) ^ 0x5eedu);
+        const std::size_t n1 = n / 2;
+        std::vector<cl_uint> host(n), vals(n);
+        for (auto& x : host) x = rng();
+        for (std::size_t i = 0; i < n; ++i) vals[i] = cl_uint(i);
+        std::vector<cl_uint> asc = host, desc = host;
+        std::sort(asc.begin(), asc.begin() + n1);
+        std::sort(asc.begin() + n1, asc.end());
+        std::sort(desc.begin(), desc.begin() + n1, std::greater<cl_uint>());
+        std::sort(desc.begin() + n1, desc.end(), std::greater<cl_uint>());
+        std::vector<cl_uint> want_desc(n), want_keys(n), want_vals(n);
+        std::merge(desc.begin(), desc.begin() + n1, desc.begin() + n1, desc.end(), want_desc.begin(), std::greater<cl_uint>());
+        {
+            std::vector<std::pair<cl_uint, cl_uint>> pa(n1), pb(n - n1), pw(n);
+            for (std::size_t i = 0; i < n; ++i) (i < n1 ? pa[i] : pb[i - n1]) = {asc[i], cl_uint(i)};
+            std::merge(pa.begin(), pa.end(), pb.begin(), pb.end(), pw.begin(),
+                       [](const auto& x, const auto& y) { return x.first < y.first; });
+            for (std::size_t i = 0; i < n; ++i) want_keys[i] = pw[i].first, want_vals[i] = pw[i].second;
+        }
+        bc::vector<cl_uint> dd(desc.begin(), desc.end(), q), da(asc.begin(), asc.end(), q), dv(vals.begin(), vals.end(), q),
+            out(n, ctx.ctx), out_v(n, ctx.ctx);
+        for (const auto& v : bench_variants()) {
+            const auto knobs = apply_variant(v);
+            bc::fill(out.begin(), out.end(), 0u, q);
+            double ms = median_ms(
+                q, [&] { clprim::merge(dd.begin(), dd.begin() + n1, dd.begin() + n1, dd.end(), out.begin(), q, clprim::sort_order::descending); },
+                ctx.repeat);
+            std::vector<cl_uint> got(n), got_v(n);
+            bc::copy(out.begin(), out.end(), got.begin(), q);
+            add_row(ctx, "merge", "desc " + variant_name(v), "uint", n, ms, 2.0 * n * sizeof(cl_uint), false, got == want_desc);
+            ms = median_ms(q,
+                           [&] {
+                               clprim::merge_by_key(da.begin(), da.begin() + n1, dv.begin(), da.begin() + n1, da.end(), dv.begin() + n1,
+                                                    out.begin(), out_v.begin(), q);
+                           },
+                           ctx.repeat);
+            bc::copy(out.begin(), out.end(), got.begin(), q);
+            bc::copy(out_v.begin(), out_v.end(), got_v.begin(), q);
+            add_row(ctx, "merge_by_key", variant_name(v), "uint_uint", n, ms, 4.0 * n * sizeof(cl_uint), false,
+                    got == want_keys && got_v == want_vals);
+        }
+    }
+}
+
 // Bench case "merge_search_profile" (diagnostic, prints to stdout, adds no rows): device time per
 // kernel of merge, lower_bound and top_k (k = 100 and 2^20) on the same data as merge_search, so
 // that a GPU run shows where each call's time goes (launches, the sort inside, the filter...).
@@ -270,13 +322,13 @@ CLPRIM_BENCH(merge_build_info)
         for (const char* elems : {"17", "11"}) {
             const std::string options = d::type_options(d::element_type::uint32, "K") +
                                         d::type_options(d::element_type::uint32, "V") + values +
-                                        " -DMERGE_TWO_RANGES -DMERGE_PROBES=8 -DMERGE_SPLIT_PROBES=1 -DMERGE_SPLIT_ITEMS=1 -DMERGE_ELEMS=" +
+                                        " -DMERGE_TWO_RANGES -DMERGE_PROBES=8 -DMERGE_SPLIT_PROBES=1 -DMERGE_SPLIT_ITEMS=1 -DMERGE_WALK_PROBES=256 -DMERGE_ELEMS=" +
                                         elems + " " + extra +
                                         (nvidia ? " -cl-nv-verbose" : "");
             const bc::program program =
-                d::algorithms_program(ctx.ctx, {"sort_key_order.cl", "merge_sort.cl", "merge_path_search.cl", "merge_stream.cl"}, options);
+                d::algorithms_program(ctx.ctx, {"sort_key_order.cl", "merge_sort.cl", "merge_path_search.cl", "merge_stream.cl", "merge_walk.cl"}, options);
             std::printf("== merge program, E=%s%s%s\n", elems, *values ? ", values" : "", extra.empty() ? "" : (", " + extra).c_str());
-            for (const char* name : {"merge_stream", "merge_global", "merge_partition", "merge_partition_search"}) {
+            for (const char* name : {"merge_stream", "merge_walk", "merge_global", "merge_partition", "merge_partition_search"}) {
                 bc::kernel k = program.create_kernel(name);
                 std::printf("  %-16s max wg %zu, private %llu B, local %llu B\n", name,
                             k.get_work_group_info<std::size_t>(ctx.device, CL_KERNEL_WORK_GROUP_SIZE),

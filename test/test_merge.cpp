@@ -56,11 +56,11 @@ bool guards_ok(const layout<T>& l, const std::vector<T>& all, T g)
     return true;
 }
 
+// The merge of the given sorted inputs (in `order`) checked against std::merge; what names the case.
 template <class T>
-void check_merge(std::size_t n1, std::size_t n2, distribution d, order_t order, bc::command_queue& q)
+void check_merge_of(const std::vector<T>& a, const std::vector<T>& b, order_t order, bc::command_queue& q, const char* what)
 {
-    const auto a = sorted_input<T>(n1, d, order, 1);
-    const auto b = sorted_input<T>(n2, d, order, 2);
+    const std::size_t n1 = a.size(), n2 = b.size();
     std::vector<T> expect(n1 + n2);
     std::merge(a.begin(), a.end(), b.begin(), b.end(), expect.begin(), [&](T x, T y) { return before(x, y, order); });
     const layout<T> l{n1, n2};
@@ -72,11 +72,17 @@ void check_merge(std::size_t n1, std::size_t n2, distribution d, order_t order, 
     const std::vector<T> got(all.begin() + l.out(), all.end() - 1);
     BOOST_TEST(guards_ok(l, all, g), "guard overwritten");
     const long diff = first_difference(got, expect);
-    BOOST_TEST(diff == -1, type_label<T>() << " n1=" << n1 << " n2=" << n2 << " " << name_of(d) << " "
+    BOOST_TEST(diff == -1, type_label<T>() << " n1=" << n1 << " n2=" << n2 << " " << what << " "
                                            << (order == order_t::ascending ? "asc" : "desc") << ": first difference at " << diff);
     // The inputs are untouched.
     BOOST_TEST(bit_equal(std::vector<T>(all.begin() + l.a(), all.begin() + l.a() + n1), a));
     BOOST_TEST(bit_equal(std::vector<T>(all.begin() + l.b(), all.begin() + l.b() + n2), b));
+}
+
+template <class T>
+void check_merge(std::size_t n1, std::size_t n2, distribution d, order_t order, bc::command_queue& q)
+{
+    check_merge_of(sorted_input<T>(n1, d, order, 1), sorted_input<T>(n2, d, order, 2), order, q, name_of(d));
 }
 
 // merge_by_key: values are the positions (the first range's 0..n1-1, then the second's), so the
@@ -233,6 +239,61 @@ BOOST_AUTO_TEST_CASE(split_searches_forced)
         check_merge<cl_float>(4095, 4097, distribution::float_specials, order_t::descending, queue);
         check_pairs<cl_uint, cl_ulong>(4095, 4097, distribution::few_distinct, order_t::descending, queue);
         check_pairs<cl_ulong, cl_uint>(30011, 1000, distribution::random, order_t::ascending, queue);
+    }
+}
+
+// The persistent walk (CLPRIM_MERGE_WALK="per_cu[,probes[,tiles[,stage[,async]]]]", merge_walk.cl) on
+// tiles of 4 x 3 keys: work-groups per compute unit (spans spread evenly), a given count of tiles
+// per work-group (1, 3: sizes around the tile T = 12 and the span C = 36 and their multiples),
+// binary and many-probe start searches, outputs staged in a tile of their own (stage 1), the next
+// windows double-buffered in local memory (async 1; cp.async on NVIDIA), both;
+// adversarial splits: all of the first range before the second, all after, interleaved, all keys
+// equal, one range much longer; keys and values (32-bit indices, 64-bit keys), both orders; an
+// out-of-order queue.
+BOOST_AUTO_TEST_CASE(walk_forced)
+{
+    env_override path("CLPRIM_MERGE_PATH", "gpu");
+    env_override tune("CLPRIM_MERGE_GPU_TUNE", "4,3");
+    std::vector<std::pair<std::size_t, std::size_t>> sizes(size_pairs.begin(), size_pairs.end() - 1);
+    for (std::size_t n : {11, 12, 13, 35, 36, 37, 71, 72, 73, 108, 109})
+        for (std::size_t n1 : {std::size_t(0), n / 3, n / 2, n - 1}) sizes.emplace_back(n1, n - n1);
+    for (const char* walk : {"1", "3,1", "2,32,1", "1,32,3", "1,1,1000", "2,32,0,1", "1,1,3,1", "1,32,3,0,1", "2,1,0,1,1"}) {
+        env_override w("CLPRIM_MERGE_WALK", walk);
+        for (auto s : sizes)
+            for (auto d : {distribution::random, distribution::all_equal})
+                check_merge<cl_uint>(s.first, s.second, d, order_t::ascending, queue);
+        for (std::size_t n : {37u, 4097u}) {
+            std::vector<cl_uint> lowv(n), high(n + 5), even(n), odd(n + 1);
+            for (std::size_t i = 0; i < lowv.size(); ++i) lowv[i] = cl_uint(i);
+            for (std::size_t i = 0; i < high.size(); ++i) high[i] = cl_uint(n + i);
+            for (std::size_t i = 0; i < even.size(); ++i) even[i] = cl_uint(2 * i);
+            for (std::size_t i = 0; i < odd.size(); ++i) odd[i] = cl_uint(2 * i + 1);
+            check_merge_of(lowv, high, order_t::ascending, queue, "first before second");
+            check_merge_of(high, lowv, order_t::ascending, queue, "second before first");
+            check_merge_of(even, odd, order_t::ascending, queue, "interleaved");
+            check_merge_of(odd, even, order_t::ascending, queue, "interleaved, odd first");
+        }
+        check_merge<cl_uint>(3, 20000, distribution::random, order_t::ascending, queue);
+        // Other key types and values on four of the shapes (fewer programs to build).
+        if (std::strcmp(walk, "1") != 0 && std::strcmp(walk, "1,1,3,1") != 0 && std::strcmp(walk, "1,32,3,0,1") != 0 &&
+            std::strcmp(walk, "2,1,0,1,1") != 0)
+            continue;
+        check_merge<cl_float>(4095, 4097, distribution::float_specials, order_t::descending, queue);
+        check_merge<cl_ulong>(1000, 1017, distribution::random, order_t::ascending, queue);
+        check_pairs<cl_uint, cl_uint>(4095, 4097, distribution::few_distinct, order_t::descending, queue);
+        check_pairs<cl_uint, cl_ulong>(73, 36, distribution::all_equal, order_t::ascending, queue);
+        check_pairs<cl_ulong, cl_uint>(3001, 1000, distribution::random, order_t::ascending, queue);
+    }
+    env_override w("CLPRIM_MERGE_WALK", "2");
+    check_merge<cl_uint>(65537, 30011, distribution::few_distinct, order_t::descending, queue);
+    // An out-of-order queue (the register and the double-buffered windows).
+    const auto props = device.get_info<cl_command_queue_properties>(CL_DEVICE_QUEUE_PROPERTIES);
+    if (!(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) return;
+    bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    for (const char* walk : {"1,32,3", "1,32,3,0,1"}) {
+        env_override w2("CLPRIM_MERGE_WALK", walk);
+        check_merge<cl_uint>(1000, 501, distribution::random, order_t::ascending, ooo);
+        check_pairs<cl_uint, cl_uint>(333, 1000, distribution::few_distinct, order_t::descending, ooo);
     }
 }
 

@@ -191,8 +191,10 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(segmented_sort_by_key_values, V, vector_types)
 BOOST_AUTO_TEST_CASE_TEMPLATE(merge_by_key_values, V, vector_types)
 {
     if (!value_type_runs_here<V>()) return;
-    for (const char* path : {"gpu", "cpu"}) {
-        env_override p("CLPRIM_MERGE_PATH", path);
+    for (const char* path : {"gpu", "cpu", "walk"}) { // walk: the GPU path's persistent walk (merge_walk)
+        const bool walk = std::string(path) == "walk";
+        env_override p("CLPRIM_MERGE_PATH", walk ? "gpu" : path);
+        env_override w("CLPRIM_MERGE_WALK", walk ? "2,32,2" : "0");
         for (order_t o : {order_t::ascending, order_t::descending})
             for (std::size_t n1 : {std::size_t(0), std::size_t(777), std::size_t(20000)}) {
                 const std::size_t n2 = 5003;
