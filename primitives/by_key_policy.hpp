@@ -70,15 +70,18 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
                                           bool partition, bool run_length = false, bool scan = false, bool reduce = false)
 {
     by_key_policy p;
+    // The family's knobs are read only where one may be set (knobs_with_prefix: one pass over the
+    // environment instead of a getenv per knob at every call).
+    const bool knobs = knobs_with_prefix("CLPRIM_BY_KEY_");
     p.path = profile.is_cpu() ? by_key_policy::path::chunks : by_key_policy::path::lookback;
-    if (const auto forced = knob_choice("CLPRIM_BY_KEY_PATH", {"lookback", "chunks"}))
+    if (const auto forced = (knobs ? knob_choice("CLPRIM_BY_KEY_PATH", {"lookback", "chunks"}) : std::nullopt))
         p.path = *forced == 0 ? by_key_policy::path::lookback : by_key_policy::path::chunks;
     // reduce_by_key takes the lean tile on GPUs (by_key_lean.cl; H100 2^26: kernel 0.2835 ms
     // against gather's 0.3238), run_length_encode only for one tile (2^10: 0.0078-0.0081 against
     // 0.0091-0.0095; at 2^26 gather's lengths by positions 0.2170 against 0.2220-0.2240).
     const bool lean_mode = run_length || reduce;
     if (!profile.is_cpu() && (reduce || (run_length && n <= 1024))) p.kernel = by_key_policy::kernel::lean;
-    if (const auto forced = knob_choice("CLPRIM_BY_KEY_KERNEL", {"gather", "registers", "lean"}))
+    if (const auto forced = (knobs ? knob_choice("CLPRIM_BY_KEY_KERNEL", {"gather", "registers", "lean"}) : std::nullopt))
         p.kernel = *forced == 0 ? by_key_policy::kernel::gather
                    : *forced == 1 ? by_key_policy::kernel::registers
                                   : by_key_policy::kernel::lean;
@@ -95,7 +98,7 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     // the streamed lengths at 256 x 16). CLPRIM_BY_KEY_RLE=stream|positions forces one.
     if (run_length) {
         p.rle_positions = !profile.is_cpu() && p.kernel == by_key_policy::kernel::gather;
-        if (const auto r = knob_choice("CLPRIM_BY_KEY_RLE", {"stream", "positions"})) p.rle_positions = *r == 1;
+        if (const auto r = (knobs ? knob_choice("CLPRIM_BY_KEY_RLE", {"stream", "positions"}) : std::nullopt)) p.rle_positions = *r == 1;
         p.rle_positions = p.rle_positions && p.kernel == by_key_policy::kernel::gather; // (gather only)
         if (p.rle_positions && element_bytes > 4) element_bytes -= 4; // (the uint lengths)
     }
@@ -150,36 +153,36 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     // The index where every element is a result (a search per element costs more than the
     // memory it saves); CLPRIM_BY_KEY_EPILOGUE=search|index forces one (measurements, tests).
     p.index_epilogue = partition;
-    if (const auto forced = knob_choice("CLPRIM_BY_KEY_EPILOGUE", {"search", "index"})) p.index_epilogue = *forced == 1;
+    if (const auto forced = (knobs ? knob_choice("CLPRIM_BY_KEY_EPILOGUE", {"search", "index"}) : std::nullopt)) p.index_epilogue = *forced == 1;
     // CLPRIM_BY_KEY_SCAN=local|shfl, CLPRIM_BY_KEY_WALK=group|warp (NVIDIA only; measurements, tests).
-    if (const auto c = knob_choice("CLPRIM_BY_KEY_SCAN", {"local", "shfl"})) p.shfl_scan = profile.nvidia && *c == 1;
-    if (const auto c = knob_choice("CLPRIM_BY_KEY_WALK", {"group", "warp"})) p.warp_lookback = profile.nvidia && *c == 1;
+    if (const auto c = (knobs ? knob_choice("CLPRIM_BY_KEY_SCAN", {"local", "shfl"}) : std::nullopt)) p.shfl_scan = profile.nvidia && *c == 1;
+    if (const auto c = (knobs ? knob_choice("CLPRIM_BY_KEY_WALK", {"group", "warp"}) : std::nullopt)) p.warp_lookback = profile.nvidia && *c == 1;
     // The stream before the look-back for the scans by key (every device): kernel 0.399 ->
     // 0.315 ms on the H100; reduce_by_key and run-length were slower with it there (0.327 ->
     // 0.344, 0.255 -> 0.282: their gather waits for the look-back anyway).
     // CLPRIM_BY_KEY_EARLY=0|1 forces it (measurements, tests).
     p.early_stream = scan;
-    if (const auto e = knob_number("CLPRIM_BY_KEY_EARLY", 0, 1)) p.early_stream = *e == 1;
+    if (const auto e = (knobs ? knob_number("CLPRIM_BY_KEY_EARLY", 0, 1) : std::nullopt)) p.early_stream = *e == 1;
     // CLPRIM_BY_KEY_ORDER=start|group, CLPRIM_BY_KEY_VEC=0|1 (measurements, tests).
-    if (const auto c = knob_choice("CLPRIM_BY_KEY_ORDER", {"start", "group"})) p.group_order = *c == 1;
-    if (const auto v = knob_number("CLPRIM_BY_KEY_VEC", 0, 1)) p.stage_vec = *v == 1;
+    if (const auto c = (knobs ? knob_choice("CLPRIM_BY_KEY_ORDER", {"start", "group"}) : std::nullopt)) p.group_order = *c == 1;
+    if (const auto v = (knobs ? knob_number("CLPRIM_BY_KEY_VEC", 0, 1) : std::nullopt)) p.stage_vec = *v == 1;
     // A tile's status as one 16-byte vector on NVIDIA (H100 2^26 kernels: reduce_by_key 0.2445 ms
     // against 0.2635, run-length 0.1920 against 0.2077, the scan by key 0.2963 against 0.3166;
     // RESULTS.md s7-bykey round 1). CLPRIM_BY_KEY_SLOT=words|vector, CLPRIM_BY_KEY_LEAN_WAIT=
     // group|quick|preread (quick, preread: slower there; measurements, tests).
     p.slot16 = profile.nvidia;
-    if (const auto c = knob_choice("CLPRIM_BY_KEY_SLOT", {"words", "vector"})) p.slot16 = *c == 1;
-    if (const auto c = knob_choice("CLPRIM_BY_KEY_LEAN_WAIT", {"group", "quick", "preread"})) {
+    if (const auto c = (knobs ? knob_choice("CLPRIM_BY_KEY_SLOT", {"words", "vector"}) : std::nullopt)) p.slot16 = *c == 1;
+    if (const auto c = (knobs ? knob_choice("CLPRIM_BY_KEY_LEAN_WAIT", {"group", "quick", "preread"}) : std::nullopt)) {
         p.lean_quick = *c >= 1;
         p.lean_preread = *c == 2;
     }
-    if (const auto d = knob_number("CLPRIM_BY_KEY_PREFETCH", 0, 1 << 20)) p.prefetch = profile.nvidia ? *d : 0;
+    if (const auto d = (knobs ? knob_number("CLPRIM_BY_KEY_PREFETCH", 0, 1 << 20) : std::nullopt)) p.prefetch = profile.nvidia ? *d : 0;
     // CLPRIM_BY_KEY_PERSIST=0|1|2 (lean only), CLPRIM_BY_KEY_PERSIST_GROUPS=N a compute unit
     // (measurements, tests).
-    if (const auto v = knob_number("CLPRIM_BY_KEY_PERSIST", 0, 2)) p.persist = int(*v);
-    if (const auto g = knob_number("CLPRIM_BY_KEY_PERSIST_GROUPS", 1, 64)) p.persist_groups = *g;
+    if (const auto v = (knobs ? knob_number("CLPRIM_BY_KEY_PERSIST", 0, 2) : std::nullopt)) p.persist = int(*v);
+    if (const auto g = (knobs ? knob_number("CLPRIM_BY_KEY_PERSIST_GROUPS", 1, 64) : std::nullopt)) p.persist_groups = *g;
     // CLPRIM_BY_KEY_LEAN_SUB=1|2 (lean only; not with persist; measurements, tests).
-    if (const auto u = knob_number("CLPRIM_BY_KEY_LEAN_SUB", 1, 2)) p.lean_sub = *u;
+    if (const auto u = (knobs ? knob_number("CLPRIM_BY_KEY_LEAN_SUB", 1, 2) : std::nullopt)) p.lean_sub = *u;
     if (p.kernel != by_key_policy::kernel::lean) {
         p.persist = 0;
         p.lean_sub = 1;
@@ -187,13 +190,13 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     if (p.lean_sub > 1) p.persist = 0;
     if (p.persist || p.lean_sub > 1) p.prefetch = 0;
     // CLPRIM_BY_KEY_REGS=N: NVIDIA's register cap for the look-back kernels (0: none; measurements).
-    if (const auto r = knob_number("CLPRIM_BY_KEY_REGS", 0, 255)) p.register_cap = profile.nvidia ? *r : 0;
+    if (const auto r = (knobs ? knob_number("CLPRIM_BY_KEY_REGS", 0, 255) : std::nullopt)) p.register_cap = profile.nvidia ? *r : 0;
     // CLPRIM_BY_KEY_CHUNKS="min_chunk,chunks_per_cu": the chunks path's shape (tests: many small chunks).
-    if (const auto ch = knob_numbers("CLPRIM_BY_KEY_CHUNKS", 2, 2, 1, 1u << 30)) {
+    if (const auto ch = (knobs ? knob_numbers("CLPRIM_BY_KEY_CHUNKS", 2, 2, 1, 1u << 30) : std::nullopt)) {
         p.min_chunk = (*ch)[0];
         p.chunks_per_cu = (*ch)[1];
     }
-    if (const auto tune = knob_numbers("CLPRIM_BY_KEY_TUNE", 2, 2, 1, 1024)) {
+    if (const auto tune = (knobs ? knob_numbers("CLPRIM_BY_KEY_TUNE", 2, 2, 1, 1024) : std::nullopt)) {
         p.wg = (*tune)[0];
         p.items = std::min<std::size_t>(32, (*tune)[1]);
     }
