@@ -203,6 +203,33 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     return p;
 }
 
+// The one-work-group path (by_key_small.cl) for ranges of at most `most` elements: one launch,
+// no look-back, no fill. GPUs: up to 4096 (256 work-items x 16), off elsewhere (the CPU branch's
+// chunks). CLPRIM_BY_KEY_SMALL="n[,wg]" sets it (0: off; at most 8192 and 32 a work-item) and the
+// work-group size (a power of two, at least 32). Off where CLPRIM_BY_KEY_PATH, _KERNEL or _TUNE
+// forces a path (that path's at every size, whatever CLPRIM_BY_KEY_SMALL says).
+struct by_key_small_shape {
+    std::size_t most = 0;
+    std::size_t wg = 256;
+};
+inline by_key_small_shape select_by_key_small(const device_profile& profile)
+{
+    by_key_small_shape s;
+    if (!profile.is_cpu()) s.most = 4096;
+    if (knobs_with_prefix("CLPRIM_BY_KEY_")) {
+        if (const auto m = knob_numbers("CLPRIM_BY_KEY_SMALL", 1, 2, 0, 8192)) {
+            s.most = (*m)[0];
+            if (m->size() > 1) {
+                s.wg = 32;
+                while (s.wg * 2 <= (*m)[1]) s.wg *= 2;
+            }
+        }
+        if (knob_text("CLPRIM_BY_KEY_PATH") || knob_text("CLPRIM_BY_KEY_KERNEL") || knob_text("CLPRIM_BY_KEY_TUNE")) s.most = 0;
+    }
+    s.most = std::min(s.most, s.wg * 32);
+    return s;
+}
+
 // How reduce_by_key's and run_length_encode's count comes back (count_read.hpp's forms, by
 // CLPRIM_BY_KEY_READ's numbers): on GPUs 5, spin (the kernel flushed, a non-blocking read with an
 // event, the host polling it: s4-copyif's H100 run, 1.5-4.3 us off both at 2^10 against 4), 4
