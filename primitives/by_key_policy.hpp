@@ -208,15 +208,20 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
 // chunks). CLPRIM_BY_KEY_SMALL="n[,wg]" sets it (0: off; at most 8192 and 32 a work-item) and the
 // work-group size (a power of two, at least 32). Off where CLPRIM_BY_KEY_PATH, _KERNEL or _TUNE
 // forces a path (that path's at every size, whatever CLPRIM_BY_KEY_SMALL says).
+// NVIDIA: the group's scan of the pairs by warp shuffles (by_key_warp.cl), as the look-back
+// tiles' (CLPRIM_BY_KEY_SCAN=local|shfl forces one there too).
 struct by_key_small_shape {
     std::size_t most = 0;
     std::size_t wg = 256;
+    bool shfl_scan = false;
 };
 inline by_key_small_shape select_by_key_small(const device_profile& profile)
 {
     by_key_small_shape s;
     if (!profile.is_cpu()) s.most = 4096;
+    s.shfl_scan = profile.nvidia;
     if (knobs_with_prefix("CLPRIM_BY_KEY_")) {
+        if (const auto c = knob_choice("CLPRIM_BY_KEY_SCAN", {"local", "shfl"})) s.shfl_scan = profile.nvidia && *c == 1;
         if (const auto m = knob_numbers("CLPRIM_BY_KEY_SMALL", 1, 2, 0, 8192)) {
             s.most = (*m)[0];
             if (m->size() > 1) {

@@ -5,14 +5,15 @@
 //
 // Work-item t holds the `rows` consecutive elements [t * rows, t * rows + rows) in registers
 // (keys and values, read once), folds them into one (count, value) pair (by_key.cl's pair), and
-// the work-group's segmented scan of the pairs (workgroup_segmented.cl, ping-pong form) gives
+// the work-group's segmented scan of the pairs (bk_tile_scan, by_key_warp.cl: workgroup_segmented.cl's
+// ping-pong form, or NVIDIA's warp shuffles with BK_SHFL_SCAN) gives
 // every work-item the pair of all elements before its own. It then walks its elements again from
 // that pair and writes what the mode writes (by_key.cl's BK_EMIT_BEFORE / BK_EMIT_AFTER: the same
 // epilogue as every other path of the family), and the work-item holding the last element writes
 // the count. Writes past an output's capacity are dropped (the host compares the count).
 //
-// Required macros: those of by_key.cl (K, V, BK_MODE, BK_ITEMS; joined after workgroup_segmented.cl
-// and by_key.cl), SK_WG (the work-group size), SK_ROWS (the most elements a work-item holds; the
+// Required macros: those of by_key.cl (K, V, BK_MODE, BK_ITEMS; joined after workgroup_segmented.cl,
+// by_key.cl and by_key_warp.cl), SK_WG (the work-group size), SK_ROWS (the most elements a work-item holds; the
 // call's `rows` is at most that).
 #ifndef SK_WG
 #error "by_key_small.cl needs SK_WG"
@@ -73,7 +74,7 @@ void by_key_small(__global const K* keys, __global const V* vals, __global K* ou
     }
     uint ec, tc;
     V ev, tv;
-    wg_segmented_exclusive_scan_pp_bk(c, v, sc, sv, &ec, &ev, &tc, &tv);
+    bk_tile_scan(c, v, sc, sv, &ec, &ev, &tc, &tv);
     // The epilogue from the pair of every element before this work-item's first.
     c = ec;
     v = ev;
