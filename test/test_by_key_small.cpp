@@ -6,7 +6,7 @@
 // the count overloads, results with guards, results too small, sub-ranges, an out-of-order
 // queue, and a profiling queue that shows which kernel ran.
 #define BOOST_TEST_MODULE clprim_by_key_small
-#include "by_key_test_support.hpp"
+#include "by_key_test_checks.hpp"
 #include "host_operators.hpp"
 
 #include <boost/compute/function.hpp>
@@ -30,41 +30,6 @@ std::vector<std::size_t> sizes_for(std::size_t most)
     return s;
 }
 
-// reduce_by_key (sum, or dop / hop), guards on both sides, then the count overload.
-template <class K, class V, class DevOp, class HostOp>
-void check_reduce(bc::command_queue& queue, const std::vector<K>& keys, const std::vector<V>& vals, bool sum, DevOp dop,
-                  HostOp hop, V identity, const std::string& label)
-{
-    std::vector<K> ek;
-    std::vector<V> ev;
-    const std::size_t expected = host_reduce_by_key(keys, vals, hop, ek, ev);
-    const std::size_t n = keys.size();
-    auto dk = to_device(keys, queue);
-    auto dv = to_device(vals, queue);
-    const K kguard = K(55);
-    const V vguard = V(66);
-    bc::vector<K> ok = to_device(std::vector<K>(n + 2, kguard), queue);
-    bc::vector<V> ov = to_device(std::vector<V>(n + 2, vguard), queue);
-    std::size_t count;
-    if (sum) count = clprim::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin() + 1, ov.begin() + 1, queue);
-    else count = clprim::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin() + 1, ov.begin() + 1, queue, dop, identity);
-    BOOST_TEST(count == expected, label << " n=" << n);
-    const auto hk = to_host(ok, queue);
-    const auto hv = to_host(ov, queue);
-    std::vector<K> gk(hk.begin() + 1, hk.begin() + 1 + std::min(count, n));
-    std::vector<V> gv(hv.begin() + 1, hv.begin() + 1 + std::min(count, n));
-    BOOST_TEST(bit_equal(gk, ek), label << " n=" << n << ": keys differ at " << first_difference(gk, ek));
-    BOOST_TEST(bit_equal(gv, ev), label << " n=" << n << ": values differ at " << first_difference(gv, ev));
-    bool guards = same_bits(hk.front(), kguard) && same_bits(hv.front(), vguard);
-    for (std::size_t i = 1 + count; i < n + 2; ++i) guards = guards && same_bits(hk[i], kguard) && same_bits(hv[i], vguard);
-    BOOST_TEST(guards, label << " n=" << n << ": wrote outside the results");
-    bc::vector<cl_ulong> c = to_device(std::vector<cl_ulong>{99, 12345, 99}, queue);
-    if (sum) clprim::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin() + 1, ov.begin() + 1, c.begin() + 1, queue);
-    else clprim::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin() + 1, ov.begin() + 1, c.begin() + 1, queue, dop, identity);
-    const auto hc = to_host(c, queue);
-    BOOST_TEST((hc[0] == 99 && hc[1] == expected && hc[2] == 99), label << " n=" << n << ": count_result " << hc[1]);
-}
-
 template <class K, class V>
 void reduce_sums(bc::command_queue& queue, const std::vector<std::size_t>& sizes, const std::string& tag)
 {
@@ -77,89 +42,13 @@ void reduce_sums(bc::command_queue& queue, const std::vector<std::size_t>& sizes
         }
 }
 
-// Both scans by key (sum, or the operator), into a result with guards and in place.
-template <class K, class V, class DevOp, class HostOp>
-void check_scans(bc::command_queue& queue, const std::vector<K>& keys, const std::vector<V>& vals, bool sum, DevOp dop,
-                 HostOp hop, V identity, V init, const std::string& label)
-{
-    const std::size_t n = keys.size();
-    auto dk = to_device(keys, queue);
-    for (int inclusive = 0; inclusive < 2; ++inclusive)
-        for (int in_place = 0; in_place < 2; ++in_place) {
-            const auto expected = host_scan_by_key(keys, vals, hop, inclusive != 0, init);
-            bc::vector<V> dv = to_device(vals, queue);
-            const V guard = V(77);
-            bc::vector<V> out = to_device(std::vector<V>(n + 2, guard), queue);
-            auto res = in_place ? dv.begin() : out.begin() + 1;
-            if (sum) {
-                if (inclusive) clprim::inclusive_scan_by_key(dk.begin(), dk.end(), dv.begin(), res, queue);
-                else clprim::exclusive_scan_by_key(dk.begin(), dk.end(), dv.begin(), res, queue, init);
-            } else {
-                if (inclusive) clprim::inclusive_scan_by_key(dk.begin(), dk.end(), dv.begin(), res, queue, dop, identity);
-                else clprim::exclusive_scan_by_key(dk.begin(), dk.end(), dv.begin(), res, queue, init, dop, identity);
-            }
-            std::vector<V> got;
-            if (in_place) {
-                got = to_host(dv, queue);
-            } else {
-                const auto h = to_host(out, queue);
-                got.assign(h.begin() + 1, h.end() - 1);
-                BOOST_TEST((same_bits(h.front(), guard) && same_bits(h.back(), guard)), label << " n=" << n << ": wrote outside");
-            }
-            BOOST_TEST(bit_equal(got, expected), label << (inclusive ? " inclusive" : " exclusive") << (in_place ? " in place" : "")
-                                                       << " n=" << n << ": first difference at " << first_difference(got, expected));
-        }
-}
-
-// run_length_encode and unique, results with guards, the count overloads.
-template <class T>
-void check_rle_unique(bc::command_queue& queue, const std::vector<T>& data, const std::string& label)
-{
-    const std::size_t n = data.size();
-    std::vector<T> ek;
-    std::vector<cl_uint> ec;
-    host_reduce_by_key(data, std::vector<cl_uint>(n, 1u), add_wrap<cl_uint>, ek, ec);
-    auto d = to_device(data, queue);
-    const T guard = T(42);
-    bc::vector<T> out = to_device(std::vector<T>(n + 2, guard), queue);
-    bc::vector<cl_uint> counts = to_device(std::vector<cl_uint>(n + 2, 7u), queue);
-    const std::size_t r = clprim::run_length_encode(d.begin(), d.end(), out.begin() + 1, counts.begin() + 1, queue);
-    BOOST_TEST(r == ek.size(), label << " rle n=" << n);
-    auto h = to_host(out, queue);
-    const auto hc = to_host(counts, queue);
-    std::vector<T> got(h.begin() + 1, h.begin() + 1 + std::min(r, n));
-    std::vector<cl_uint> gc(hc.begin() + 1, hc.begin() + 1 + std::min(r, n));
-    BOOST_TEST(bit_equal(got, ek), label << " rle keys n=" << n << ": first difference at " << first_difference(got, ek));
-    BOOST_TEST(bit_equal(gc, ec), label << " rle counts n=" << n << ": first difference at " << first_difference(gc, ec));
-    bool guards = hc.front() == 7u && same_bits(h.front(), guard);
-    for (std::size_t i = 1 + r; i < n + 2; ++i) guards = guards && hc[i] == 7u && same_bits(h[i], guard);
-    BOOST_TEST(guards, label << " rle n=" << n << ": wrote outside the results");
-    bc::vector<cl_ulong> c = to_device(std::vector<cl_ulong>{5, 5, 5}, queue);
-    clprim::run_length_encode(d.begin(), d.end(), out.begin() + 1, counts.begin() + 1, c.begin() + 1, queue);
-    auto hcount = to_host(c, queue);
-    BOOST_TEST((hcount[0] == 5 && hcount[1] == ek.size() && hcount[2] == 5), label << " rle count_result " << hcount[1]);
-
-    bc::vector<T> uout = to_device(std::vector<T>(n + 2, guard), queue);
-    const std::size_t u = clprim::unique(d.begin(), d.end(), uout.begin() + 1, queue);
-    BOOST_TEST(u == ek.size(), label << " unique n=" << n);
-    h = to_host(uout, queue);
-    got.assign(h.begin() + 1, h.begin() + 1 + std::min(u, n));
-    BOOST_TEST(bit_equal(got, ek), label << " unique n=" << n << ": first difference at " << first_difference(got, ek));
-    guards = same_bits(h.front(), guard);
-    for (std::size_t i = 1 + u; i < n + 2; ++i) guards = guards && same_bits(h[i], guard);
-    BOOST_TEST(guards, label << " unique n=" << n << ": wrote outside the result");
-    clprim::unique(d.begin(), d.end(), uout.begin() + 1, c.begin() + 1, queue);
-    hcount = to_host(c, queue);
-    BOOST_TEST((hcount[0] == 5 && hcount[1] == ek.size() && hcount[2] == 5), label << " unique count_result " << hcount[1]);
-}
-
 template <class T>
 void rle_unique_shapes(bc::command_queue& queue, const std::vector<std::size_t>& sizes, const std::string& tag)
 {
     if (!type_runs_here<T>()) return;
     for (std::size_t n : sizes)
         for (const auto& s : run_shapes())
-            check_rle_unique<T>(queue, run_keys<T>(n, std::min(s.min_run, n), std::min(s.max_run, n)),
+            check_unique_rle<T>(queue, run_keys<T>(n, std::min(s.min_run, n), std::min(s.max_run, n)),
                                 tag + " " + type_label<T>() + " " + s.name);
 }
 
@@ -251,8 +140,8 @@ BOOST_AUTO_TEST_CASE(operators)
         auto hmax = [](cl_uint a, cl_uint b) { return std::max(a, b); };
         check_reduce<cl_uint, cl_uint>(queue, keys, vals, false, bc::max<cl_uint>(), hmax, 0u, "max");
         check_reduce<cl_uint, cl_uint>(queue, keys, vals, false, affine_then, host_affine_then, affine_identity, "affine");
-        check_scans<cl_uint, cl_uint>(queue, keys, vals, false, bc::max<cl_uint>(), hmax, 0u, 5u, "max");
-        check_scans<cl_uint, cl_uint>(queue, keys, vals, false, affine_then, host_affine_then, affine_identity,
+        check_scans_with<cl_uint, cl_uint>(queue, keys, vals, false, bc::max<cl_uint>(), hmax, 0u, 5u, "max");
+        check_scans_with<cl_uint, cl_uint>(queue, keys, vals, false, affine_then, host_affine_then, affine_identity,
                                       (3u << 16) | 7u, "affine");
         const auto keys64 = run_keys<cl_ulong>(n, 1, 15);
         const std::vector<cl_ulong> vals64 = make_data<cl_ulong>(n, distribution::random);
@@ -269,17 +158,17 @@ BOOST_AUTO_TEST_CASE(scans_by_key)
         const std::size_t most = std::string(shape) == "4096" ? 4096 : 64;
         for (std::size_t n : sizes_for(most)) {
             for (const auto& s : run_shapes())
-                check_scans<cl_uint, cl_uint>(queue, run_keys<cl_uint>(n, std::min(s.min_run, n), std::min(s.max_run, n)),
+                check_scans_with<cl_uint, cl_uint>(queue, run_keys<cl_uint>(n, std::min(s.min_run, n), std::min(s.max_run, n)),
                                               small_values<cl_uint>(n), true, bc::plus<cl_uint>(), add_wrap<cl_uint>, 0u, 3u,
                                               std::string(shape) + " uint " + s.name);
-            check_scans<cl_float, cl_float>(queue, run_keys<cl_float>(n, 1, 15), small_values<cl_float>(n), true,
+            check_scans_with<cl_float, cl_float>(queue, run_keys<cl_float>(n, 1, 15), small_values<cl_float>(n), true,
                                             bc::plus<cl_float>(), add_wrap<cl_float>, 0.0f, 0.5f, "float->float");
             if (type_runs_here<cl_double>())
-                check_scans<cl_double, cl_double>(queue, run_keys<cl_double>(n, 1, 15), small_values<cl_double>(n), true,
+                check_scans_with<cl_double, cl_double>(queue, run_keys<cl_double>(n, 1, 15), small_values<cl_double>(n), true,
                                                   bc::plus<cl_double>(), add_wrap<cl_double>, 0.0, 0.25, "double->double");
-            check_scans<cl_long, cl_ulong>(queue, run_keys<cl_long>(n, 1, 15), small_values<cl_ulong>(n), true,
+            check_scans_with<cl_long, cl_ulong>(queue, run_keys<cl_long>(n, 1, 15), small_values<cl_ulong>(n), true,
                                            bc::plus<cl_ulong>(), add_wrap<cl_ulong>, 0ul, 1ul, "long->ulong");
-            check_scans<cl_uchar, cl_char>(queue, run_keys<cl_uchar>(n, 1, 15), small_values<cl_char>(n), true,
+            check_scans_with<cl_uchar, cl_char>(queue, run_keys<cl_uchar>(n, 1, 15), small_values<cl_char>(n), true,
                                            bc::plus<cl_char>(), add_wrap<cl_char>, cl_char(0), cl_char(2), "uchar->char");
         }
     }
@@ -359,37 +248,7 @@ BOOST_AUTO_TEST_CASE(sub_ranges_out_of_order_queue)
 {
     env_override on("CLPRIM_BY_KEY_SMALL", "4096");
     bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-    for (std::size_t n : {std::size_t(1), std::size_t(1000), std::size_t(4096)}) {
-        const std::size_t off = 7;
-        auto all_keys = run_keys<cl_uint>(n + 2 * off, 1, 15);
-        auto all_vals = small_values<cl_uint>(n + 2 * off);
-        std::vector<cl_uint> keys(all_keys.begin() + off, all_keys.end() - off);
-        std::vector<cl_uint> vals(all_vals.begin() + off, all_vals.end() - off);
-        std::vector<cl_uint> ek, ev;
-        const std::size_t expected = host_reduce_by_key(keys, vals, add_wrap<cl_uint>, ek, ev);
-        auto dk = to_device(all_keys, queue);
-        auto dv = to_device(all_vals, queue);
-        bc::vector<cl_uint> ok = to_device(std::vector<cl_uint>(n + 20, 1u), queue);
-        bc::vector<cl_uint> ov = to_device(std::vector<cl_uint>(n + 20, 2u), queue);
-        const std::size_t count = clprim::reduce_by_key(dk.begin() + off, dk.end() - off, dv.begin() + off, ok.begin() + 3,
-                                                        ov.begin() + 3, ooo);
-        BOOST_TEST(count == expected);
-        const auto hk = to_host(ok, queue), hv = to_host(ov, queue);
-        BOOST_TEST(bit_equal(std::vector<cl_uint>(hk.begin() + 3, hk.begin() + 3 + count), ek));
-        BOOST_TEST(bit_equal(std::vector<cl_uint>(hv.begin() + 3, hv.begin() + 3 + count), ev));
-        BOOST_TEST((hk[2] == 1u && hk[3 + count] == 1u && hv[2] == 2u && hv[3 + count] == 2u));
-        clprim::inclusive_scan_by_key(dk.begin() + off, dk.end() - off, dv.begin() + off, dv.begin() + off, ooo);
-        ooo.finish();
-        const auto hs = to_host(dv, queue);
-        BOOST_TEST(bit_equal(std::vector<cl_uint>(hs.begin() + off, hs.end() - off),
-                             host_scan_by_key(keys, vals, add_wrap<cl_uint>, true, 0u)));
-        BOOST_TEST((hs[off - 1] == all_vals[off - 1] && hs[n + off] == all_vals[n + off]));
-        bc::vector<cl_ulong> c = to_device(std::vector<cl_ulong>{4, 4, 4}, queue);
-        clprim::run_length_encode(dk.begin() + off, dk.end() - off, ok.begin() + 3, ov.begin() + 3, c.begin() + 1, ooo);
-        ooo.finish();
-        const auto hc = to_host(c, queue);
-        BOOST_TEST((hc[0] == 4u && hc[1] == expected && hc[2] == 4u));
-    }
+    for (std::size_t n : {std::size_t(1), std::size_t(1000), std::size_t(4096)}) check_sub_ranges(queue, ooo, n);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
