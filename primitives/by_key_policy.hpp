@@ -214,6 +214,10 @@ struct by_key_small_shape {
     std::size_t most = 0;
     std::size_t wg = 256;
     bool shfl_scan = false;
+    // The kernel's elements a work-item (its unrolled loops) fitted to the call: the power of
+    // two >= 4 that holds n (a kernel for 4, 8, ... up to what `most` needs), or always the
+    // largest (one kernel). CLPRIM_BY_KEY_SMALL_FIT=0|1.
+    bool fit_rows = true;
 };
 inline by_key_small_shape select_by_key_small(const device_profile& profile)
 {
@@ -222,6 +226,7 @@ inline by_key_small_shape select_by_key_small(const device_profile& profile)
     s.shfl_scan = profile.nvidia;
     if (knobs_with_prefix("CLPRIM_BY_KEY_")) {
         if (const auto c = knob_choice("CLPRIM_BY_KEY_SCAN", {"local", "shfl"})) s.shfl_scan = profile.nvidia && *c == 1;
+        if (const auto f = knob_number("CLPRIM_BY_KEY_SMALL_FIT", 0, 1)) s.fit_rows = *f == 1;
         if (const auto m = knob_numbers("CLPRIM_BY_KEY_SMALL", 1, 2, 0, 8192)) {
             s.most = (*m)[0];
             if (m->size() > 1) {

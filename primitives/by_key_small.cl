@@ -14,12 +14,12 @@
 //
 // Required macros: those of by_key.cl (K, V, BK_MODE, BK_ITEMS; joined after workgroup_segmented.cl,
 // by_key.cl and by_key_warp.cl), SK_WG (the work-group size), SK_ROWS (the most elements a work-item holds; the
-// call's `rows` is at most that).
+// call's `rows` is at most that, at most 32).
 #ifndef SK_WG
 #error "by_key_small.cl needs SK_WG"
 #endif
-#ifndef SK_ROWS
-#error "by_key_small.cl needs SK_ROWS"
+#if !defined(SK_ROWS) || SK_ROWS > 32
+#error "by_key_small.cl needs SK_ROWS (at most 32: a work-item's heads are the bits of a uint)"
 #endif
 #ifndef BK_MODE
 #error "by_key_small.cl needs by_key.cl joined before it"
@@ -42,31 +42,33 @@ void by_key_small(__global const K* keys, __global const V* vals, __global K* ou
     out2 += at.s4;
     count_out += at.s6;
     const ulong cap1 = at.s3, cap2 = at.s5;
-    const ulong n = nrf.s0;
-    const uint rows = nrf.s1, flags = nrf.s2;
+    const uint n = nrf.s0, rows = nrf.s1, flags = nrf.s2;
     __global V* scan_out = out2;
     (void)scan_out;
     (void)cap2;
     const uint from = (uint)get_local_id(0) * rows;
+    const uint mine = from < n ? min(rows, n - from) : 0u; // this work-item's elements
     // The key before this work-item's first element (any key where it has none: unused then).
-    const K before = keys[min(from > 0u ? from - 1u : 0u, (uint)n - 1u)];
+    const K before = keys[min(from > 0u ? from - 1u : 0u, n - 1u)];
     K kr[SK_ROWS];
     V vr[SK_ROWS];
 #pragma unroll
     for (uint r = 0; r < SK_ROWS; ++r) {
-        if (r < rows && from + r < n) {
+        if (r < mine) {
             kr[r] = keys[from + r];
             vr[r] = bk_value(vals, from + r);
         }
     }
-    // This work-item's pair: its heads, and its values combined since its last head.
-    uint c = 0;
+    // This work-item's pair: its heads (kept as bits for the epilogue), and its values combined
+    // since its last head.
+    uint c = 0, heads = 0;
     V v = BK_ID;
     K prev = before;
 #pragma unroll
     for (uint r = 0; r < SK_ROWS; ++r) {
-        if (r < rows && from + r < n) {
+        if (r < mine) {
             const uint h = bk_head(from + r, kr[r], prev);
+            heads |= h << r;
             v = h ? vr[r] : BK_OP(v, vr[r]);
             c += h;
             prev = kr[r];
@@ -81,16 +83,16 @@ void by_key_small(__global const K* keys, __global const V* vals, __global K* ou
     prev = before;
 #pragma unroll
     for (uint r = 0; r < SK_ROWS; ++r) {
-        const ulong i = from + r;
-        if (r < rows && i < n) {
+        if (r < mine) {
+            const uint i = from + r;
             const K k = kr[r];
             const V x = vr[r];
-            const uint h = bk_head(i, k, prev);
+            const uint h = (heads >> r) & 1u;
             BK_EMIT_BEFORE(i);
             v = h ? x : BK_OP(v, x);
             c += h;
             BK_EMIT_AFTER(i);
-            if (i == n - 1 && (flags & BK_WRITE_COUNT)) *count_out = c;
+            if (i == n - 1u && (flags & BK_WRITE_COUNT)) *count_out = c;
             prev = k;
         }
     }

@@ -11,6 +11,7 @@
 #include <clprim/detail/primitives_kernels.hpp>
 #include <clprim/detail/queue_info.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <tuple>
@@ -77,12 +78,18 @@ bool by_key_small_launch(const by_key_call& call, bool write_count, bc::command_
     const queue_info& info = info_of(queue);
     const by_key_small_shape shape = select_by_key_small(*info.profile);
     if (n == 0 || n > shape.most) return false;
-    // The kernel's register arrays are sized for the path's largest range (a power of two a
-    // work-item); the call's rows are what its n needs.
+    // The kernel's register arrays: for the path's largest range (a power of two a work-item),
+    // or fitted to this call's n (by_key_policy.hpp); the call's rows are what its n needs.
     std::size_t max_rows = 1;
     while (shape.wg * max_rows < shape.most) max_rows *= 2;
+    std::size_t rows = max_rows;
+    if (shape.fit_rows) {
+        rows = 4;
+        while (shape.wg * rows < n) rows *= 2;
+        rows = std::min(rows, max_rows);
+    }
     *count_word = call.count_result ? *call.count_result : buffer_range{result_device_word(info.context), 0, 1};
-    small_kernel& k = cached_kernel(info, call, shape.wg, max_rows, shape.shfl_scan && shape.wg % 32 == 0);
+    small_kernel& k = cached_kernel(info, call, shape.wg, rows, shape.shfl_scan && shape.wg % 32 == 0);
     if (k.wg == 0) return false;
     const bool values = call.mode == by_key_mode::reduce || call.mode == by_key_mode::scan;
     const bc::buffer& vals = values ? call.values.buffer : call.keys.buffer;
