@@ -218,6 +218,9 @@ struct by_key_small_shape {
     // two >= 4 that holds n (a kernel for 4, 8, ... up to what `most` needs), or always the
     // largest (one kernel). CLPRIM_BY_KEY_SMALL_FIT=0|1.
     bool fit_rows = true;
+    // CLPRIM_BY_KEY_SMALL_DIAG=0|1|2 (measurements, WRONG results): 1 the kernel returns at once
+    // (the launch alone), 2 no pair scan (by_key_small.cl SK_DIAG).
+    int diag = 0;
 };
 inline by_key_small_shape select_by_key_small(const device_profile& profile)
 {
@@ -227,6 +230,7 @@ inline by_key_small_shape select_by_key_small(const device_profile& profile)
     if (knobs_with_prefix("CLPRIM_BY_KEY_")) {
         if (const auto c = knob_choice("CLPRIM_BY_KEY_SCAN", {"local", "shfl"})) s.shfl_scan = profile.nvidia && *c == 1;
         if (const auto f = knob_number("CLPRIM_BY_KEY_SMALL_FIT", 0, 1)) s.fit_rows = *f == 1;
+        if (const auto d = knob_number("CLPRIM_BY_KEY_SMALL_DIAG", 0, 2)) s.diag = int(*d);
         if (const auto m = knob_numbers("CLPRIM_BY_KEY_SMALL", 1, 2, 0, 8192)) {
             s.most = (*m)[0];
             if (m->size() > 1) {

@@ -14,7 +14,8 @@
 //
 // Required macros: those of by_key.cl (K, V, BK_MODE, BK_ITEMS; joined after workgroup_segmented.cl,
 // by_key.cl and by_key_warp.cl), SK_WG (the work-group size), SK_ROWS (the most elements a work-item holds; the
-// call's `rows` is at most that, at most 32).
+// call's `rows` is at most that, at most 32). Optional: SK_DIAG (measurements, WRONG results: 1
+// the kernel returns at once, 2 no pair scan).
 #ifndef SK_WG
 #error "by_key_small.cl needs SK_WG"
 #endif
@@ -34,6 +35,9 @@ __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void by_key_small(__global const K* keys, __global const V* vals, __global K* out1, __global V* out2,
                   __global ulong* count_out, ulong8 at, uint4 nrf, V init)
 {
+#if defined(SK_DIAG) && SK_DIAG == 1
+    return; // measurements: the launch alone (WRONG results)
+#endif
     __local uint sc[2 * SK_WG];
     __local V sv[2 * SK_WG];
     keys += at.s0;
@@ -76,7 +80,12 @@ void by_key_small(__global const K* keys, __global const V* vals, __global K* ou
     }
     uint ec, tc;
     V ev, tv;
+#if defined(SK_DIAG) && SK_DIAG == 2
+    ec = c; // measurements: no pair scan (WRONG results)
+    ev = v;
+#else
     bk_tile_scan(c, v, sc, sv, &ec, &ev, &tc, &tv);
+#endif
     // The epilogue from the pair of every element before this work-item's first.
     c = ec;
     v = ev;

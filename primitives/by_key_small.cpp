@@ -32,14 +32,15 @@ struct small_kernel {
     unsigned char init[8] = {};
 };
 
-small_kernel make_kernel(const queue_info& info, const by_key_call& call, std::size_t wg, std::size_t rows, bool shfl)
+small_kernel make_kernel(const queue_info& info, const by_key_call& call, std::size_t wg, std::size_t rows, bool shfl,
+                         int diag)
 {
     small_kernel k;
     if (wg > info.profile->max_work_group_size) return k;
     const std::string options = type_options(call.key_type, "K") + " " + type_options(call.value_type, "V") +
                                 " -DBK_MODE=" + std::to_string(int(call.mode)) + " -DBK_ITEMS=1 -DSK_WG=" +
                                 std::to_string(wg) + " -DSK_ROWS=" + std::to_string(rows) +
-                                (shfl ? " -DBK_PTX -DBK_SHFL_SCAN" : "");
+                                (shfl ? " -DBK_PTX -DBK_SHFL_SCAN" : "") + (diag ? " -DSK_DIAG=" + std::to_string(diag) : "");
     std::vector<std::string> files{"workgroup_segmented.cl", "by_key.cl", "by_key_warp.cl", "by_key_small.cl"};
     if (!call.op_file.empty()) files.insert(files.begin(), call.op_file);
     bc::program program = primitives_program(info.context, files, options);
@@ -48,9 +49,10 @@ small_kernel make_kernel(const queue_info& info, const by_key_call& call, std::s
     return k;
 }
 
-small_kernel& cached_kernel(const queue_info& info, const by_key_call& call, std::size_t wg, std::size_t rows, bool shfl)
+small_kernel& cached_kernel(const queue_info& info, const by_key_call& call, std::size_t wg, std::size_t rows, bool shfl,
+                            int diag)
 {
-    using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, std::size_t, std::size_t, bool>;
+    using key = std::tuple<cl_context, cl_device_id, int, int, int, std::string, std::size_t, std::size_t, bool, int>;
     thread_local std::map<key, small_kernel> cache;
     // This thread's last kernel first (a loop of small calls: no key with a string built).
     thread_local const key* last_key = nullptr;
@@ -60,11 +62,11 @@ small_kernel& cached_kernel(const queue_info& info, const by_key_call& call, std
     if (last_key && std::get<0>(*last_key) == ctx && std::get<1>(*last_key) == dev &&
         std::get<2>(*last_key) == int(call.mode) && std::get<3>(*last_key) == int(call.key_type) &&
         std::get<4>(*last_key) == int(call.value_type) && std::get<6>(*last_key) == wg && std::get<7>(*last_key) == rows &&
-        std::get<8>(*last_key) == shfl && std::get<5>(*last_key) == call.op_file)
+        std::get<8>(*last_key) == shfl && std::get<9>(*last_key) == diag && std::get<5>(*last_key) == call.op_file)
         return *last_kernel;
-    key k{ctx, dev, int(call.mode), int(call.key_type), int(call.value_type), call.op_file, wg, rows, shfl};
+    key k{ctx, dev, int(call.mode), int(call.key_type), int(call.value_type), call.op_file, wg, rows, shfl, diag};
     auto it = cache.find(k);
-    if (it == cache.end()) it = cache.emplace(std::move(k), make_kernel(info, call, wg, rows, shfl)).first;
+    if (it == cache.end()) it = cache.emplace(std::move(k), make_kernel(info, call, wg, rows, shfl, diag)).first;
     last_key = &it->first;
     last_kernel = &it->second;
     return it->second;
@@ -89,7 +91,7 @@ bool by_key_small_launch(const by_key_call& call, bool write_count, bc::command_
         rows = std::min(rows, max_rows);
     }
     *count_word = call.count_result ? *call.count_result : buffer_range{result_device_word(info.context), 0, 1};
-    small_kernel& k = cached_kernel(info, call, shape.wg, rows, shape.shfl_scan && shape.wg % 32 == 0);
+    small_kernel& k = cached_kernel(info, call, shape.wg, rows, shape.shfl_scan && shape.wg % 32 == 0, shape.diag);
     if (k.wg == 0) return false;
     const bool values = call.mode == by_key_mode::reduce || call.mode == by_key_mode::scan;
     const bc::buffer& vals = values ? call.values.buffer : call.keys.buffer;
