@@ -118,18 +118,18 @@ BOOST_AUTO_TEST_CASE(reduce_by_key_every_key_type)
     }
 }
 
-// One kernel for every size (CLPRIM_BY_KEY_SMALL_FIT=0: 16 elements a work-item unrolled,
-// most of them unused at small n) instead of one fitted to n.
-BOOST_AUTO_TEST_CASE(unfitted_rows)
+// Kernels fitted to n (CLPRIM_BY_KEY_SMALL_FIT=1: 4, 8 or 16 elements a work-item unrolled)
+// instead of the one of 16 for every size.
+BOOST_AUTO_TEST_CASE(fitted_rows)
 {
     env_override on("CLPRIM_BY_KEY_SMALL", "4096");
-    env_override fit("CLPRIM_BY_KEY_SMALL_FIT", "0");
-    const std::vector<std::size_t> sizes{1, 2, 257, 1021, 2049, 4096};
-    reduce_sums<cl_uint, cl_uint>(queue, sizes, "unfitted");
-    rle_unique_shapes<cl_uint>(queue, sizes, "unfitted");
+    env_override fit("CLPRIM_BY_KEY_SMALL_FIT", "1");
+    const std::vector<std::size_t> sizes{1, 2, 257, 1021, 1025, 2049, 4096};
+    reduce_sums<cl_uint, cl_uint>(queue, sizes, "fitted");
+    rle_unique_shapes<cl_uint>(queue, sizes, "fitted");
     for (std::size_t n : sizes)
         check_scans_with<cl_uint, cl_uint>(queue, run_keys<cl_uint>(n, 1, 15), small_values<cl_uint>(n), true,
-                                           bc::plus<cl_uint>(), add_wrap<cl_uint>, 0u, 3u, "unfitted");
+                                           bc::plus<cl_uint>(), add_wrap<cl_uint>, 0u, 3u, "fitted");
 }
 
 // Value types of every size beside the keys (8-byte values: the scan's pairs of 12 bytes).
