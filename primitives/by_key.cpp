@@ -1,6 +1,7 @@
 // The by-key and selection family (reduce_by_key, the scans by key, unique, run_length_encode,
 // partition_copy, stable_partition, copy_if's count overload): one segmented scan with a fused
-// prologue and epilogue per mode (primitives/by_key.cl), on the path by_key_policy.hpp picks.
+// prologue and epilogue per mode (primitives/by_key.cl), on the path by_key_policy.hpp picks;
+// ranges that one work-group holds in one launch (by_key_small.cpp) first.
 #include "by_key_policy.hpp"
 #include "by_key_small.hpp"
 #include "copy_if_partition.hpp"
