@@ -1,7 +1,9 @@
 // The by-key and selection family (reduce_by_key, the scans by key, unique, run_length_encode,
 // partition_copy, stable_partition, copy_if's count overload): one segmented scan with a fused
-// prologue and epilogue per mode (primitives/by_key.cl), on the path by_key_policy.hpp picks.
+// prologue and epilogue per mode (primitives/by_key.cl), on the path by_key_policy.hpp picks;
+// ranges that one work-group holds in one launch (by_key_small.cpp) first.
 #include "by_key_policy.hpp"
+#include "by_key_small.hpp"
 #include "copy_if_partition.hpp"
 #include "copy_if_unique.hpp"
 #include "count_read.hpp"
@@ -11,6 +13,7 @@
 #include <clprim/detail/kernel_launch.hpp>
 #include <clprim/detail/lookback_slots.hpp>
 #include <clprim/detail/primitives_kernels.hpp>
+#include <clprim/detail/queue_info.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 
 #include <algorithm>
@@ -159,8 +162,8 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
     if (call.count_result && (overlap(*call.count_result, reach1) || overlap(*call.count_result, reach2) ||
                               overlap(*call.count_result, call.keys) || (values && overlap(*call.count_result, call.values))))
         throw invalid_argument_error(std::string(who) + ": count_result overlaps another range");
-    require_type_support(call.key_type, user_queue.get_device(), who);
-    require_type_support(call.value_type, user_queue.get_device(), who);
+    require_type_support(call.key_type, user_queue, who); // (no driver query: queue_info.hpp)
+    require_type_support(call.value_type, user_queue, who);
     const bool wants_count = mode != by_key_mode::scan;
     if (n == 0) {
         if (call.count_result) {
@@ -194,6 +197,19 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
             copy_if_partition_launch(call.keys, call.out1, call.out2, call.key_type, call.op_file, count_out.buffer,
                                      count_out.offset, queue);
             if (!call.count_result) read_result_word(queue, count_out.buffer, sizeof count, &count);
+            return;
+        }
+        auto read_count = [&](const bc::buffer& word) { // the one round trip
+            static const result_read forms[] = {result_read::plain,        result_read::pinned,      result_read::async,
+                                                result_read::flush_pinned, result_read::flush_async, result_read::spin};
+            const int form = select_by_key_read(*info_of(queue).profile,
+                                                mode == by_key_mode::reduce || mode == by_key_mode::run_length);
+            read_result_word(queue, word, sizeof count, &count, forms[form]);
+        };
+        // One work-group where it holds the range (by_key_small.cpp): one launch, nothing else.
+        buffer_range small_count;
+        if (by_key_small_launch(call, call.count_result || wants_count, queue, &small_count)) {
+            if (!call.count_result && wants_count) read_count(small_count.buffer);
             return;
         }
         by_key_kernels& k = cached_kernels(queue, call);
@@ -259,13 +275,7 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
             set_kernel_args_from(k.chunk_scan, 15, cl_ulong(chunk), agg_c, agg_v);
             launch_1d(queue, k.chunk_scan, chunks, 1);
         }
-        if (!call.count_result && wants_count) { // the one round trip
-            static const result_read forms[] = {result_read::plain,        result_read::pinned,      result_read::async,
-                                                result_read::flush_pinned, result_read::flush_async, result_read::spin};
-            const int form = select_by_key_read(profile_of(queue.get_device()),
-                                                mode == by_key_mode::reduce || mode == by_key_mode::run_length);
-            read_result_word(queue, count_out.buffer, sizeof count, &count, forms[form]);
-        }
+        if (!call.count_result && wants_count) read_count(count_out.buffer);
     });
     if (call.count_result || !wants_count) return 0;
     // Results found too small once the count is known (what fits was written).

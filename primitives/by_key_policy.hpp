@@ -203,6 +203,51 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
     return p;
 }
 
+// The one-work-group path (by_key_small.cl) for ranges of at most `most` elements: one launch,
+// no look-back, no fill. GPUs: up to 4096 (256 work-items x 16), off elsewhere (the CPU branch's
+// chunks). H100 (RESULTS.md, s8-small): 2^10 wall 0.021-0.023 ms against the old path's
+// 0.022-0.035 for reduce_by_key (0.017-0.024 against 0.022-0.035 run-length), 2^12 0.027-0.033
+// against 0.040-0.046; at 2^13 no gain (8192: 0.042 against 0.036-0.044); 128 work-items alike,
+// 512 and 1024 slower. CLPRIM_BY_KEY_SMALL="n[,wg]" sets it (0: off; at most 8192 and 32 a work-item) and the
+// work-group size (a power of two, at least 32). Off where CLPRIM_BY_KEY_PATH, _KERNEL or _TUNE
+// forces a path (that path's at every size, whatever CLPRIM_BY_KEY_SMALL says).
+// NVIDIA: the group's scan of the pairs by warp shuffles (by_key_warp.cl), as the look-back
+// tiles' (CLPRIM_BY_KEY_SCAN=local|shfl forces one there too).
+struct by_key_small_shape {
+    std::size_t most = 0;
+    std::size_t wg = 256;
+    bool shfl_scan = false;
+    // The kernel's elements a work-item (its unrolled loops) fitted to the call: the power of
+    // two >= 4 that holds n (a kernel for 4, 8, ... up to what `most` needs), or always the
+    // largest (one kernel a type: the default; H100 2^10 / 2^12, no difference beyond the
+    // spread, RESULTS.md s8-small round 2). CLPRIM_BY_KEY_SMALL_FIT=0|1.
+    bool fit_rows = false;
+    // CLPRIM_BY_KEY_SMALL_DIAG=0|1|2 (measurements, WRONG results): 1 the kernel returns at once
+    // (the launch alone), 2 no pair scan (by_key_small.cl SK_DIAG).
+    int diag = 0;
+};
+inline by_key_small_shape select_by_key_small(const device_profile& profile)
+{
+    by_key_small_shape s;
+    if (!profile.is_cpu()) s.most = 4096;
+    s.shfl_scan = profile.nvidia;
+    if (knobs_with_prefix("CLPRIM_BY_KEY_")) {
+        if (const auto c = knob_choice("CLPRIM_BY_KEY_SCAN", {"local", "shfl"})) s.shfl_scan = profile.nvidia && *c == 1;
+        if (const auto f = knob_number("CLPRIM_BY_KEY_SMALL_FIT", 0, 1)) s.fit_rows = *f == 1;
+        if (const auto d = knob_number("CLPRIM_BY_KEY_SMALL_DIAG", 0, 2)) s.diag = int(*d);
+        if (const auto m = knob_numbers("CLPRIM_BY_KEY_SMALL", 1, 2, 0, 8192)) {
+            s.most = (*m)[0];
+            if (m->size() > 1) {
+                s.wg = 32;
+                while (s.wg * 2 <= (*m)[1]) s.wg *= 2;
+            }
+        }
+        if (knob_text("CLPRIM_BY_KEY_PATH") || knob_text("CLPRIM_BY_KEY_KERNEL") || knob_text("CLPRIM_BY_KEY_TUNE")) s.most = 0;
+    }
+    s.most = std::min(s.most, s.wg * 32);
+    return s;
+}
+
 // How reduce_by_key's and run_length_encode's count comes back (count_read.hpp's forms, by
 // CLPRIM_BY_KEY_READ's numbers): on GPUs 5, spin (the kernel flushed, a non-blocking read with an
 // event, the host polling it: s4-copyif's H100 run, 1.5-4.3 us off both at 2^10 against 4), 4

@@ -4,7 +4,7 @@
 // float keys by their bits; count overloads; in place; sub-ranges with guards; an out-of-order
 // queue; both device-wide paths forced (CLPRIM_BY_KEY_PATH) and tiny look-back tiles.
 #define BOOST_TEST_MODULE clprim_by_key
-#include "by_key_test_support.hpp"
+#include "by_key_test_checks.hpp"
 #include "host_operators.hpp"
 
 #include <boost/compute/function.hpp>
@@ -14,47 +14,6 @@
 using namespace clprim_test;
 
 namespace {
-
-// reduce_by_key through op (op_tag: 0 sum, 1 max, 2 affine), results with guards on both sides,
-// the count overload beside it.
-template <class K, class V, class DevOp, class HostOp>
-void check_reduce(bc::command_queue& queue, const std::vector<K>& keys, const std::vector<V>& vals, bool sum,
-                  DevOp dop, HostOp hop, V identity, const std::string& label)
-{
-    std::vector<K> ek;
-    std::vector<V> ev;
-    const std::size_t expected = host_reduce_by_key(keys, vals, hop, ek, ev);
-    const std::size_t n = keys.size();
-    auto dk = to_device(keys, queue);
-    auto dv = to_device(vals, queue);
-    const K kguard = K(55);
-    const V vguard = V(66);
-    bc::vector<K> ok = to_device(std::vector<K>(n + 2, kguard), queue);
-    bc::vector<V> ov = to_device(std::vector<V>(n + 2, vguard), queue);
-    std::size_t count;
-    if (sum) count = clprim::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin() + 1, ov.begin() + 1, queue);
-    else count = clprim::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin() + 1, ov.begin() + 1, queue, dop, identity);
-    BOOST_TEST(count == expected, label << " n=" << n);
-    const auto hk = to_host(ok, queue);
-    const auto hv = to_host(ov, queue);
-    std::vector<K> gk(hk.begin() + 1, hk.begin() + 1 + std::min(count, n));
-    std::vector<V> gv(hv.begin() + 1, hv.begin() + 1 + std::min(count, n));
-    BOOST_TEST(bit_equal(gk, ek), label << " n=" << n << ": keys differ at " << first_difference(gk, ek));
-    BOOST_TEST(bit_equal(gv, ev), label << " n=" << n << ": values differ at " << first_difference(gv, ev));
-    bool guards = hk.front() == kguard && hv.front() == vguard;
-    for (std::size_t i = 1 + count; i < n + 2; ++i) guards = guards && hk[i] == kguard && hv[i] == vguard;
-    BOOST_TEST(guards, label << " n=" << n << ": wrote outside the results");
-
-    // count_result overload: the count on the device.
-    bc::vector<cl_ulong> c = to_device(std::vector<cl_ulong>{99, 12345, 99}, queue);
-    if (sum) clprim::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin() + 1, ov.begin() + 1, c.begin() + 1, queue);
-    else clprim::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin() + 1, ov.begin() + 1, c.begin() + 1, queue, dop, identity);
-    const auto hc = to_host(c, queue);
-    BOOST_TEST((hc[0] == 99 && hc[1] == expected && hc[2] == 99), label << " n=" << n << ": count_result " << hc[1]);
-    const auto hv2 = to_host(ov, queue);
-    std::vector<V> gv2(hv2.begin() + 1, hv2.begin() + 1 + std::min(count, n));
-    BOOST_TEST(bit_equal(gv2, ev), label << " n=" << n << ": count overload values differ at " << first_difference(gv2, ev));
-}
 
 template <class K, class V>
 void reduce_sum_matrix(bc::command_queue& queue, const std::vector<std::size_t>& sizes)
@@ -74,11 +33,11 @@ void reduce_sum_matrix(bc::command_queue& queue, const std::vector<std::size_t>&
     }
 }
 
+// Both scans by key through op_kind (0 sum, 1 max, 2 affine; by_key_test_checks.hpp).
 template <class K, class V, class Op>
 void check_scans(bc::command_queue& queue, const std::vector<K>& keys, const std::vector<V>& vals, int op_kind,
                  Op dop, V identity, V init, const std::string& label)
 {
-    const std::size_t n = keys.size();
     auto hop = [&](V a, V b) -> V {
         if constexpr (std::is_same_v<V, cl_uint>) {
             if (op_kind == 1) return std::max(a, b);
@@ -86,34 +45,7 @@ void check_scans(bc::command_queue& queue, const std::vector<K>& keys, const std
         }
         return add_wrap(a, b);
     };
-    auto dk = to_device(keys, queue);
-    for (int inclusive = 0; inclusive < 2; ++inclusive) {
-        for (int in_place = 0; in_place < 2; ++in_place) {
-            const auto expected = host_scan_by_key(keys, vals, hop, inclusive != 0, init);
-            bc::vector<V> dv = to_device(vals, queue);
-            const V guard = V(77);
-            bc::vector<V> out = to_device(std::vector<V>(n + 2, guard), queue);
-            auto res = in_place ? dv.begin() : out.begin() + 1;
-            if (op_kind == 0) {
-                if (inclusive) clprim::inclusive_scan_by_key(dk.begin(), dk.end(), dv.begin(), res, queue);
-                else clprim::exclusive_scan_by_key(dk.begin(), dk.end(), dv.begin(), res, queue, init);
-            } else {
-                if (inclusive) clprim::inclusive_scan_by_key(dk.begin(), dk.end(), dv.begin(), res, queue, dop, identity);
-                else clprim::exclusive_scan_by_key(dk.begin(), dk.end(), dv.begin(), res, queue, init, dop, identity);
-            }
-            std::vector<V> got;
-            if (in_place) {
-                got = to_host(dv, queue);
-            } else {
-                const auto h = to_host(out, queue);
-                got.assign(h.begin() + 1, h.end() - 1);
-                BOOST_TEST((h.front() == guard && h.back() == guard), label << " n=" << n << ": wrote outside the result");
-            }
-            BOOST_TEST(bit_equal(got, expected), label << (inclusive ? " inclusive" : " exclusive")
-                                                       << (in_place ? " in place" : "") << " n=" << n
-                                                       << ": first difference at " << first_difference(got, expected));
-        }
-    }
+    check_scans_with<K, V>(queue, keys, vals, op_kind == 0, dop, hop, identity, init, label);
 }
 
 } // namespace
@@ -452,35 +384,7 @@ BOOST_AUTO_TEST_CASE(sub_ranges_out_of_order_queue)
     bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
     for (const char* path : by_key_paths()) {
         env_override force("CLPRIM_BY_KEY_PATH", path);
-        const std::size_t n = 5000, off = 7;
-        auto all_keys = run_keys<cl_uint>(n + 2 * off, 1, 15);
-        auto all_vals = small_values<cl_uint>(n + 2 * off);
-        std::vector<cl_uint> keys(all_keys.begin() + off, all_keys.end() - off);
-        std::vector<cl_uint> vals(all_vals.begin() + off, all_vals.end() - off);
-        std::vector<cl_uint> ek, ev;
-        const std::size_t expected = host_reduce_by_key(keys, vals, add_wrap<cl_uint>, ek, ev);
-        auto dk = to_device(all_keys, queue);
-        auto dv = to_device(all_vals, queue);
-        bc::vector<cl_uint> ok = to_device(std::vector<cl_uint>(n + 20, 1u), queue);
-        bc::vector<cl_uint> ov = to_device(std::vector<cl_uint>(n + 20, 2u), queue);
-        const std::size_t count = clprim::reduce_by_key(dk.begin() + off, dk.end() - off, dv.begin() + off, ok.begin() + 3,
-                                                        ov.begin() + 3, ooo);
-        BOOST_TEST(count == expected);
-        const auto hk = to_host(ok, queue), hv = to_host(ov, queue);
-        BOOST_TEST(bit_equal(std::vector<cl_uint>(hk.begin() + 3, hk.begin() + 3 + count), ek));
-        BOOST_TEST(bit_equal(std::vector<cl_uint>(hv.begin() + 3, hv.begin() + 3 + count), ev));
-        BOOST_TEST((hk[2] == 1u && hk[3 + count] == 1u && hv[2] == 2u && hv[3 + count] == 2u));
-        // Scan of a sub-range in place, on the out-of-order queue, then the count overload.
-        clprim::inclusive_scan_by_key(dk.begin() + off, dk.end() - off, dv.begin() + off, dv.begin() + off, ooo);
-        ooo.finish();
-        const auto hs = to_host(dv, queue);
-        const auto es = host_scan_by_key(keys, vals, add_wrap<cl_uint>, true, 0u);
-        BOOST_TEST(bit_equal(std::vector<cl_uint>(hs.begin() + off, hs.end() - off), es));
-        BOOST_TEST((hs[off - 1] == all_vals[off - 1] && hs[n + off] == all_vals[n + off]));
-        bc::vector<cl_ulong> c(1, context);
-        clprim::reduce_by_key(dk.begin() + off, dk.end() - off, dk.begin() + off, ok.begin(), ov.begin(), c.begin(), ooo);
-        ooo.finish();
-        BOOST_TEST(to_host(c, queue)[0] == expected);
+        check_sub_ranges(queue, ooo, 5000);
     }
 }
 

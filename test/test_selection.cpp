@@ -3,7 +3,7 @@
 // element type (floats by their bits: -0.0 / +0.0 and NaNs of both signs); results with guards;
 // count overloads; sub-ranges; an out-of-order queue; both device-wide paths forced.
 #define BOOST_TEST_MODULE clprim_selection
-#include "by_key_test_support.hpp"
+#include "by_key_test_checks.hpp"
 
 #include <boost/compute/function.hpp>
 #include <boost/compute/lambda.hpp>
@@ -13,50 +13,6 @@ using namespace clprim_test;
 namespace {
 
 BOOST_COMPUTE_FUNCTION(bool, odd_uint, (cl_uint x), { return (x & 1u) != 0; });
-
-
-template <class T>
-void check_unique_rle(bc::command_queue& queue, const std::vector<T>& data, const std::string& label, bool rle = true)
-{
-    const std::size_t n = data.size();
-    std::vector<T> ek;
-    std::vector<cl_uint> ec;
-    host_reduce_by_key(data, std::vector<cl_uint>(n, 1u), add_wrap<cl_uint>, ek, ec);
-    auto d = to_device(data, queue);
-    const T guard = T(42);
-    bc::vector<T> out = to_device(std::vector<T>(n + 2, guard), queue);
-    bc::vector<cl_uint> counts = to_device(std::vector<cl_uint>(n + 2, 7u), queue);
-    bc::vector<cl_ulong> c = to_device(std::vector<cl_ulong>{5, 5, 5}, queue);
-
-    const std::size_t u = clprim::unique(d.begin(), d.end(), out.begin() + 1, queue);
-    BOOST_TEST(u == ek.size(), label << " unique n=" << n);
-    auto h = to_host(out, queue);
-    std::vector<T> got(h.begin() + 1, h.begin() + 1 + std::min(u, n));
-    BOOST_TEST(bit_equal(got, ek), label << " unique n=" << n << ": first difference at " << first_difference(got, ek));
-    bool guards = h.front() == guard;
-    for (std::size_t i = 1 + u; i < h.size(); ++i) guards = guards && same_bits(h[i], guard);
-    BOOST_TEST(guards, label << " unique n=" << n << ": wrote outside the result");
-    clprim::unique(d.begin(), d.end(), out.begin() + 1, c.begin() + 1, queue);
-    auto hc = to_host(c, queue);
-    BOOST_TEST((hc[0] == 5 && hc[1] == ek.size() && hc[2] == 5), label << " unique count_result " << hc[1]);
-    if (!rle) return;
-
-    bc::vector<T> out2 = to_device(std::vector<T>(n + 2, guard), queue);
-    const std::size_t r = clprim::run_length_encode(d.begin(), d.end(), out2.begin() + 1, counts.begin() + 1, queue);
-    BOOST_TEST(r == ek.size(), label << " rle n=" << n);
-    h = to_host(out2, queue);
-    const auto hcnt = to_host(counts, queue);
-    got.assign(h.begin() + 1, h.begin() + 1 + std::min(r, n));
-    std::vector<cl_uint> gc(hcnt.begin() + 1, hcnt.begin() + 1 + std::min(r, n));
-    BOOST_TEST(bit_equal(got, ek), label << " rle values n=" << n << ": first difference at " << first_difference(got, ek));
-    BOOST_TEST(bit_equal(gc, ec), label << " rle counts n=" << n << ": first difference at " << first_difference(gc, ec));
-    guards = hcnt.front() == 7u && same_bits(h.front(), guard);
-    for (std::size_t i = 1 + r; i < n + 2; ++i) guards = guards && hcnt[i] == 7u && same_bits(h[i], guard);
-    BOOST_TEST(guards, label << " rle n=" << n << ": wrote outside the results");
-    clprim::run_length_encode(d.begin(), d.end(), out2.begin() + 1, counts.begin() + 1, c.begin() + 1, queue);
-    hc = to_host(c, queue);
-    BOOST_TEST((hc[0] == 5 && hc[1] == ek.size() && hc[2] == 5), label << " rle count_result " << hc[1]);
-}
 
 // partition_copy, stable_partition and copy_if's count overload with a predicate on uint.
 template <class Pred, class HostPred>
