@@ -40,14 +40,11 @@
 #define BKC_HEAD0(keys, i) ((i) == 0 ? 1u : BKC_HEAD(keys, i)) // (element 0 starts a run)
 #endif
 
-// Chunk g's pair (agg_c[g], agg_v[g]): the heads in it, and (modes with values) the fold of the
-// values from its last head on.
-__kernel void by_key_cpu_count(BK_ARGS, ulong chunk, __global uint* agg_c, __global V* agg_v)
+// The pair of elements [from, to): the heads in it, and (modes with values) the fold of the
+// values from its last head on (from its first element where it has none). The chunks' pass,
+// and the single pass's pieces (their own pair and the decoupled fallback's, bit for bit).
+inline void bkc_pair(__global const K* keys, __global const V* vals, ulong from, ulong to, uint* pc, V* pv)
 {
-    const uint g = (uint)get_global_id(0);
-    const uint from = (uint)min(n, g * chunk), to = (uint)min(n, (ulong)from + chunk);
-    keys += keys_off;
-    vals += vals_off;
     uint c = 0;
     V v = BK_ID;
     if (from < to) {
@@ -55,12 +52,24 @@ __kernel void by_key_cpu_count(BK_ARGS, ulong chunk, __global uint* agg_c, __glo
         // (64-bit indices, branch-free: vectorised; 32-bit ones, which may wrap, were not)
         for (ulong i = from + 1; i < to; ++i) c += BKC_HEAD(keys, i);
 #if BK_HAS_VALUES
-        uint s = to - 1; // back to the chunk's last head (or its first element)
+        ulong s = to - 1; // back to the last head (or the first element)
         while (s > from && !BKC_HEAD(keys, s)) --s;
         v = bk_value(vals, s);
         for (ulong i = s + 1; i < to; ++i) v = BK_OP(v, bk_value(vals, i));
 #endif
     }
+    *pc = c;
+    *pv = v;
+}
+
+// Chunk g's pair (agg_c[g], agg_v[g]).
+__kernel void by_key_cpu_count(BK_ARGS, ulong chunk, __global uint* agg_c, __global V* agg_v)
+{
+    const uint g = (uint)get_global_id(0);
+    const ulong from = min(n, g * chunk), to = min(n, from + chunk);
+    uint c;
+    V v;
+    bkc_pair(keys + keys_off, vals + vals_off, from, to, &c, &v);
     agg_c[g] = c;
     agg_v[g] = v;
 }
@@ -227,27 +236,15 @@ inline ulong bkc_reduce16(__global const K* restrict keys, __global const V* res
 #endif
 #endif
 
-// Chunk g's results. c: the heads before the chunk, v: the fold of the run open at its start.
-__kernel void by_key_cpu_emit(BK_ARGS, ulong chunk, __global const uint* agg_c, __global const V* agg_v)
+// The results of elements [from, to) (pointers already offset). c: the heads before from, v: the
+// fold of the run open at from; fast: every result of [0, to) fits its output (else by_key.cl's
+// guarded epilogue: it writes what fits and the count where to is n). The chunks' emit and the
+// single pass's pieces.
+inline void bkc_emit_range(__global const K* keys, __global const V* vals, ulong n, __global K* out1, ulong cap1,
+                           __global V* out2, ulong cap2, __global ulong* count_out, uint flags, V init, ulong from,
+                           ulong to, uint c, V v, bool fast)
 {
-    const uint g = (uint)get_global_id(0);
-    const uint from = (uint)min(n, g * chunk), to = (uint)min(n, (ulong)from + chunk);
-    if (from >= to) return;
-    uint c = 0;
-    V v = BK_ID;
-    for (uint j = 0; j < g; ++j) {
-        uint bc = agg_c[j];
-        V bv = agg_v[j];
-        bk_combine(c, v, &bc, &bv);
-        c = bc;
-        v = bv;
-    }
     const bool last = to == n;
-    keys += keys_off;
-    vals += vals_off;
-    out1 += out1_off;
-    out2 += out2_off;
-    count_out += count_off;
 #if BK_MODE == 2
     // scan by key: every element writes its own result (nothing to compact).
     if (flags & BK_INCLUSIVE) {
@@ -265,19 +262,8 @@ __kernel void by_key_cpu_emit(BK_ARGS, ulong chunk, __global const uint* agg_c, 
             v = h ? x : BK_OP(v, x);
         }
     }
-    return;
 #else
-    // Every result fits (the same answer in every chunk: the chunks never mix the two epilogues).
-    ulong total = 0;
-    for (uint j = 0; j < (uint)get_global_size(0); ++j) total += agg_c[j];
-#if BK_MODE == 1 || BK_MODE == 4
-    const bool fast = total <= min(cap1, cap2);
-#elif BK_MODE == 3
-    const bool fast = total <= cap1;
-#else // 5: the kept fit, and the others fit or are not wanted (copy_if: no second range)
-    const bool fast = total <= cap1 && (cap2 == 0 || n - total <= cap2);
-#endif
-    if (!fast) { // by_key.cl's guarded epilogue (writes the count too, where the chunk is the last)
+    if (!fast) { // by_key.cl's guarded epilogue (writes the count too, where the range is the last)
         bk_emit_global(keys, vals, 0, n, out1, cap1, out2, cap2, out2, count_out, flags, init, from, to,
                        keys[from > 0 ? from - 1 : 0], c, v);
         return;
@@ -286,7 +272,7 @@ __kernel void by_key_cpu_emit(BK_ARGS, ulong chunk, __global const uint* agg_c, 
     // The runs that end in the chunk: up to its last head where its last run goes on into the
     // next chunk (which then writes that run), else to its end. Element i
     // writes (its key, the fold so far) at its run's slot; the run's last element writes last.
-    uint end = to;
+    ulong end = to;
     if (!last && !BKC_HEAD(keys, to)) { // the chunk's last run goes on into the next chunk
         end = to - 1;
         while (end > from && !BKC_HEAD0(keys, end)) --end;
@@ -340,6 +326,41 @@ __kernel void by_key_cpu_emit(BK_ARGS, ulong chunk, __global const uint* agg_c, 
 #endif
     if (last && (flags & BK_WRITE_COUNT)) *count_out = c;
 #endif
+}
+
+// Does every result of elements [0, to) fit its output, with c_end the heads (kept) among them?
+inline bool bkc_fits(ulong c_end, ulong to, ulong cap1, ulong cap2)
+{
+#if BK_MODE == 1 || BK_MODE == 4
+    return c_end <= min(cap1, cap2);
+#elif BK_MODE == 3
+    return c_end <= cap1;
+#else // 5: the kept fit, and the others fit or are not wanted (copy_if: no second range)
+    return c_end <= cap1 && (cap2 == 0 || to - c_end <= cap2);
+#endif
+}
+
+// Chunk g's results: the pairs of the chunks before it folded, then its range.
+__kernel void by_key_cpu_emit(BK_ARGS, ulong chunk, __global const uint* agg_c, __global const V* agg_v)
+{
+    const uint g = (uint)get_global_id(0);
+    const ulong from = min(n, g * chunk), to = min(n, from + chunk);
+    if (from >= to) return;
+    uint c = 0;
+    V v = BK_ID;
+    for (uint j = 0; j < g; ++j) {
+        uint bc = agg_c[j];
+        V bv = agg_v[j];
+        bk_combine(c, v, &bc, &bv);
+        c = bc;
+        v = bv;
+    }
+    // Every result fits (one test on the total, the same in every chunk: the chunks never mix
+    // the two epilogues).
+    ulong total = 0;
+    for (uint j = 0; j < (uint)get_global_size(0); ++j) total += agg_c[j];
+    bkc_emit_range(keys + keys_off, vals + vals_off, n, out1 + out1_off, cap1, out2 + out2_off, cap2,
+                   count_out + count_off, flags, init, from, to, c, v, bkc_fits(total, n, cap1, cap2));
 }
 
 #if BK_MODE == 5

@@ -1,0 +1,119 @@
+// The by-key family's CPU path in ONE launch (by_key_policy.hpp's chunks with single_pass; host:
+// by_key_cpu.cpp). by_key_cpu.cl's two launches (every chunk's pair, then every chunk's results)
+// leave PoCL's second worker thread idle at 2^20 (a short launch is mostly over before it joins,
+// RESULTS.md #28/#30 on PoCL), so here each call is one launch of one work-group (of one
+// work-item) per compute unit, and the work is taken in small pieces: whichever worker is
+// running takes the next piece, the other joins when it wakes and takes pieces too.
+//
+//   by_key_cpu_single  a loop: take the next piece by the counter (status word 0), compute its
+//                      pair (by_key_cpu.cl's bkc_pair: its heads, and the fold from its last
+//                      head) and publish it (lookback.cl's AGGREGATE; the first piece's as its
+//                      PREFIX), look back over the pieces before it for its exclusive pair,
+//                      publish its inclusive PREFIX, then write its results (bkc_emit_range, the
+//                      chunks' branch-free compaction; by_key.cl's guarded epilogue once the
+//                      results so far no longer fit an output). The piece's keys are read twice,
+//                      the second time from the cache.
+//
+// Waiting: a piece waits only on pieces with lower tickets, taken before it; but PoCL promises
+// no forward progress between work-groups (two workers may share one core), so the look-back has
+// the decoupled fallback (lookback.cl): after LB_FALLBACK_POLLS reads of an empty slot the piece
+// computes the stalled piece's pair from its input itself (the same bkc_pair: bit for bit the
+// owner's), publishes it where the slot is still empty and walks on. In place (a scan by key
+// over its own values) the owner overwrites its values only after publishing (a global fence
+// between), so a fallback's pair counts only where the slot was still untouched after the input
+// was read (by_key_lookback.cl's bk_untouched), and fallbacks in place publish nothing.
+// The counter: every work-group takes one ticket past the last piece before it stops; the one
+// that takes the very last ticket (pieces + groups - 1) sets the counter back to 0 for the next
+// call (lookback_slots.hpp).
+//
+// Required macros: those of by_key.cl, lookback.cl, by_key_lookback.cl and by_key_cpu.cl,
+// joined before it (bkc_pair, bkc_emit_range, bkc_fits, bk_publish, bk_read, bk_untouched,
+// BK_SLOTS_AT, LB_FALLBACK_POLLS).
+
+#ifndef BK_SLOTS
+#error "by_key_cpu_single.cl needs by_key_lookback.cl joined before it"
+#endif
+#ifndef LB_FALLBACK_POLLS
+#error "by_key_cpu_single.cl needs lookback.cl joined before it"
+#endif
+
+// The exclusive pair of piece t (pieces of `piece` elements): the pairs of the pieces before it
+// combined, walking back to the first inclusive prefix, with the decoupled fallback.
+inline void bkc_look_back(__global volatile ulong* slots, uint epoch, uint t, __global const K* keys,
+                          __global const V* vals, ulong piece, ulong n, bool in_place, uint* pc, V* pv)
+{
+    uint ac = 0;
+    V av = BK_ID;
+    uint j = t, polls = 0;
+    while (j > 0) {
+        uint rc;
+        V rv;
+        uint flag = bk_read(slots, epoch, j - 1, &rc, &rv);
+        bool fallback = flag == LB_EMPTY && LB_FALLBACK && ++polls > LB_FALLBACK_POLLS;
+#ifdef LB_FALLBACK_FIRST
+        fallback = fallback || (j == t && !in_place); // tests: the predecessor's pair from its input first
+#endif
+        if (flag == LB_EMPTY && !fallback) continue; // not published yet: read it again
+        if (fallback) {
+            const ulong f = j - 1;
+            uint fc;
+            V fv;
+            bkc_pair(keys, vals, f * piece, min(n, f * piece + piece), &fc, &fv);
+            read_mem_fence(CLK_GLOBAL_MEM_FENCE); // (the input read before the slot again)
+            polls = 0;
+            flag = bk_read(slots, epoch, j - 1, &rc, &rv);
+#ifdef LB_FALLBACK_FIRST
+            if (!in_place) flag = LB_EMPTY; // tests: take the fallback's own pair
+#endif
+            if (flag == LB_EMPTY) {
+                if (in_place && !bk_untouched(slots, epoch, f)) continue; // half written: read it again
+                if (!in_place) bk_publish(slots, epoch, f, f == 0 ? LB_PREFIX : LB_AGGREGATE, fc, fv);
+                flag = f == 0 ? LB_PREFIX : LB_AGGREGATE;
+                rc = fc;
+                rv = fv;
+            }
+        }
+        bk_combine(rc, rv, &ac, &av); // piece j - 1 comes before every piece in (ac, av)
+        --j;
+        polls = 0;
+        if (flag == LB_PREFIX) break;
+    }
+    *pc = ac;
+    *pv = av;
+}
+
+__kernel void by_key_cpu_single(BK_ARGS, ulong piece, uint pieces, __global volatile ulong* status, uint epoch,
+                                uint in_place)
+{
+    keys += keys_off;
+    vals += vals_off;
+    out1 += out1_off;
+    out2 += out2_off;
+    count_out += count_off;
+    __global volatile ulong* slots = BK_SLOTS_AT(status);
+    const uint groups = (uint)get_num_groups(0);
+    for (;;) {
+        const uint t = atomic_inc((__global volatile uint*)status);
+        if (t >= pieces) {
+            if (t == pieces + groups - 1) atomic_xchg((__global volatile uint*)status, 0u); // the last ticket
+            return;
+        }
+        const ulong from = (ulong)t * piece, to = min(n, from + piece);
+        uint tc;
+        V tv;
+        bkc_pair(keys, vals, from, to, &tc, &tv);
+        bk_publish(slots, epoch, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, tc, tv);
+        uint c = 0;
+        V v = BK_ID;
+        if (t > 0) {
+            bkc_look_back(slots, epoch, t, keys, vals, piece, n, in_place != 0, &c, &v);
+            uint ic = tc;
+            V iv = tv;
+            bk_combine(c, v, &ic, &iv);
+            bk_publish(slots, epoch, t, LB_PREFIX, ic, iv);
+        }
+        mem_fence(CLK_GLOBAL_MEM_FENCE); // (in place: the slot's words before the values overwritten)
+        bkc_emit_range(keys, vals, n, out1, cap1, out2, cap2, count_out, flags, init, from, to, c, v,
+                       bkc_fits((ulong)c + tc, to, cap1, cap2));
+    }
+}
