@@ -160,6 +160,8 @@ typedef int bkc_int16 __attribute__((ext_vector_type(16)));
 // shuffle2(a, b, ...) masks: (a's lane 15, b's lanes 0 .. 14), (a's lanes 1 .. 15, b's lane 0)
 #define BKC_BEFORE (uint16)(15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30)
 #define BKC_AFTER (uint16)(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
+// x's lanes moved up by k (lane j takes lane j - k), zeros shifted in: valignd of (x, zero)
+#define BKC_UP(x, k) as_uint16(__builtin_ia32_alignd512(as_int16(x), (int16)(0), 16 - (k)))
 
 #if BK_MODE == 3
 // unique from element i >= 1; *ps: the last slot written.
@@ -205,11 +207,13 @@ inline ulong bkc_reduce16(__global const K* restrict keys, __global const V* res
 #if BK_MODE == 4
         const uint16 own = (uint16)(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
 #else
-        uint16 own = as_uint16(vload16(0, vals + i)); // four shift-and-add steps
-        own += shuffle2(zero, own, (uint16)(0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30));
-        own += shuffle2(zero, own, (uint16)(0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29));
-        own += shuffle2(zero, own, (uint16)(0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27));
-        own += shuffle2(zero, own, (uint16)(0, 0, 0, 0, 0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23));
+        // four shift-and-add steps, each shift one valignd with zeros (written as shuffle2 with a
+        // zero vector, LLVM rebuilt the loaded vector from eight 8-byte loads and seven permutes)
+        uint16 own = as_uint16(vload16(0, vals + i));
+        own += BKC_UP(own, 1);
+        own += BKC_UP(own, 2);
+        own += BKC_UP(own, 4);
+        own += BKC_UP(own, 8);
 #endif
         const uint16 sum = own + base;
         base += own.sf;
