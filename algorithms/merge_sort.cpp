@@ -9,6 +9,7 @@
 #include "sort_support.hpp"
 
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/lookback_slots.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/detail/sort_trace.hpp>
 #include <clprim/merge_sort.hpp>
@@ -79,9 +80,14 @@ void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, c
 void merge_round_cpu(bc::command_queue& queue, bc::kernel& rk, const sort_place& a, const sort_place& b,
                      const sort_place& dst, std::size_t n, std::size_t L, std::size_t piece, bool last)
 {
-    launch(queue, rk, ceil_div(n, piece), 1, a.k, cl_ulong(a.koff), a.v, cl_ulong(a.voff), b.k, cl_ulong(b.koff),
-           b.v, cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v, cl_ulong(dst.voff), cl_ulong(n), cl_ulong(L),
-           cl_ulong(piece), cl_uint(last ? 1 : 0));
+    // (the pieces taken in turn by about one work-group per compute unit, by the counter in word 0
+    // of the queue's look-back slots)
+    const std::size_t pieces = ceil_div(n, piece);
+    const std::size_t groups = std::min(pieces, std::max<std::size_t>(1, profile_of(queue.get_device()).compute_units));
+    const lookback_slots counter = take_lookback_slots(queue, 1);
+    launch(queue, rk, groups, 1, a.k, cl_ulong(a.koff), a.v, cl_ulong(a.voff), b.k, cl_ulong(b.koff), b.v,
+           cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v, cl_ulong(dst.voff), cl_ulong(n), cl_ulong(L),
+           cl_ulong(piece), cl_uint(last ? 1 : 0), counter.buffer, cl_uint(pieces));
 }
 
 namespace {
@@ -168,7 +174,7 @@ void merge_sort_cpu(const sort_request& r, const merge_policy& pol, bc::command_
     ck.set_arg(15, cl_uint(rounds == 0 ? 1 : 0));
     launch_1d(queue, ck, chunks, 1);
 
-    const std::size_t piece = ceil_div(n, pol.chunks);
+    const std::size_t piece = merge_cpu_piece(pol, n);
     place src = x, dst = y;
     unsigned round = 0;
     for (std::size_t L = chunk; L < n; L <<= 1) {

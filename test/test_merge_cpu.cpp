@@ -3,7 +3,8 @@
 // permutation, the first range's equal keys first) and the comparator sort (ints by absolute
 // value: many ties) against the host, with 2, 3, 4 and 8 streams taken from merges of 2 outputs
 // on (so every piece boundary, empty pieces and one-sided pieces occur), few and many work-items,
-// random keys, few distinct and all equal, one range empty, guards around the results.
+// random keys, few distinct and all equal, one range empty, guards around the results; the rounds'
+// pieces taken in turn, small (CLPRIM_MERGE_CPU_PIECE).
 #define BOOST_TEST_MODULE clprim_merge_cpu
 #include "sort_test_support.hpp"
 
@@ -101,6 +102,22 @@ BOOST_AUTO_TEST_CASE(comparator_sort_streams)
                     check_comparator_sort(n, d, queue,
                                           std::string(streams) + " " + tune + " n=" + std::to_string(n) + " " + name_of(d));
         }
+}
+
+// The rounds' pieces taken in turn (merge_cpu_round, CLPRIM_MERGE_CPU_PIECE): pieces of 1, 7 and
+// 1000 outputs, so that a piece spans pairs of runs and pieces end inside runs.
+BOOST_AUTO_TEST_CASE(round_pieces)
+{
+    env_override path("CLPRIM_MERGE_PATH", "cpu");
+    for (const char* piece : {"1", "7", "1000"}) {
+        env_override pc("CLPRIM_MERGE_CPU_PIECE", piece);
+        for (auto s : std::vector<std::pair<std::size_t, std::size_t>>{{0, 5}, {1, 1}, {17, 1000}, {4095, 4097}})
+            check_merge(s.first, s.second, distribution::random, queue,
+                        std::string("piece ") + piece + " n1=" + std::to_string(s.first) + " n2=" + std::to_string(s.second));
+        for (std::size_t n : {2, 257, 4097, 50001})
+            for (auto d : {distribution::random, distribution::few_distinct})
+                check_comparator_sort(n, d, queue, std::string("piece ") + piece + " n=" + std::to_string(n) + " " + name_of(d));
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
