@@ -191,19 +191,21 @@ inline ulong bkc_reduce16(__global const K* restrict keys, __global const V* res
     // S before element i (base) and at the last run end before it (last): their difference is
     // the open run's value, none where element i starts a run.
     const uint head_i = BK_KEY_BITS(keys[i]) != BK_KEY_BITS(keys[i - 1]);
-    uint base = CLPRIM_CAT(as_, V_UNSIGNED)(*pv);
-    uint16 last = (uint16)(head_i ? base : 0u);
-    const uint16 zero = (uint16)(0);
+    const uint base0 = CLPRIM_CAT(as_, V_UNSIGNED)(*pv);
+    const uint last0 = head_i ? base0 : 0u;
     // (one load of keys a block: the keys one before and one after by shifting in a lane of the
     // blocks before and after; the block after must lie in the range)
     if (i + 32 > n) return i;
+    const ulong stop = min(end, n - 16); // blocks while i + 16 <= end and i + 32 <= n
+    const ulong first_slot = s + (head_i ? 1 : 0); // the slot the first end found here goes to
+    uint16 basev = (uint16)(base0);
     uint16 prev = (uint16)(BK_KEY_BITS(keys[i - 1])), kb = BKC_BITS16(keys + i);
-    for (; i + 16 <= end && i + 32 <= n; i += 16) {
+    for (; i + 16 <= stop; i += 16) {
         const uint16 next = BKC_BITS16(keys + i + 16);
         const uint mh = bkc_mask16(kb != shuffle2(prev, kb, BKC_BEFORE)),
                    me = bkc_mask16(shuffle2(kb, next, BKC_AFTER) != kb);
-        // The block's own inclusive sums, then S = base + those; base moves by the block's total
-        // (a scalar add: no vector extract in the chain from one block to the next).
+        // The block's own inclusive sums, then S = base + those (base in every lane: the next
+        // block's is this one's lane 15, one permute, no extract).
 #if BK_MODE == 4
         const uint16 own = (uint16)(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
 #else
@@ -215,26 +217,39 @@ inline ulong bkc_reduce16(__global const K* restrict keys, __global const V* res
         own += BKC_UP(own, 4);
         own += BKC_UP(own, 8);
 #endif
-        const uint16 sum = own + base;
-        base += own.sf;
+        const uint16 sum = own + basev;
+        basev = as_uint16(__builtin_ia32_permvarsi512(as_int16(sum), (int16)(15)));
         const ulong at = s + (mh & 1u); // the slot of the run open at lane 0
         s += popcount(mh);
-        if (me != 0) {
-            const uint cnt = popcount(me);
-            const uint16 ends = as_uint16(__builtin_ia32_compresssi512_mask(as_int16(sum), (int16)(0), (ushort)me));
-            const uint16 before = shuffle2(ends, last, // (last, ends 0 .. 14)
-                                           (uint16)(16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14));
-            // S at the block's last end, in every lane (a permute by a variable index, no extract)
-            last = as_uint16(__builtin_ia32_permvarsi512(as_int16(ends), (int16)((int)cnt - 1)));
-            BKC_COMPRESS(out1 + at, kb, me);
-            __builtin_ia32_storedqusi512_mask((bkc_int16*)(ulong)(out2 + at), as_int16(ends - before),
-                                              (ushort)((1u << cnt) - 1u));
-        }
+        // The runs' ends: their keys, and S at each (the run values are the differences of
+        // consecutive ends' S: taken by one pass over these slots below, not here)
+        BKC_COMPRESS(out1 + at, kb, me);
+        BKC_COMPRESS(out2 + at, sum, me);
         prev = kb;
         kb = next;
     }
+    // The slots written above hold S at their runs' ends: each becomes its S less the one before
+    // (the first: less `last0`), 16 at a time.
+    const ulong last_slot = s + 1 - (i < n && BK_KEY_BITS(keys[i]) != BK_KEY_BITS(keys[i - 1]) ? 0 : 1);
+    // (slots first_slot .. last_slot - 1 were written: every run that ended before element i)
+    uint prev_s = last0, last_s = last0;
+    if (last_slot > first_slot) {
+        __global uint* d = (__global uint*)out2;
+        last_s = d[last_slot - 1];
+        ulong j = first_slot;
+        for (; j + 16 <= last_slot; j += 16) {
+            const uint16 x = vload16(0, d + j);
+            vstore16(x - shuffle2((uint16)(prev_s), x, BKC_BEFORE), 0, d + j);
+            prev_s = x.sf;
+        }
+        for (; j < last_slot; ++j) {
+            const uint x = d[j];
+            d[j] = x - prev_s;
+            prev_s = x;
+        }
+    }
     *pc = (uint)(s + 1);
-    *pv = CLPRIM_CAT(as_, V)(base - last.s0);
+    *pv = CLPRIM_CAT(as_, V)(basev.s0 - last_s);
     return i;
 }
 #endif
