@@ -183,7 +183,7 @@ inline ulong bkc_unique16(__global const K* restrict keys, __global K* restrict 
 }
 #else
 // reduce_by_key / run_length_encode from element i >= 1 while element i + 16 exists; *pc, *pv:
-// the count and the open run's value before element i.
+// the count before element i and the fold of the run holding element i - 1 (in and out).
 inline ulong bkc_reduce16(__global const K* restrict keys, __global const V* restrict vals, __global K* restrict out1,
                           __global V* restrict out2, ulong i, ulong end, ulong n, uint* pc, V* pv)
 {
@@ -196,7 +196,7 @@ inline ulong bkc_reduce16(__global const K* restrict keys, __global const V* res
     // (one load of keys a block: the keys one before and one after by shifting in a lane of the
     // blocks before and after; the block after must lie in the range)
     if (i + 32 > n) return i;
-    const ulong stop = min(end, n - 16); // blocks while i + 16 <= end and i + 32 <= n
+    const ulong i0 = i, stop = min(end, n - 16); // blocks while i + 16 <= end and i + 32 <= n
     const ulong first_slot = s + (head_i ? 1 : 0); // the slot the first end found here goes to
     uint16 basev = (uint16)(base0);
     uint16 prev = (uint16)(BK_KEY_BITS(keys[i - 1])), kb = BKC_BITS16(keys + i);
@@ -230,7 +230,9 @@ inline ulong bkc_reduce16(__global const K* restrict keys, __global const V* res
     }
     // The slots written above hold S at their runs' ends: each becomes its S less the one before
     // (the first: less `last0`), 16 at a time.
-    const ulong last_slot = s + 1 - (i < n && BK_KEY_BITS(keys[i]) != BK_KEY_BITS(keys[i - 1]) ? 0 : 1);
+    if (i == i0) return i; // (no block: *pc, *pv as they came)
+    const bool head_at_i = i < n && BK_KEY_BITS(keys[i]) != BK_KEY_BITS(keys[i - 1]);
+    const ulong last_slot = s + 1 - (head_at_i ? 0 : 1);
     // (slots first_slot .. last_slot - 1 were written: every run that ended before element i)
     uint prev_s = last0, last_s = last0;
     if (last_slot > first_slot) {
@@ -249,7 +251,9 @@ inline ulong bkc_reduce16(__global const K* restrict keys, __global const V* res
         }
     }
     *pc = (uint)(s + 1);
-    *pv = CLPRIM_CAT(as_, V)(basev.s0 - last_s);
+    // the fold of the run holding element i - 1: ended there (its value, the last slot written),
+    // or open (S so far less S at the last end)
+    *pv = CLPRIM_CAT(as_, V)(head_at_i ? ((__global uint*)out2)[last_slot - 1] : basev.s0 - last_s);
     return i;
 }
 #endif
@@ -258,10 +262,11 @@ inline ulong bkc_reduce16(__global const K* restrict keys, __global const V* res
 // The results of elements [from, to) (pointers already offset). c: the heads before from, v: the
 // fold of the run open at from; fast: every result of [0, to) fits its output (else by_key.cl's
 // guarded epilogue: it writes what fits and the count where to is n). The chunks' emit and the
-// single pass's pieces.
+// single pass's pieces. Modes 1, 3, 4 and 5 with fast: (*c_to, *v_to) is then the pair of elements
+// [0, to) (the single pass publishes it without a count pass of its own; unset otherwise).
 inline void bkc_emit_range(__global const K* keys, __global const V* vals, ulong n, __global K* out1, ulong cap1,
                            __global V* out2, ulong cap2, __global ulong* count_out, uint flags, V init, ulong from,
-                           ulong to, uint c, V v, bool fast)
+                           ulong to, uint c, V v, bool fast, uint* c_to, V* v_to)
 {
     const bool last = to == n;
 #if BK_MODE == 2
@@ -303,6 +308,15 @@ inline void bkc_emit_range(__global const K* keys, __global const V* vals, ulong
     i = bkc_reduce16(keys, vals, out1, out2, i, end, n, &c, &v);
 #endif
     bkc_reduce(keys, vals, out1, out2, i, end, &c, &v);
+    // The pair at `to`: the last run's head at `end` (if any) and its fold up to the piece's end
+    // (a run without a head here: the open run's fold goes on over the whole range).
+    if (end < to) {
+        const bool head = BKC_HEAD0(keys, end);
+        V w = head ? bk_value(vals, end) : BK_OP(v, bk_value(vals, end));
+        for (ulong j = end + 1; j < to; ++j) w = BK_OP(w, bk_value(vals, j));
+        c += head ? 1 : 0;
+        v = w;
+    }
 #elif BK_MODE == 3
     // From the chunk's first head (the elements before it continue a run of an earlier chunk).
     ulong i = from;
@@ -344,6 +358,8 @@ inline void bkc_emit_range(__global const K* keys, __global const V* vals, ulong
     }
 #endif
     if (last && (flags & BK_WRITE_COUNT)) *count_out = c;
+    *c_to = c;
+    *v_to = v;
 #endif
 }
 
@@ -378,8 +394,10 @@ __kernel void by_key_cpu_emit(BK_ARGS, ulong chunk, __global const uint* agg_c, 
     // the two epilogues).
     ulong total = 0;
     for (uint j = 0; j < (uint)get_global_size(0); ++j) total += agg_c[j];
+    uint c_to;
+    V v_to;
     bkc_emit_range(keys + keys_off, vals + vals_off, n, out1 + out1_off, cap1, out2 + out2_off, cap2,
-                   count_out + count_off, flags, init, from, to, c, v, bkc_fits(total, n, cap1, cap2));
+                   count_out + count_off, flags, init, from, to, c, v, bkc_fits(total, n, cap1, cap2), &c_to, &v_to);
 }
 
 #if BK_MODE == 5

@@ -37,6 +37,11 @@
 #error "by_key_cpu_single.cl needs lookback.cl joined before it"
 #endif
 
+// How long a piece reads an empty slot before it takes the fallback: a piece's pair from its input
+// costs about as much as a few hundred reads of a slot on a CPU (and the predecessor may be
+// writing its results, publishing nothing until it has: see below), so at most 64.
+#define BKC_POLLS min(64, LB_FALLBACK_POLLS)
+
 // The exclusive pair of piece t (pieces of `piece` elements): the pairs of the pieces before it
 // combined, walking back to the first inclusive prefix, with the decoupled fallback.
 inline void bkc_look_back(__global volatile ulong* slots, uint epoch, uint t, __global const K* keys,
@@ -49,7 +54,7 @@ inline void bkc_look_back(__global volatile ulong* slots, uint epoch, uint t, __
         uint rc;
         V rv;
         uint flag = bk_read(slots, epoch, j - 1, &rc, &rv);
-        bool fallback = flag == LB_EMPTY && LB_FALLBACK && ++polls > LB_FALLBACK_POLLS;
+        bool fallback = flag == LB_EMPTY && LB_FALLBACK && ++polls > BKC_POLLS;
 #ifdef LB_FALLBACK_FIRST
         fallback = fallback || (j == t && !in_place); // tests: the predecessor's pair from its input first
 #endif
@@ -82,6 +87,21 @@ inline void bkc_look_back(__global volatile ulong* slots, uint epoch, uint t, __
     *pv = av;
 }
 
+#ifndef BKC_LAZY
+#define BKC_LAZY 1
+#endif
+
+// Does every result of elements [0, to) fit its output whatever elements [from, to) are, with c
+// heads (kept) before from?
+inline bool bkc_fits_surely(ulong c, ulong from, ulong to, ulong cap1, ulong cap2)
+{
+#if BK_MODE == 5
+    return c + (to - from) <= cap1 && (cap2 == 0 || to - c <= cap2);
+#else
+    return bkc_fits(c + (to - from), to, cap1, cap2);
+#endif
+}
+
 __kernel void by_key_cpu_single(BK_ARGS, ulong piece, uint pieces, __global volatile ulong* status, uint epoch,
                                 uint in_place)
 {
@@ -99,12 +119,31 @@ __kernel void by_key_cpu_single(BK_ARGS, ulong piece, uint pieces, __global vola
             return;
         }
         const ulong from = (ulong)t * piece, to = min(n, from + piece);
+        uint c = 0;
+        V v = BK_ID;
+        uint c_to;
+        V v_to;
+#if BK_MODE != 2
+        // Where the pieces before this one are all done (its predecessor's inclusive prefix is
+        // published, or it is the first) and every result of it fits, no count pass: its results
+        // written straight away give its inclusive pair, published after them. (One worker alone
+        // takes every piece this way; with two, a piece taken while its predecessor is still
+        // being written counts itself and looks back as below.)
+        uint flag = LB_PREFIX;
+        if (t > 0) flag = bk_read(slots, epoch, t - 1, &c, &v);
+        if (BKC_LAZY && flag == LB_PREFIX && bkc_fits_surely(c, from, to, cap1, cap2)) {
+            bkc_emit_range(keys, vals, n, out1, cap1, out2, cap2, count_out, flags, init, from, to, c, v, true, &c_to,
+                           &v_to);
+            bk_publish(slots, epoch, t, LB_PREFIX, c_to, v_to);
+            continue;
+        }
+        c = 0;
+        v = BK_ID;
+#endif
         uint tc;
         V tv;
         bkc_pair(keys, vals, from, to, &tc, &tv);
         bk_publish(slots, epoch, t, t == 0 ? LB_PREFIX : LB_AGGREGATE, tc, tv);
-        uint c = 0;
-        V v = BK_ID;
         if (t > 0) {
             bkc_look_back(slots, epoch, t, keys, vals, piece, n, in_place != 0, &c, &v);
             uint ic = tc;
@@ -114,6 +153,6 @@ __kernel void by_key_cpu_single(BK_ARGS, ulong piece, uint pieces, __global vola
         }
         mem_fence(CLK_GLOBAL_MEM_FENCE); // (in place: the slot's words before the values overwritten)
         bkc_emit_range(keys, vals, n, out1, cap1, out2, cap2, count_out, flags, init, from, to, c, v,
-                       bkc_fits((ulong)c + tc, to, cap1, cap2));
+                       bkc_fits((ulong)c + tc, to, cap1, cap2), &c_to, &v_to);
     }
 }
