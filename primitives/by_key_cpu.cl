@@ -146,7 +146,7 @@ inline ulong bkc_select(__global const K* restrict keys, __global K* restrict ou
 // pointer (PoCL's CPU devices have one address space). Without AVX-512, or with -DBKC_SCALAR=1
 // (tests), the scalar loops do all. (Integer sums only: a float sum would round differently.)
 #if defined(__AVX512F__) && defined(__AVX512DQ__) && !BKC_SCALAR && K_BITS == 32 &&                                  \
-    (BK_MODE == 3 || ((BK_MODE == 1 || BK_MODE == 4) && V_BITS == 32 && !V_IS_FLOAT && !defined(CLPRIM_OP)))
+    (BK_MODE == 3 || BK_MODE == 5 || ((BK_MODE == 1 || BK_MODE == 4) && V_BITS == 32 && !V_IS_FLOAT && !defined(CLPRIM_OP)))
 #define BKC_VECTOR 1
 #define BKC_K16 CLPRIM_CAT(K, 16)
 typedef int bkc_int16 __attribute__((ext_vector_type(16)));
@@ -179,6 +179,25 @@ inline ulong bkc_unique16(__global const K* restrict keys, __global K* restrict 
         last = kb;
     }
     *ps = s;
+    return i;
+}
+#elif BK_MODE == 5
+// partition from element i while 16 remain before end: the predicate's 16 flags as a mask, the
+// kept keys compressed to out1 at *pc and (two) the others to out2 at i - *pc: every store a final
+// one, none outside the chunk's slots.
+inline ulong bkc_partition16(__global const K* restrict keys, __global K* restrict out1, __global K* restrict out2,
+                             ulong i, ulong end, ulong* pc, bool two)
+{
+    ulong c = *pc;
+    for (; i + 16 <= end; i += 16) {
+        const BKC_K16 k = vload16(0, keys + i);
+        uint m = 0;
+        for (uint l = 0; l < 16; ++l) m |= (CLPRIM_PRED(keys[i + l]) ? 1u : 0u) << l;
+        BKC_COMPRESS(out1 + c, k, m);
+        if (two) BKC_COMPRESS(out2 + (i - c), k, ~m & 0xFFFFu);
+        c += popcount(m);
+    }
+    *pc = c;
     return i;
 }
 #else
@@ -335,6 +354,17 @@ inline void bkc_emit_range(__global const K* keys, __global const V* vals, ulong
     // writes the others' next slot and the other way round, each overwritten by the element that
     // owns it, which comes later in the chunk. Past that point the elements are of one kind.
     const bool two = cap2 != 0;
+#ifdef BKC_VECTOR
+    // (16 at a time by compressing stores, then the rest one by one, each store a final one)
+    ulong cv = c;
+    ulong i = bkc_partition16(keys, out1, out2, from, to, &cv, two);
+    for (; i < to; ++i) {
+        const K k = keys[i];
+        if (CLPRIM_PRED(k)) out1[cv++] = k;
+        else if (two) out2[i - cv] = k;
+    }
+    c = (uint)cv;
+#else
     long last_kept = -1, last_other = -1;
     for (long i = (long)to - 1; i >= (long)from && (last_kept < 0 || (two && last_other < 0)); --i) {
         if (CLPRIM_PRED(keys[i])) {
@@ -356,6 +386,7 @@ inline void bkc_emit_range(__global const K* keys, __global const V* vals, ulong
     } else {
         c = (uint)bkc_select(keys, out1, from, mix_to, c);
     }
+#endif
 #endif
     if (last && (flags & BK_WRITE_COUNT)) *count_out = c;
     *c_to = c;
