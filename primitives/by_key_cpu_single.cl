@@ -90,6 +90,12 @@ inline void bkc_look_back(__global volatile ulong* slots, uint epoch, uint t, __
 #ifndef BKC_LAZY
 #define BKC_LAZY 1
 #endif
+// Pieces a ticket takes, one after the other: after its first, each finds its predecessor done (its
+// own) and skips the count; with two workers taking tickets in turn, only a ticket's first piece
+// and the other worker's piece before it get counted.
+#ifndef BKC_RUN
+#define BKC_RUN 4
+#endif
 
 // Does every result of elements [0, to) fit its output whatever elements [from, to) are, with c
 // heads (kept) before from?
@@ -111,13 +117,14 @@ __kernel void by_key_cpu_single(BK_ARGS, ulong piece, uint pieces, __global vola
     out2 += out2_off;
     count_out += count_off;
     __global volatile ulong* slots = BK_SLOTS_AT(status);
-    const uint groups = (uint)get_num_groups(0);
+    const uint groups = (uint)get_num_groups(0), tickets = (pieces + BKC_RUN - 1) / BKC_RUN;
     for (;;) {
-        const uint t = atomic_inc((__global volatile uint*)status);
-        if (t >= pieces) {
-            if (t == pieces + groups - 1) atomic_xchg((__global volatile uint*)status, 0u); // the last ticket
+        const uint ticket = atomic_inc((__global volatile uint*)status);
+        if (ticket >= tickets) {
+            if (ticket == tickets + groups - 1) atomic_xchg((__global volatile uint*)status, 0u); // the last ticket
             return;
         }
+        for (uint t = ticket * BKC_RUN; t < min(pieces, ticket * BKC_RUN + BKC_RUN); ++t) {
         const ulong from = (ulong)t * piece, to = min(n, from + piece);
         uint c = 0;
         V v = BK_ID;
@@ -154,5 +161,6 @@ __kernel void by_key_cpu_single(BK_ARGS, ulong piece, uint pieces, __global vola
         mem_fence(CLK_GLOBAL_MEM_FENCE); // (in place: the slot's words before the values overwritten)
         bkc_emit_range(keys, vals, n, out1, cap1, out2, cap2, count_out, flags, init, from, to, c, v,
                        bkc_fits((ulong)c + tc, to, cap1, cap2), &c_to, &v_to);
+        }
     }
 }
