@@ -1,6 +1,8 @@
 // The by-key family's CPU path (by_key_policy.hpp's chunks): one work-item per long contiguous
-// chunk, two launches, each loop shaped for a CPU compiler (PoCL runs a work-group of one
-// work-item as plain scalar code; LLVM vectorises the counting loops).
+// chunk, each loop shaped for a CPU compiler (PoCL runs a work-group of one work-item as plain
+// scalar code; LLVM vectorises the counting loops). The loops (bkc_pair, bkc_emit_range) serve
+// both forms of the path: the two launches below (CLPRIM_BY_KEY_CPU=two) and by_key_cpu_single.cl's
+// one launch (the default), joined after this file.
 //
 //   by_key_cpu_count  every chunk's pair: its head count by a branch-free loop over the keys (a
 //                     comparison of neighbours, or the predicate, summed: vectorised), its value
