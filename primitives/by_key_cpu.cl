@@ -136,7 +136,8 @@ inline ulong bkc_select(__global const K* restrict keys, __global K* restrict ou
 #endif
 
 // Sixteen elements at a time where the compiler targets AVX-512 (PoCL on such CPUs; 4-byte keys;
-// reduce_by_key's and run_length_encode's sum of 4-byte integer values): the head flags by one
+// unique, partition, reduce_by_key's and run_length_encode's sum of 4-byte integer values;
+// partition: the predicate's flags as the mask, see bkc_partition16): the head flags by one
 // vector comparison with the keys one before, the runs' ends by one with the keys one after,
 // and the results stored by compressing the lanes of a mask (vpcompressd) and a masked store of
 // as many lanes, so the stores are exactly the final ones of the scalar loops above. The sums
