@@ -15,6 +15,7 @@
 #include "merge_rounds.hpp"
 #include "ranges_overlap.hpp"
 
+#include <clprim/detail/lookback_slots.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/merge.hpp>
 
@@ -135,7 +136,9 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         const sort_place b = place_of(r.keys2, r.values2, r.has_values);
         const sort_place aa = n1 ? a : b, bb = r.keys2.size ? b : a;
         const sort_place dst = place_of(r.keys_out, r.values_out, r.has_values);
-        if (pol.cpu) return merge_round_cpu(queue, k.cpu_round, aa, bb, dst, n, n1, ceil_div(n, pol.chunks), true);
+        if (pol.cpu)
+            return merge_round_cpu(queue, k.cpu_round, aa, bb, dst, n, n1, merge_cpu_piece(pol, n), true,
+                                   take_lookback_slots(queue, 1).buffer);
         if (walk) {
             // The persistent walk: wg work-items (the windows must fit local memory), spans of
             // whole tiles spread evenly over walk_per_cu work-groups per compute unit.

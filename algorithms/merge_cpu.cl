@@ -34,12 +34,85 @@
         (y) = take_b_ ? yn_ : (y);                                                                \
     } while (0)
 
+// AVX-512, ascending 32-bit unsigned keys alone (their sortable bits are the keys themselves, so
+// equal keys are identical and stability cannot show; no comparator): the merge 16 keys at a time.
+// The 16 keys still pending (hi) and the next 16 of the side whose next key is smaller form two
+// sorted vectors; a bitonic merge network (one reversal, a min / max, then four half-cleaner
+// stages on each half) gives the 16 smallest of the 32, which are stored, and the 16 largest, which
+// stay pending. Everything stored is no larger than anything not yet loaded (the side not taken
+// has its next key at least the taken side's first, and all 16 pending keys are at most that), so
+// the output is the merge. Branch-free: both sides' next 16 are loaded and one selected. When a
+// side has fewer than 16 left, a three-way scalar merge of the pending 16 and both rests, then
+// merge_seq_one for what remains. (MCS_NO_VEC, host: CLPRIM_MERGE_CPU_VEC=0: the scalar streams.)
+#if defined(__AVX512F__) && !defined(SORT_HAS_VALUES) && !defined(MERGE_COMPARATOR) && !defined(SORT_DESCENDING) && \
+    K_BITS == 32 && !K_IS_SIGNED && !K_IS_FLOAT && !defined(MCS_NO_VEC)
+#define MCS_VEC 1
+// One half-cleaner stage at distance d: lanes i and i ^ d compared, the smaller to the lower lane.
+#define MCS_STAGE(x, partner, pick)                                                               \
+    do {                                                                                          \
+        const uint16 y_ = shuffle((x), (partner));                                               \
+        (x) = shuffle2(min((x), y_), max((x), y_), (pick));                                      \
+    } while (0)
+inline uint16 mcs_bitonic_sort16(uint16 x)
+{
+    MCS_STAGE(x, ((uint16)(8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7)),
+              ((uint16)(0, 1, 2, 3, 4, 5, 6, 7, 24, 25, 26, 27, 28, 29, 30, 31)));
+    MCS_STAGE(x, ((uint16)(4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11)),
+              ((uint16)(0, 1, 2, 3, 20, 21, 22, 23, 8, 9, 10, 11, 28, 29, 30, 31)));
+    MCS_STAGE(x, ((uint16)(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13)),
+              ((uint16)(0, 1, 18, 19, 4, 5, 22, 23, 8, 9, 26, 27, 12, 13, 30, 31)));
+    MCS_STAGE(x, ((uint16)(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14)),
+              ((uint16)(0, 17, 2, 19, 4, 21, 6, 23, 8, 25, 10, 27, 12, 29, 14, 31)));
+    return x;
+}
+
+void mcs_merge_vec(__global const SK* restrict ka, __global const V* restrict va, ulong i, ulong i1,
+                   __global const SK* restrict kb, __global const V* restrict vb, ulong j, ulong j1,
+                   __global SK* restrict out, __global V* restrict vout, ulong o, const bool convert)
+{
+    if (i1 - i >= 16 && j1 - j >= 16) {
+        uint16 hi = vload16(0, kb + j);
+        j += 16;
+        while (i + 16 <= i1 && j + 16 <= j1) {
+            const bool take_a = ka[i] <= kb[j];
+            const uint16 na = vload16(0, ka + i), nb = vload16(0, kb + j);
+            const uint16 next = take_a ? na : nb;
+            i += take_a ? 16 : 0;
+            j += take_a ? 0 : 16;
+            const uint16 r = shuffle(hi, (uint16)(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
+            const uint16 lo = mcs_bitonic_sort16(min(next, r));
+            hi = mcs_bitonic_sort16(max(next, r));
+            vstore16(lo, 0, out + o);
+            o += 16;
+        }
+        // The pending 16 against both rests (one of them shorter than 16) until they are out.
+        SK h[16];
+        vstore16(hi, 0, h);
+        for (uint p = 0; p < 16;) {
+            SK best = h[p];
+            uint src = 0;
+            if (i < i1 && ka[i] < best) best = ka[i], src = 1;
+            if (j < j1 && kb[j] < best) best = kb[j], src = 2;
+            out[o++] = best;
+            if (src == 0) ++p;
+            else if (src == 1) ++i;
+            else ++j;
+        }
+    }
+    merge_seq_one(ka, va, i, i1, kb, vb, j, j1, out, vout, o, convert);
+}
+#endif
+
 // Stable merge of ka[i, i1) and kb[j, j1) into out[o, ...) (values with their keys), as merge_seq.
 void merge_seq_streams(__global const SK* restrict ka, __global const V* restrict va, ulong i, ulong i1,
                        __global const SK* restrict kb, __global const V* restrict vb, ulong j, ulong j1,
                        __global SK* restrict out, __global V* restrict vout, ulong o, const bool convert)
 {
     (void)va; (void)vb; (void)vout;
+#ifdef MCS_VEC
+    mcs_merge_vec(ka, va, i, i1, kb, vb, j, j1, out, vout, o, convert);
+    return;
+#endif
     const ulong la = i1 - i, lb = j1 - j, total = la + lb;
     ulong pi[MCS], pj[MCS], pie[MCS], pje[MCS], po[MCS];
     // Piece s: outputs [s * total / MCS, (s + 1) * total / MCS) of the merge.

@@ -39,6 +39,8 @@ struct merge_policy {
     std::size_t run = 16;     // cpu: keys per insertion-sorted run
     std::size_t streams = 2;  // cpu: independent merges a work-item steps together (merge_cpu.cl; 1: none)
     std::size_t streams_min = 256; // cpu: merges of fewer outputs take the single loop
+    std::size_t round_piece = 32768; // cpu: at most this many outputs per piece of a round (taken in turn)
+    bool vec = true; // cpu: merge_cpu.cl's 16-key AVX-512 merge where it applies (uint keys alone, ascending)
     // gpu rounds: merge_partition + merge_global (stream_tiles = 0, the default), or where forced
     // merge_stream (merge_stream.cl: one launch per round, each work-group finds its own piece
     // and streams through `stream_tiles` tiles of round_group * elems outputs; 2.3x slower on the
@@ -110,11 +112,19 @@ inline std::size_t merge_split_flag_bytes(const merge_policy& p)
 }
 
 // The build options of the split search (merge_path_search.cl, joined into every GPU-path program).
-// The cpu path's build options (merge_cpu.cl's streams where more than one).
+// The cpu path's outputs per piece of a round over n outputs: `chunks` pieces, or more of at most
+// round_piece outputs, taken in turn by the work-groups (merge_sort.cl's merge_cpu_round).
+inline std::size_t merge_cpu_piece(const merge_policy& p, std::size_t n)
+{
+    return std::max<std::size_t>(1, std::min(ceil_div(n, std::max<std::size_t>(1, p.chunks)), p.round_piece));
+}
+
+// The cpu path's build options (merge_cpu.cl's streams where more than one; its 16-key AVX-512
+// merge unless turned off).
 inline std::string merge_cpu_options(const merge_policy& p)
 {
     return p.streams > 1 ? " -DMERGE_CPU_STREAMS=" + std::to_string(p.streams) +
-                               " -DMERGE_CPU_STREAMS_MIN=" + std::to_string(p.streams_min)
+                               " -DMERGE_CPU_STREAMS_MIN=" + std::to_string(p.streams_min) + (p.vec ? "" : " -DMCS_NO_VEC")
                          : std::string();
 }
 
@@ -288,6 +298,10 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
         p.streams = std::min<std::size_t>(8, (*st)[0]);
         if (st->size() == 2) p.streams_min = (*st)[1];
     }
+    // CLPRIM_MERGE_CPU_PIECE=N: the most outputs of a round's piece (measurements, tests).
+    if (const auto pc = knob_number("CLPRIM_MERGE_CPU_PIECE", 1, 1u << 30)) p.round_piece = *pc;
+    // CLPRIM_MERGE_CPU_VEC=0|1: merge_cpu.cl's 16-key merge (with streams only; measurements, tests).
+    if (const auto v = knob_number("CLPRIM_MERGE_CPU_VEC", 0, 1)) p.vec = *v == 1;
     return p;
 }
 

@@ -117,9 +117,12 @@ void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, c
                      const sort_place& b, const sort_place& dst, std::size_t n, std::size_t L,
                      const merge_round_shape& shape, const bc::buffer& splits, bool last, bc::kernel* lead_kernel = nullptr,
                      bc::kernel* gather_kernel = nullptr, const bc::buffer* gathered = nullptr, bool two_ranges = false);
-// One round on the CPU-path kernel (merge_cpu_round): work-items of `piece` outputs each.
+// One round on the CPU-path kernel (merge_cpu_round): pieces of `piece` outputs taken in turn by
+// the work-groups through counter (word 0 of the queue's look-back slots, lookback_slots.hpp: take
+// them before the first launch that writes the caller's data).
 void merge_round_cpu(bc::command_queue& queue, bc::kernel& rk, const sort_place& a, const sort_place& b,
-                     const sort_place& dst, std::size_t n, std::size_t L, std::size_t piece, bool last);
+                     const sort_place& dst, std::size_t n, std::size_t L, std::size_t piece, bool last,
+                     const bc::buffer& counter);
 
 } // namespace detail
 } // namespace clprim

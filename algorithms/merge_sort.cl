@@ -482,34 +482,46 @@ void merge_cpu_chunks(__global const SK* in, ulong in_off, __global const V* vin
 }
 #endif // MERGE_TWO_RANGES
 
-// (5) One round: runs of L (sorted, side by side from 0) pairwise into runs of 2L; work-item g
-// writes outputs [g * piece, (g + 1) * piece), which may span the end of one pair and the start
-// of the next.
+// (5) One round: runs of L (sorted, side by side from 0) pairwise into runs of 2L in pieces of
+// `piece` outputs (piece g: outputs [g * piece, (g + 1) * piece), which may span the end of one
+// pair and the start of the next). The launch's work-groups (one work-item each, about one per
+// compute unit) take the pieces in turn by a counter (word 0 of the queue's look-back slots,
+// lookback_slots.hpp: each group takes one ticket past the last piece before it stops, the one
+// that takes the very last ticket sets it back to 0): a worker thread that joins the launch late
+// (PoCL's second thread often does, RESULTS.md "#28/#30 on PoCL (s8-cpu)") takes what is left
+// instead of its fixed share. The pieces are independent: nothing waits.
 __kernel __attribute__((reqd_work_group_size(1, 1, 1)))
 void merge_cpu_round(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
                      __global const SK* in2, ulong in2_off, __global const V* vin2, ulong vin2_off,
                      __global SK* out, ulong out_off, __global V* vout, ulong vout_off,
-                     ulong n, ulong L, ulong piece, uint out_convert)
+                     ulong n, ulong L, ulong piece, uint out_convert, __global volatile uint* counter, uint pieces)
 {
     MERGE_ROUND_OFFSETS();
-    const ulong g = get_global_id(0);
-    ulong o = min(n, g * piece);
-    const ulong o1 = min(n, o + piece);
-    while (o < o1) {
-        ulong la, lb;
-        const ulong base = pair_of(o, n, L, &la, &lb);
-        const ulong end = min(o1, base + la + lb);
-        // This segment is outputs [o - base, end - base) of the merge of a = in[base, +la) and
-        // b (in[base + la, +lb), or in2[0, lb)).
-        __global const SK* ka = in + base;
-        __global const SK* kb = RUN_B(in, in2, base, la);
-        __global const V* va = vin + base;
-        __global const V* vb = RUN_B(vin, vin2, base, la);
-        const ulong i0 = co_rank(ka, la, kb, lb, o - base);
-        const ulong i1 = co_rank(ka, la, kb, lb, end - base);
-        const ulong j0 = (o - base) - i0, j1 = (end - base) - i1;
-        if (out_convert) merge_seq(ka, va, i0, i1, kb, vb, j0, j1, out, vout, o, true);
-        else merge_seq(ka, va, i0, i1, kb, vb, j0, j1, out, vout, o, false);
-        o = end;
+    const uint groups = (uint)get_num_groups(0);
+    for (;;) {
+        const uint g = atomic_inc(counter);
+        if (g >= pieces) {
+            if (g == pieces + groups - 1) atomic_xchg(counter, 0u); // the last ticket
+            return;
+        }
+        ulong o = min(n, (ulong)g * piece);
+        const ulong o1 = min(n, o + piece);
+        while (o < o1) {
+            ulong la, lb;
+            const ulong base = pair_of(o, n, L, &la, &lb);
+            const ulong end = min(o1, base + la + lb);
+            // This segment is outputs [o - base, end - base) of the merge of a = in[base, +la) and
+            // b (in[base + la, +lb), or in2[0, lb)).
+            __global const SK* ka = in + base;
+            __global const SK* kb = RUN_B(in, in2, base, la);
+            __global const V* va = vin + base;
+            __global const V* vb = RUN_B(vin, vin2, base, la);
+            const ulong i0 = co_rank(ka, la, kb, lb, o - base);
+            const ulong i1 = co_rank(ka, la, kb, lb, end - base);
+            const ulong j0 = (o - base) - i0, j1 = (end - base) - i1;
+            if (out_convert) merge_seq(ka, va, i0, i1, kb, vb, j0, j1, out, vout, o, true);
+            else merge_seq(ka, va, i0, i1, kb, vb, j0, j1, out, vout, o, false);
+            o = end;
+        }
     }
 }

@@ -9,6 +9,7 @@
 #include "sort_support.hpp"
 
 #include <clprim/detail/kernel_launch.hpp>
+#include <clprim/detail/lookback_slots.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/detail/sort_trace.hpp>
 #include <clprim/merge_sort.hpp>
@@ -77,11 +78,15 @@ void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, c
 }
 
 void merge_round_cpu(bc::command_queue& queue, bc::kernel& rk, const sort_place& a, const sort_place& b,
-                     const sort_place& dst, std::size_t n, std::size_t L, std::size_t piece, bool last)
+                     const sort_place& dst, std::size_t n, std::size_t L, std::size_t piece, bool last,
+                     const bc::buffer& counter)
 {
-    launch(queue, rk, ceil_div(n, piece), 1, a.k, cl_ulong(a.koff), a.v, cl_ulong(a.voff), b.k, cl_ulong(b.koff),
-           b.v, cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v, cl_ulong(dst.voff), cl_ulong(n), cl_ulong(L),
-           cl_ulong(piece), cl_uint(last ? 1 : 0));
+    // (the pieces taken in turn by about one work-group per compute unit)
+    const std::size_t pieces = ceil_div(n, piece);
+    const std::size_t groups = std::min(pieces, std::max<std::size_t>(1, profile_of(queue.get_device()).compute_units));
+    launch(queue, rk, groups, 1, a.k, cl_ulong(a.koff), a.v, cl_ulong(a.voff), b.k, cl_ulong(b.koff), b.v,
+           cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v, cl_ulong(dst.voff), cl_ulong(n), cl_ulong(L),
+           cl_ulong(piece), cl_uint(last ? 1 : 0), counter, cl_uint(pieces));
 }
 
 namespace {
@@ -158,6 +163,9 @@ void merge_sort_cpu(const sort_request& r, const merge_policy& pol, bc::command_
     scratch_lease lease(queue); // reused from the last call on this queue where it fits
     place scratch{lease.buffer(n * size_of(r.key_type)), bc::buffer(), 0, 0};
     scratch.v = r.has_values ? lease.buffer(n * value_bytes(r)) : scratch.k;
+    // The rounds' piece counter (word 0 of the queue's look-back slots), taken before anything is
+    // enqueued: an allocation that fails leaves the caller's data as it was.
+    const bc::buffer counter = rounds > 0 ? take_lookback_slots(queue, 1).buffer : scratch.k;
     // Stage (4) ends where an even number of rounds later the result lands in the caller.
     const place x = rounds % 2 == 0 ? caller : scratch;
     const place y = rounds % 2 == 0 ? scratch : caller;
@@ -168,12 +176,12 @@ void merge_sort_cpu(const sort_request& r, const merge_policy& pol, bc::command_
     ck.set_arg(15, cl_uint(rounds == 0 ? 1 : 0));
     launch_1d(queue, ck, chunks, 1);
 
-    const std::size_t piece = ceil_div(n, pol.chunks);
+    const std::size_t piece = merge_cpu_piece(pol, n);
     place src = x, dst = y;
     unsigned round = 0;
     for (std::size_t L = chunk; L < n; L <<= 1) {
         ++round;
-        merge_round_cpu(queue, rk, src, src, dst, n, L, piece, round == rounds);
+        merge_round_cpu(queue, rk, src, src, dst, n, L, piece, round == rounds, counter);
         std::swap(src, dst);
     }
 }

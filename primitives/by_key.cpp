@@ -2,6 +2,7 @@
 // partition_copy, stable_partition, copy_if's count overload): one segmented scan with a fused
 // prologue and epilogue per mode (primitives/by_key.cl), on the path by_key_policy.hpp picks;
 // ranges that one work-group holds in one launch (by_key_small.cpp) first.
+#include "by_key_cpu.hpp"
 #include "by_key_policy.hpp"
 #include "by_key_small.hpp"
 #include "copy_if_partition.hpp"
@@ -32,6 +33,7 @@ constexpr cl_uint flag_inclusive = 1, flag_write_count = 2;
 struct by_key_kernels {
     bc::kernel lookback, chunk_reduce, chunk_scan, partition_back; // the last one: partition only
     bc::kernel cpu_partition_back; // by_key_cpu.cl's (chunks path; partition only)
+    bc::kernel cpu_single;         // by_key_cpu_single.cl's (chunks path in one launch)
     by_key_policy policy;
     std::size_t wg = 1;
     std::size_t compute_units = 1;
@@ -78,7 +80,7 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
         options += " -cl-nv-maxrregcount=" + std::to_string(policy.register_cap);
     std::vector<std::string> files{"workgroup_segmented.cl", "lookback.cl", "by_key.cl", "by_key_warp.cl", "by_key_lookback.cl",
                                    "by_key_tile.cl", "by_key_registers.cl", "by_key_gather.cl", "by_key_lean.cl",
-                                   "by_key_lean2.cl", "by_key_cpu.cl"};
+                                   "by_key_lean2.cl", "by_key_cpu.cl", "by_key_cpu_single.cl"};
     if (!call.op_file.empty()) files.insert(files.begin(), call.op_file);
     bc::program program = primitives_program(queue.get_context(), files, options);
     k.lookback = program.create_kernel(policy.kernel == by_key_policy::kernel::gather  ? "by_key_gather"
@@ -86,6 +88,7 @@ by_key_kernels make_kernels(const bc::command_queue& queue, const by_key_call& c
                                                                                       : "by_key_lookback");
     k.chunk_reduce = program.create_kernel("by_key_cpu_count"); // the chunks path (by_key_cpu.cl)
     k.chunk_scan = program.create_kernel("by_key_cpu_emit");
+    k.cpu_single = program.create_kernel("by_key_cpu_single");
     if (call.mode == by_key_mode::partition) {
         k.partition_back = program.create_kernel("by_key_partition_back");
         k.cpu_partition_back = program.create_kernel("by_key_cpu_partition_back");
@@ -131,6 +134,7 @@ by_key_kernels& cached_kernels(const bc::command_queue& queue, const by_key_call
     it->second.policy.path = policy.path; // the path and chunk knobs are read per call
     it->second.policy.min_chunk = policy.min_chunk;
     it->second.policy.chunks_per_cu = policy.chunks_per_cu;
+    it->second.policy.single_pass = policy.single_pass, it->second.policy.piece = policy.piece;
     it->second.policy.persist_groups = policy.persist_groups; // (the launch's, not the program's)
     return it->second;
 }
@@ -261,19 +265,10 @@ std::size_t by_key_impl(const by_key_call& call, bc::command_queue& user_queue, 
                                            ? std::min(tiles, k.policy.persist_groups * k.compute_units)
                                            : tiles;
             launch_1d(queue, k.lookback, groups * k.wg, k.wg);
-        } else {
-            scratch_lease lease(queue);
-            const std::size_t chunks = std::max<std::size_t>(
-                1, std::min(ceil_div(n, k.policy.min_chunk), k.policy.chunks_per_cu * k.compute_units));
-            const std::size_t chunk = ceil_div(n, chunks);
-            const bc::buffer agg_c = lease.buffer(chunks * sizeof(cl_uint));
-            const bc::buffer agg_v = lease.buffer(chunks * velem);
-            set_args(k.chunk_reduce);
-            set_kernel_args_from(k.chunk_reduce, 15, cl_ulong(chunk), agg_c, agg_v);
-            launch_1d(queue, k.chunk_reduce, chunks, 1);
-            set_args(k.chunk_scan);
-            set_kernel_args_from(k.chunk_scan, 15, cl_ulong(chunk), agg_c, agg_v);
-            launch_1d(queue, k.chunk_scan, chunks, 1);
+        } else { // (by_key_cpu.cpp: one launch, or two)
+            by_key_cpu_launch(queue, k.policy, {k.chunk_reduce, k.chunk_scan, k.cpu_single}, n, k.compute_units, velem,
+                              mode == by_key_mode::unique || mode == by_key_mode::partition ? 1 : velem == 8 ? 3 : 2,
+                              in_place, set_args);
         }
         if (!call.count_result && wants_count) read_count(count_out.buffer);
     });

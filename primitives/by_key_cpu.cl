@@ -1,6 +1,8 @@
 // The by-key family's CPU path (by_key_policy.hpp's chunks): one work-item per long contiguous
-// chunk, two launches, each loop shaped for a CPU compiler (PoCL runs a work-group of one
-// work-item as plain scalar code; LLVM vectorises the counting loops).
+// chunk, each loop shaped for a CPU compiler (PoCL runs a work-group of one work-item as plain
+// scalar code; LLVM vectorises the counting loops). The loops (bkc_pair, bkc_emit_range) serve
+// both forms of the path: the two launches below (CLPRIM_BY_KEY_CPU=two) and by_key_cpu_single.cl's
+// one launch (the default), joined after this file.
 //
 //   by_key_cpu_count  every chunk's pair: its head count by a branch-free loop over the keys (a
 //                     comparison of neighbours, or the predicate, summed: vectorised), its value
@@ -40,14 +42,11 @@
 #define BKC_HEAD0(keys, i) ((i) == 0 ? 1u : BKC_HEAD(keys, i)) // (element 0 starts a run)
 #endif
 
-// Chunk g's pair (agg_c[g], agg_v[g]): the heads in it, and (modes with values) the fold of the
-// values from its last head on.
-__kernel void by_key_cpu_count(BK_ARGS, ulong chunk, __global uint* agg_c, __global V* agg_v)
+// The pair of elements [from, to): the heads in it, and (modes with values) the fold of the
+// values from its last head on (from its first element where it has none). The chunks' pass,
+// and the single pass's pieces (their own pair and the decoupled fallback's, bit for bit).
+inline void bkc_pair(__global const K* keys, __global const V* vals, ulong from, ulong to, uint* pc, V* pv)
 {
-    const uint g = (uint)get_global_id(0);
-    const uint from = (uint)min(n, g * chunk), to = (uint)min(n, (ulong)from + chunk);
-    keys += keys_off;
-    vals += vals_off;
     uint c = 0;
     V v = BK_ID;
     if (from < to) {
@@ -55,12 +54,24 @@ __kernel void by_key_cpu_count(BK_ARGS, ulong chunk, __global uint* agg_c, __glo
         // (64-bit indices, branch-free: vectorised; 32-bit ones, which may wrap, were not)
         for (ulong i = from + 1; i < to; ++i) c += BKC_HEAD(keys, i);
 #if BK_HAS_VALUES
-        uint s = to - 1; // back to the chunk's last head (or its first element)
+        ulong s = to - 1; // back to the last head (or the first element)
         while (s > from && !BKC_HEAD(keys, s)) --s;
         v = bk_value(vals, s);
         for (ulong i = s + 1; i < to; ++i) v = BK_OP(v, bk_value(vals, i));
 #endif
     }
+    *pc = c;
+    *pv = v;
+}
+
+// Chunk g's pair (agg_c[g], agg_v[g]).
+__kernel void by_key_cpu_count(BK_ARGS, ulong chunk, __global uint* agg_c, __global V* agg_v)
+{
+    const uint g = (uint)get_global_id(0);
+    const ulong from = min(n, g * chunk), to = min(n, from + chunk);
+    uint c;
+    V v;
+    bkc_pair(keys + keys_off, vals + vals_off, from, to, &c, &v);
     agg_c[g] = c;
     agg_v[g] = v;
 }
@@ -125,7 +136,8 @@ inline ulong bkc_select(__global const K* restrict keys, __global K* restrict ou
 #endif
 
 // Sixteen elements at a time where the compiler targets AVX-512 (PoCL on such CPUs; 4-byte keys;
-// reduce_by_key's and run_length_encode's sum of 4-byte integer values): the head flags by one
+// unique, partition, reduce_by_key's and run_length_encode's sum of 4-byte integer values;
+// partition: the predicate's flags as the mask, see bkc_partition16): the head flags by one
 // vector comparison with the keys one before, the runs' ends by one with the keys one after,
 // and the results stored by compressing the lanes of a mask (vpcompressd) and a masked store of
 // as many lanes, so the stores are exactly the final ones of the scalar loops above. The sums
@@ -137,7 +149,7 @@ inline ulong bkc_select(__global const K* restrict keys, __global K* restrict ou
 // pointer (PoCL's CPU devices have one address space). Without AVX-512, or with -DBKC_SCALAR=1
 // (tests), the scalar loops do all. (Integer sums only: a float sum would round differently.)
 #if defined(__AVX512F__) && defined(__AVX512DQ__) && !BKC_SCALAR && K_BITS == 32 &&                                  \
-    (BK_MODE == 3 || ((BK_MODE == 1 || BK_MODE == 4) && V_BITS == 32 && !V_IS_FLOAT && !defined(CLPRIM_OP)))
+    (BK_MODE == 3 || BK_MODE == 5 || ((BK_MODE == 1 || BK_MODE == 4) && V_BITS == 32 && !V_IS_FLOAT && !defined(CLPRIM_OP)))
 #define BKC_VECTOR 1
 #define BKC_K16 CLPRIM_CAT(K, 16)
 typedef int bkc_int16 __attribute__((ext_vector_type(16)));
@@ -151,6 +163,8 @@ typedef int bkc_int16 __attribute__((ext_vector_type(16)));
 // shuffle2(a, b, ...) masks: (a's lane 15, b's lanes 0 .. 14), (a's lanes 1 .. 15, b's lane 0)
 #define BKC_BEFORE (uint16)(15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30)
 #define BKC_AFTER (uint16)(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
+// x's lanes moved up by k (lane j takes lane j - k), zeros shifted in: valignd of (x, zero)
+#define BKC_UP(x, k) as_uint16(__builtin_ia32_alignd512(as_int16(x), (int16)(0), 16 - (k)))
 
 #if BK_MODE == 3
 // unique from element i >= 1; *ps: the last slot written.
@@ -170,9 +184,28 @@ inline ulong bkc_unique16(__global const K* restrict keys, __global K* restrict 
     *ps = s;
     return i;
 }
+#elif BK_MODE == 5
+// partition from element i while 16 remain before end: the predicate's 16 flags as a mask, the
+// kept keys compressed to out1 at *pc and (two) the others to out2 at i - *pc: every store a final
+// one, none outside the chunk's slots.
+inline ulong bkc_partition16(__global const K* restrict keys, __global K* restrict out1, __global K* restrict out2,
+                             ulong i, ulong end, ulong* pc, bool two)
+{
+    ulong c = *pc;
+    for (; i + 16 <= end; i += 16) {
+        const BKC_K16 k = vload16(0, keys + i);
+        uint m = 0;
+        for (uint l = 0; l < 16; ++l) m |= (CLPRIM_PRED(keys[i + l]) ? 1u : 0u) << l;
+        BKC_COMPRESS(out1 + c, k, m);
+        if (two) BKC_COMPRESS(out2 + (i - c), k, ~m & 0xFFFFu);
+        c += popcount(m);
+    }
+    *pc = c;
+    return i;
+}
 #else
 // reduce_by_key / run_length_encode from element i >= 1 while element i + 16 exists; *pc, *pv:
-// the count and the open run's value before element i.
+// the count before element i and the fold of the run holding element i - 1 (in and out).
 inline ulong bkc_reduce16(__global const K* restrict keys, __global const V* restrict vals, __global K* restrict out1,
                           __global V* restrict out2, ulong i, ulong end, ulong n, uint* pc, V* pv)
 {
@@ -180,74 +213,84 @@ inline ulong bkc_reduce16(__global const K* restrict keys, __global const V* res
     // S before element i (base) and at the last run end before it (last): their difference is
     // the open run's value, none where element i starts a run.
     const uint head_i = BK_KEY_BITS(keys[i]) != BK_KEY_BITS(keys[i - 1]);
-    uint base = CLPRIM_CAT(as_, V_UNSIGNED)(*pv);
-    uint16 last = (uint16)(head_i ? base : 0u);
-    const uint16 zero = (uint16)(0);
+    const uint base0 = CLPRIM_CAT(as_, V_UNSIGNED)(*pv);
+    const uint last0 = head_i ? base0 : 0u;
     // (one load of keys a block: the keys one before and one after by shifting in a lane of the
     // blocks before and after; the block after must lie in the range)
     if (i + 32 > n) return i;
+    const ulong i0 = i, stop = min(end, n - 16); // blocks while i + 16 <= end and i + 32 <= n
+    const ulong first_slot = s + (head_i ? 1 : 0); // the slot the first end found here goes to
+    uint16 basev = (uint16)(base0);
     uint16 prev = (uint16)(BK_KEY_BITS(keys[i - 1])), kb = BKC_BITS16(keys + i);
-    for (; i + 16 <= end && i + 32 <= n; i += 16) {
+    for (; i + 16 <= stop; i += 16) {
         const uint16 next = BKC_BITS16(keys + i + 16);
         const uint mh = bkc_mask16(kb != shuffle2(prev, kb, BKC_BEFORE)),
                    me = bkc_mask16(shuffle2(kb, next, BKC_AFTER) != kb);
-        // The block's own inclusive sums, then S = base + those; base moves by the block's total
-        // (a scalar add: no vector extract in the chain from one block to the next).
+        // The block's own inclusive sums, then S = base + those (base in every lane: the next
+        // block's is this one's lane 15, one permute, no extract).
 #if BK_MODE == 4
         const uint16 own = (uint16)(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
 #else
-        uint16 own = as_uint16(vload16(0, vals + i)); // four shift-and-add steps
-        own += shuffle2(zero, own, (uint16)(0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30));
-        own += shuffle2(zero, own, (uint16)(0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29));
-        own += shuffle2(zero, own, (uint16)(0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27));
-        own += shuffle2(zero, own, (uint16)(0, 0, 0, 0, 0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23));
+        // four shift-and-add steps, each shift one valignd with zeros (written as shuffle2 with a
+        // zero vector, LLVM rebuilt the loaded vector from eight 8-byte loads and seven permutes)
+        uint16 own = as_uint16(vload16(0, vals + i));
+        own += BKC_UP(own, 1);
+        own += BKC_UP(own, 2);
+        own += BKC_UP(own, 4);
+        own += BKC_UP(own, 8);
 #endif
-        const uint16 sum = own + base;
-        base += own.sf;
+        const uint16 sum = own + basev;
+        basev = as_uint16(__builtin_ia32_permvarsi512(as_int16(sum), (int16)(15)));
         const ulong at = s + (mh & 1u); // the slot of the run open at lane 0
         s += popcount(mh);
-        if (me != 0) {
-            const uint cnt = popcount(me);
-            const uint16 ends = as_uint16(__builtin_ia32_compresssi512_mask(as_int16(sum), (int16)(0), (ushort)me));
-            const uint16 before = shuffle2(ends, last, // (last, ends 0 .. 14)
-                                           (uint16)(16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14));
-            // S at the block's last end, in every lane (a permute by a variable index, no extract)
-            last = as_uint16(__builtin_ia32_permvarsi512(as_int16(ends), (int16)((int)cnt - 1)));
-            BKC_COMPRESS(out1 + at, kb, me);
-            __builtin_ia32_storedqusi512_mask((bkc_int16*)(ulong)(out2 + at), as_int16(ends - before),
-                                              (ushort)((1u << cnt) - 1u));
-        }
+        // The runs' ends: their keys, and S at each (the run values are the differences of
+        // consecutive ends' S: taken by one pass over these slots below, not here)
+        BKC_COMPRESS(out1 + at, kb, me);
+        BKC_COMPRESS(out2 + at, sum, me);
         prev = kb;
         kb = next;
     }
+    // The slots written above hold S at their runs' ends: each becomes its S less the one before
+    // (the first: less `last0`), 16 at a time.
+    if (i == i0) return i; // (no block: *pc, *pv as they came)
+    const bool head_at_i = i < n && BK_KEY_BITS(keys[i]) != BK_KEY_BITS(keys[i - 1]);
+    const ulong last_slot = s + 1 - (head_at_i ? 0 : 1);
+    // (slots first_slot .. last_slot - 1 were written: every run that ended before element i)
+    uint prev_s = last0, last_s = last0;
+    if (last_slot > first_slot) {
+        __global uint* d = (__global uint*)out2;
+        last_s = d[last_slot - 1];
+        ulong j = first_slot;
+        for (; j + 16 <= last_slot; j += 16) {
+            const uint16 x = vload16(0, d + j);
+            vstore16(x - shuffle2((uint16)(prev_s), x, BKC_BEFORE), 0, d + j);
+            prev_s = x.sf;
+        }
+        for (; j < last_slot; ++j) {
+            const uint x = d[j];
+            d[j] = x - prev_s;
+            prev_s = x;
+        }
+    }
     *pc = (uint)(s + 1);
-    *pv = CLPRIM_CAT(as_, V)(base - last.s0);
+    // the fold of the run holding element i - 1: ended there (its value, the last slot written),
+    // or open (S so far less S at the last end)
+    *pv = CLPRIM_CAT(as_, V)(head_at_i ? ((__global uint*)out2)[last_slot - 1] : basev.s0 - last_s);
     return i;
 }
 #endif
 #endif
 
-// Chunk g's results. c: the heads before the chunk, v: the fold of the run open at its start.
-__kernel void by_key_cpu_emit(BK_ARGS, ulong chunk, __global const uint* agg_c, __global const V* agg_v)
+// The results of elements [from, to) (pointers already offset). c: the heads before from, v: the
+// fold of the run open at from; fast: every result of [0, to) fits its output (else by_key.cl's
+// guarded epilogue: it writes what fits and the count where to is n). The chunks' emit and the
+// single pass's pieces. Modes 1, 3, 4 and 5 with fast: (*c_to, *v_to) is then the pair of elements
+// [0, to) (the single pass publishes it without a count pass of its own; unset otherwise).
+inline void bkc_emit_range(__global const K* keys, __global const V* vals, ulong n, __global K* out1, ulong cap1,
+                           __global V* out2, ulong cap2, __global ulong* count_out, uint flags, V init, ulong from,
+                           ulong to, uint c, V v, bool fast, uint* c_to, V* v_to)
 {
-    const uint g = (uint)get_global_id(0);
-    const uint from = (uint)min(n, g * chunk), to = (uint)min(n, (ulong)from + chunk);
-    if (from >= to) return;
-    uint c = 0;
-    V v = BK_ID;
-    for (uint j = 0; j < g; ++j) {
-        uint bc = agg_c[j];
-        V bv = agg_v[j];
-        bk_combine(c, v, &bc, &bv);
-        c = bc;
-        v = bv;
-    }
     const bool last = to == n;
-    keys += keys_off;
-    vals += vals_off;
-    out1 += out1_off;
-    out2 += out2_off;
-    count_out += count_off;
 #if BK_MODE == 2
     // scan by key: every element writes its own result (nothing to compact).
     if (flags & BK_INCLUSIVE) {
@@ -265,19 +308,8 @@ __kernel void by_key_cpu_emit(BK_ARGS, ulong chunk, __global const uint* agg_c, 
             v = h ? x : BK_OP(v, x);
         }
     }
-    return;
 #else
-    // Every result fits (the same answer in every chunk: the chunks never mix the two epilogues).
-    ulong total = 0;
-    for (uint j = 0; j < (uint)get_global_size(0); ++j) total += agg_c[j];
-#if BK_MODE == 1 || BK_MODE == 4
-    const bool fast = total <= min(cap1, cap2);
-#elif BK_MODE == 3
-    const bool fast = total <= cap1;
-#else // 5: the kept fit, and the others fit or are not wanted (copy_if: no second range)
-    const bool fast = total <= cap1 && (cap2 == 0 || n - total <= cap2);
-#endif
-    if (!fast) { // by_key.cl's guarded epilogue (writes the count too, where the chunk is the last)
+    if (!fast) { // by_key.cl's guarded epilogue (writes the count too, where the range is the last)
         bk_emit_global(keys, vals, 0, n, out1, cap1, out2, cap2, out2, count_out, flags, init, from, to,
                        keys[from > 0 ? from - 1 : 0], c, v);
         return;
@@ -286,7 +318,7 @@ __kernel void by_key_cpu_emit(BK_ARGS, ulong chunk, __global const uint* agg_c, 
     // The runs that end in the chunk: up to its last head where its last run goes on into the
     // next chunk (which then writes that run), else to its end. Element i
     // writes (its key, the fold so far) at its run's slot; the run's last element writes last.
-    uint end = to;
+    ulong end = to;
     if (!last && !BKC_HEAD(keys, to)) { // the chunk's last run goes on into the next chunk
         end = to - 1;
         while (end > from && !BKC_HEAD0(keys, end)) --end;
@@ -298,6 +330,15 @@ __kernel void by_key_cpu_emit(BK_ARGS, ulong chunk, __global const uint* agg_c, 
     i = bkc_reduce16(keys, vals, out1, out2, i, end, n, &c, &v);
 #endif
     bkc_reduce(keys, vals, out1, out2, i, end, &c, &v);
+    // The pair at `to`: the last run's head at `end` (if any) and its fold up to the piece's end
+    // (a run without a head here: the open run's fold goes on over the whole range).
+    if (end < to) {
+        const bool head = BKC_HEAD0(keys, end);
+        V w = head ? bk_value(vals, end) : BK_OP(v, bk_value(vals, end));
+        for (ulong j = end + 1; j < to; ++j) w = BK_OP(w, bk_value(vals, j));
+        c += head ? 1 : 0;
+        v = w;
+    }
 #elif BK_MODE == 3
     // From the chunk's first head (the elements before it continue a run of an earlier chunk).
     ulong i = from;
@@ -316,6 +357,17 @@ __kernel void by_key_cpu_emit(BK_ARGS, ulong chunk, __global const uint* agg_c, 
     // writes the others' next slot and the other way round, each overwritten by the element that
     // owns it, which comes later in the chunk. Past that point the elements are of one kind.
     const bool two = cap2 != 0;
+#ifdef BKC_VECTOR
+    // (16 at a time by compressing stores, then the rest one by one, each store a final one)
+    ulong cv = c;
+    ulong i = bkc_partition16(keys, out1, out2, from, to, &cv, two);
+    for (; i < to; ++i) {
+        const K k = keys[i];
+        if (CLPRIM_PRED(k)) out1[cv++] = k;
+        else if (two) out2[i - cv] = k;
+    }
+    c = (uint)cv;
+#else
     long last_kept = -1, last_other = -1;
     for (long i = (long)to - 1; i >= (long)from && (last_kept < 0 || (two && last_other < 0)); --i) {
         if (CLPRIM_PRED(keys[i])) {
@@ -338,8 +390,48 @@ __kernel void by_key_cpu_emit(BK_ARGS, ulong chunk, __global const uint* agg_c, 
         c = (uint)bkc_select(keys, out1, from, mix_to, c);
     }
 #endif
-    if (last && (flags & BK_WRITE_COUNT)) *count_out = c;
 #endif
+    if (last && (flags & BK_WRITE_COUNT)) *count_out = c;
+    *c_to = c;
+    *v_to = v;
+#endif
+}
+
+// Does every result of elements [0, to) fit its output, with c_end the heads (kept) among them?
+inline bool bkc_fits(ulong c_end, ulong to, ulong cap1, ulong cap2)
+{
+#if BK_MODE == 1 || BK_MODE == 4
+    return c_end <= min(cap1, cap2);
+#elif BK_MODE == 3
+    return c_end <= cap1;
+#else // 5: the kept fit, and the others fit or are not wanted (copy_if: no second range)
+    return c_end <= cap1 && (cap2 == 0 || to - c_end <= cap2);
+#endif
+}
+
+// Chunk g's results: the pairs of the chunks before it folded, then its range.
+__kernel void by_key_cpu_emit(BK_ARGS, ulong chunk, __global const uint* agg_c, __global const V* agg_v)
+{
+    const uint g = (uint)get_global_id(0);
+    const ulong from = min(n, g * chunk), to = min(n, from + chunk);
+    if (from >= to) return;
+    uint c = 0;
+    V v = BK_ID;
+    for (uint j = 0; j < g; ++j) {
+        uint bc = agg_c[j];
+        V bv = agg_v[j];
+        bk_combine(c, v, &bc, &bv);
+        c = bc;
+        v = bv;
+    }
+    // Every result fits (one test on the total, the same in every chunk: the chunks never mix
+    // the two epilogues).
+    ulong total = 0;
+    for (uint j = 0; j < (uint)get_global_size(0); ++j) total += agg_c[j];
+    uint c_to;
+    V v_to;
+    bkc_emit_range(keys + keys_off, vals + vals_off, n, out1 + out1_off, cap1, out2 + out2_off, cap2,
+                   count_out + count_off, flags, init, from, to, c, v, bkc_fits(total, n, cap1, cap2), &c_to, &v_to);
 }
 
 #if BK_MODE == 5

@@ -55,6 +55,10 @@ struct by_key_policy {
     std::size_t items = 16;      // look-back: consecutive elements per work-item
     std::size_t min_chunk = 4096; // chunks: at least this many elements per chunk
     std::size_t chunks_per_cu = 4; // chunks: at most this many chunks per compute unit
+    // chunks: one launch (by_key_cpu_single.cl: pieces of `piece` elements taken in turn by one
+    // work-group per compute unit, chained by a look-back) instead of two (count, emit)
+    bool single_pass = true;
+    std::size_t piece = 16384;
 };
 
 // Every device that is not a CPU takes the look-back path (as the scan does: with the fallback it
@@ -196,6 +200,10 @@ inline by_key_policy select_by_key_policy(const device_profile& profile, std::si
         p.min_chunk = (*ch)[0];
         p.chunks_per_cu = (*ch)[1];
     }
+    // CLPRIM_BY_KEY_CPU=one|two, CLPRIM_BY_KEY_PIECE=N: the chunks path's launches and the single
+    // pass's piece (measurements, tests).
+    if (const auto c = (knobs ? knob_choice("CLPRIM_BY_KEY_CPU", {"one", "two"}) : std::nullopt)) p.single_pass = *c == 0;
+    if (const auto e = (knobs ? knob_number("CLPRIM_BY_KEY_PIECE", 1, 1u << 30) : std::nullopt)) p.piece = *e;
     if (const auto tune = (knobs ? knob_numbers("CLPRIM_BY_KEY_TUNE", 2, 2, 1, 1024) : std::nullopt)) {
         p.wg = (*tune)[0];
         p.items = std::min<std::size_t>(32, (*tune)[1]);

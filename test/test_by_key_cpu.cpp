@@ -1,11 +1,13 @@
-// The by-key family's CPU path (primitives/by_key_cpu.cl, CLPRIM_BY_KEY_PATH=chunks) forced on
-// every device: many small chunks (CLPRIM_BY_KEY_CHUNKS) so that runs, heads and the kinds of a
-// partition cross chunk boundaries and the 16-element blocks of the AVX-512 loops, with those
-// blocks on and off (CLPRIM_BY_KEY_OPTIONS=-DBKC_SCALAR=1); reduce_by_key (sums of every 4-byte
-// integer type, float sums and 64-bit keys on the scalar loops, an operator), run_length_encode,
-// unique (floats by their bits), partition_copy, stable_partition and the scans by key against
-// host references; results with guards; results too small (the guarded epilogue); sub-ranges
-// on an out-of-order queue.
+// The by-key family's CPU path (CLPRIM_BY_KEY_PATH=chunks) forced on every device, in one launch
+// (primitives/by_key_cpu_single.cl: pieces chained by a look-back, waiting or taking the decoupled
+// fallback) and in two (by_key_cpu.cl): many small pieces or chunks (CLPRIM_BY_KEY_PIECE,
+// CLPRIM_BY_KEY_CHUNKS) so that runs, heads and the kinds of a partition cross their boundaries
+// and the 16-element blocks of the AVX-512 loops, with those blocks on and off
+// (CLPRIM_BY_KEY_OPTIONS=-DBKC_SCALAR=1); reduce_by_key (sums of every 4-byte integer type, float
+// sums and 64-bit keys on the scalar loops, an operator), run_length_encode, unique (floats by
+// their bits), partition_copy, stable_partition and the scans by key (in place too) against host
+// references; results with guards; results too small (the guarded epilogue); sub-ranges on an
+// out-of-order queue.
 #define BOOST_TEST_MODULE clprim_by_key_cpu
 #include "by_key_test_support.hpp"
 
@@ -18,17 +20,46 @@ namespace {
 BOOST_COMPUTE_FUNCTION(bool, cpu_odd, (cl_uint x), { return (x & 1u) != 0; });
 BOOST_COMPUTE_FUNCTION(bool, cpu_never, (cl_uint x), { return x == 0xdeadbeefu && x != 0xdeadbeefu; });
 
-// Shapes of the chunks path: (min_chunk, chunks_per_cu) and the AVX-512 blocks on or off.
+// Shapes of the chunks path: one launch (CLPRIM_BY_KEY_CPU=one, by_key_cpu_single.cl) with pieces
+// of `chunks` elements, or two (count, emit) with CLPRIM_BY_KEY_CHUNKS=(min_chunk, chunks_per_cu);
+// the AVX-512 blocks on or off; the single pass's look-back waiting or taking the decoupled
+// fallback first (CLPRIM_LOOKBACK=fallback).
 struct cpu_shape {
+    const char* cpu;
     const char* chunks;
     const char* options;
+    const char* lookback;
 };
 const std::vector<cpu_shape>& cpu_shapes()
 {
-    static const std::vector<cpu_shape> s{
-        {"4096,4", ""}, {"16,8", ""}, {"37,8", ""}, {"16,8", "-DBKC_SCALAR=1"}, {"37,8", "-DBKC_SCALAR=1"}};
+    static const std::vector<cpu_shape> s{{"two", "4096,4", "", ""},
+                                          {"two", "16,8", "", ""},
+                                          {"two", "37,8", "", ""},
+                                          {"two", "16,8", "-DBKC_SCALAR=1", ""},
+                                          {"two", "37,8", "-DBKC_SCALAR=1", ""},
+                                          {"one", "16384", "", ""},
+                                          {"one", "16", "", ""},
+                                          {"one", "37", "", "fallback"},
+                                          {"one", "100", "", ""},
+                                          {"one", "16", "-DBKC_SCALAR=1", "fallback"},
+                                          {"one", "37", "-DBKC_SCALAR=1", ""}};
     return s;
 }
+
+// Sets a shape's knobs for the scope.
+struct shape_scope {
+    env_override cpu, chunks, piece, options, lookback;
+    explicit shape_scope(const cpu_shape& sh)
+        : cpu("CLPRIM_BY_KEY_CPU", sh.cpu), chunks("CLPRIM_BY_KEY_CHUNKS", std::string(sh.cpu) == "two" ? sh.chunks : "4096,4"),
+          piece("CLPRIM_BY_KEY_PIECE", std::string(sh.cpu) == "one" ? sh.chunks : "16384"),
+          options("CLPRIM_BY_KEY_OPTIONS", sh.options), lookback("CLPRIM_LOOKBACK", sh.lookback)
+    {
+    }
+    static std::string name(const cpu_shape& sh)
+    {
+        return std::string(sh.cpu) + " " + sh.chunks + " " + sh.options + " " + sh.lookback + " ";
+    }
+};
 
 const std::vector<std::size_t>& cpu_sizes()
 {
@@ -153,6 +184,16 @@ void check_scans(bc::command_queue& queue, const std::vector<K>& keys, const std
         const auto e = host_scan_by_key(keys, vals, add_wrap<V>, inclusive != 0, V(5));
         BOOST_TEST(bit_equal(std::vector<V>(h.begin() + 1, h.end() - 1), e), label << (inclusive ? " inclusive" : " exclusive"));
         BOOST_TEST((h.front() == V(77) && h.back() == V(77)), label << " scan: wrote outside the result");
+        // in place, over the values inside guards
+        std::vector<V> framed(n + 2, V(88));
+        std::copy(vals.begin(), vals.end(), framed.begin() + 1);
+        bc::vector<V> io = to_device(framed, queue);
+        if (inclusive) clprim::inclusive_scan_by_key(dk.begin(), dk.end(), io.begin() + 1, io.begin() + 1, queue);
+        else clprim::exclusive_scan_by_key(dk.begin(), dk.end(), io.begin() + 1, io.begin() + 1, queue, V(5));
+        const auto hi = to_host(io, queue);
+        BOOST_TEST(bit_equal(std::vector<V>(hi.begin() + 1, hi.end() - 1), e),
+                   label << (inclusive ? " inclusive" : " exclusive") << " in place");
+        BOOST_TEST((hi.front() == V(88) && hi.back() == V(88)), label << " scan in place: wrote outside the values");
     }
 }
 
@@ -165,9 +206,8 @@ BOOST_AUTO_TEST_CASE(reduce_unique_rle_across_chunks_and_blocks)
     env_override path("CLPRIM_BY_KEY_PATH", "chunks");
     env_override unique_path("CLPRIM_UNIQUE_PATH", "by_key");
     for (const auto& sh : cpu_shapes()) {
-        env_override chunks("CLPRIM_BY_KEY_CHUNKS", sh.chunks);
-        env_override options("CLPRIM_BY_KEY_OPTIONS", sh.options);
-        const std::string shape = std::string(sh.chunks) + " " + sh.options + " ";
+        shape_scope knobs(sh);
+        const std::string shape = shape_scope::name(sh);
         for (std::size_t n : cpu_sizes())
             for (const auto& r : cpu_runs()) {
                 const std::string label = shape + r.name + " n=" + std::to_string(n);
@@ -194,21 +234,25 @@ BOOST_AUTO_TEST_CASE(operator_on_the_scalar_loops)
 {
     env_override path("CLPRIM_BY_KEY_PATH", "chunks");
     env_override chunks("CLPRIM_BY_KEY_CHUNKS", "16,8");
-    for (std::size_t n : {1, 33, 1000, 4097}) {
-        const auto keys = run_keys<cl_uint>(n, 1, 15);
-        const auto vals = small_values<cl_uint>(n);
-        std::vector<cl_uint> ek, ev;
-        const std::size_t expected =
-            host_reduce_by_key(keys, vals, [](cl_uint a, cl_uint b) { return std::max(a, b); }, ek, ev);
-        auto dk = to_device(keys, queue);
-        auto dv = to_device(vals, queue);
-        bc::vector<cl_uint> ok(n, context), ov(n, context);
-        const std::size_t count =
-            clprim::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin(), ov.begin(), queue, bc::max<cl_uint>(), 0u);
-        BOOST_TEST(count == expected);
-        const auto hk = to_host(ok, queue), hv = to_host(ov, queue);
-        BOOST_TEST(bit_equal(std::vector<cl_uint>(hk.begin(), hk.begin() + count), ek), "max n=" << n);
-        BOOST_TEST(bit_equal(std::vector<cl_uint>(hv.begin(), hv.begin() + count), ev), "max n=" << n);
+    env_override piece("CLPRIM_BY_KEY_PIECE", "16");
+    for (const char* cpu : {"one", "two"}) {
+        env_override launches("CLPRIM_BY_KEY_CPU", cpu);
+        for (std::size_t n : {1, 33, 1000, 4097}) {
+            const auto keys = run_keys<cl_uint>(n, 1, 15);
+            const auto vals = small_values<cl_uint>(n);
+            std::vector<cl_uint> ek, ev;
+            const std::size_t expected =
+                host_reduce_by_key(keys, vals, [](cl_uint a, cl_uint b) { return std::max(a, b); }, ek, ev);
+            auto dk = to_device(keys, queue);
+            auto dv = to_device(vals, queue);
+            bc::vector<cl_uint> ok(n, context), ov(n, context);
+            const std::size_t count = clprim::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin(), ov.begin(), queue,
+                                                            bc::max<cl_uint>(), 0u);
+            BOOST_TEST(count == expected);
+            const auto hk = to_host(ok, queue), hv = to_host(ov, queue);
+            BOOST_TEST(bit_equal(std::vector<cl_uint>(hk.begin(), hk.begin() + count), ek), cpu << " max n=" << n);
+            BOOST_TEST(bit_equal(std::vector<cl_uint>(hv.begin(), hv.begin() + count), ev), cpu << " max n=" << n);
+        }
     }
 }
 
@@ -217,10 +261,9 @@ BOOST_AUTO_TEST_CASE(partition_across_chunks)
     env_override path("CLPRIM_BY_KEY_PATH", "chunks");
     env_override partition_path("CLPRIM_PARTITION_PATH", "by_key");
     for (const auto& sh : cpu_shapes()) {
-        env_override chunks("CLPRIM_BY_KEY_CHUNKS", sh.chunks);
-        env_override options("CLPRIM_BY_KEY_OPTIONS", sh.options);
+        shape_scope knobs(sh);
         for (std::size_t n : cpu_sizes()) {
-            const std::string label = std::string(sh.chunks) + " " + sh.options + " n=" + std::to_string(n);
+            const std::string label = shape_scope::name(sh) + "n=" + std::to_string(n);
             std::mt19937 gen{static_cast<unsigned>(n)};
             std::vector<cl_uint> random(n), even_first(n), blocks(n);
             for (auto& x : random) x = gen();
@@ -235,65 +278,87 @@ BOOST_AUTO_TEST_CASE(partition_across_chunks)
     }
 }
 
-// Result ranges too small for the count: the guarded epilogue (by_key.cl) in every chunk writes
-// what fits, nothing past the range, and the call throws.
+// Result ranges too small for the count: the guarded epilogue (by_key.cl) writes what fits,
+// nothing past the range, and the call throws. Two launches: every chunk takes it; one launch:
+// the pieces from the first whose results no longer fit (the pieces before it write theirs by
+// the compaction).
 BOOST_AUTO_TEST_CASE(results_too_small)
 {
     env_override path("CLPRIM_BY_KEY_PATH", "chunks");
     env_override chunks("CLPRIM_BY_KEY_CHUNKS", "16,8");
     env_override unique_path("CLPRIM_UNIQUE_PATH", "by_key");
+    env_override partition_path("CLPRIM_PARTITION_PATH", "by_key");
     const std::size_t n = 1000;
     const auto keys = run_keys<cl_uint>(n, 1, 3);
     const auto vals = small_values<cl_uint>(n);
     std::vector<cl_uint> ek, ev;
     host_reduce_by_key(keys, vals, add_wrap<cl_uint>, ek, ev);
+    std::vector<cl_uint> yes, no;
+    for (cl_uint x : vals) (x & 1u ? yes : no).push_back(x);
     auto dk = to_device(keys, queue);
     auto dv = to_device(vals, queue);
-    const std::size_t room = ek.size() / 2;
-    bc::vector<cl_uint> ok = to_device(std::vector<cl_uint>(room + 1, 1u), queue);
-    bc::vector<cl_uint> ov = to_device(std::vector<cl_uint>(room + 1, 2u), queue);
-    BOOST_CHECK_THROW(clprim::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin(), ov.begin(), queue),
-                      clprim::invalid_argument_error);
-    // (the iterators' room is the buffer's: room + 1 elements)
-    const auto hk = to_host(ok, queue), hv = to_host(ov, queue);
-    BOOST_TEST(bit_equal(hk, std::vector<cl_uint>(ek.begin(), ek.begin() + room + 1)));
-    BOOST_TEST(bit_equal(hv, std::vector<cl_uint>(ev.begin(), ev.begin() + room + 1)));
-    bc::vector<cl_uint> ou = to_device(std::vector<cl_uint>(room + 1, 1u), queue);
-    BOOST_CHECK_THROW(clprim::unique(dk.begin(), dk.end(), ou.begin(), queue), clprim::invalid_argument_error);
-    BOOST_TEST(bit_equal(to_host(ou, queue), std::vector<cl_uint>(ek.begin(), ek.begin() + room + 1)));
+    const std::size_t room = ek.size() / 2, kept_room = yes.size() / 2 + 1;
+    for (const char* cpu : {"two", "one"})
+        for (const char* piece : {"16", "37", "16384"}) {
+            env_override launches("CLPRIM_BY_KEY_CPU", cpu);
+            env_override pieces("CLPRIM_BY_KEY_PIECE", piece);
+            const std::string label = std::string(cpu) + " " + piece;
+            bc::vector<cl_uint> ok = to_device(std::vector<cl_uint>(room + 1, 1u), queue);
+            bc::vector<cl_uint> ov = to_device(std::vector<cl_uint>(room + 1, 2u), queue);
+            BOOST_CHECK_THROW(clprim::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin(), ov.begin(), queue),
+                              clprim::invalid_argument_error);
+            // (the iterators' room is the buffer's: room + 1 elements)
+            const auto hk = to_host(ok, queue), hv = to_host(ov, queue);
+            BOOST_TEST(bit_equal(hk, std::vector<cl_uint>(ek.begin(), ek.begin() + room + 1)), label);
+            BOOST_TEST(bit_equal(hv, std::vector<cl_uint>(ev.begin(), ev.begin() + room + 1)), label);
+            bc::vector<cl_uint> ou = to_device(std::vector<cl_uint>(room + 1, 1u), queue);
+            BOOST_CHECK_THROW(clprim::unique(dk.begin(), dk.end(), ou.begin(), queue), clprim::invalid_argument_error);
+            BOOST_TEST(bit_equal(to_host(ou, queue), std::vector<cl_uint>(ek.begin(), ek.begin() + room + 1)), label);
+            // partition_copy, the kept range too small: the first kept_room kept elements, every other one
+            bc::vector<cl_uint> o1 = to_device(std::vector<cl_uint>(kept_room, 5u), queue), o2(n, context);
+            BOOST_CHECK_THROW(clprim::partition_copy(dv.begin(), dv.end(), o1.begin(), o2.begin(), queue, cpu_odd),
+                              clprim::invalid_argument_error);
+            BOOST_TEST(bit_equal(to_host(o1, queue), std::vector<cl_uint>(yes.begin(), yes.begin() + kept_room)), label);
+            const auto h2 = to_host(o2, queue);
+            BOOST_TEST(bit_equal(std::vector<cl_uint>(h2.begin(), h2.begin() + no.size()), no), label);
+        }
 }
 
 BOOST_AUTO_TEST_CASE(sub_ranges_out_of_order_queue)
 {
     env_override path("CLPRIM_BY_KEY_PATH", "chunks");
     env_override chunks("CLPRIM_BY_KEY_CHUNKS", "37,8");
+    env_override piece("CLPRIM_BY_KEY_PIECE", "37");
     env_override unique_path("CLPRIM_UNIQUE_PATH", "by_key");
-    bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-    const std::size_t n = 3001, off = 5;
-    const auto all_keys = run_keys<cl_uint>(n + 2 * off, 1, 20);
-    const auto all_vals = small_values<cl_uint>(n + 2 * off);
-    const std::vector<cl_uint> keys(all_keys.begin() + off, all_keys.end() - off), vals(all_vals.begin() + off, all_vals.end() - off);
-    std::vector<cl_uint> ek, ev;
-    const std::size_t expected = host_reduce_by_key(keys, vals, add_wrap<cl_uint>, ek, ev);
-    auto dk = to_device(all_keys, queue);
-    auto dv = to_device(all_vals, queue);
-    bc::vector<cl_uint> ok = to_device(std::vector<cl_uint>(n + 10, 1u), queue), ov = to_device(std::vector<cl_uint>(n + 10, 2u), queue);
-    const std::size_t count =
-        clprim::reduce_by_key(dk.begin() + off, dk.end() - off, dv.begin() + off, ok.begin() + 3, ov.begin() + 3, ooo);
-    BOOST_TEST(count == expected);
-    const auto hk = to_host(ok, queue), hv = to_host(ov, queue);
-    BOOST_TEST(bit_equal(std::vector<cl_uint>(hk.begin() + 3, hk.begin() + 3 + count), ek));
-    BOOST_TEST(bit_equal(std::vector<cl_uint>(hv.begin() + 3, hv.begin() + 3 + count), ev));
-    BOOST_TEST((hk[2] == 1u && hk[3 + count] == 1u && hv[2] == 2u && hv[3 + count] == 2u));
-    std::vector<cl_uint> eu;
-    for (std::size_t i = 0; i < n; ++i)
-        if (i == 0 || keys[i] != keys[i - 1]) eu.push_back(keys[i]);
-    bc::vector<cl_uint> ou = to_device(std::vector<cl_uint>(n + 10, 1u), queue);
-    const std::size_t u = clprim::unique(dk.begin() + off, dk.end() - off, ou.begin() + 3, ooo);
-    const auto hu = to_host(ou, queue);
-    BOOST_TEST(u == eu.size());
-    BOOST_TEST(bit_equal(std::vector<cl_uint>(hu.begin() + 3, hu.begin() + 3 + u), eu));
-    BOOST_TEST((hu[2] == 1u && hu[3 + u] == 1u));
+    for (const char* cpu : {"two", "one"}) {
+        env_override launches("CLPRIM_BY_KEY_CPU", cpu);
+        bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+        const std::size_t n = 3001, off = 5;
+        const auto all_keys = run_keys<cl_uint>(n + 2 * off, 1, 20);
+        const auto all_vals = small_values<cl_uint>(n + 2 * off);
+        const std::vector<cl_uint> keys(all_keys.begin() + off, all_keys.end() - off), vals(all_vals.begin() + off, all_vals.end() - off);
+        std::vector<cl_uint> ek, ev;
+        const std::size_t expected = host_reduce_by_key(keys, vals, add_wrap<cl_uint>, ek, ev);
+        auto dk = to_device(all_keys, queue);
+        auto dv = to_device(all_vals, queue);
+        bc::vector<cl_uint> ok = to_device(std::vector<cl_uint>(n + 10, 1u), queue), ov = to_device(std::vector<cl_uint>(n + 10, 2u), queue);
+        const std::size_t count =
+            clprim::reduce_by_key(dk.begin() + off, dk.end() - off, dv.begin() + off, ok.begin() + 3, ov.begin() + 3, ooo);
+        BOOST_TEST(count == expected);
+        const auto hk = to_host(ok, queue), hv = to_host(ov, queue);
+        BOOST_TEST(bit_equal(std::vector<cl_uint>(hk.begin() + 3, hk.begin() + 3 + count), ek));
+        BOOST_TEST(bit_equal(std::vector<cl_uint>(hv.begin() + 3, hv.begin() + 3 + count), ev));
+        BOOST_TEST((hk[2] == 1u && hk[3 + count] == 1u && hv[2] == 2u && hv[3 + count] == 2u));
+        std::vector<cl_uint> eu;
+        for (std::size_t i = 0; i < n; ++i)
+            if (i == 0 || keys[i] != keys[i - 1]) eu.push_back(keys[i]);
+        bc::vector<cl_uint> ou = to_device(std::vector<cl_uint>(n + 10, 1u), queue);
+        const std::size_t u = clprim::unique(dk.begin() + off, dk.end() - off, ou.begin() + 3, ooo);
+        const auto hu = to_host(ou, queue);
+        BOOST_TEST(u == eu.size());
+        BOOST_TEST(bit_equal(std::vector<cl_uint>(hu.begin() + 3, hu.begin() + 3 + u), eu));
+        BOOST_TEST((hu[2] == 1u && hu[3 + u] == 1u));
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

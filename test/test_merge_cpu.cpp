@@ -3,7 +3,9 @@
 // permutation, the first range's equal keys first) and the comparator sort (ints by absolute
 // value: many ties) against the host, with 2, 3, 4 and 8 streams taken from merges of 2 outputs
 // on (so every piece boundary, empty pieces and one-sided pieces occur), few and many work-items,
-// random keys, few distinct and all equal, one range empty, guards around the results.
+// random keys, few distinct and all equal, one range empty, guards around the results; the rounds'
+// pieces taken in turn, small (CLPRIM_MERGE_CPU_PIECE); the 16-key AVX-512 merge of uint keys on
+// and off (CLPRIM_MERGE_CPU_VEC).
 #define BOOST_TEST_MODULE clprim_merge_cpu
 #include "sort_test_support.hpp"
 
@@ -101,6 +103,63 @@ BOOST_AUTO_TEST_CASE(comparator_sort_streams)
                     check_comparator_sort(n, d, queue,
                                           std::string(streams) + " " + tune + " n=" + std::to_string(n) + " " + name_of(d));
         }
+}
+
+// merge_cpu.cl's 16-key AVX-512 merge (uint keys alone; CLPRIM_MERGE_CPU_VEC=1, the default where
+// the device compiles for AVX-512, else the streams) against the scalar streams (0): public merges
+// of sizes around 16 on either side (the three-way tail) and long ones, with few distinct keys and a
+// block of the first range above all of the second, and the merge sort of uint keys.
+BOOST_AUTO_TEST_CASE(vector_merge)
+{
+    env_override path("CLPRIM_MERGE_PATH", "cpu");
+    for (const char* vec : {"1", "0"}) {
+        env_override v("CLPRIM_MERGE_CPU_VEC", vec);
+        std::mt19937 rng{5};
+        for (auto s : std::vector<std::pair<std::size_t, std::size_t>>{
+                 {16, 16}, {17, 15}, {15, 300}, {16, 1000}, {1000, 16}, {31, 5000}, {300, 301}, {4095, 4097}, {65537, 30011}})
+            for (cl_uint mod : {0u, 7u, 1000u}) {
+                std::vector<cl_uint> a(s.first), b(s.second);
+                for (auto& x : a) x = mod ? cl_uint(rng() % mod) : cl_uint(rng());
+                for (auto& x : b) x = mod ? cl_uint(rng() % mod) : cl_uint(rng());
+                if (mod == 1000)
+                    for (std::size_t i = 0; i < a.size() / 2; ++i) a[i] = cl_uint(5000000 + i);
+                std::sort(a.begin(), a.end());
+                std::sort(b.begin(), b.end());
+                std::vector<cl_uint> e(a.size() + b.size());
+                std::merge(a.begin(), a.end(), b.begin(), b.end(), e.begin());
+                auto da = to_device(a, queue), db = to_device(b, queue);
+                bc::vector<cl_uint> out = to_device(std::vector<cl_uint>(e.size() + 2, 77u), queue);
+                clprim::merge(da.begin(), da.end(), db.begin(), db.end(), out.begin() + 1, queue);
+                const auto h = to_host(out, queue);
+                const std::string label = std::string("vec ") + vec + " n1=" + std::to_string(a.size()) +
+                                          " n2=" + std::to_string(b.size()) + " mod=" + std::to_string(mod);
+                BOOST_TEST((std::vector<cl_uint>(h.begin() + 1, h.end() - 1) == e), label);
+                BOOST_TEST((h.front() == 77u && h.back() == 77u), label << ": wrote outside the result");
+                std::vector<cl_uint> all(a);
+                all.insert(all.end(), b.begin(), b.end());
+                std::shuffle(all.begin(), all.end(), rng);
+                auto ds = to_device(all, queue);
+                clprim::sort(ds.begin(), ds.end(), queue, clprim::sort_algorithm::merge);
+                std::sort(all.begin(), all.end());
+                BOOST_TEST((to_host(ds, queue) == all), label << " merge sort");
+            }
+    }
+}
+
+// The rounds' pieces taken in turn (merge_cpu_round, CLPRIM_MERGE_CPU_PIECE): pieces of 1, 7 and
+// 1000 outputs, so that a piece spans pairs of runs and pieces end inside runs.
+BOOST_AUTO_TEST_CASE(round_pieces)
+{
+    env_override path("CLPRIM_MERGE_PATH", "cpu");
+    for (const char* piece : {"1", "7", "1000"}) {
+        env_override pc("CLPRIM_MERGE_CPU_PIECE", piece);
+        for (auto s : std::vector<std::pair<std::size_t, std::size_t>>{{0, 5}, {1, 1}, {17, 1000}, {4095, 4097}})
+            check_merge(s.first, s.second, distribution::random, queue,
+                        std::string("piece ") + piece + " n1=" + std::to_string(s.first) + " n2=" + std::to_string(s.second));
+        for (std::size_t n : {2, 257, 4097, 50001})
+            for (auto d : {distribution::random, distribution::few_distinct})
+                check_comparator_sort(n, d, queue, std::string("piece ") + piece + " n=" + std::to_string(n) + " " + name_of(d));
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
