@@ -147,6 +147,7 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
                                                        : ceil_div(tiles, std::max<std::size_t>(1, device.compute_units()) * pol.walk_per_cu);
             merge_round_shape shape{wg, tile, 0, merge_walk_local_bytes(tile, kbytes, vbytes, pol.walk_stage, walk_async > 0)};
             shape.span = per * tile;
+            shape.flush = pol.flush;
             return merge_round_gpu(queue, k.partition, k.walk, aa, bb, dst, n, n1, shape, bc::buffer(), true);
         }
 
@@ -156,6 +157,7 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         merge_round_shape shape{wg, tile, 0,
                                 stream ? merge_stream_local_bytes(tile, kbytes, vbytes) : merge_round_local_bytes(tile, kbytes, vbytes)};
         set_split_shape(shape, pol, kbytes, k.partition_wg, groups);
+        shape.flush = pol.flush;
         if (stream) return merge_round_gpu(queue, k.partition, k.round, aa, bb, dst, n, n1,
                                            [&] { shape.span = merge_stream_span(pol, tile, n1, n, true, device.compute_units()); return shape; }(),
                                            bc::buffer(), true);

@@ -2,7 +2,9 @@
 // (merge_partition_search below) and merge_stream (merge_stream.cl, joined after this file).
 // Joined after merge_sort.cl (SK, LOAD_SK, SK_LESS, pair_of, RUN_B). Needs MERGE_SPLIT_PROBES (P:
 // positions one search step probes per diagonal, >= 1) and MERGE_SPLIT_ITEMS (G: work-items that
-// share one diagonal's probes, 1 <= G <= P) for merge_partition_search.
+// share one diagonal's probes, 1 <= G <= P) for merge_partition_search. Optional (measurements):
+// MERGE_SPLIT_KARY (k-ary steps before binary ones in merge_partition_search's window, G = 1),
+// MERGE_SPLIT_PAIRED (0: the sample brackets one after the other).
 //
 // A co-rank search looks for the co-rank of a diagonal d of the stable merge of a and b: the first
 // x where b[d-1-x] goes strictly before a[x]. That predicate is false below the co-rank and true
@@ -24,6 +26,9 @@
 #endif
 
 #define MERGE_PATH_IN_FLIGHT 16 // probes one work-item reads before it compares any
+#ifndef MERGE_SPLIT_KARY
+#define MERGE_SPLIT_KARY 0 // merge_partition_search's window: k-ary steps before binary ones (0: all k-ary)
+#endif
 
 // Steps a search of P probes per step needs for an interval of `len` positions (each step leaves
 // at most len / (P + 1) of them).
@@ -169,22 +174,83 @@ inline void merge_path_load_samples(__global const SK* a, const ulong sla, __glo
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+// The brackets at two sample diagonals D[0] and D[1] (two: D[1] taken too), as
+// merge_path_sample_bracket finds each, both binary searches side by side in one loop (their local
+// reads in flight together: half the chain of the two one after the other).
+inline void merge_path_sample_bracket2(__local const SK* sa, __local const SK* sb, const ulong la, const ulong lb,
+                                       const uint shift, const ulong D0, const ulong D1, const bool two, ulong* L,
+                                       ulong* H)
+{
+    const ulong S = (ulong)1 << shift;
+    ulong lo[2], hi[2], ib[2], ie[2], f[2], len[2];
+    for (uint s = 0; s < 2; ++s) {
+        const ulong D = s ? D1 : D0;
+        lo[s] = D > lb ? D - lb : 0;
+        hi[s] = min(D, la);
+        ib[s] = (lo[s] + S - 1) >> shift;
+        ie[s] = (hi[s] + S - 1) >> shift;
+        f[s] = ib[s];
+        len[s] = s && !two ? 0 : ie[s] - ib[s];
+    }
+    const ulong t0 = D0 >> shift, t1 = D1 >> shift;
+    while (len[0] > 0 || len[1] > 0) {
+        const ulong h0 = len[0] >> 1, h1 = len[1] >> 1, i0 = f[0] + h0, i1 = f[1] + h1;
+        // (reads only where a search goes on: an ended one's indices may lie outside the samples)
+        const bool m0 = len[0] > 0 && SK_LESS(sb[t0 - i0 - 1], sa[i0]);
+        const bool m1 = len[1] > 0 && SK_LESS(sb[t1 - i1 - 1], sa[i1]);
+        if (len[0] > 0) {
+            if (m0) len[0] = h0;
+            else {
+                f[0] = i0 + 1;
+                len[0] -= h0 + 1;
+            }
+        }
+        if (len[1] > 0) {
+            if (m1) len[1] = h1;
+            else {
+                f[1] = i1 + 1;
+                len[1] -= h1 + 1;
+            }
+        }
+    }
+    for (uint s = 0; s < 2; ++s) {
+        L[s] = f[s] > ib[s] ? ((f[s] - 1) << shift) + 1 : lo[s];
+        H[s] = f[s] < ie[s] ? f[s] << shift : hi[s];
+    }
+}
+
 // The window [*lo, *hi] holding the co-rank at diagonal ds of the merge of a[0, sla) and b[0, slb),
 // from their samples (merge_path_load_samples): the brackets at the sample diagonals D0 <= ds <
 // D1 = D0 + S, moved along the path (the co-rank moves by at most one per output): at most 1.5 S.
+// MERGE_SPLIT_PAIRED (default 1): both brackets searched side by side (merge_path_sample_bracket2);
+// 0: one after the other (as before session 8, for measurements).
+#ifndef MERGE_SPLIT_PAIRED
+#define MERGE_SPLIT_PAIRED 1
+#endif
 inline void merge_path_sample_window(__local const SK* sa, __local const SK* sb, const ulong sla, const ulong slb,
                                      const uint shift, const ulong ds, ulong* lo, ulong* hi)
 {
     const ulong S = (ulong)1 << shift, D0 = ds >> shift << shift, D1 = D0 + S;
+    const bool two = ds > D0 && D1 <= sla + slb;
+#if MERGE_SPLIT_PAIRED
+    ulong Ls[2], Hs[2];
+    merge_path_sample_bracket2(sa, sb, sla, slb, shift, D0, D1, two, Ls, Hs);
+    ulong l = Ls[0], h = Hs[0] + (ds - D0);
+    if (two) {
+        l = max(l, Ls[1] > D1 - ds ? Ls[1] - (D1 - ds) : 0);
+        h = min(h, Hs[1]);
+    }
+#else
     ulong L0, H0;
     merge_path_sample_bracket(sa, sb, sla, slb, shift, D0, &L0, &H0);
     ulong l = L0, h = H0 + (ds - D0);
-    if (ds > D0 && D1 <= sla + slb) {
+    if (two) {
         ulong L1, H1;
         merge_path_sample_bracket(sa, sb, sla, slb, shift, D1, &L1, &H1);
         l = max(l, L1 > D1 - ds ? L1 - (D1 - ds) : 0);
         h = min(h, H1);
     }
+#endif
     *lo = l;
     *hi = h;
 }
@@ -337,14 +403,15 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
     const bool g1 = gpair && windowed && s1 >= gshift;
     merge_path_load_samples(ka0, windowed ? la0 : 0, kb0, windowed ? lb0 : 0, s1, sa, sa + c1, gath, g1,
                             g1 ? s1 - gshift : 0, gca);
-    if (windowed && lid == 0) {
+    // The first start's window by work-item 0, the last's by work-item 1 (MERGE_SPLIT_PAIRED;
+    // both by work-item 0 in a work-group of one, or with MERGE_SPLIT_PAIRED=0).
+    const uint wstep = MERGE_SPLIT_PAIRED ? wg : 1;
+    for (uint w = MERGE_SPLIT_PAIRED ? lid : (lid == 0 ? 0u : 2u); windowed && w < 2; w += wstep) {
+        const ulong dd = w ? dl : df;
         ulong l, h;
-        merge_path_sample_window(sa, sa + c1, la0, lb0, s1, df, &l, &h);
-        cuts[0] = max(l, df > lb0 ? df - lb0 : 0);
-        cuts[1] = min(h, min(df, la0));
-        merge_path_sample_window(sa, sa + c1, la0, lb0, s1, dl, &l, &h);
-        cuts[2] = max(l, dl > lb0 ? dl - lb0 : 0);
-        cuts[3] = min(h, min(dl, la0));
+        merge_path_sample_window(sa, sa + c1, la0, lb0, s1, dd, &l, &h);
+        cuts[2 * w] = max(l, dd > lb0 ? dd - lb0 : 0);
+        cuts[2 * w + 1] = min(h, min(dd, la0));
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (windowed) {
@@ -402,8 +469,19 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
 #else
     const ulong widest = L;
 #endif
-    const uint steps = merge_path_steps(gathered ? (ulong)2 << gshift : sampled ? (ulong)2 << shift : widest, P);
-    merge_path_search(ka, kb, d, &lo, &hi, steps, P, G, j, flags + q * G, active);
+    const ulong span = gathered ? (ulong)2 << gshift : sampled ? (ulong)2 << shift : widest;
+#if MERGE_SPLIT_KARY > 0
+    // The first MERGE_SPLIT_KARY steps with P probes (a work-item's own: G = 1, no barriers), the
+    // rest binary: the k-ary steps leave a window a few sectors wide whose last steps hit L1.
+    if (G == 1 && P > 1) {
+        const uint k = min((uint)MERGE_SPLIT_KARY, merge_path_steps(span, P));
+        ulong rest = span;
+        for (uint i = 0; i < k; ++i) rest /= P + 1;
+        merge_path_search(ka, kb, d, &lo, &hi, k, P, 1, 0, flags, active);
+        merge_path_search(ka, kb, d, &lo, &hi, merge_path_steps(rest, 1), 1, 1, 0, flags, active);
+    } else
+#endif
+        merge_path_search(ka, kb, d, &lo, &hi, merge_path_steps(span, P), P, G, j, flags + q * G, active);
     if (active && j == 0) splits[g] = lo;
 }
 

@@ -31,6 +31,7 @@ struct merge_round_shape {
     // of whole runs; merge_round_gpu gathers only where merge_gather_shift says it pays.
     unsigned gather_shift = 0;
     std::size_t gather_wg = 64; // merge_split_gather's work-group (a power of two the kernel allows)
+    unsigned flush = 0;         // merge_policy::flush: clFlush after the partition (1), the merge kernel (2)
 };
 
 // The split-search part of a round's shape from the policy, for a partition kernel whose largest

@@ -37,6 +37,7 @@ void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, c
         launch(queue, gk, ceil_div(n, span) * shape.wg, shape.wg, a.k, cl_ulong(a.koff), a.v, cl_ulong(a.voff), b.k,
                cl_ulong(b.koff), b.v, cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v, cl_ulong(dst.voff),
                cl_ulong(n), cl_ulong(L), cl_uint(last ? 1 : 0), cl_ulong(span), local_bytes{shape.local});
+        if (shape.flush & 2) queue.flush();
         return;
     }
     const std::size_t all_groups = ceil_div(n, shape.tile);
@@ -55,10 +56,12 @@ void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, c
     else
         launch(queue, pk, round_up(groups, shape.partition_wg), shape.partition_wg, a.k, cl_ulong(a.koff), b.k,
                cl_ulong(b.koff), cl_ulong(n), cl_ulong(L), cl_ulong(shape.tile), splits, cl_ulong(groups));
+    if (shape.flush & 1) queue.flush(); // the device starts the partition while the host sets up the merge
     if (!lead) {
         launch(queue, gk, groups * shape.wg, shape.wg, a.k, cl_ulong(a.koff), a.v, cl_ulong(a.voff), b.k,
                cl_ulong(b.koff), b.v, cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v, cl_ulong(dst.voff),
                cl_ulong(n), cl_ulong(L), cl_uint(last ? 1 : 0), splits, local_bytes{shape.local});
+        if (shape.flush & 2) queue.flush();
         return;
     }
     // The first lead_tiles tiles merged while the leading work-groups search the other starts,
