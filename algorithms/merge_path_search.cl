@@ -4,7 +4,9 @@
 // positions one search step probes per diagonal, >= 1) and MERGE_SPLIT_ITEMS (G: work-items that
 // share one diagonal's probes, 1 <= G <= P) for merge_partition_search. Optional (measurements):
 // MERGE_SPLIT_KARY (k-ary steps before binary ones in merge_partition_search's window, G = 1),
-// MERGE_SPLIT_PAIRED (0: the sample brackets one after the other).
+// MERGE_SPLIT_PAIRED (0: the sample brackets one after the other), MERGE_SPLIT_SAMPLES1 (ends = 2:
+// whole-run samples per run before the piece's, 256), MERGE_SPLIT_STAMPS (NVIDIA: the partition's
+// phases timed and printed).
 //
 // A co-rank search looks for the co-rank of a diagonal d of the stable merge of a and b: the first
 // x where b[d-1-x] goes strictly before a[x]. That predicate is false below the co-rank and true
@@ -26,6 +28,9 @@
 #endif
 
 #define MERGE_PATH_IN_FLIGHT 16 // probes one work-item reads before it compares any
+#ifndef MERGE_SPLIT_SAMPLES1
+#define MERGE_SPLIT_SAMPLES1 256 // ends = 2: whole-run samples per run for the work-group's piece
+#endif
 #ifndef MERGE_SPLIT_KARY
 #define MERGE_SPLIT_KARY 0 // merge_partition_search's window: k-ary steps before binary ones (0: all k-ary)
 #endif
@@ -353,6 +358,21 @@ inline void merge_path_gathered_window(__global const SK* ga, __global const SK*
 // each), ends = 2 windows for them from 256 samples of the whole runs. Each diagonal d is then
 // bracketed by the sample diagonals around it (merge_path_sample_window: within 1.5 S), and the
 // global search runs over that window only. flags: wg words, cuts: four words of local memory.
+// MERGE_SPLIT_STAMPS (measurements, NVIDIA only: CLPRIM_PTX): work-item 0 of the partition's
+// work-groups 0, the middle one and the last takes the SM clock (clock64) at each phase's end and
+// prints the phases' cycles (printf) with the global timer at the start and after the last barrier:
+// where the partition's chain spends its time.
+#if defined(MERGE_SPLIT_STAMPS) && defined(CLPRIM_PTX)
+#define MERGE_SPLIT_STAMP(i)                                          \
+    if (lid == 0) {                                                   \
+        ulong c_;                                                     \
+        asm volatile("mov.u64 %0, %%clock64;" : "=l"(c_));            \
+        st_[i] = c_;                                                  \
+    }
+#else
+#define MERGE_SPLIT_STAMP(i)
+#endif
+
 inline void merge_split_starts(__global const SK* in, __global const SK* in2, const ulong n, const ulong L,
                                const ulong tile, __global ulong* splits, const ulong first, const ulong groups,
                                const uint samples, const uint ends, __local SK* lsamples, __local uint* flags,
@@ -365,6 +385,11 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
     const ulong g0 = first;
     const ulong g = g0 + q;
     const bool active = q < per_group && g < groups;
+#if defined(MERGE_SPLIT_STAMPS) && defined(CLPRIM_PTX)
+    ulong st_[8] = {0, 0, 0, 0, 0, 0, 0, 0}, gt0_ = 0;
+    if (lid == 0) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(gt0_));
+#endif
+    MERGE_SPLIT_STAMP(0)
 
     // Samples where the whole work-group's diagonals lie in one pair of runs (uniform).
     ulong la0, lb0, la1, lb1;
@@ -385,6 +410,7 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
     ulong cf, cl;
     merge_path_search_pair(ka0, exact ? la0 : 0, kb0, exact ? lb0 : 0, exact ? df : 0, exact ? dl : 0, max(1u, wg / 2),
                            flags, cuts, &cf, &cl);
+    MERGE_SPLIT_STAMP(1)
     if (exact) {
         oa = cf;
         ob = df - cf;
@@ -398,11 +424,12 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
     const ulong gca = (la0 + ((ulong)1 << gshift) - 1) >> gshift;
     // ends = 2: windows for them from a few samples of the whole runs.
     uint s1 = 0;
-    const uint c1 = min(samples, 256u);
+    const uint c1 = min(samples, (uint)MERGE_SPLIT_SAMPLES1);
     while (windowed && ((max(la0, lb0) + ((ulong)1 << s1) - 1) >> s1) > c1) ++s1;
     const bool g1 = gpair && windowed && s1 >= gshift;
     merge_path_load_samples(ka0, windowed ? la0 : 0, kb0, windowed ? lb0 : 0, s1, sa, sa + c1, gath, g1,
                             g1 ? s1 - gshift : 0, gca);
+    MERGE_SPLIT_STAMP(2)
     // The first start's window by work-item 0, the last's by work-item 1 (MERGE_SPLIT_PAIRED;
     // both by work-item 0 in a work-group of one, or with MERGE_SPLIT_PAIRED=0).
     const uint wstep = MERGE_SPLIT_PAIRED ? wg : 1;
@@ -428,6 +455,7 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE); // the samples' memory is reused below
+    MERGE_SPLIT_STAMP(3)
     uint shift = 0;
     bool sampled = false;
     if (in_pair) {
@@ -441,6 +469,7 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
     merge_path_load_samples(ka0 + oa, sampled ? sla : 0, kb0 + ob, sampled ? slb : 0, shift, sa, sb,
                             gath + (gathered ? oa >> gshift : 0), gathered, gathered ? shift - gshift : 0,
                             gathered ? gca + (ob >> gshift) - (oa >> gshift) : 0);
+    MERGE_SPLIT_STAMP(4)
 
     ulong la = la0, lb = lb0, d = 0, lo = 0, hi = 0;
     __global const SK* ka = in;
@@ -463,6 +492,7 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
             if (gathered && shift > gshift) merge_path_gathered_window(gath, gath + gca, la, lb, gshift, d, &lo, &hi);
         }
     }
+    MERGE_SPLIT_STAMP(5)
     // A bound for every diagonal's interval, the same in every work-item.
 #ifdef MERGE_TWO_RANGES
     const ulong widest = min(L, n - L);
@@ -483,6 +513,20 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
 #endif
         merge_path_search(ka, kb, d, &lo, &hi, merge_path_steps(span, P), P, G, j, flags + q * G, active);
     if (active && j == 0) splits[g] = lo;
+#if defined(MERGE_SPLIT_STAMPS) && defined(CLPRIM_PTX)
+    MERGE_SPLIT_STAMP(6)
+    barrier(CLK_LOCAL_MEM_FENCE);
+    MERGE_SPLIT_STAMP(7)
+    const ulong last_ = (groups - 1) / per_group, w_ = g0 / per_group;
+    if (lid == 0 && (w_ == 0 || w_ == last_ / 2 || w_ == last_)) {
+        ulong gt1_;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(gt1_));
+        printf("split_stamps wg %lu of %lu: pair %lu, samples1 %lu, windows1 %lu, samples2 %lu, window2 %lu, search %lu, "
+               "group end %lu cycles; globaltimer %lu .. %lu (%lu ns)\n",
+               w_, last_ + 1, st_[1] - st_[0], st_[2] - st_[1], st_[3] - st_[2], st_[4] - st_[3], st_[5] - st_[4],
+               st_[6] - st_[5], st_[7] - st_[6], gt0_, gt1_, gt1_ - gt0_);
+    }
+#endif
 }
 
 __kernel void merge_partition_search(__global const SK* in, ulong in_off, __global const SK* in2, ulong in2_off,

@@ -81,6 +81,9 @@ struct merge_policy {
     // The public merge on GPUs: clFlush after the partition's launch (bit 1), after the merge
     // kernel's (bit 2), so that the device starts before the host's next work. CLPRIM_MERGE_FLUSH.
     unsigned flush = 0;
+    // The public merge: the partition's and merge_global's scalar arguments set only where they
+    // changed since the kernel's last launch (merge_arg_memo). CLPRIM_MERGE_ARGS=changed|all.
+    bool arg_memo = true;
     // The public merge's persistent walk (merge_walk.cl, one launch, no partition kernel):
     // walk_per_cu work-groups per compute unit (0: off, the split kernels), each owning an equal
     // span of whole tiles (walk_tiles > 0: that many tiles each instead), its start found by a
@@ -276,6 +279,7 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
     if (!two_ranges) p.walk_per_cu = 0;
     if (const auto f = knob_number("CLPRIM_MERGE_FLUSH", 0, 3)) p.flush = unsigned(*f);
     if (!two_ranges) p.flush = 0;
+    if (const auto m = knob_choice("CLPRIM_MERGE_ARGS", {"changed", "all"})) p.arg_memo = *m == 0;
     if (const auto k = knob_number("CLPRIM_MERGE_PREFETCH", 0, std::size_t(1) << 30)) p.l2_prefetch = *k;
     if (!two_ranges || !profile.nvidia) p.l2_prefetch = 0;
     while (p.split_samples > 0 && merge_split_local_bytes(p, kbytes) + merge_split_flag_bytes(p) + 1024 > local)

@@ -245,7 +245,8 @@ BOOST_AUTO_TEST_CASE(split_searches_forced)
 // The partition's window searches of session 8 (#30): k-ary steps in the piece's window (all of
 // them: "15,1,...,0,2"; the first one or two, then binary: an eighth number), the sample brackets
 // one after the other (-DMERGE_SPLIT_PAIRED=0) or side by side (the default), a partition
-// work-group of one (work-item 0 windows both ends), and the flushes (CLPRIM_MERGE_FLUSH), on tiles
+// work-group of one (work-item 0 windows both ends), the flushes (CLPRIM_MERGE_FLUSH) and the
+// arguments' memo (CLPRIM_MERGE_ARGS), on tiles
 // of 4 x 3 keys: sizes around the tile and the sample windows, adversarial splits (all of one range
 // before the other, interleaved, all keys equal, one range much longer, one empty), both orders,
 // keys and values, an out-of-order queue.
@@ -285,6 +286,15 @@ BOOST_AUTO_TEST_CASE(split_windows_forced)
         check_merge<cl_float>(4095, 4097, distribution::float_specials, order_t::descending, queue);
         check_pairs<cl_uint, cl_uint>(4095, 4097, distribution::few_distinct, order_t::descending, queue);
         check_pairs<cl_ulong, cl_uint>(3001, 1000, distribution::random, order_t::ascending, queue);
+    }
+    // The kernels' arguments set only where they changed (CLPRIM_MERGE_ARGS, the default) between
+    // calls of other sizes, offsets and orders, and in full in between (the memo forgets then).
+    const std::pair<std::size_t, std::size_t> shapes[] = {{1000, 501}, {333, 1000}, {4095, 4097}};
+    std::size_t turn = 0;
+    for (const char* args : {"changed", "all", "changed", "changed", "all", "changed"}) {
+        env_override m("CLPRIM_MERGE_ARGS", args);
+        for (std::size_t i = 0; i < 2; ++i, ++turn) // each block ends on another shape than the one before
+            check_merge<cl_uint>(shapes[turn % 3].first, shapes[turn % 3].second, distribution::random, order_t::ascending, queue);
     }
     // The flushes on the default path (no split knob) and on an out-of-order queue.
     env_override fl("CLPRIM_MERGE_FLUSH", "3");
