@@ -15,6 +15,7 @@
 #include "merge_rounds.hpp"
 #include "ranges_overlap.hpp"
 
+#include <clprim/detail/queue_info.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/merge.hpp>
 
@@ -46,13 +47,13 @@ struct merge_kernels {
 };
 
 // Kernels per host thread, by context, device and build options.
-merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& options, bool cpu, bool stream,
-                           const merge_policy& pol)
+merge_kernels& kernels_for(const bc::command_queue& queue, cl_context context, cl_device_id device, const std::string& options,
+                           bool cpu, bool stream, const merge_policy& pol)
 {
     const bool search = pol.split_probes > 0;
     const bool walk = !cpu && !stream && pol.walk_per_cu > 0;
     thread_local std::map<std::tuple<cl_context, cl_device_id, std::string, bool, bool, bool>, merge_kernels> cache;
-    const auto key = std::make_tuple(queue.get_context().get(), queue.get_device().id(), options, stream, search, walk);
+    const auto key = std::make_tuple(context, device, options, stream, search, walk);
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
     std::vector<std::string> files{"sort_key_order.cl", "merge_sort.cl"};
@@ -113,9 +114,14 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
                        ranges_overlap(r.values_out, vbytes, r.values2, vbytes) ||
                        ranges_overlap(r.values_out, vbytes, r.keys_out, kbytes)));
     if (bad) throw invalid_argument_error(std::string(who) + ": an output range overlaps an input or the other output");
-    const bc::device device = user_queue.get_device();
-    require_type_support(r.key_type, device, who);
-    if (r.has_values) require_type_support(r.value_type, device, who);
+    // The queue's device, context and profile as this thread last asked for them (queue_info.hpp:
+    // no driver query, no Boost.Compute device object made and destroyed per call).
+    const queue_info& qi = info_of(user_queue);
+    const device_profile& profile = *qi.profile;
+    const cl_device_id device_id = qi.device.id();
+    const cl_context context = qi.context.get();
+    require_type_support(r.key_type, user_queue, who);
+    if (r.has_values) require_type_support(r.value_type, user_queue, who);
     const std::size_t n1 = r.keys1.size, n = n1 + r.keys2.size;
     if (n == 0) return;
 
@@ -126,16 +132,15 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         // GPU path; no CLPRIM_MERGE_* knob set, now or then) takes that call's policy and kernels:
         // no knob reads, no options string, no cache look-up before the first launch.
         thread_local last_merge_call last;
-        const cl_context context = queue.get_context().get();
         const bool cacheable = !knobs_with_prefix("CLPRIM_MERGE_");
-        const bool repeat = cacheable && last.kernels && last.context == context && last.device == device.id() && last.n == n &&
+        const bool repeat = cacheable && last.kernels && last.context == context && last.device == device_id && last.n == n &&
                             last.n1 == n1 && last.key_type == r.key_type && last.value_type == r.value_type &&
                             last.has_values == r.has_values && last.order == r.order;
         merge_policy fresh;
         merge_kernels* kp = last.kernels;
         int walk_async = last.walk_async;
         if (!repeat) {
-            fresh = select_merge_policy(profile_of(device), n, kbytes, vbytes, true);
+            fresh = select_merge_policy(profile, n, kbytes, vbytes, true);
             const merge_policy& pol = fresh;
             sort_request sr;
             sr.key_type = r.key_type;
@@ -147,7 +152,7 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
             const bool walk = !pol.cpu && !st && pol.walk_per_cu > 0;
             // The walk's double-buffered windows: NVIDIA's asynchronous copies for 4- and 8-byte keys
             // (2), plain copies elsewhere (1).
-            walk_async = !walk || !pol.walk_async ? 0 : profile_of(device).nvidia && (kbytes == 4 || kbytes == 8) ? 2 : 1;
+            walk_async = !walk || !pol.walk_async ? 0 : profile.nvidia && (kbytes == 4 || kbytes == 8) ? 2 : 1;
             const std::string options = sort_build_options(sr) + " -DMERGE_TWO_RANGES -DMERGE_ELEMS=" + std::to_string(e) +
                                         (st ? " -DMERGE_PROBES=" + std::to_string(pol.probes) : std::string()) +
                                         (walk ? " -DMERGE_WALK_PROBES=" + std::to_string(pol.walk_probes) +
@@ -157,9 +162,9 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
                                               : std::string()) +
                                         (pol.cpu ? merge_cpu_options(pol) : merge_split_options(pol) + pol.options) +
                                         (!pol.cpu && pol.l2_prefetch > 0 ? " -DMERGE_L2_PREFETCH=" + std::to_string(pol.l2_prefetch) : std::string());
-            kp = &kernels_for(queue, options, pol.cpu, st, pol);
+            kp = &kernels_for(queue, context, device_id, options, pol.cpu, st, pol);
             if (cacheable && !pol.cpu)
-                last = last_merge_call{context, device.id(), n, n1, r.key_type, r.value_type, r.has_values, r.order, fresh, kp, walk_async};
+                last = last_merge_call{context, device_id, n, n1, r.key_type, r.value_type, r.has_values, r.order, fresh, kp, walk_async};
             else
                 last.kernels = nullptr;
         }
@@ -179,12 +184,12 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         if (walk) {
             // The persistent walk: wg work-items (the windows must fit local memory), spans of
             // whole tiles spread evenly over walk_per_cu work-groups per compute unit.
-            const std::size_t local = profile_of(device).local_mem_size;
+            const std::size_t local = profile.local_mem_size;
             std::size_t wg = std::min(pol.group, k.round_wg);
             while (wg > 1 && merge_walk_local_bytes(wg * elems, kbytes, vbytes, pol.walk_stage, walk_async > 0) + 8 * pol.walk_probes + 64 > local) wg /= 2;
             const std::size_t tile = wg * elems, tiles = ceil_div(n, tile);
             const std::size_t per = pol.walk_tiles > 0 ? pol.walk_tiles
-                                                       : ceil_div(tiles, std::max<std::size_t>(1, profile_of(device).compute_units) * pol.walk_per_cu);
+                                                       : ceil_div(tiles, std::max<std::size_t>(1, profile.compute_units) * pol.walk_per_cu);
             merge_round_shape shape{wg, tile, 0, merge_walk_local_bytes(tile, kbytes, vbytes, pol.walk_stage, walk_async > 0)};
             shape.span = per * tile;
             shape.flush = pol.flush;
@@ -199,7 +204,7 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         set_split_shape(shape, pol, kbytes, k.partition_wg, groups);
         shape.flush = pol.flush;
         if (stream) return merge_round_gpu(queue, k.partition, k.round, aa, bb, dst, n, n1,
-                                           [&] { shape.span = merge_stream_span(pol, tile, n1, n, true, device.compute_units()); return shape; }(),
+                                           [&] { shape.span = merge_stream_span(pol, tile, n1, n, true, profile.compute_units); return shape; }(),
                                            bc::buffer(), true);
         scratch_lease lease(queue);
         const bc::buffer splits = lease.buffer(groups * sizeof(cl_ulong));
