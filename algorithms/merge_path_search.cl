@@ -179,27 +179,30 @@ inline void merge_path_load_samples(__global const SK* a, const ulong sla, __glo
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// The brackets at two sample diagonals D[0] and D[1] (two: D[1] taken too), as
-// merge_path_sample_bracket finds each, both binary searches side by side in one loop (their local
-// reads in flight together: half the chain of the two one after the other).
+// The brackets at two sample diagonals D0 and D1 (two: D1 taken too), as merge_path_sample_bracket
+// finds each, both binary searches side by side in one loop (their local reads in flight
+// together: half the chain of the two one after the other), in 32-bit sample indices (a work-group
+// holds at most 2^16 samples a run).
 inline void merge_path_sample_bracket2(__local const SK* sa, __local const SK* sb, const ulong la, const ulong lb,
                                        const uint shift, const ulong D0, const ulong D1, const bool two, ulong* L,
                                        ulong* H)
 {
     const ulong S = (ulong)1 << shift;
-    ulong lo[2], hi[2], ib[2], ie[2], f[2], len[2];
+    ulong lo[2], hi[2];
+    uint ib[2], ie[2], f[2], len[2];
     for (uint s = 0; s < 2; ++s) {
         const ulong D = s ? D1 : D0;
         lo[s] = D > lb ? D - lb : 0;
         hi[s] = min(D, la);
-        ib[s] = (lo[s] + S - 1) >> shift;
-        ie[s] = (hi[s] + S - 1) >> shift;
+        ib[s] = (uint)((lo[s] + S - 1) >> shift);
+        ie[s] = (uint)((hi[s] + S - 1) >> shift);
         f[s] = ib[s];
-        len[s] = s && !two ? 0 : ie[s] - ib[s];
+        len[s] = s && !two ? 0u : ie[s] - ib[s];
     }
-    const ulong t0 = D0 >> shift, t1 = D1 >> shift;
+    // sb's index t - i - 1 >= 0: i < ie <= t
+    const uint t0 = (uint)(D0 >> shift), t1 = (uint)(D1 >> shift);
     while (len[0] > 0 || len[1] > 0) {
-        const ulong h0 = len[0] >> 1, h1 = len[1] >> 1, i0 = f[0] + h0, i1 = f[1] + h1;
+        const uint h0 = len[0] >> 1, h1 = len[1] >> 1, i0 = f[0] + h0, i1 = f[1] + h1;
         // (reads only where a search goes on: an ended one's indices may lie outside the samples)
         const bool m0 = len[0] > 0 && SK_LESS(sb[t0 - i0 - 1], sa[i0]);
         const bool m1 = len[1] > 0 && SK_LESS(sb[t1 - i1 - 1], sa[i1]);
@@ -219,16 +222,18 @@ inline void merge_path_sample_bracket2(__local const SK* sa, __local const SK* s
         }
     }
     for (uint s = 0; s < 2; ++s) {
-        L[s] = f[s] > ib[s] ? ((f[s] - 1) << shift) + 1 : lo[s];
-        H[s] = f[s] < ie[s] ? f[s] << shift : hi[s];
+        L[s] = f[s] > ib[s] ? ((ulong)(f[s] - 1) << shift) + 1 : lo[s];
+        H[s] = f[s] < ie[s] ? (ulong)f[s] << shift : hi[s];
     }
 }
 
 // The window [*lo, *hi] holding the co-rank at diagonal ds of the merge of a[0, sla) and b[0, slb),
 // from their samples (merge_path_load_samples): the brackets at the sample diagonals D0 <= ds <
 // D1 = D0 + S, moved along the path (the co-rank moves by at most one per output): at most 1.5 S.
-// MERGE_SPLIT_PAIRED (default 1): both brackets searched side by side (merge_path_sample_bracket2);
-// 0: one after the other (as before session 8, for measurements).
+// MERGE_SPLIT_PAIRED (default 1): both brackets searched side by side (merge_path_sample_bracket2,
+// 32-bit sample indices); 0: as before session 8, for measurements (one after the other in 64-bit
+// indices, the first start's and the last's windows by one work-item, the exact ends' pair search
+// run empty where ends != 1).
 #ifndef MERGE_SPLIT_PAIRED
 #define MERGE_SPLIT_PAIRED 1
 #endif
@@ -407,9 +412,11 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
     __local SK* sb = lsamples + samples;
     // ends = 1: the exact co-ranks of the first and last start.
     const bool exact = in_pair && ends == 1, windowed = in_pair && ends == 2;
-    ulong cf, cl;
-    merge_path_search_pair(ka0, exact ? la0 : 0, kb0, exact ? lb0 : 0, exact ? df : 0, exact ? dl : 0, max(1u, wg / 2),
-                           flags, cuts, &cf, &cl);
+    ulong cf = 0, cl = 0;
+    // (only for ends = 1; MERGE_SPLIT_PAIRED=0 runs it empty in every mode, as before session 8)
+    if (exact || !MERGE_SPLIT_PAIRED)
+        merge_path_search_pair(ka0, exact ? la0 : 0, kb0, exact ? lb0 : 0, exact ? df : 0, exact ? dl : 0, max(1u, wg / 2),
+                               flags, cuts, &cf, &cl);
     MERGE_SPLIT_STAMP(1)
     if (exact) {
         oa = cf;
