@@ -58,7 +58,8 @@ struct merge_policy {
     // 0.236-0.240 ms, 1024 whole-run samples 0.227-0.240, the work-group's piece windowed from
     // 256 samples first (split_ends 2, the public merge's default) 0.226-0.234; more samples, more
     // probes, exact ends (split_ends 1), gathered samples (split_gather) or the hidden partition
-    // (split_lead, 0.30) were slower.
+    // (split_lead, 0.30) were slower. k-ary steps in that window ("#30 (s8-merge)"): the partition
+    // 0.028 -> 0.034 / 0.042 ms at 7 / 15 probes (the GPU's random reads, ~33 G/s, are the limit).
     std::size_t split_probes = 1, split_items = 1, split_samples = 1024, split_group = 256;
     // split_lead > 0: the partition's latency hidden behind merging (merge_global_split): the
     // first split_lead / 64 of a round's tiles get their starts from the partition kernel, then
@@ -80,6 +81,7 @@ struct merge_policy {
     std::size_t split_kary = 0;
     // The public merge on GPUs: clFlush after the partition's launch (bit 1), after the merge
     // kernel's (bit 2), so that the device starts before the host's next work. CLPRIM_MERGE_FLUSH.
+    // Off: no gain on the H100 (2^26: 0.2405 / 0.2358 against 0.2356-0.2368, "#30 (s8-merge)").
     unsigned flush = 0;
     // The public merge: the partition's and merge_global's scalar arguments set only where they
     // changed since the kernel's last launch (merge_arg_memo). CLPRIM_MERGE_ARGS=changed|all.
