@@ -297,6 +297,8 @@ BOOST_AUTO_TEST_CASE(split_windows_forced)
     }
     // The kernels' arguments set only where they changed (CLPRIM_MERGE_ARGS, the default) between
     // calls of other sizes, offsets and orders, and in full in between (the memo forgets then).
+    // (on variant 0's split search: its programs are built already)
+    env_override sp0("CLPRIM_MERGE_SPLIT", variants[0][0]);
     const std::pair<std::size_t, std::size_t> shapes[] = {{1000, 501}, {333, 1000}, {4095, 4097}};
     std::size_t turn = 0;
     for (const char* args : {"changed", "all", "changed", "changed", "all", "changed"}) {
@@ -304,9 +306,8 @@ BOOST_AUTO_TEST_CASE(split_windows_forced)
         for (std::size_t i = 0; i < 2; ++i, ++turn) // each block ends on another shape than the one before
             check_merge<cl_uint>(shapes[turn % 3].first, shapes[turn % 3].second, distribution::random, order_t::ascending, queue);
     }
-    // The flushes on the default path (no split knob) and on an out-of-order queue.
+    // The flushes, also on an out-of-order queue.
     env_override fl("CLPRIM_MERGE_FLUSH", "3");
-    env_override sp("CLPRIM_MERGE_SPLIT", "15,1,16,8,0,2,0,1");
     check_merge<cl_uint>(65537, 30011, distribution::random, order_t::ascending, queue);
     const auto props = device.get_info<cl_command_queue_properties>(CL_DEVICE_QUEUE_PROPERTIES);
     if (!(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) return;
