@@ -16,6 +16,7 @@
 #include "ranges_overlap.hpp"
 
 #include <clprim/detail/lookback_slots.hpp>
+#include <clprim/detail/queue_info.hpp>
 #include <clprim/detail/scratch_pool.hpp>
 #include <clprim/merge.hpp>
 
@@ -41,16 +42,19 @@ struct merge_kernels {
     bc::kernel gather;                            // merge_split_gather
     bc::kernel walk;                              // merge_walk (where the policy walks)
     std::size_t round_wg = 0, partition_wg = 0, lead_wg = 0, gather_wg = 0; // the GPU kernels' largest work-groups (queried once)
+    // The scalar arguments the partition and merge_global were last given (merge_arg_memo: only
+    // those that changed are set again; these kernel objects are this thread's and merge.cpp's alone).
+    merge_arg_memo partition_args, round_args;
 };
 
 // Kernels per host thread, by context, device and build options.
-merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& options, bool cpu, bool stream,
-                           const merge_policy& pol)
+merge_kernels& kernels_for(const bc::command_queue& queue, cl_context context, cl_device_id device, const std::string& options,
+                           bool cpu, bool stream, const merge_policy& pol)
 {
     const bool search = pol.split_probes > 0;
     const bool walk = !cpu && !stream && pol.walk_per_cu > 0;
     thread_local std::map<std::tuple<cl_context, cl_device_id, std::string, bool, bool, bool>, merge_kernels> cache;
-    const auto key = std::make_tuple(queue.get_context().get(), queue.get_device().id(), options, stream, search, walk);
+    const auto key = std::make_tuple(context, device, options, stream, search, walk);
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
     std::vector<std::string> files{"sort_key_order.cl", "merge_sort.cl"};
@@ -81,6 +85,21 @@ merge_kernels& kernels_for(const bc::command_queue& queue, const std::string& op
     return cache.emplace(key, k).first->second;
 }
 
+// The shape of a thread's last merge call and what it took (merge_impl: a repeated call skips the
+// policy, the options string and the kernel look-up). kernels points into kernels_for's cache
+// (never erased).
+struct last_merge_call {
+    cl_context context = nullptr;
+    cl_device_id device = nullptr;
+    std::size_t n = 0, n1 = 0;
+    element_type key_type = element_type::uint32, value_type = element_type::uint32;
+    bool has_values = false;
+    sort_order order = sort_order::ascending;
+    merge_policy policy;
+    merge_kernels* kernels = nullptr;
+    int walk_async = 0;
+};
+
 } // namespace
 
 void merge_impl(const merge_request& r, bc::command_queue& user_queue, const char* who)
@@ -96,38 +115,64 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
                        ranges_overlap(r.values_out, vbytes, r.values2, vbytes) ||
                        ranges_overlap(r.values_out, vbytes, r.keys_out, kbytes)));
     if (bad) throw invalid_argument_error(std::string(who) + ": an output range overlaps an input or the other output");
-    const bc::device device = user_queue.get_device();
-    require_type_support(r.key_type, device, who);
-    if (r.has_values) require_type_support(r.value_type, device, who);
+    // The queue's device, context and profile as this thread last asked for them (queue_info.hpp:
+    // no driver query, no Boost.Compute device object made and destroyed per call).
+    const queue_info& qi = info_of(user_queue);
+    const device_profile& profile = *qi.profile;
+    const cl_device_id device_id = qi.device.id();
+    const cl_context context = qi.context.get();
+    require_type_support(r.key_type, user_queue, who);
+    if (r.has_values) require_type_support(r.value_type, user_queue, who);
     const std::size_t n1 = r.keys1.size, n = n1 + r.keys2.size;
     if (n == 0) return;
 
     in_order_scope scope(user_queue); // in order on out-of-order queues too (queue_order.hpp)
     bc::command_queue& queue = scope.queue();
     guarded(who, [&] {
-        const merge_policy pol = select_merge_policy(profile_of(device), n, kbytes, vbytes, true);
-        sort_request sr;
-        sr.key_type = r.key_type;
-        sr.value_type = r.value_type;
-        sr.has_values = r.has_values;
-        sr.order = r.order;
-        const std::size_t e = pol.cpu ? 8 : pol.elems;
+        // A call like this thread's last one (same context, device, sizes, types and order; the
+        // GPU path; no CLPRIM_MERGE_* knob set, now or then) takes that call's policy and kernels:
+        // no knob reads, no options string, no cache look-up before the first launch.
+        thread_local last_merge_call last;
+        const bool cacheable = !knobs_with_prefix("CLPRIM_MERGE_");
+        const bool repeat = cacheable && last.kernels && last.context == context && last.device == device_id && last.n == n &&
+                            last.n1 == n1 && last.key_type == r.key_type && last.value_type == r.value_type &&
+                            last.has_values == r.has_values && last.order == r.order;
+        merge_policy fresh;
+        merge_kernels* kp = last.kernels;
+        int walk_async = last.walk_async;
+        if (!repeat) {
+            fresh = select_merge_policy(profile, n, kbytes, vbytes, true);
+            const merge_policy& pol = fresh;
+            sort_request sr;
+            sr.key_type = r.key_type;
+            sr.value_type = r.value_type;
+            sr.has_values = r.has_values;
+            sr.order = r.order;
+            const std::size_t e = pol.cpu ? 8 : pol.elems;
+            const bool st = !pol.cpu && pol.stream_tiles > 0;
+            const bool walk = !pol.cpu && !st && pol.walk_per_cu > 0;
+            // The walk's double-buffered windows: NVIDIA's asynchronous copies for 4- and 8-byte keys
+            // (2), plain copies elsewhere (1).
+            walk_async = !walk || !pol.walk_async ? 0 : profile.nvidia && (kbytes == 4 || kbytes == 8) ? 2 : 1;
+            const std::string options = sort_build_options(sr) + " -DMERGE_TWO_RANGES -DMERGE_ELEMS=" + std::to_string(e) +
+                                        (st ? " -DMERGE_PROBES=" + std::to_string(pol.probes) : std::string()) +
+                                        (walk ? " -DMERGE_WALK_PROBES=" + std::to_string(pol.walk_probes) +
+                                                       " -DMERGE_WALK_STAGE=" + std::to_string(pol.walk_stage ? 1 : 0) +
+                                                       " -DMERGE_WALK_ASYNC=" + std::to_string(walk_async) +
+                                                       " -DMERGE_WALK_CP_BYTES=" + std::to_string(kbytes)
+                                              : std::string()) +
+                                        (pol.cpu ? merge_cpu_options(pol) : merge_split_options(pol) + pol.options) +
+                                        (!pol.cpu && pol.l2_prefetch > 0 ? " -DMERGE_L2_PREFETCH=" + std::to_string(pol.l2_prefetch) : std::string());
+            kp = &kernels_for(queue, context, device_id, options, pol.cpu, st, pol);
+            if (cacheable && !pol.cpu)
+                last = last_merge_call{context, device_id, n, n1, r.key_type, r.value_type, r.has_values, r.order, fresh, kp, walk_async};
+            else
+                last.kernels = nullptr;
+        }
+        const merge_policy& pol = repeat ? last.policy : fresh;
+        merge_kernels& k = *kp;
         const bool st = !pol.cpu && pol.stream_tiles > 0;
         const bool walk = !pol.cpu && !st && pol.walk_per_cu > 0;
-        // The walk's double-buffered windows: NVIDIA's asynchronous copies for 4- and 8-byte keys
-        // (2), plain copies elsewhere (1).
-        const int walk_async = !walk || !pol.walk_async ? 0 : profile_of(device).nvidia && (kbytes == 4 || kbytes == 8) ? 2 : 1;
-        const std::string options = sort_build_options(sr) + " -DMERGE_TWO_RANGES -DMERGE_ELEMS=" + std::to_string(e) +
-                                    (st ? " -DMERGE_PROBES=" + std::to_string(pol.probes) : std::string()) +
-                                    (walk ? " -DMERGE_WALK_PROBES=" + std::to_string(pol.walk_probes) +
-                                                   " -DMERGE_WALK_STAGE=" + std::to_string(pol.walk_stage ? 1 : 0) +
-                                                   " -DMERGE_WALK_ASYNC=" + std::to_string(walk_async) +
-                                                   " -DMERGE_WALK_CP_BYTES=" + std::to_string(kbytes)
-                                          : std::string()) +
-                                    (pol.cpu ? merge_cpu_options(pol) : merge_split_options(pol) + pol.options) +
-                                    (!pol.cpu && pol.l2_prefetch > 0 ? " -DMERGE_L2_PREFETCH=" + std::to_string(pol.l2_prefetch) : std::string());
-        merge_kernels* kp = &kernels_for(queue, options, pol.cpu, st, pol);
-        merge_kernels& k = *kp;
         const std::size_t elems = pol.cpu ? 8 : pol.elems;
         const bool stream = !pol.cpu && pol.stream_tiles > 0;
         // An empty input stands in with the other one's buffers (never read), so that no kernel
@@ -142,14 +187,15 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         if (walk) {
             // The persistent walk: wg work-items (the windows must fit local memory), spans of
             // whole tiles spread evenly over walk_per_cu work-groups per compute unit.
-            const std::size_t local = profile_of(device).local_mem_size;
+            const std::size_t local = profile.local_mem_size;
             std::size_t wg = std::min(pol.group, k.round_wg);
             while (wg > 1 && merge_walk_local_bytes(wg * elems, kbytes, vbytes, pol.walk_stage, walk_async > 0) + 8 * pol.walk_probes + 64 > local) wg /= 2;
             const std::size_t tile = wg * elems, tiles = ceil_div(n, tile);
             const std::size_t per = pol.walk_tiles > 0 ? pol.walk_tiles
-                                                       : ceil_div(tiles, std::max<std::size_t>(1, device.compute_units()) * pol.walk_per_cu);
+                                                       : ceil_div(tiles, std::max<std::size_t>(1, profile.compute_units) * pol.walk_per_cu);
             merge_round_shape shape{wg, tile, 0, merge_walk_local_bytes(tile, kbytes, vbytes, pol.walk_stage, walk_async > 0)};
             shape.span = per * tile;
+            shape.flush = pol.flush;
             return merge_round_gpu(queue, k.partition, k.walk, aa, bb, dst, n, n1, shape, bc::buffer(), true);
         }
 
@@ -159,16 +205,19 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
         merge_round_shape shape{wg, tile, 0,
                                 stream ? merge_stream_local_bytes(tile, kbytes, vbytes) : merge_round_local_bytes(tile, kbytes, vbytes)};
         set_split_shape(shape, pol, kbytes, k.partition_wg, groups);
+        shape.flush = pol.flush;
         if (stream) return merge_round_gpu(queue, k.partition, k.round, aa, bb, dst, n, n1,
-                                           [&] { shape.span = merge_stream_span(pol, tile, n1, n, true, device.compute_units()); return shape; }(),
+                                           [&] { shape.span = merge_stream_span(pol, tile, n1, n, true, profile.compute_units); return shape; }(),
                                            bc::buffer(), true);
         scratch_lease lease(queue);
         const bc::buffer splits = lease.buffer(groups * sizeof(cl_ulong));
         shape.gather_wg = k.gather_wg;
         const unsigned gshift = merge_gather_shift(shape, n, n1, true);
         const bc::buffer gathered = gshift > 0 ? lease.buffer(merge_gather_keys(n, n1, gshift) * kbytes) : bc::buffer();
+        if (!pol.arg_memo) k.partition_args.valid = k.round_args.valid = false; // (set in full below)
         merge_round_gpu(queue, k.partition, k.round, aa, bb, dst, n, n1, shape, splits, true,
-                        k.lead_wg >= wg ? &k.lead : nullptr, gshift > 0 ? &k.gather : nullptr, &gathered, true);
+                        k.lead_wg >= wg ? &k.lead : nullptr, gshift > 0 ? &k.gather : nullptr, &gathered, true,
+                        pol.arg_memo ? &k.partition_args : nullptr, pol.arg_memo ? &k.round_args : nullptr);
     });
 }
 

@@ -2,7 +2,11 @@
 // (merge_partition_search below) and merge_stream (merge_stream.cl, joined after this file).
 // Joined after merge_sort.cl (SK, LOAD_SK, SK_LESS, pair_of, RUN_B). Needs MERGE_SPLIT_PROBES (P:
 // positions one search step probes per diagonal, >= 1) and MERGE_SPLIT_ITEMS (G: work-items that
-// share one diagonal's probes, 1 <= G <= P) for merge_partition_search.
+// share one diagonal's probes, 1 <= G <= P) for merge_partition_search. Optional (measurements):
+// MERGE_SPLIT_KARY (k-ary steps before binary ones in merge_partition_search's window, G = 1),
+// MERGE_SPLIT_PAIRED (0: the sample brackets one after the other), MERGE_SPLIT_SAMPLES1 (ends = 2:
+// whole-run samples per run before the piece's, 256), MERGE_SPLIT_STAMPS (NVIDIA: the partition's
+// phases timed and printed).
 //
 // A co-rank search looks for the co-rank of a diagonal d of the stable merge of a and b: the first
 // x where b[d-1-x] goes strictly before a[x]. That predicate is false below the co-rank and true
@@ -24,6 +28,12 @@
 #endif
 
 #define MERGE_PATH_IN_FLIGHT 16 // probes one work-item reads before it compares any
+#ifndef MERGE_SPLIT_SAMPLES1
+#define MERGE_SPLIT_SAMPLES1 256 // ends = 2: whole-run samples per run for the work-group's piece
+#endif
+#ifndef MERGE_SPLIT_KARY
+#define MERGE_SPLIT_KARY 0 // merge_partition_search's window: k-ary steps before binary ones (0: all k-ary)
+#endif
 
 // Steps a search of P probes per step needs for an interval of `len` positions (each step leaves
 // at most len / (P + 1) of them).
@@ -169,22 +179,88 @@ inline void merge_path_load_samples(__global const SK* a, const ulong sla, __glo
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+// The brackets at two sample diagonals D0 and D1 (two: D1 taken too), as merge_path_sample_bracket
+// finds each, both binary searches side by side in one loop (their local reads in flight
+// together: half the chain of the two one after the other), in 32-bit sample indices (a work-group
+// holds at most 2^16 samples a run).
+inline void merge_path_sample_bracket2(__local const SK* sa, __local const SK* sb, const ulong la, const ulong lb,
+                                       const uint shift, const ulong D0, const ulong D1, const bool two, ulong* L,
+                                       ulong* H)
+{
+    const ulong S = (ulong)1 << shift;
+    ulong lo[2], hi[2];
+    uint ib[2], ie[2], f[2], len[2];
+    for (uint s = 0; s < 2; ++s) {
+        const ulong D = s ? D1 : D0;
+        lo[s] = D > lb ? D - lb : 0;
+        hi[s] = min(D, la);
+        ib[s] = (uint)((lo[s] + S - 1) >> shift);
+        ie[s] = (uint)((hi[s] + S - 1) >> shift);
+        f[s] = ib[s];
+        len[s] = s && !two ? 0u : ie[s] - ib[s];
+    }
+    // sb's index t - i - 1 >= 0: i < ie <= t
+    const uint t0 = (uint)(D0 >> shift), t1 = (uint)(D1 >> shift);
+    while (len[0] > 0 || len[1] > 0) {
+        const uint h0 = len[0] >> 1, h1 = len[1] >> 1, i0 = f[0] + h0, i1 = f[1] + h1;
+        // (reads only where a search goes on: an ended one's indices may lie outside the samples)
+        const bool m0 = len[0] > 0 && SK_LESS(sb[t0 - i0 - 1], sa[i0]);
+        const bool m1 = len[1] > 0 && SK_LESS(sb[t1 - i1 - 1], sa[i1]);
+        if (len[0] > 0) {
+            if (m0) len[0] = h0;
+            else {
+                f[0] = i0 + 1;
+                len[0] -= h0 + 1;
+            }
+        }
+        if (len[1] > 0) {
+            if (m1) len[1] = h1;
+            else {
+                f[1] = i1 + 1;
+                len[1] -= h1 + 1;
+            }
+        }
+    }
+    for (uint s = 0; s < 2; ++s) {
+        L[s] = f[s] > ib[s] ? ((ulong)(f[s] - 1) << shift) + 1 : lo[s];
+        H[s] = f[s] < ie[s] ? (ulong)f[s] << shift : hi[s];
+    }
+}
+
 // The window [*lo, *hi] holding the co-rank at diagonal ds of the merge of a[0, sla) and b[0, slb),
 // from their samples (merge_path_load_samples): the brackets at the sample diagonals D0 <= ds <
 // D1 = D0 + S, moved along the path (the co-rank moves by at most one per output): at most 1.5 S.
+// MERGE_SPLIT_PAIRED (default 1): both brackets searched side by side (merge_path_sample_bracket2,
+// 32-bit sample indices); 0: as before session 8, for measurements (one after the other in 64-bit
+// indices, the first start's and the last's windows by one work-item, the exact ends' pair search
+// run empty where ends != 1).
+#ifndef MERGE_SPLIT_PAIRED
+#define MERGE_SPLIT_PAIRED 1
+#endif
 inline void merge_path_sample_window(__local const SK* sa, __local const SK* sb, const ulong sla, const ulong slb,
                                      const uint shift, const ulong ds, ulong* lo, ulong* hi)
 {
     const ulong S = (ulong)1 << shift, D0 = ds >> shift << shift, D1 = D0 + S;
+    const bool two = ds > D0 && D1 <= sla + slb;
+#if MERGE_SPLIT_PAIRED
+    ulong Ls[2], Hs[2];
+    merge_path_sample_bracket2(sa, sb, sla, slb, shift, D0, D1, two, Ls, Hs);
+    ulong l = Ls[0], h = Hs[0] + (ds - D0);
+    if (two) {
+        l = max(l, Ls[1] > D1 - ds ? Ls[1] - (D1 - ds) : 0);
+        h = min(h, Hs[1]);
+    }
+#else
     ulong L0, H0;
     merge_path_sample_bracket(sa, sb, sla, slb, shift, D0, &L0, &H0);
     ulong l = L0, h = H0 + (ds - D0);
-    if (ds > D0 && D1 <= sla + slb) {
+    if (two) {
         ulong L1, H1;
         merge_path_sample_bracket(sa, sb, sla, slb, shift, D1, &L1, &H1);
         l = max(l, L1 > D1 - ds ? L1 - (D1 - ds) : 0);
         h = min(h, H1);
     }
+#endif
     *lo = l;
     *hi = h;
 }
@@ -287,6 +363,21 @@ inline void merge_path_gathered_window(__global const SK* ga, __global const SK*
 // each), ends = 2 windows for them from 256 samples of the whole runs. Each diagonal d is then
 // bracketed by the sample diagonals around it (merge_path_sample_window: within 1.5 S), and the
 // global search runs over that window only. flags: wg words, cuts: four words of local memory.
+// MERGE_SPLIT_STAMPS (measurements, NVIDIA only: CLPRIM_PTX): work-item 0 of the partition's
+// work-groups 0, the middle one and the last takes the SM clock (clock64) at each phase's end and
+// prints the phases' cycles (printf) with the global timer at the start and after the last barrier:
+// where the partition's chain spends its time.
+#if defined(MERGE_SPLIT_STAMPS) && defined(CLPRIM_PTX)
+#define MERGE_SPLIT_STAMP(i)                                          \
+    if (lid == 0) {                                                   \
+        ulong c_;                                                     \
+        asm volatile("mov.u64 %0, %%clock64;" : "=l"(c_));            \
+        st_[i] = c_;                                                  \
+    }
+#else
+#define MERGE_SPLIT_STAMP(i)
+#endif
+
 inline void merge_split_starts(__global const SK* in, __global const SK* in2, const ulong n, const ulong L,
                                const ulong tile, __global ulong* splits, const ulong first, const ulong groups,
                                const uint samples, const uint ends, __local SK* lsamples, __local uint* flags,
@@ -299,6 +390,11 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
     const ulong g0 = first;
     const ulong g = g0 + q;
     const bool active = q < per_group && g < groups;
+#if defined(MERGE_SPLIT_STAMPS) && defined(CLPRIM_PTX)
+    ulong st_[8] = {0, 0, 0, 0, 0, 0, 0, 0}, gt0_ = 0;
+    if (lid == 0) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(gt0_));
+#endif
+    MERGE_SPLIT_STAMP(0)
 
     // Samples where the whole work-group's diagonals lie in one pair of runs (uniform).
     ulong la0, lb0, la1, lb1;
@@ -316,9 +412,12 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
     __local SK* sb = lsamples + samples;
     // ends = 1: the exact co-ranks of the first and last start.
     const bool exact = in_pair && ends == 1, windowed = in_pair && ends == 2;
-    ulong cf, cl;
-    merge_path_search_pair(ka0, exact ? la0 : 0, kb0, exact ? lb0 : 0, exact ? df : 0, exact ? dl : 0, max(1u, wg / 2),
-                           flags, cuts, &cf, &cl);
+    ulong cf = 0, cl = 0;
+    // (only for ends = 1; MERGE_SPLIT_PAIRED=0 runs it empty in every mode, as before session 8)
+    if (exact || !MERGE_SPLIT_PAIRED)
+        merge_path_search_pair(ka0, exact ? la0 : 0, kb0, exact ? lb0 : 0, exact ? df : 0, exact ? dl : 0, max(1u, wg / 2),
+                               flags, cuts, &cf, &cl);
+    MERGE_SPLIT_STAMP(1)
     if (exact) {
         oa = cf;
         ob = df - cf;
@@ -332,19 +431,21 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
     const ulong gca = (la0 + ((ulong)1 << gshift) - 1) >> gshift;
     // ends = 2: windows for them from a few samples of the whole runs.
     uint s1 = 0;
-    const uint c1 = min(samples, 256u);
+    const uint c1 = min(samples, (uint)MERGE_SPLIT_SAMPLES1);
     while (windowed && ((max(la0, lb0) + ((ulong)1 << s1) - 1) >> s1) > c1) ++s1;
     const bool g1 = gpair && windowed && s1 >= gshift;
     merge_path_load_samples(ka0, windowed ? la0 : 0, kb0, windowed ? lb0 : 0, s1, sa, sa + c1, gath, g1,
                             g1 ? s1 - gshift : 0, gca);
-    if (windowed && lid == 0) {
+    MERGE_SPLIT_STAMP(2)
+    // The first start's window by work-item 0, the last's by work-item 1 (MERGE_SPLIT_PAIRED;
+    // both by work-item 0 in a work-group of one, or with MERGE_SPLIT_PAIRED=0).
+    const uint wstep = MERGE_SPLIT_PAIRED ? wg : 1;
+    for (uint w = MERGE_SPLIT_PAIRED ? lid : (lid == 0 ? 0u : 2u); windowed && w < 2; w += wstep) {
+        const ulong dd = w ? dl : df;
         ulong l, h;
-        merge_path_sample_window(sa, sa + c1, la0, lb0, s1, df, &l, &h);
-        cuts[0] = max(l, df > lb0 ? df - lb0 : 0);
-        cuts[1] = min(h, min(df, la0));
-        merge_path_sample_window(sa, sa + c1, la0, lb0, s1, dl, &l, &h);
-        cuts[2] = max(l, dl > lb0 ? dl - lb0 : 0);
-        cuts[3] = min(h, min(dl, la0));
+        merge_path_sample_window(sa, sa + c1, la0, lb0, s1, dd, &l, &h);
+        cuts[2 * w] = max(l, dd > lb0 ? dd - lb0 : 0);
+        cuts[2 * w + 1] = min(h, min(dd, la0));
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (windowed) {
@@ -361,6 +462,7 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE); // the samples' memory is reused below
+    MERGE_SPLIT_STAMP(3)
     uint shift = 0;
     bool sampled = false;
     if (in_pair) {
@@ -374,6 +476,7 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
     merge_path_load_samples(ka0 + oa, sampled ? sla : 0, kb0 + ob, sampled ? slb : 0, shift, sa, sb,
                             gath + (gathered ? oa >> gshift : 0), gathered, gathered ? shift - gshift : 0,
                             gathered ? gca + (ob >> gshift) - (oa >> gshift) : 0);
+    MERGE_SPLIT_STAMP(4)
 
     ulong la = la0, lb = lb0, d = 0, lo = 0, hi = 0;
     __global const SK* ka = in;
@@ -396,15 +499,41 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
             if (gathered && shift > gshift) merge_path_gathered_window(gath, gath + gca, la, lb, gshift, d, &lo, &hi);
         }
     }
+    MERGE_SPLIT_STAMP(5)
     // A bound for every diagonal's interval, the same in every work-item.
 #ifdef MERGE_TWO_RANGES
     const ulong widest = min(L, n - L);
 #else
     const ulong widest = L;
 #endif
-    const uint steps = merge_path_steps(gathered ? (ulong)2 << gshift : sampled ? (ulong)2 << shift : widest, P);
-    merge_path_search(ka, kb, d, &lo, &hi, steps, P, G, j, flags + q * G, active);
+    const ulong span = gathered ? (ulong)2 << gshift : sampled ? (ulong)2 << shift : widest;
+#if MERGE_SPLIT_KARY > 0
+    // The first MERGE_SPLIT_KARY steps with P probes (a work-item's own: G = 1, no barriers), the
+    // rest binary: the k-ary steps leave a window a few sectors wide whose last steps hit L1.
+    if (G == 1 && P > 1) {
+        const uint k = min((uint)MERGE_SPLIT_KARY, merge_path_steps(span, P));
+        ulong rest = span;
+        for (uint i = 0; i < k; ++i) rest /= P + 1;
+        merge_path_search(ka, kb, d, &lo, &hi, k, P, 1, 0, flags, active);
+        merge_path_search(ka, kb, d, &lo, &hi, merge_path_steps(rest, 1), 1, 1, 0, flags, active);
+    } else
+#endif
+        merge_path_search(ka, kb, d, &lo, &hi, merge_path_steps(span, P), P, G, j, flags + q * G, active);
     if (active && j == 0) splits[g] = lo;
+#if defined(MERGE_SPLIT_STAMPS) && defined(CLPRIM_PTX)
+    MERGE_SPLIT_STAMP(6)
+    barrier(CLK_LOCAL_MEM_FENCE);
+    MERGE_SPLIT_STAMP(7)
+    const ulong last_ = (groups - 1) / per_group, w_ = g0 / per_group;
+    if (lid == 0 && (w_ == 0 || w_ == last_ / 2 || w_ == last_)) {
+        ulong gt1_;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(gt1_));
+        printf("split_stamps wg %lu of %lu: pair %lu, samples1 %lu, windows1 %lu, samples2 %lu, window2 %lu, search %lu, "
+               "group end %lu cycles; globaltimer %lu .. %lu (%lu ns)\n",
+               w_, last_ + 1, st_[1] - st_[0], st_[2] - st_[1], st_[3] - st_[2], st_[4] - st_[3], st_[5] - st_[4],
+               st_[6] - st_[5], st_[7] - st_[6], gt0_, gt1_, gt1_ - gt0_);
+    }
+#endif
 }
 
 __kernel void merge_partition_search(__global const SK* in, ulong in_off, __global const SK* in2, ulong in2_off,

@@ -60,7 +60,8 @@ struct merge_policy {
     // 0.236-0.240 ms, 1024 whole-run samples 0.227-0.240, the work-group's piece windowed from
     // 256 samples first (split_ends 2, the public merge's default) 0.226-0.234; more samples, more
     // probes, exact ends (split_ends 1), gathered samples (split_gather) or the hidden partition
-    // (split_lead, 0.30) were slower.
+    // (split_lead, 0.30) were slower. k-ary steps in that window ("#30 (s8-merge)"): the partition
+    // 0.028 -> 0.034 / 0.042 ms at 7 / 15 probes (the GPU's random reads, ~33 G/s, are the limit).
     std::size_t split_probes = 1, split_items = 1, split_samples = 1024, split_group = 256;
     // split_lead > 0: the partition's latency hidden behind merging (merge_global_split): the
     // first split_lead / 64 of a round's tiles get their starts from the partition kernel, then
@@ -77,6 +78,16 @@ struct merge_policy {
     // reads its local samples from there (in L2) and brackets each diagonal a second time from it
     // (within 1.5 split_gather keys) before the search in the runs. 0: off.
     std::size_t split_gather = 0;
+    // split_kary > 0 (split_items 1, split_probes > 1): only the first split_kary steps of the
+    // window's search take split_probes probes, the rest are binary (-DMERGE_SPLIT_KARY).
+    std::size_t split_kary = 0;
+    // The public merge on GPUs: clFlush after the partition's launch (bit 1), after the merge
+    // kernel's (bit 2), so that the device starts before the host's next work. CLPRIM_MERGE_FLUSH.
+    // Off: no gain on the H100 (2^26: 0.2405 / 0.2358 against 0.2356-0.2368, "#30 (s8-merge)").
+    unsigned flush = 0;
+    // The public merge: the partition's and merge_global's scalar arguments set only where they
+    // changed since the kernel's last launch (merge_arg_memo). CLPRIM_MERGE_ARGS=changed|all.
+    bool arg_memo = true;
     // The public merge's persistent walk (merge_walk.cl, one launch, no partition kernel):
     // walk_per_cu work-groups per compute unit (0: off, the split kernels), each owning an equal
     // span of whole tiles (walk_tiles > 0: that many tiles each instead), its start found by a
@@ -131,7 +142,8 @@ inline std::string merge_cpu_options(const merge_policy& p)
 inline std::string merge_split_options(const merge_policy& p)
 {
     return " -DMERGE_SPLIT_PROBES=" + std::to_string(std::max<std::size_t>(1, p.split_probes)) +
-           " -DMERGE_SPLIT_ITEMS=" + std::to_string(p.split_items);
+           " -DMERGE_SPLIT_ITEMS=" + std::to_string(p.split_items) +
+           (p.split_kary > 0 ? " -DMERGE_SPLIT_KARY=" + std::to_string(p.split_kary) : std::string());
 }
 
 // Local memory of one merge round's work-group (merge_global): the keys (tile + 1), then the values.
@@ -232,10 +244,11 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
     p.round_group = round_cap;
     while (p.round_group > 1 && merge_stream_local_bytes(p.round_group * p.elems, kbytes, vbytes) + 1024 > local)
         p.round_group /= 2;
-    // The split search (CLPRIM_MERGE_SPLIT="probes[,items[,samples[,group[,lead[,ends[,gather]]]]]]",
+    // The split search (CLPRIM_MERGE_SPLIT="probes[,items[,samples[,group[,lead[,ends[,gather[,kary]]]]]]]",
     // probes 0: the binary merge_partition): items a power of two dividing probes, group a power
-    // of two, lead in 64ths of the tiles, ends 0, 1 or 2, gather a power of two (0: off).
-    if (const auto sp = knob_numbers("CLPRIM_MERGE_SPLIT", 1, 7, 0, 1 << 16)) {
+    // of two, lead in 64ths of the tiles, ends 0, 1 or 2, gather a power of two (0: off), kary
+    // the window's k-ary steps before binary ones (0: all k-ary).
+    if (const auto sp = knob_numbers("CLPRIM_MERGE_SPLIT", 1, 8, 0, 1 << 16)) {
         const auto& v = *sp;
         p.split_probes = std::min<std::size_t>(v[0], 64);
         p.split_items = v.size() >= 2 ? std::max<std::size_t>(1, floor_pow2(v[1])) : 1;
@@ -244,6 +257,7 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
         if (v.size() >= 5) p.split_lead = std::min<std::size_t>(v[4], 63);
         p.split_ends = v.size() >= 6 ? std::min<std::size_t>(v[5], 2) : 0; // (unnamed: whole runs, as before)
         if (v.size() >= 7) p.split_gather = v[6] ? floor_pow2(v[6]) : 0;
+        if (v.size() >= 8) p.split_kary = std::min<std::size_t>(v[7], 16);
         while (p.split_items > 1 && (p.split_items > std::max<std::size_t>(1, p.split_probes) ||
                                      std::max<std::size_t>(1, p.split_probes) % p.split_items))
             p.split_items /= 2;
@@ -275,6 +289,9 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
         }
     }
     if (!two_ranges) p.walk_per_cu = 0;
+    if (const auto f = knob_number("CLPRIM_MERGE_FLUSH", 0, 3)) p.flush = unsigned(*f);
+    if (!two_ranges) p.flush = 0;
+    if (const auto m = knob_choice("CLPRIM_MERGE_ARGS", {"changed", "all"})) p.arg_memo = *m == 0;
     if (const auto k = knob_number("CLPRIM_MERGE_PREFETCH", 0, std::size_t(1) << 30)) p.l2_prefetch = *k;
     if (!two_ranges || !profile.nvidia) p.l2_prefetch = 0;
     while (p.split_samples > 0 && merge_split_local_bytes(p, kbytes) + merge_split_flag_bytes(p) + 1024 > local)

@@ -7,7 +7,9 @@
 
 #include <clprim/detail/kernel_launch.hpp>
 
+#include <array>
 #include <cstddef>
+#include <cstring>
 #include <string>
 
 namespace clprim {
@@ -31,7 +33,55 @@ struct merge_round_shape {
     // of whole runs; merge_round_gpu gathers only where merge_gather_shift says it pays.
     unsigned gather_shift = 0;
     std::size_t gather_wg = 64; // merge_split_gather's work-group (a power of two the kernel allows)
+    unsigned flush = 0;         // merge_policy::flush: clFlush after the partition (1), the merge kernel (2)
 };
+
+// The scalar (and local-memory) arguments a kernel was last given, so that a launch sets only those
+// that changed (buffers always: a released buffer's handle may come back for another one). Kept
+// beside a kernel object that nothing else sets arguments of (merge.cpp's per-thread kernels).
+struct merge_arg_memo {
+    bool valid = false;
+    std::array<std::array<unsigned char, 8>, 24> bytes{};
+};
+
+namespace merge_arg_detail {
+// (valid: the memo holds what argument i was last set to)
+inline void set(bc::kernel& k, merge_arg_memo&, bool, cl_uint i, const bc::buffer& b) { set_kernel_args_from(k, i, b); }
+inline void set(bc::kernel& k, merge_arg_memo& m, bool valid, cl_uint i, const local_bytes& l)
+{
+    const cl_ulong v = l.bytes;
+    if (valid && std::memcmp(m.bytes[i].data(), &v, sizeof v) == 0) return;
+    set_kernel_args_from(k, i, l);
+    std::memcpy(m.bytes[i].data(), &v, sizeof v);
+}
+template <class T>
+void set(bc::kernel& k, merge_arg_memo& m, bool valid, cl_uint i, const T& v)
+{
+    static_assert(sizeof(T) <= 8, "merge_arg_memo holds scalars of up to 8 bytes");
+    if (valid && std::memcmp(m.bytes[i].data(), &v, sizeof(T)) == 0) return;
+    set_kernel_args_from(k, i, v);
+    std::memcpy(m.bytes[i].data(), &v, sizeof(T));
+}
+} // namespace merge_arg_detail
+
+// Sets k's arguments as set_kernel_args does (memo null: every one; else those that changed since
+// the memo's last launch), then launches it.
+template <class... Args>
+void launch_memo(bc::command_queue& queue, bc::kernel& k, merge_arg_memo* memo, std::size_t global, std::size_t local,
+                 const Args&... args)
+{
+    if (!memo) {
+        launch(queue, k, global, local, args...);
+        return;
+    }
+    static_assert(sizeof...(Args) <= 24, "merge_arg_memo holds 24 arguments");
+    const bool valid = memo->valid;
+    memo->valid = false; // until every argument below is set (a throw leaves them unknown)
+    cl_uint i = 0;
+    (merge_arg_detail::set(k, *memo, valid, i++, args), ...);
+    memo->valid = true;
+    launch_1d(queue, k, global, local);
+}
 
 // The split-search part of a round's shape from the policy, for a partition kernel whose largest
 // work-group here is partition_wg (queried) and `groups` tile starts.
@@ -116,7 +166,8 @@ inline std::size_t merge_gather_keys(std::size_t n, std::size_t L, unsigned shif
 void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, const sort_place& a,
                      const sort_place& b, const sort_place& dst, std::size_t n, std::size_t L,
                      const merge_round_shape& shape, const bc::buffer& splits, bool last, bc::kernel* lead_kernel = nullptr,
-                     bc::kernel* gather_kernel = nullptr, const bc::buffer* gathered = nullptr, bool two_ranges = false);
+                     bc::kernel* gather_kernel = nullptr, const bc::buffer* gathered = nullptr, bool two_ranges = false,
+                     merge_arg_memo* partition_memo = nullptr, merge_arg_memo* round_memo = nullptr);
 // One round on the CPU-path kernel (merge_cpu_round): pieces of `piece` outputs taken in turn by
 // the work-groups through counter (word 0 of the queue's look-back slots, lookback_slots.hpp: take
 // them before the first launch that writes the caller's data).

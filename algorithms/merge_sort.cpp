@@ -31,13 +31,15 @@ namespace detail {
 void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, const sort_place& a,
                      const sort_place& b, const sort_place& dst, std::size_t n, std::size_t L,
                      const merge_round_shape& shape, const bc::buffer& splits, bool last, bc::kernel* lead_kernel,
-                     bc::kernel* gather_kernel, const bc::buffer* gathered, bool two_ranges)
+                     bc::kernel* gather_kernel, const bc::buffer* gathered, bool two_ranges, merge_arg_memo* partition_memo,
+                     merge_arg_memo* round_memo)
 {
     if (shape.span > 0) {
         const std::size_t span = shape.span;
         launch(queue, gk, ceil_div(n, span) * shape.wg, shape.wg, a.k, cl_ulong(a.koff), a.v, cl_ulong(a.voff), b.k,
                cl_ulong(b.koff), b.v, cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v, cl_ulong(dst.voff),
                cl_ulong(n), cl_ulong(L), cl_uint(last ? 1 : 0), cl_ulong(span), local_bytes{shape.local});
+        if (shape.flush & 2) queue.flush();
         return;
     }
     const std::size_t all_groups = ceil_div(n, shape.tile);
@@ -49,17 +51,19 @@ void merge_round_gpu(bc::command_queue& queue, bc::kernel& pk, bc::kernel& gk, c
         launch(queue, *gather_kernel, round_up(merge_gather_keys(n, L, gshift), shape.gather_wg), shape.gather_wg, a.k, cl_ulong(a.koff), b.k,
                cl_ulong(b.koff), cl_ulong(n), cl_ulong(L), cl_uint(gshift), *gathered);
     if (shape.split_per_group > 0)
-        launch(queue, pk, ceil_div(groups, shape.split_per_group) * shape.partition_wg, shape.partition_wg, a.k,
-               cl_ulong(a.koff), b.k, cl_ulong(b.koff), cl_ulong(n), cl_ulong(L), cl_ulong(shape.tile), splits,
-               cl_ulong(groups), cl_uint(shape.samples), cl_uint(shape.ends), local_bytes{shape.samples_bytes},
-               local_bytes{shape.flag_bytes}, gshift > 0 ? *gathered : a.k, cl_uint(gshift));
+        launch_memo(queue, pk, partition_memo, ceil_div(groups, shape.split_per_group) * shape.partition_wg, shape.partition_wg, a.k,
+                    cl_ulong(a.koff), b.k, cl_ulong(b.koff), cl_ulong(n), cl_ulong(L), cl_ulong(shape.tile), splits,
+                    cl_ulong(groups), cl_uint(shape.samples), cl_uint(shape.ends), local_bytes{shape.samples_bytes},
+                    local_bytes{shape.flag_bytes}, gshift > 0 ? *gathered : a.k, cl_uint(gshift));
     else
         launch(queue, pk, round_up(groups, shape.partition_wg), shape.partition_wg, a.k, cl_ulong(a.koff), b.k,
                cl_ulong(b.koff), cl_ulong(n), cl_ulong(L), cl_ulong(shape.tile), splits, cl_ulong(groups));
+    if (shape.flush & 1) queue.flush(); // the device starts the partition while the host sets up the merge
     if (!lead) {
-        launch(queue, gk, groups * shape.wg, shape.wg, a.k, cl_ulong(a.koff), a.v, cl_ulong(a.voff), b.k,
-               cl_ulong(b.koff), b.v, cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v, cl_ulong(dst.voff),
-               cl_ulong(n), cl_ulong(L), cl_uint(last ? 1 : 0), splits, local_bytes{shape.local});
+        launch_memo(queue, gk, round_memo, groups * shape.wg, shape.wg, a.k, cl_ulong(a.koff), a.v, cl_ulong(a.voff), b.k,
+                    cl_ulong(b.koff), b.v, cl_ulong(b.voff), dst.k, cl_ulong(dst.koff), dst.v, cl_ulong(dst.voff),
+                    cl_ulong(n), cl_ulong(L), cl_uint(last ? 1 : 0), splits, local_bytes{shape.local});
+        if (shape.flush & 2) queue.flush();
         return;
     }
     // The first lead_tiles tiles merged while the leading work-groups search the other starts,

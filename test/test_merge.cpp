@@ -124,6 +124,24 @@ void check_pairs(std::size_t n1, std::size_t n2, distribution d, order_t order, 
                                          << name_of(d) << ": values differ at " << dv);
 }
 
+// Adversarial splits of the merge path (uint, ascending): all of the first range before the
+// second, all after, interleaved both ways, one range much longer.
+void adversarial_splits(bc::command_queue& q)
+{
+    for (std::size_t n : {37u, 4097u}) {
+        std::vector<cl_uint> lowv(n), high(n + 5), even(n), odd(n + 1);
+        for (std::size_t i = 0; i < lowv.size(); ++i) lowv[i] = cl_uint(i);
+        for (std::size_t i = 0; i < high.size(); ++i) high[i] = cl_uint(n + i);
+        for (std::size_t i = 0; i < even.size(); ++i) even[i] = cl_uint(2 * i);
+        for (std::size_t i = 0; i < odd.size(); ++i) odd[i] = cl_uint(2 * i + 1);
+        check_merge_of(lowv, high, order_t::ascending, q, "first before second");
+        check_merge_of(high, lowv, order_t::ascending, q, "second before first");
+        check_merge_of(even, odd, order_t::ascending, q, "interleaved");
+        check_merge_of(odd, even, order_t::ascending, q, "interleaved, odd first");
+    }
+    check_merge<cl_uint>(3, 20000, distribution::random, order_t::ascending, q);
+}
+
 const std::vector<std::pair<std::size_t, std::size_t>> size_pairs{
     {0, 0}, {0, 1}, {1, 0}, {0, 33}, {33, 0}, {1, 1}, {2, 3}, {17, 1000}, {1000, 17}, {4095, 4097}, {65537, 30011}};
 
@@ -242,6 +260,61 @@ BOOST_AUTO_TEST_CASE(split_searches_forced)
     }
 }
 
+// The partition's window searches of session 8 (#30): k-ary steps in the piece's window (all of
+// them: "15,1,...,0,2"; the first one or two, then binary: an eighth number), the sample brackets
+// one after the other (-DMERGE_SPLIT_PAIRED=0) or side by side (the default), a partition
+// work-group of one (work-item 0 windows both ends), the flushes (CLPRIM_MERGE_FLUSH) and the
+// arguments' memo (CLPRIM_MERGE_ARGS), on tiles
+// of 4 x 3 keys: sizes around the tile and the sample windows, adversarial splits (all of one range
+// before the other, interleaved, all keys equal, one range much longer, one empty), both orders,
+// keys and values, an out-of-order queue.
+BOOST_AUTO_TEST_CASE(split_windows_forced)
+{
+    env_override path("CLPRIM_MERGE_PATH", "gpu");
+    env_override tune("CLPRIM_MERGE_GPU_TUNE", "4,3");
+    std::vector<std::pair<std::size_t, std::size_t>> sizes(size_pairs.begin(), size_pairs.end());
+    for (std::size_t n : {11, 12, 13, 47, 48, 49, 767, 768, 769, 3073})
+        for (std::size_t n1 : {std::size_t(0), n / 3, n / 2, n - 1}) sizes.emplace_back(n1, n - n1);
+    const char* variants[][3] = {{"15,1,8,4,0,2", "", "0"},
+                                 {"7,1,16,8,0,2,0,1", "", "1"},
+                                 {"3,1,8,4,0,2,0,2", " -DMERGE_SPLIT_PAIRED=0", "3"},
+                                 {"1,1,8,1,0,2", "", "2"}};
+    for (std::size_t vi = 0; vi < std::size(variants); ++vi) {
+        const auto& v = variants[vi];
+        env_override sp("CLPRIM_MERGE_SPLIT", v[0]);
+        env_override op("CLPRIM_MERGE_OPTIONS", v[1]);
+        env_override fl("CLPRIM_MERGE_FLUSH", v[2]);
+        for (auto s : sizes)
+            for (auto d : {distribution::random, distribution::all_equal})
+                check_merge<cl_uint>(s.first, s.second, d, order_t::ascending, queue);
+        adversarial_splits(queue);
+        if (vi % 2) continue; // the other order on two of them, 64-bit keys with values on one (fewer builds)
+        check_merge<cl_uint>(20000, 5, distribution::few_distinct, order_t::descending, queue);
+        if (vi > 0) continue;
+        check_pairs<cl_ulong, cl_uint>(3001, 1000, distribution::random, order_t::ascending, queue);
+        check_pairs<cl_ulong, cl_uint>(4095, 4097, distribution::few_distinct, order_t::ascending, queue);
+    }
+    // The kernels' arguments set only where they changed (CLPRIM_MERGE_ARGS, the default) between
+    // calls of other sizes, offsets and orders, and in full in between (the memo forgets then).
+    // (on variant 0's split search: its programs are built already)
+    env_override sp0("CLPRIM_MERGE_SPLIT", variants[0][0]);
+    const std::pair<std::size_t, std::size_t> shapes[] = {{1000, 501}, {333, 1000}, {4095, 4097}};
+    std::size_t turn = 0;
+    for (const char* args : {"changed", "all", "changed", "changed", "all", "changed"}) {
+        env_override m("CLPRIM_MERGE_ARGS", args);
+        for (std::size_t i = 0; i < 2; ++i, ++turn) // each block ends on another shape than the one before
+            check_merge<cl_uint>(shapes[turn % 3].first, shapes[turn % 3].second, distribution::random, order_t::ascending, queue);
+    }
+    // The flushes, also on an out-of-order queue.
+    env_override fl("CLPRIM_MERGE_FLUSH", "3");
+    check_merge<cl_uint>(65537, 30011, distribution::random, order_t::ascending, queue);
+    const auto props = device.get_info<cl_command_queue_properties>(CL_DEVICE_QUEUE_PROPERTIES);
+    if (!(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) return;
+    bc::command_queue ooo(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    check_merge<cl_uint>(1000, 501, distribution::random, order_t::ascending, ooo);
+    check_pairs<cl_ulong, cl_uint>(333, 1000, distribution::few_distinct, order_t::ascending, ooo);
+}
+
 // The persistent walk (CLPRIM_MERGE_WALK="per_cu[,probes[,tiles[,stage[,async]]]]", merge_walk.cl) on
 // tiles of 4 x 3 keys: work-groups per compute unit (spans spread evenly), a given count of tiles
 // per work-group (1, 3: sizes around the tile T = 12 and the span C = 36 and their multiples),
@@ -262,18 +335,7 @@ BOOST_AUTO_TEST_CASE(walk_forced)
         for (auto s : sizes)
             for (auto d : {distribution::random, distribution::all_equal})
                 check_merge<cl_uint>(s.first, s.second, d, order_t::ascending, queue);
-        for (std::size_t n : {37u, 4097u}) {
-            std::vector<cl_uint> lowv(n), high(n + 5), even(n), odd(n + 1);
-            for (std::size_t i = 0; i < lowv.size(); ++i) lowv[i] = cl_uint(i);
-            for (std::size_t i = 0; i < high.size(); ++i) high[i] = cl_uint(n + i);
-            for (std::size_t i = 0; i < even.size(); ++i) even[i] = cl_uint(2 * i);
-            for (std::size_t i = 0; i < odd.size(); ++i) odd[i] = cl_uint(2 * i + 1);
-            check_merge_of(lowv, high, order_t::ascending, queue, "first before second");
-            check_merge_of(high, lowv, order_t::ascending, queue, "second before first");
-            check_merge_of(even, odd, order_t::ascending, queue, "interleaved");
-            check_merge_of(odd, even, order_t::ascending, queue, "interleaved, odd first");
-        }
-        check_merge<cl_uint>(3, 20000, distribution::random, order_t::ascending, queue);
+        adversarial_splits(queue);
         // Other key types and values on four of the shapes (fewer programs to build).
         if (std::strcmp(walk, "1") != 0 && std::strcmp(walk, "1,1,3,1") != 0 && std::strcmp(walk, "1,32,3,0,1") != 0 &&
             std::strcmp(walk, "2,1,0,1,1") != 0)
