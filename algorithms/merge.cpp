@@ -41,10 +41,11 @@ struct merge_kernels {
     bc::kernel partition, round, cpu_round, lead; // lead: merge_global_split (where it can run)
     bc::kernel gather;                            // merge_split_gather
     bc::kernel walk;                              // merge_walk (where the policy walks)
+    bc::kernel overlap;                           // merge_overlap (where the policy overlaps)
     std::size_t round_wg = 0, partition_wg = 0, lead_wg = 0, gather_wg = 0; // the GPU kernels' largest work-groups (queried once)
     // The scalar arguments the partition and merge_global were last given (merge_arg_memo: only
     // those that changed are set again; these kernel objects are this thread's and merge.cpp's alone).
-    merge_arg_memo partition_args, round_args;
+    merge_arg_memo partition_args, round_args, overlap_args;
 };
 
 // Kernels per host thread, by context, device and build options.
@@ -53,8 +54,9 @@ merge_kernels& kernels_for(const bc::command_queue& queue, cl_context context, c
 {
     const bool search = pol.split_probes > 0;
     const bool walk = !cpu && !stream && pol.walk_per_cu > 0;
-    thread_local std::map<std::tuple<cl_context, cl_device_id, std::string, bool, bool, bool>, merge_kernels> cache;
-    const auto key = std::make_tuple(context, device, options, stream, search, walk);
+    const bool overlap = !cpu && !stream && !walk && pol.overlap > 0;
+    thread_local std::map<std::tuple<cl_context, cl_device_id, std::string, bool, bool, bool, bool>, merge_kernels> cache;
+    const auto key = std::make_tuple(context, device, options, stream, search, walk, overlap);
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
     std::vector<std::string> files{"sort_key_order.cl", "merge_sort.cl"};
@@ -62,12 +64,19 @@ merge_kernels& kernels_for(const bc::command_queue& queue, cl_context context, c
     if (!cpu) files.push_back("merge_path_search.cl");
     if (stream) files.push_back("merge_stream.cl");
     if (walk) files.push_back("merge_walk.cl");
+    if (overlap) {
+        files.push_back("lookback.cl");
+        files.push_back("merge_overlap.cl");
+    }
     const bc::program program = algorithms_program(queue.get_context(), files, options);
     merge_kernels k;
     if (cpu) k.cpu_round = program.create_kernel("merge_cpu_round");
     else if (walk) {
         k.walk = program.create_kernel("merge_walk");
         k.round_wg = pow2_group_size(k.walk, queue.get_device(), 1024);
+    } else if (overlap) {
+        k.overlap = program.create_kernel("merge_overlap");
+        k.round_wg = pow2_group_size(k.overlap, queue.get_device(), 1024);
     } else {
         k.partition = program.create_kernel(search ? "merge_partition_search" : "merge_partition");
         k.round = program.create_kernel(stream ? "merge_stream" : "merge_global");
@@ -151,6 +160,7 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
             const std::size_t e = pol.cpu ? 8 : pol.elems;
             const bool st = !pol.cpu && pol.stream_tiles > 0;
             const bool walk = !pol.cpu && !st && pol.walk_per_cu > 0;
+            const bool overlap = !pol.cpu && !st && !walk && pol.overlap > 0;
             // The walk's double-buffered windows: NVIDIA's asynchronous copies for 4- and 8-byte keys
             // (2), plain copies elsewhere (1).
             walk_async = !walk || !pol.walk_async ? 0 : profile.nvidia && (kbytes == 4 || kbytes == 8) ? 2 : 1;
@@ -162,7 +172,8 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
                                                        " -DMERGE_WALK_CP_BYTES=" + std::to_string(kbytes)
                                               : std::string()) +
                                         (pol.cpu ? merge_cpu_options(pol) : merge_split_options(pol) + pol.options) +
-                                        (!pol.cpu && pol.l2_prefetch > 0 ? " -DMERGE_L2_PREFETCH=" + std::to_string(pol.l2_prefetch) : std::string());
+                                        (!pol.cpu && pol.l2_prefetch > 0 ? " -DMERGE_L2_PREFETCH=" + std::to_string(pol.l2_prefetch) : std::string()) +
+                                        (overlap ? (profile.nvidia ? " -DLB_NANOSLEEP" : "") + lookback_build_options() : std::string());
             kp = &kernels_for(queue, context, device_id, options, pol.cpu, st, pol);
             if (cacheable && !pol.cpu)
                 last = last_merge_call{context, device_id, n, n1, r.key_type, r.value_type, r.has_values, r.order, fresh, kp, walk_async};
@@ -199,6 +210,25 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
             return merge_round_gpu(queue, k.partition, k.walk, aa, bb, dst, n, n1, shape, bc::buffer(), true);
         }
 
+        if (!st && pol.overlap > 0) {
+            // One launch: `searchers` work-groups find the tile starts chunk after chunk (wg starts a
+            // chunk), the other work-groups merge one tile each as its start and end appear in the
+            // queue's look-back slots (merge_overlap.cl).
+            const std::size_t wg = std::min(pol.group, k.round_wg);
+            const std::size_t tile = wg * elems, groups = ceil_div(n, tile);
+            const std::size_t searchers = std::min(pol.overlap, ceil_div(groups, wg));
+            const std::size_t room = profile.local_mem_size > 1024 ? profile.local_mem_size - 1024 : 0;
+            std::size_t samples = pol.split_samples;
+            while (samples > 0 && 2 * samples * kbytes + wg * 4 > room) samples /= 2;
+            const std::size_t local = round_up(std::max(merge_round_local_bytes(tile, kbytes, vbytes), 2 * samples * kbytes + wg * 4), 32);
+            const lookback_slots slots = take_lookback_slots(queue, 1 + groups);
+            if (!pol.arg_memo) k.overlap_args.valid = false;
+            launch_memo(queue, k.overlap, &k.overlap_args, (searchers + groups) * wg, wg, aa.k, cl_ulong(aa.koff), aa.v,
+                        cl_ulong(aa.voff), bb.k, cl_ulong(bb.koff), bb.v, cl_ulong(bb.voff), dst.k, cl_ulong(dst.koff), dst.v,
+                        cl_ulong(dst.voff), cl_ulong(n), cl_ulong(n1), cl_uint(1), local_bytes{local}, cl_ulong(groups),
+                        cl_uint(samples), cl_uint(pol.split_ends), cl_uint(searchers), slots.buffer, cl_uint(slots.epoch));
+            return;
+        }
         const std::size_t wg = std::min(stream ? pol.round_group : pol.group, k.round_wg);
         const std::size_t tile = wg * elems;
         const std::size_t groups = ceil_div(n, tile);

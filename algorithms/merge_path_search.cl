@@ -378,11 +378,13 @@ inline void merge_path_gathered_window(__global const SK* ga, __global const SK*
 #define MERGE_SPLIT_STAMP(i)
 #endif
 
-inline void merge_split_starts(__global const SK* in, __global const SK* in2, const ulong n, const ulong L,
-                               const ulong tile, __global ulong* splits, const ulong first, const ulong groups,
-                               const uint samples, const uint ends, __local SK* lsamples, __local uint* flags,
-                               __local ulong* cuts, const uint P, const uint G, __global const SK* gath,
-                               const uint gshift)
+// merge_split_find does the search and returns the tile start this work-item found (its co-rank
+// in *found), or ~0 where it has none to write (inactive, or not the first of its G);
+// merge_split_starts writes it to splits, merge_overlap.cl publishes it in a look-back slot.
+inline ulong merge_split_find(__global const SK* in, __global const SK* in2, const ulong n, const ulong L,
+                              const ulong tile, const ulong first, const ulong groups, const uint samples,
+                              const uint ends, __local SK* lsamples, __local uint* flags, __local ulong* cuts,
+                              const uint P, const uint G, __global const SK* gath, const uint gshift, ulong* found)
 {
     const uint lid = get_local_id(0), wg = get_local_size(0);
     const uint per_group = wg / G; // tile starts per work-group
@@ -519,7 +521,7 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
     } else
 #endif
         merge_path_search(ka, kb, d, &lo, &hi, merge_path_steps(span, P), P, G, j, flags + q * G, active);
-    if (active && j == 0) splits[g] = lo;
+    *found = lo;
 #if defined(MERGE_SPLIT_STAMPS) && defined(CLPRIM_PTX)
     MERGE_SPLIT_STAMP(6)
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -534,6 +536,19 @@ inline void merge_split_starts(__global const SK* in, __global const SK* in2, co
                st_[6] - st_[5], st_[7] - st_[6], gt0_, gt1_, gt1_ - gt0_);
     }
 #endif
+    return active && j == 0 ? g : ~(ulong)0;
+}
+
+inline void merge_split_starts(__global const SK* in, __global const SK* in2, const ulong n, const ulong L,
+                               const ulong tile, __global ulong* splits, const ulong first, const ulong groups,
+                               const uint samples, const uint ends, __local SK* lsamples, __local uint* flags,
+                               __local ulong* cuts, const uint P, const uint G, __global const SK* gath,
+                               const uint gshift)
+{
+    ulong lo;
+    const ulong g = merge_split_find(in, in2, n, L, tile, first, groups, samples, ends, lsamples, flags, cuts, P, G, gath,
+                                     gshift, &lo);
+    if (g != ~(ulong)0) splits[g] = lo;
 }
 
 __kernel void merge_partition_search(__global const SK* in, ulong in_off, __global const SK* in2, ulong in2_off,

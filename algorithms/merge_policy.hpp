@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace clprim {
@@ -100,6 +101,11 @@ struct merge_policy {
     // The public merge on NVIDIA: the partition kernel first warms L2 with this many keys of the
     // start of both runs (prefetch.global.L2; 0: off). CLPRIM_MERGE_PREFETCH overrides.
     std::size_t l2_prefetch = 0;
+    // The public merge's partition overlapped with merging in one launch (merge_overlap.cl): this
+    // many searcher work-groups find the tile starts chunk after chunk while the other work-groups
+    // merge tiles as their starts appear (0: off). Only where the first range is shorter than 2^32
+    // (32-bit co-ranks in the slots). CLPRIM_MERGE_OVERLAP overrides.
+    std::size_t overlap = 0;
 };
 
 // Local memory of merge_walk's work-group: the two windows of `tile` keys (plus one; with `stage`
@@ -294,6 +300,9 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
     if (const auto m = knob_choice("CLPRIM_MERGE_ARGS", {"changed", "all"})) p.arg_memo = *m == 0;
     if (const auto k = knob_number("CLPRIM_MERGE_PREFETCH", 0, std::size_t(1) << 30)) p.l2_prefetch = *k;
     if (!two_ranges || !profile.nvidia) p.l2_prefetch = 0;
+    // CLPRIM_MERGE_OVERLAP=<searcher work-groups> (0: the split kernels).
+    if (const auto o = knob_number("CLPRIM_MERGE_OVERLAP", 0, 4096)) p.overlap = *o;
+    if (!two_ranges || p.cpu || p.stream_tiles > 0 || p.walk_per_cu > 0 || (std::uint64_t(n) >> 32) != 0) p.overlap = 0;
     while (p.split_samples > 0 && merge_split_local_bytes(p, kbytes) + merge_split_flag_bytes(p) + 1024 > local)
         p.split_samples /= 2;
     // CLPRIM_MERGE_OPTIONS adds build options (measurements). No register cap: with the full-tile

@@ -290,11 +290,12 @@ inline void merge_tile(__global const SK* ka, __global const V* va, __global con
     }
 }
 
-// merge_global's work for output tile g (merge_path_search.cl's merge_global_split calls it too),
-// the buffers already moved to their offsets.
-inline void merge_global_tile(__global const SK* in, __global const V* vin, __global const SK* in2, __global const V* vin2,
-                              __global SK* out, __global V* vout, const ulong n, const ulong L, const uint out_convert,
-                              __global const ulong* splits, __local ulong* lmem, const ulong g)
+// merge_global's work for output tile g whose outputs take a[a0, a1) of its left run (the buffers
+// already moved to their offsets): merge_global_tile below, merge_overlap.cl.
+inline void merge_global_tile_at(__global const SK* in, __global const V* vin, __global const SK* in2,
+                                 __global const V* vin2, __global SK* out, __global V* vout, const ulong n,
+                                 const ulong L, const uint out_convert, const ulong a0, const ulong a1,
+                                 __local ulong* lmem, const ulong g)
 {
     const uint tile = get_local_size(0) * E;
     const ulong o0 = g * tile;
@@ -305,9 +306,6 @@ inline void merge_global_tile(__global const SK* in, __global const V* vin, __gl
     __global const V* va = vin + base;
     __global const V* vb = RUN_B(vin, vin2, base, la);
     const ulong o1 = min(o0 + tile, n);
-    // The tile ends where the next one starts, unless it ends its pair of runs (all of a used).
-    const ulong a0 = splits[g];
-    const ulong a1 = o1 == base + la + lb ? la : splits[g + 1];
     const ulong b0 = (o0 - base) - a0;
     const uint na = (uint)(a1 - a0);
     const uint total = (uint)(o1 - o0);
@@ -316,6 +314,20 @@ inline void merge_global_tile(__global const SK* in, __global const V* vin, __gl
 #endif
     if (MERGE_FULL_TILES && total == tile) merge_tile(ka, va, kb, vb, out, vout, a0, b0, o0, na, tile, out_convert, lmem, true);
     else merge_tile(ka, va, kb, vb, out, vout, a0, b0, o0, na, total, out_convert, lmem, false);
+}
+
+// merge_global's work for output tile g, its start and end from the partition's splits
+// (merge_path_search.cl's merge_global_split calls it too).
+inline void merge_global_tile(__global const SK* in, __global const V* vin, __global const SK* in2, __global const V* vin2,
+                              __global SK* out, __global V* vout, const ulong n, const ulong L, const uint out_convert,
+                              __global const ulong* splits, __local ulong* lmem, const ulong g)
+{
+    const ulong o0 = g * (get_local_size(0) * E), o1 = min(o0 + get_local_size(0) * E, n);
+    ulong la, lb;
+    const ulong base = pair_of(o0, n, L, &la, &lb);
+    // The tile ends where the next one starts, unless it ends its pair of runs (all of a used).
+    const ulong a1 = o1 == base + la + lb ? la : splits[g + 1];
+    merge_global_tile_at(in, vin, in2, vin2, out, vout, n, L, out_convert, splits[g], a1, lmem, g);
 }
 
 __kernel void merge_global(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,

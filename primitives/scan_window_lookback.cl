@@ -54,19 +54,7 @@
 #define LB_FALLBACK_POLLS 1024
 #endif
 
-// A tile's index in the order the work-groups start (not get_group_id: every tile a look-back
-// waits on has started before it), from the counter status[0] (zero at launch); the tile that
-// takes the last index sets it back to zero for the next launch (every other tile has its index
-// by then). Every work-item calls it (a barrier); the index in all; *id is local scratch.
-inline uint lb_take_tile_index(__global volatile ulong* status, __local uint* id)
-{
-    if (get_local_id(0) == 0) {
-        *id = atomic_inc((__global volatile uint*)status);
-        if (*id == (uint)get_num_groups(0) - 1u) atomic_xchg((__global volatile uint*)status, 0u);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return *id;
-}
+// (lb_take_tile_index, the tile's index in the order the work-groups start: lookback.cl.)
 
 #ifdef LB_FALLBACK_FIRST
 #define LB_WINDOW_FALLBACK_FIRST 1

@@ -1,0 +1,94 @@
+// The public merge's partition overlapped with its merge, in one launch (issue #30). Joined after
+// merge_sort.cl, merge_path_search.cl and lookback.cl (primitives/), built with -DMERGE_TWO_RANGES.
+//
+// The idea: the split pair (merge_partition_search, then merge_global) keeps the DRAM idle while
+// the partition's chains of dependent reads run, although the first tiles need only the first
+// starts. Here work-groups take their indices in the order they start (lb_take_tile_index):
+//  - the first `searchers` are searchers: searcher s finds the tile starts of chunks s,
+//    s + searchers, ... (a chunk: one start per work-item, merge_split_find: brackets from
+//    samples in local memory, then a binary search in a short window) and publishes each start
+//    in its own look-back slot (one 64-bit word: the launch's epoch, a flag, the co-rank; lookback.cl)
+//    as soon as it is found. Chunks are taken in order, so the first tiles can start merging after
+//    one chain of reads, and the other starts are found while they merge.
+//  - every later work-group merges one output tile, in order (index - searchers), as
+//    merge_global does, once the slots of its start and of its end are published.
+// No hang whatever the scheduler does: a merging work-group waits only on searchers (lower indices:
+// they have started), and after MERGE_OVERLAP_POLLS reads of an empty slot it finds its own start
+// and end (merge_path_search_pair over the whole runs, the work-group together), the decoupled
+// fallback's idea (lookback.cl). Co-ranks travel in 32 bits: the host takes this kernel only where
+// the first range is shorter than 2^32.
+#ifndef MERGE_TWO_RANGES
+#error "merge_overlap.cl is the public merge's kernel (-DMERGE_TWO_RANGES)"
+#endif
+#ifndef LB_PREFIX
+#error "merge_overlap.cl needs lookback.cl joined before it"
+#endif
+#ifndef SK_MAX
+#error "merge_overlap.cl is joined after merge_sort.cl and merge_path_search.cl"
+#endif
+
+// Reads of an empty slot before a merging work-group searches for itself (LB_FALLBACK_POLLS 0,
+// CLPRIM_LOOKBACK=fallback in tests: one read, then the fallback wherever a start is missing).
+#ifndef MERGE_OVERLAP_POLLS
+#if LB_FALLBACK_POLLS == 0
+#define MERGE_OVERLAP_POLLS 0
+#else
+#define MERGE_OVERLAP_POLLS 8192
+#endif
+#endif
+
+// status: word 0 the index counter, then one slot per tile start (groups of them). lmem4: the
+// larger of merge_global's tile and the searchers' samples (2 * samples keys, then wg words).
+__kernel void merge_overlap(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
+                            __global const SK* in2, ulong in2_off, __global const V* vin2, ulong vin2_off,
+                            __global SK* out, ulong out_off, __global V* vout, ulong vout_off, ulong n, ulong L,
+                            uint out_convert, __local ulong4* lmem4, ulong groups, uint samples, uint ends,
+                            uint searchers, __global volatile ulong* status, uint epoch)
+{
+    __local uint index;
+    __local ulong cuts[4];
+    __local ulong range[2];
+    __local uint ready;
+    MERGE_ROUND_OFFSETS();
+    const uint lid = get_local_id(0), wg = get_local_size(0);
+    const ulong tile = (ulong)wg * MERGE_ELEMS;
+    __global volatile ulong* slots = status + 1;
+    const uint t = lb_take_tile_index(status, &index);
+    if (t < searchers) {
+        // A searcher: its chunks in turn (every barrier inside is reached by the whole work-group).
+        __local SK* ls = (__local SK*)lmem4;
+        const ulong chunks = (groups + wg - 1) / wg;
+        for (ulong c = t; c < chunks; c += searchers) {
+            ulong lo;
+            const ulong g = merge_split_find(in, in2, n, L, tile, c * wg, groups, samples, ends, ls,
+                                             (__local uint*)(ls + 2 * samples), cuts, 1, 1, in, 0, &lo);
+            if (g != ~(ulong)0) lb64_publish(slots + g, epoch, LB_PREFIX, (uint)lo);
+            barrier(CLK_LOCAL_MEM_FENCE); // the samples' memory is the next chunk's
+        }
+    } else {
+        const ulong g = t - searchers;
+        const ulong o0 = g * tile, o1 = min(o0 + tile, n);
+        // The tile's start and end: slots g and g + 1 (the last tile ends where a does).
+        if (lid == 0) {
+            uint a0 = 0, a1 = (uint)L, polls = 0;
+            bool got0 = false, got1 = o1 == n;
+            while (!(got0 && got1)) {
+                if (!got0) got0 = lb64_read(slots + g, epoch, &a0) != LB_EMPTY;
+                if (!got1) got1 = lb64_read(slots + g + 1, epoch, &a1) != LB_EMPTY;
+                if (got0 && got1) break;
+                if (polls++ >= MERGE_OVERLAP_POLLS) break;
+                LB_BACKOFF();
+            }
+            ready = got0 && got1;
+            range[0] = a0;
+            range[1] = a1;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        ulong a0 = range[0], a1 = range[1];
+        if (!ready) {
+            // The fallback: both co-ranks by the work-group, wg / 2 probes a step each.
+            merge_path_search_pair(in, L, in2, n - L, o0, o1, max(1u, wg / 2), (__local uint*)lmem4, cuts, &a0, &a1);
+        }
+        merge_global_tile_at(in, vin, in2, vin2, out, vout, n, L, out_convert, a0, a1, (__local ulong*)lmem4, g);
+    }
+}
