@@ -300,7 +300,11 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
     if (const auto m = knob_choice("CLPRIM_MERGE_ARGS", {"changed", "all"})) p.arg_memo = *m == 0;
     if (const auto k = knob_number("CLPRIM_MERGE_PREFETCH", 0, std::size_t(1) << 30)) p.l2_prefetch = *k;
     if (!two_ranges || !profile.nvidia) p.l2_prefetch = 0;
+    // The partition overlapped with merging (merge_overlap.cl) on NVIDIA where the walk is not taken:
+    // 16 searchers (H100 measurements in docs/RESULTS.md, "#30 (s9-overlap)").
     // CLPRIM_MERGE_OVERLAP=<searcher work-groups> (0: the split kernels).
+    if (two_ranges && !p.cpu && profile.nvidia && p.walk_per_cu == 0 && p.stream_tiles == 0 && !knob_text("CLPRIM_MERGE_SPLIT"))
+        p.overlap = 16;
     if (const auto o = knob_number("CLPRIM_MERGE_OVERLAP", 0, 4096)) p.overlap = *o;
     if (!two_ranges || p.cpu || p.stream_tiles > 0 || p.walk_per_cu > 0 || (std::uint64_t(n) >> 32) != 0) p.overlap = 0;
     while (p.split_samples > 0 && merge_split_local_bytes(p, kbytes) + merge_split_flag_bytes(p) + 1024 > local)
