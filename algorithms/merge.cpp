@@ -173,7 +173,13 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
                                               : std::string()) +
                                         (pol.cpu ? merge_cpu_options(pol) : merge_split_options(pol) + pol.options) +
                                         (!pol.cpu && pol.l2_prefetch > 0 ? " -DMERGE_L2_PREFETCH=" + std::to_string(pol.l2_prefetch) : std::string()) +
-                                        (overlap ? (profile.nvidia ? " -DLB_NANOSLEEP" : "") + lookback_build_options() : std::string());
+                                        (overlap ? (profile.nvidia ? " -DLB_NANOSLEEP" : "") + lookback_build_options() +
+                                                       " -DMERGE_PATH_IN_FLIGHT=" + std::to_string(pol.overlap_in_flight) +
+                                                       " -DMERGE_SAMPLES_IN_FLIGHT=" + std::to_string(pol.overlap_in_flight) +
+                                                       (profile.nvidia && pol.overlap_regs > 0
+                                                            ? " -cl-nv-maxrregcount=" + std::to_string(pol.overlap_regs)
+                                                            : std::string())
+                                                 : std::string());
             kp = &kernels_for(queue, context, device_id, options, pol.cpu, st, pol);
             if (cacheable && !pol.cpu)
                 last = last_merge_call{context, device_id, n, n1, r.key_type, r.value_type, r.has_values, r.order, fresh, kp, walk_async};

@@ -27,7 +27,15 @@
 #error "merge_path_search.cl needs MERGE_SPLIT_ITEMS"
 #endif
 
-#define MERGE_PATH_IN_FLIGHT 16 // probes one work-item reads before it compares any
+// Reads one work-item has in flight before it uses any: a search step's probes, the samples'
+// loads. Fewer keep the registers down where a kernel holds a search beside a merge
+// (merge_overlap.cl's program: 4).
+#ifndef MERGE_PATH_IN_FLIGHT
+#define MERGE_PATH_IN_FLIGHT 16
+#endif
+#ifndef MERGE_SAMPLES_IN_FLIGHT
+#define MERGE_SAMPLES_IN_FLIGHT 16
+#endif
 #ifndef MERGE_SPLIT_SAMPLES1
 #define MERGE_SPLIT_SAMPLES1 256 // ends = 2: whole-run samples per run for the work-group's piece
 #endif
@@ -149,7 +157,7 @@ inline void merge_path_search_pair(__global const SK* a, const ulong la, __globa
 }
 
 // Every S-th key (S = 2^shift) of a[0, sla) and b[0, slb) into local memory, the work-group
-// together, sixteen reads in flight per work-item: sa[i] = a[iS], sb[k] = b[kS + S - 1] (the keys
+// together, MERGE_SAMPLES_IN_FLIGHT reads in flight per work-item: sa[i] = a[iS], sb[k] = b[kS + S - 1] (the keys
 // merge_path_sample_bracket compares). With `g` (gathered: merge_split_gather's samples of the
 // whole runs at S' = S / 2^gsh, ga = g[0, ...), gb = g[gbo, ...)) they are read from there
 // instead: a[iS] = ga[i 2^gsh], b[kS + S - 1] = gb[(k + 1) 2^gsh - 1]. Ends with a barrier.
@@ -160,17 +168,17 @@ inline void merge_path_load_samples(__global const SK* a, const ulong sla, __glo
     const uint lid = get_local_id(0), wg = get_local_size(0);
     const uint ca = (uint)((sla + ((ulong)1 << shift) - 1) >> shift), cb = (uint)(slb >> shift);
     const ulong last = ((ulong)1 << shift) - 1, glast = ((ulong)1 << gsh) - 1;
-    for (uint i0 = lid; i0 < ca + cb; i0 += 16 * wg) {
-        SK v[16];
+    for (uint i0 = lid; i0 < ca + cb; i0 += MERGE_SAMPLES_IN_FLIGHT * wg) {
+        SK v[MERGE_SAMPLES_IN_FLIGHT];
 #pragma unroll
-        for (uint u = 0; u < 16; ++u) {
+        for (uint u = 0; u < MERGE_SAMPLES_IN_FLIGHT; ++u) {
             const uint i = i0 + u * wg;
             if (i < ca) v[u] = gathered ? g[(ulong)i << gsh] : LOAD_SK(a[(ulong)i << shift]);
             else if (i < ca + cb)
                 v[u] = gathered ? g[gbo + ((ulong)(i - ca) << gsh) + glast] : LOAD_SK(b[((ulong)(i - ca) << shift) + last]);
         }
 #pragma unroll
-        for (uint u = 0; u < 16; ++u) {
+        for (uint u = 0; u < MERGE_SAMPLES_IN_FLIGHT; ++u) {
             const uint i = i0 + u * wg;
             if (i < ca) sa[i] = v[u];
             else if (i < ca + cb) sb[i - ca] = v[u];

@@ -106,6 +106,10 @@ struct merge_policy {
     // merge tiles as their starts appear (0: off). Only where the first range is shorter than 2^32
     // (32-bit co-ranks in the slots). CLPRIM_MERGE_OVERLAP overrides.
     std::size_t overlap = 0;
+    // merge_overlap's program: reads a searcher's work-item has in flight (MERGE_PATH_IN_FLIGHT,
+    // MERGE_SAMPLES_IN_FLIGHT: fewer registers beside the merge) and, on NVIDIA, a register cap
+    // for the whole kernel (-cl-nv-maxrregcount; 0: none). CLPRIM_MERGE_OVERLAP's second and third numbers.
+    std::size_t overlap_in_flight = 4, overlap_regs = 0;
 };
 
 // Local memory of merge_walk's work-group: the two windows of `tile` keys (plus one; with `stage`
@@ -305,7 +309,11 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
     // CLPRIM_MERGE_OVERLAP=<searcher work-groups> (0: the split kernels).
     if (two_ranges && !p.cpu && profile.nvidia && p.walk_per_cu == 0 && p.stream_tiles == 0 && !knob_text("CLPRIM_MERGE_SPLIT"))
         p.overlap = 16;
-    if (const auto o = knob_number("CLPRIM_MERGE_OVERLAP", 0, 4096)) p.overlap = *o;
+    if (const auto o = knob_numbers("CLPRIM_MERGE_OVERLAP", 1, 3, 0, 4096)) { // "searchers[,in_flight[,regs]]"
+        p.overlap = (*o)[0];
+        if (o->size() >= 2) p.overlap_in_flight = std::max<std::size_t>(1, std::min<std::size_t>((*o)[1], 16));
+        if (o->size() >= 3) p.overlap_regs = (*o)[2];
+    }
     if (!two_ranges || p.cpu || p.stream_tiles > 0 || p.walk_per_cu > 0 || (std::uint64_t(n) >> 32) != 0) p.overlap = 0;
     while (p.split_samples > 0 && merge_split_local_bytes(p, kbytes) + merge_split_flag_bytes(p) + 1024 > local)
         p.split_samples /= 2;
