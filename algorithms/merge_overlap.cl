@@ -37,6 +37,16 @@
 #endif
 #endif
 
+// MERGE_OVERLAP_STAMPS (measurements, NVIDIA only: CLPRIM_PTX): the global timer, printed by
+// work-item 0 of searchers 0 and 1 at each chunk's end and of every 512th merging work-group at
+// its start and when its start and end were there, with the polls it took: whether the merges
+// wait on the searchers, and how long a chunk takes while the merges stream.
+#if defined(MERGE_OVERLAP_STAMPS) && defined(CLPRIM_PTX)
+#define MERGE_OVERLAP_NOW(v) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v))
+#else
+#define MERGE_OVERLAP_NOW(v) (v) = 0
+#endif
+
 // status: word 0 the index counter, then one slot per tile start (groups of them). lmem4: the
 // larger of merge_global's tile and the searchers' samples (2 * samples keys, then wg words).
 __kernel void merge_overlap(__global const SK* in, ulong in_off, __global const V* vin, ulong vin_off,
@@ -53,6 +63,8 @@ __kernel void merge_overlap(__global const SK* in, ulong in_off, __global const 
     const uint lid = get_local_id(0), wg = get_local_size(0);
     const ulong tile = (ulong)wg * MERGE_ELEMS;
     __global volatile ulong* slots = status + 1;
+    ulong t0_;
+    MERGE_OVERLAP_NOW(t0_);
     const uint t = lb_take_tile_index(status, &index);
     if (t < searchers) {
         // A searcher: its chunks in turn (every barrier inside is reached by the whole work-group).
@@ -64,6 +76,11 @@ __kernel void merge_overlap(__global const SK* in, ulong in_off, __global const 
                                              (__local uint*)(ls + 2 * samples), cuts, 1, 1, in, 0, &lo);
             if (g != ~(ulong)0) lb64_publish(slots + g, epoch, LB_PREFIX, (uint)lo);
             barrier(CLK_LOCAL_MEM_FENCE); // the samples' memory is the next chunk's
+#if defined(MERGE_OVERLAP_STAMPS) && defined(CLPRIM_PTX)
+            ulong t1_;
+            MERGE_OVERLAP_NOW(t1_);
+            if (lid == 0 && t < 2) printf("overlap searcher %u chunk %lu done %lu ns after its start %lu\n", t, c, t1_ - t0_, t0_);
+#endif
         }
     } else {
         const ulong g = t - searchers;
@@ -82,6 +99,12 @@ __kernel void merge_overlap(__global const SK* in, ulong in_off, __global const 
             ready = got0 && got1;
             range[0] = a0;
             range[1] = a1;
+#if defined(MERGE_OVERLAP_STAMPS) && defined(CLPRIM_PTX)
+            ulong t1_;
+            MERGE_OVERLAP_NOW(t1_);
+            if (g % 512 == 0 || g + 1 == groups)
+                printf("overlap tile %lu start %lu waited %lu ns polls %u ready %d\n", g, t0_, t1_ - t0_, polls, (int)ready);
+#endif
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         ulong a0 = range[0], a1 = range[1];
