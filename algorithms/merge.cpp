@@ -174,8 +174,9 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
                                         (pol.cpu ? merge_cpu_options(pol) : merge_split_options(pol) + pol.options) +
                                         (!pol.cpu && pol.l2_prefetch > 0 ? " -DMERGE_L2_PREFETCH=" + std::to_string(pol.l2_prefetch) : std::string()) +
                                         (overlap ? (profile.nvidia ? " -DLB_NANOSLEEP" : "") + lookback_build_options() +
-                                                       " -DMERGE_PATH_IN_FLIGHT=" + std::to_string(pol.overlap_in_flight) +
-                                                       " -DMERGE_SAMPLES_IN_FLIGHT=" + std::to_string(pol.overlap_in_flight) +
+                                                       " -DMERGE_OVERLAP_PROBES=" + std::to_string(pol.overlap_probes) +
+                                                       " -DMERGE_PATH_IN_FLIGHT=" + std::to_string(pol.overlap_probes) +
+                                                       " -DMERGE_SAMPLES_IN_FLIGHT=" + std::to_string(pol.overlap_samples_in_flight) +
                                                        (profile.nvidia && pol.overlap_regs > 0
                                                             ? " -cl-nv-maxrregcount=" + std::to_string(pol.overlap_regs)
                                                             : std::string())

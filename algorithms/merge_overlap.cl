@@ -6,7 +6,8 @@
 // starts. Here work-groups take their indices in the order they start (lb_take_tile_index):
 //  - the first `searchers` are searchers: searcher s finds the tile starts of chunks s,
 //    s + searchers, ... (a chunk: one start per work-item, merge_split_find: brackets from
-//    samples in local memory, then a binary search in a short window) and publishes each start
+//    samples in local memory, then a search in a short window, MERGE_OVERLAP_PROBES probes a
+//    step) and publishes each start
 //    in its own look-back slot (one 64-bit word: the launch's epoch, a flag, the co-rank; lookback.cl)
 //    as soon as it is found. Chunks are taken in order, so the first tiles can start merging after
 //    one chain of reads, and the other starts are found while they merge.
@@ -25,6 +26,11 @@
 #endif
 #ifndef SK_MAX
 #error "merge_overlap.cl is joined after merge_sort.cl and merge_path_search.cl"
+#endif
+
+// A start's search in its window: probes per step (a work-item's own, read together).
+#ifndef MERGE_OVERLAP_PROBES
+#define MERGE_OVERLAP_PROBES 1
 #endif
 
 // Reads of an empty slot before a merging work-group searches for itself (LB_FALLBACK_POLLS 0,
@@ -73,7 +79,7 @@ __kernel void merge_overlap(__global const SK* in, ulong in_off, __global const 
         for (ulong c = t; c < chunks; c += searchers) {
             ulong lo;
             const ulong g = merge_split_find(in, in2, n, L, tile, c * wg, groups, samples, ends, ls,
-                                             (__local uint*)(ls + 2 * samples), cuts, 1, 1, in, 0, &lo);
+                                             (__local uint*)(ls + 2 * samples), cuts, MERGE_OVERLAP_PROBES, 1, in, 0, &lo);
             if (g != ~(ulong)0) lb64_publish(slots + g, epoch, LB_PREFIX, (uint)lo);
             barrier(CLK_LOCAL_MEM_FENCE); // the samples' memory is the next chunk's
 #if defined(MERGE_OVERLAP_STAMPS) && defined(CLPRIM_PTX)

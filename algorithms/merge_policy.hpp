@@ -106,10 +106,12 @@ struct merge_policy {
     // merge tiles as their starts appear (0: off). Only where the first range is shorter than 2^32
     // (32-bit co-ranks in the slots). CLPRIM_MERGE_OVERLAP overrides.
     std::size_t overlap = 0;
-    // merge_overlap's program: reads a searcher's work-item has in flight (MERGE_PATH_IN_FLIGHT,
-    // MERGE_SAMPLES_IN_FLIGHT: fewer registers beside the merge) and, on NVIDIA, a register cap
-    // for the whole kernel (-cl-nv-maxrregcount; 0: none). CLPRIM_MERGE_OVERLAP's second and third numbers.
-    std::size_t overlap_in_flight = 4, overlap_regs = 0;
+    // merge_overlap's searchers: probes per step of a start's search in its window (a work-item's
+    // own, all in flight together: fewer dependent round trips, each slow while the merges stream),
+    // on NVIDIA a register cap for the whole kernel (-cl-nv-maxrregcount, 0: none; the merge
+    // needs 56, the searchers' loads more), and the samples' loads a work-item has in flight.
+    // CLPRIM_MERGE_OVERLAP's second to fourth numbers.
+    std::size_t overlap_probes = 1, overlap_regs = 0, overlap_samples_in_flight = 8;
 };
 
 // Local memory of merge_walk's work-group: the two windows of `tile` keys (plus one; with `stage`
@@ -309,10 +311,11 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
     // CLPRIM_MERGE_OVERLAP=<searcher work-groups> (0: the split kernels).
     if (two_ranges && !p.cpu && profile.nvidia && p.walk_per_cu == 0 && p.stream_tiles == 0 && !knob_text("CLPRIM_MERGE_SPLIT"))
         p.overlap = 16;
-    if (const auto o = knob_numbers("CLPRIM_MERGE_OVERLAP", 1, 3, 0, 4096)) { // "searchers[,in_flight[,regs]]"
+    if (const auto o = knob_numbers("CLPRIM_MERGE_OVERLAP", 1, 4, 0, 4096)) { // "searchers[,probes[,regs[,sample loads]]]"
         p.overlap = (*o)[0];
-        if (o->size() >= 2) p.overlap_in_flight = std::max<std::size_t>(1, std::min<std::size_t>((*o)[1], 16));
+        if (o->size() >= 2) p.overlap_probes = std::max<std::size_t>(1, std::min<std::size_t>((*o)[1], 16));
         if (o->size() >= 3) p.overlap_regs = (*o)[2];
+        if (o->size() >= 4) p.overlap_samples_in_flight = std::max<std::size_t>(1, std::min<std::size_t>((*o)[3], 16));
     }
     if (!two_ranges || p.cpu || p.stream_tiles > 0 || p.walk_per_cu > 0 || (std::uint64_t(n) >> 32) != 0) p.overlap = 0;
     while (p.split_samples > 0 && merge_split_local_bytes(p, kbytes) + merge_split_flag_bytes(p) + 1024 > local)
