@@ -33,6 +33,12 @@
 #define MERGE_OVERLAP_PROBES 1
 #endif
 
+// MERGE_OVERLAP_LIGHT=1 (measurements): searchers and fallback by plain binary searches (no samples):
+// whether the kernel's registers, not the searches, decide its speed.
+#ifndef MERGE_OVERLAP_LIGHT
+#define MERGE_OVERLAP_LIGHT 0
+#endif
+
 // Reads of an empty slot before a merging work-group searches for itself (LB_FALLBACK_POLLS 0,
 // CLPRIM_LOOKBACK=fallback in tests: one read, then the fallback wherever a start is missing).
 #ifndef MERGE_OVERLAP_POLLS
@@ -77,10 +83,16 @@ __kernel void merge_overlap(__global const SK* in, ulong in_off, __global const 
         __local SK* ls = (__local SK*)lmem4;
         const ulong chunks = (groups + wg - 1) / wg;
         for (ulong c = t; c < chunks; c += searchers) {
+#if MERGE_OVERLAP_LIGHT
+            // (measurements) one plain binary search per start: few registers, 26 round trips at 2^26
+            const ulong g = c * wg + lid;
+            if (g < groups) lb64_publish(slots + g, epoch, LB_PREFIX, (uint)co_rank(in, L, in2, n - L, g * tile));
+#else
             ulong lo;
             const ulong g = merge_split_find(in, in2, n, L, tile, c * wg, groups, samples, ends, ls,
                                              (__local uint*)(ls + 2 * samples), cuts, MERGE_OVERLAP_PROBES, 1, in, 0, &lo);
             if (g != ~(ulong)0) lb64_publish(slots + g, epoch, LB_PREFIX, (uint)lo);
+#endif
             barrier(CLK_LOCAL_MEM_FENCE); // the samples' memory is the next chunk's
 #if defined(MERGE_OVERLAP_STAMPS) && defined(CLPRIM_PTX)
             ulong t1_;
@@ -115,8 +127,17 @@ __kernel void merge_overlap(__global const SK* in, ulong in_off, __global const 
         barrier(CLK_LOCAL_MEM_FENCE);
         ulong a0 = range[0], a1 = range[1];
         if (!ready) {
+#if MERGE_OVERLAP_LIGHT
+            // (measurements) the fallback by two work-items' binary searches
+            barrier(CLK_LOCAL_MEM_FENCE); // every work-item has read range
+            if (lid < 2) range[lid] = co_rank(in, L, in2, n - L, lid ? o1 : o0);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            a0 = range[0];
+            a1 = range[1];
+#else
             // The fallback: both co-ranks by the work-group, wg / 2 probes a step each.
             merge_path_search_pair(in, L, in2, n - L, o0, o1, max(1u, wg / 2), (__local uint*)lmem4, cuts, &a0, &a1);
+#endif
         }
         merge_global_tile_at(in, vin, in2, vin2, out, vout, n, L, out_convert, a0, a1, (__local ulong*)lmem4, g);
     }
