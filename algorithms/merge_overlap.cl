@@ -39,6 +39,14 @@
 #define MERGE_OVERLAP_LIGHT 0
 #endif
 
+// How a work-group learns its role: 1, an index taken from status[0] as it starts (a merge only
+// ever waits on searchers that have started); 0, its group id (no atomic at every work-group's
+// start: the merges' first loads go out at once; a searcher that has not started yet only sends
+// the merges that wait on it to their fallback).
+#ifndef MERGE_OVERLAP_TICKET
+#define MERGE_OVERLAP_TICKET 1
+#endif
+
 // Reads of an empty slot before a merging work-group searches for itself (LB_FALLBACK_POLLS 0,
 // CLPRIM_LOOKBACK=fallback in tests: one read, then the fallback wherever a start is missing).
 #ifndef MERGE_OVERLAP_POLLS
@@ -77,7 +85,12 @@ __kernel void merge_overlap(__global const SK* in, ulong in_off, __global const 
     __global volatile ulong* slots = status + 1;
     ulong t0_;
     MERGE_OVERLAP_NOW(t0_);
+#if MERGE_OVERLAP_TICKET
     const uint t = lb_take_tile_index(status, &index);
+#else
+    (void)index;
+    const uint t = get_group_id(0);
+#endif
     if (t < searchers) {
         // A searcher: its chunks in turn (every barrier inside is reached by the whole work-group).
         __local SK* ls = (__local SK*)lmem4;
