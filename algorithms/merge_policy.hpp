@@ -306,11 +306,19 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
     if (const auto m = knob_choice("CLPRIM_MERGE_ARGS", {"changed", "all"})) p.arg_memo = *m == 0;
     if (const auto k = knob_number("CLPRIM_MERGE_PREFETCH", 0, std::size_t(1) << 30)) p.l2_prefetch = *k;
     if (!two_ranges || !profile.nvidia) p.l2_prefetch = 0;
-    // The partition overlapped with merging (merge_overlap.cl) on NVIDIA where the walk is not taken:
-    // 16 searchers (H100 measurements in docs/RESULTS.md, "#30 (s9-overlap)").
-    // CLPRIM_MERGE_OVERLAP=<searcher work-groups> (0: the split kernels).
-    if (two_ranges && !p.cpu && profile.nvidia && p.walk_per_cu == 0 && p.stream_tiles == 0 && !knob_text("CLPRIM_MERGE_SPLIT"))
-        p.overlap = 16;
+    // The partition overlapped with merging (merge_overlap.cl) on NVIDIA for 32-bit keys alone where
+    // the walk is not taken: 32 searchers, binary window searches, the kernel capped at 64
+    // registers (the merge's 56 and four work-groups an SM: uncapped the searchers' code takes it
+    // to 130 and one), the samples' loads one at a time (fewer registers to spill).
+    // H100, 2^26 uint: kernel 0.2109 ms against the split pair's 0.2155 (docs/RESULTS.md,
+    // "#30 (s9-overlap)").
+    if (two_ranges && !p.cpu && profile.nvidia && p.walk_per_cu == 0 && p.stream_tiles == 0 && vbytes == 0 && kbytes == 4 &&
+        !knob_text("CLPRIM_MERGE_SPLIT")) {
+        p.overlap = 32;
+        p.overlap_probes = 1;
+        p.overlap_regs = 64;
+        p.overlap_samples_in_flight = 1;
+    }
     if (const auto o = knob_numbers("CLPRIM_MERGE_OVERLAP", 1, 4, 0, 4096)) { // "searchers[,probes[,regs[,sample loads]]]"
         p.overlap = (*o)[0];
         if (o->size() >= 2) p.overlap_probes = std::max<std::size_t>(1, std::min<std::size_t>((*o)[1], 16));

@@ -55,6 +55,9 @@ BOOST_AUTO_TEST_CASE(tiny_tiles)
     env_override tune("CLPRIM_MERGE_GPU_TUNE", "4,3");
     for (const char* lookback : {"wait", "fallback"})
         for (const char* searchers : {"1", "2,3", "7,7,0,1", "4096,1,0,16"}) {
+            // (the fallback on two of the shapes: fewer programs to build)
+            if (std::strcmp(lookback, "fallback") == 0 && (std::strcmp(searchers, "2,3") == 0 || std::strcmp(searchers, "4096,1,0,16") == 0))
+                continue;
             env_override lb("CLPRIM_LOOKBACK", lookback);
             env_override o("CLPRIM_MERGE_OVERLAP", searchers);
             overlap_matrix(queue, std::strcmp(searchers, "2,3") == 0 || std::strcmp(searchers, "7,7,0,1") == 0);
