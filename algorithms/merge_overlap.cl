@@ -74,7 +74,7 @@ __kernel void merge_overlap(__global const SK* in, ulong in_off, __global const 
                             __global const SK* in2, ulong in2_off, __global const V* vin2, ulong vin2_off,
                             __global SK* out, ulong out_off, __global V* vout, ulong vout_off, ulong n, ulong L,
                             uint out_convert, __local ulong4* lmem4, ulong groups, uint samples, uint ends,
-                            uint searchers, __global volatile ulong* status, uint epoch)
+                            uint searchers, __global volatile ulong* status, uint epoch, uint eager)
 {
     __local uint index;
     __local ulong cuts[4];
@@ -96,6 +96,18 @@ __kernel void merge_overlap(__global const SK* in, ulong in_off, __global const 
         // A searcher: its chunks in turn (every barrier inside is reached by the whole work-group).
         __local SK* ls = (__local SK*)lmem4;
         const ulong chunks = (groups + wg - 1) / wg;
+        // Only the first `eager` searchers start at once: the first chunk's chain of reads is
+        // shorter with fewer reads beside it, and the merges wait on it alone. The others start
+        // when its last start is out (or after MERGE_OVERLAP_POLLS reads: a delay, never a wait
+        // on which anything depends); their chunks are needed a few chunks later.
+        if (t >= eager && t < chunks) {
+            if (lid == 0) {
+                uint x, polls = 0;
+                while (lb64_read(slots + min(groups, (ulong)wg) - 1, epoch, &x) == LB_EMPTY && polls++ < MERGE_OVERLAP_POLLS)
+                    LB_BACKOFF();
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
         for (ulong c = t; c < chunks; c += searchers) {
 #if MERGE_OVERLAP_LIGHT
             // (measurements) one plain binary search per start: few registers, 26 round trips at 2^26

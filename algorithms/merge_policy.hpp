@@ -112,6 +112,9 @@ struct merge_policy {
     // needs 56, the searchers' loads more), and the samples' loads a work-item has in flight.
     // CLPRIM_MERGE_OVERLAP's second to fourth numbers.
     std::size_t overlap_probes = 1, overlap_regs = 0, overlap_samples_in_flight = 8;
+    // merge_overlap's searchers that start at once (the others when the first chunk is out; 0: all).
+    // CLPRIM_MERGE_OVERLAP's fifth number.
+    std::size_t overlap_eager = 0;
 };
 
 // Local memory of merge_walk's work-group: the two windows of `tile` keys (plus one; with `stage`
@@ -312,18 +315,22 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
     // to 130 and one), the samples' loads one at a time (fewer registers to spill).
     // H100, 2^26 uint: kernel 0.2109 ms against the split pair's 0.2155 (docs/RESULTS.md,
     // "#30 (s9-overlap)").
-    if (two_ranges && !p.cpu && profile.nvidia && p.walk_per_cu == 0 && p.stream_tiles == 0 && vbytes == 0 && kbytes == 4 &&
+    // merge_by_key of 32-bit keys and values takes it too, uncapped (the merge itself needs more than
+    // 64 registers there; uint -> uint 2^26: 0.4034 ms against 0.4134-0.4139, 2^24 0.1285 against 0.1323-0.1399).
+    if (two_ranges && !p.cpu && profile.nvidia && p.walk_per_cu == 0 && p.stream_tiles == 0 && kbytes == 4 && vbytes <= 4 &&
         !knob_text("CLPRIM_MERGE_SPLIT")) {
         p.overlap = 32;
         p.overlap_probes = 1;
-        p.overlap_regs = 64;
+        p.overlap_regs = vbytes == 0 ? 64 : 0;
         p.overlap_samples_in_flight = 1;
+        p.overlap_eager = 8;
     }
-    if (const auto o = knob_numbers("CLPRIM_MERGE_OVERLAP", 1, 4, 0, 4096)) { // "searchers[,probes[,regs[,sample loads]]]"
+    if (const auto o = knob_numbers("CLPRIM_MERGE_OVERLAP", 1, 5, 0, 4096)) { // "searchers[,probes[,regs[,sample loads[,eager]]]]"
         p.overlap = (*o)[0];
         if (o->size() >= 2) p.overlap_probes = std::max<std::size_t>(1, std::min<std::size_t>((*o)[1], 16));
         if (o->size() >= 3) p.overlap_regs = (*o)[2];
         if (o->size() >= 4) p.overlap_samples_in_flight = std::max<std::size_t>(1, std::min<std::size_t>((*o)[3], 16));
+        if (o->size() >= 5) p.overlap_eager = (*o)[4];
     }
     if (!two_ranges || p.cpu || p.stream_tiles > 0 || p.walk_per_cu > 0 || (std::uint64_t(n) >> 32) != 0) p.overlap = 0;
     while (p.split_samples > 0 && merge_split_local_bytes(p, kbytes) + merge_split_flag_bytes(p) + 1024 > local)

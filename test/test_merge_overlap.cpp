@@ -47,20 +47,20 @@ BOOST_FIXTURE_TEST_SUITE(merge_overlap, fixture)
 
 // Tiles of 4 x 3: one searcher for every chunk (its chunks in turn), two, seven, and more than
 // there are chunks, binary and 3- and 7-probe steps in the windows, the samples' loads 8 (the
-// default), 1 and 16 at a time; the starts waited for (the default) and missing ones searched by the merging
+// default), 1 and 16 at a time, all searchers starting at once or only the first one or two; the starts waited for (the default) and missing ones searched by the merging
 // work-groups themselves (the fallback).
 BOOST_AUTO_TEST_CASE(tiny_tiles)
 {
     env_override path("CLPRIM_MERGE_PATH", "gpu");
     env_override tune("CLPRIM_MERGE_GPU_TUNE", "4,3");
     for (const char* lookback : {"wait", "fallback"})
-        for (const char* searchers : {"1", "2,3", "7,7,0,1", "4096,1,0,16"}) {
+        for (const char* searchers : {"1", "2,3", "7,7,0,1,2", "4096,1,0,16,1"}) {
             // (the fallback on two of the shapes: fewer programs to build)
-            if (std::strcmp(lookback, "fallback") == 0 && (std::strcmp(searchers, "2,3") == 0 || std::strcmp(searchers, "4096,1,0,16") == 0))
+            if (std::strcmp(lookback, "fallback") == 0 && (std::strcmp(searchers, "2,3") == 0 || std::strcmp(searchers, "4096,1,0,16,1") == 0))
                 continue;
             env_override lb("CLPRIM_LOOKBACK", lookback);
             env_override o("CLPRIM_MERGE_OVERLAP", searchers);
-            overlap_matrix(queue, std::strcmp(searchers, "2,3") == 0 || std::strcmp(searchers, "7,7,0,1") == 0);
+            overlap_matrix(queue, std::strcmp(searchers, "2,3") == 0 || std::strcmp(searchers, "7,7,0,1,2") == 0);
         }
 }
 
