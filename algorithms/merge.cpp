@@ -230,11 +230,14 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
             const std::size_t local = round_up(std::max(merge_round_local_bytes(tile, kbytes, vbytes), 2 * samples * kbytes + wg * 4), 32);
             const lookback_slots slots = take_lookback_slots(queue, 1 + groups);
             if (!pol.arg_memo) k.overlap_args.valid = false;
-            launch_memo(queue, k.overlap, &k.overlap_args, (searchers + groups) * wg, wg, aa.k, cl_ulong(aa.koff), aa.v,
-                        cl_ulong(aa.voff), bb.k, cl_ulong(bb.koff), bb.v, cl_ulong(bb.voff), dst.k, cl_ulong(dst.koff), dst.v,
-                        cl_ulong(dst.voff), cl_ulong(n), cl_ulong(n1), cl_uint(1), local_bytes{local}, cl_ulong(groups),
-                        cl_uint(samples), cl_uint(pol.split_ends), cl_uint(searchers), slots.buffer, cl_uint(slots.epoch),
-                        cl_uint(pol.overlap_eager > 0 ? pol.overlap_eager : searchers));
+            // (CLPRIM_MERGE_OVERLAP_TWICE=1, measurements: the same launch again with the same epoch,
+            // whose merges find every start published: the merge's own time in this kernel)
+            for (int twice = pol.overlap_twice ? 2 : 1; twice > 0; --twice)
+                launch_memo(queue, k.overlap, &k.overlap_args, (searchers + groups) * wg, wg, aa.k, cl_ulong(aa.koff), aa.v,
+                            cl_ulong(aa.voff), bb.k, cl_ulong(bb.koff), bb.v, cl_ulong(bb.voff), dst.k, cl_ulong(dst.koff), dst.v,
+                            cl_ulong(dst.voff), cl_ulong(n), cl_ulong(n1), cl_uint(1), local_bytes{local}, cl_ulong(groups),
+                            cl_uint(samples), cl_uint(pol.split_ends), cl_uint(searchers), slots.buffer, cl_uint(slots.epoch),
+                            cl_uint(pol.overlap_eager > 0 ? pol.overlap_eager : searchers));
             return;
         }
         const std::size_t wg = std::min(stream ? pol.round_group : pol.group, k.round_wg);

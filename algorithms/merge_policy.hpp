@@ -115,6 +115,7 @@ struct merge_policy {
     // merge_overlap's searchers that start at once (the others when the first chunk is out; 0: all).
     // CLPRIM_MERGE_OVERLAP's fifth number.
     std::size_t overlap_eager = 0;
+    bool overlap_twice = false; // CLPRIM_MERGE_OVERLAP_TWICE=1 (measurements, merge.cpp)
 };
 
 // Local memory of merge_walk's work-group: the two windows of `tile` keys (plus one; with `stage`
@@ -323,7 +324,6 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
         p.overlap_probes = 1;
         p.overlap_regs = vbytes == 0 ? 64 : 0;
         p.overlap_samples_in_flight = 1;
-        p.overlap_eager = 8;
     }
     if (const auto o = knob_numbers("CLPRIM_MERGE_OVERLAP", 1, 5, 0, 4096)) { // "searchers[,probes[,regs[,sample loads[,eager]]]]"
         p.overlap = (*o)[0];
@@ -332,6 +332,7 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
         if (o->size() >= 4) p.overlap_samples_in_flight = std::max<std::size_t>(1, std::min<std::size_t>((*o)[3], 16));
         if (o->size() >= 5) p.overlap_eager = (*o)[4];
     }
+    if (const auto t = knob_number("CLPRIM_MERGE_OVERLAP_TWICE", 0, 1)) p.overlap_twice = *t == 1;
     if (!two_ranges || p.cpu || p.stream_tiles > 0 || p.walk_per_cu > 0 || (std::uint64_t(n) >> 32) != 0) p.overlap = 0;
     while (p.split_samples > 0 && merge_split_local_bytes(p, kbytes) + merge_split_flag_bytes(p) + 1024 > local)
         p.split_samples /= 2;
