@@ -109,6 +109,18 @@ __kernel void merge_overlap(__global const SK* in, ulong in_off, __global const 
             barrier(CLK_LOCAL_MEM_FENCE);
         }
         for (ulong c = t; c < chunks; c += searchers) {
+#ifdef MERGE_OVERLAP_SKIP_DONE
+            // (measurements, with CLPRIM_MERGE_OVERLAP_TWICE: the second launch's searchers skip
+            // chunks already published, so that it times the merges alone)
+            if (lid == 0) {
+                uint x;
+                ready = lb64_read(slots + min(groups, (c + 1) * wg) - 1, epoch, &x) != LB_EMPTY;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            const bool done_ = ready;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (done_) continue;
+#endif
 #if MERGE_OVERLAP_LIGHT
             // (measurements) one plain binary search per start: few registers, 26 round trips at 2^26
             const ulong g = c * wg + lid;
