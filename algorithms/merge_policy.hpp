@@ -313,8 +313,8 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
     // The partition overlapped with merging (merge_overlap.cl) on NVIDIA for 32-bit keys alone where
     // the walk is not taken: 32 searchers, binary window searches, the kernel capped at 64
     // registers (the merge's 56 and four work-groups an SM: uncapped the searchers' code takes it
-    // to 130 and one), the samples' loads one at a time (fewer registers to spill).
-    // H100, 2^26 uint: kernel 0.2109 ms against the split pair's 0.2155 (docs/RESULTS.md,
+    // to 130 and one), the samples' loads four at a time, every searcher at once.
+    // H100, 2^26 uint: kernel 0.2105-0.2127 ms against the split pair's 0.2154-0.2158 (docs/RESULTS.md,
     // "#30 (s9-overlap)").
     // merge_by_key of 32-bit keys and values takes it too, uncapped (the merge itself needs more than
     // 64 registers there; uint -> uint 2^26: 0.4034 ms against 0.4134-0.4139, 2^24 0.1285 against 0.1323-0.1399).
@@ -323,7 +323,7 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
         p.overlap = 32;
         p.overlap_probes = 1;
         p.overlap_regs = vbytes == 0 ? 64 : 0;
-        p.overlap_samples_in_flight = 1;
+        p.overlap_samples_in_flight = 4;
     }
     if (const auto o = knob_numbers("CLPRIM_MERGE_OVERLAP", 1, 5, 0, 4096)) { // "searchers[,probes[,regs[,sample loads[,eager]]]]"
         p.overlap = (*o)[0];
