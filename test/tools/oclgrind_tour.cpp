@@ -322,6 +322,37 @@ int main(int argc, char** argv)
             knob p("CLPRIM_MERGE_PATH", path);
             step(std::string("merge ") + path, [&] { sort_keys_and_pairs<cl_uint>(q, n, sa::merge, std::string("merge ") + path); });
         }
+        // The public merge's partition overlapped with merging (merge_overlap.cl): tiles of 4 x 3
+        // keys (chunks of four starts), one and three searchers, binary and 3-probe windows, the
+        // starts waited for and the fallback; keys and uint values, against std::merge.
+        for (const char* overlap : {"1", "3,3,0,1", "2,1,0,4,1"})
+            for (const char* lookback : {"wait", "fallback"}) {
+                knob p("CLPRIM_MERGE_PATH", "gpu"), tune("CLPRIM_MERGE_GPU_TUNE", "4,3"), o("CLPRIM_MERGE_OVERLAP", overlap),
+                    lb("CLPRIM_LOOKBACK", lookback);
+                const std::string label = std::string("merge overlap ") + overlap + " " + lookback;
+                step(label, [&] {
+                    auto a = tour_data<cl_uint>(n / 3, 8, 1000), b = tour_data<cl_uint>(n - n / 3, 9, 1000);
+                    std::sort(a.begin(), a.end());
+                    std::sort(b.begin(), b.end());
+                    std::vector<cl_uint> va(a.size()), vb(b.size());
+                    for (std::size_t i = 0; i < va.size(); ++i) va[i] = cl_uint(i);
+                    for (std::size_t i = 0; i < vb.size(); ++i) vb[i] = cl_uint(va.size() + i);
+                    std::vector<std::pair<cl_uint, cl_uint>> pa, pb, expect(n);
+                    for (std::size_t i = 0; i < a.size(); ++i) pa.emplace_back(a[i], va[i]);
+                    for (std::size_t i = 0; i < b.size(); ++i) pb.emplace_back(b[i], vb[i]);
+                    std::merge(pa.begin(), pa.end(), pb.begin(), pb.end(), expect.begin(),
+                               [](const auto& x, const auto& y) { return x.first < y.first; });
+                    std::vector<cl_uint> ek(n), ev(n);
+                    for (std::size_t i = 0; i < n; ++i) ek[i] = expect[i].first, ev[i] = expect[i].second;
+                    bc::vector<cl_uint> da(a.begin(), a.end(), q), db(b.begin(), b.end(), q), dva(va.begin(), va.end(), q),
+                        dvb(vb.begin(), vb.end(), q), out(n, q.get_context()), vout(n, q.get_context());
+                    clprim::merge(da.begin(), da.end(), db.begin(), db.end(), out.begin(), q);
+                    check(host(out, q) == ek, label + " keys");
+                    clprim::merge_by_key(da.begin(), da.end(), dva.begin(), db.begin(), db.end(), dvb.begin(), out.begin(),
+                                         vout.begin(), q);
+                    check(host(out, q) == ek && host(vout, q) == ev, label + " pairs");
+                });
+            }
         const char* bitonic_names[] = {"global", "local", "fused", "transpose"};
         for (const char* path : {"cpu", "gpu"}) {
             knob p("CLPRIM_BITONIC_PATH", path);
