@@ -5,19 +5,22 @@
 // the partition's chains of dependent reads run, although the first tiles need only the first
 // starts. Here the work-groups take roles by their group id:
 //  - the first `searchers` are searchers: searcher s finds the tile starts of chunks s,
-//    s + searchers, ... (a chunk: one start per work-item, merge_split_find: brackets from
-//    samples in local memory, then a search in a short window, MERGE_OVERLAP_PROBES probes a
-//    step) and publishes each start
-//    in its own look-back slot (one 64-bit word: the launch's epoch, a flag, the co-rank; lookback.cl)
-//    as soon as it is found. Chunks are taken in order, so the first tiles can start merging after
-//    one chain of reads, and the other starts are found while they merge.
-//  - every later work-group merges one output tile, in order (index - searchers), as
-//    merge_global does, once the slots of its start and of its end are published.
+//    s + searchers, ... (a chunk: one start per work-item; merge_split_find: brackets from samples
+//    in local memory, then a search in a short window, MERGE_OVERLAP_PROBES probes a step) and
+//    publishes each start in its own look-back slot (one 64-bit word: the launch's epoch, a flag,
+//    the co-rank; lookback.cl) as soon as it is found. Chunks are taken in order, so the first
+//    tiles can start merging after one chain of reads, and the other starts are found while
+//    they merge.
+//  - every later work-group merges output tile (group id - searchers), as merge_global does, once
+//    the slots of its start and of its end are published.
 // No hang whatever the scheduler does: a merging work-group waits only on searchers (lower group
 // ids, which GPUs start first), and after MERGE_OVERLAP_POLLS reads of an empty slot it finds its
-// own start and end (merge_path_search_pair over the whole runs, the work-group together), the decoupled
-// fallback's idea (lookback.cl). Co-ranks travel in 32 bits: the host takes this kernel only where
-// the first range is shorter than 2^32.
+// own start and end (merge_path_search_pair over the whole runs, the work-group together), the
+// decoupled fallback's idea (lookback.cl). Co-ranks travel in 32 bits: the host takes this kernel
+// only where the merge is shorter than 2^32. The host caps the kernel's registers on NVIDIA
+// (merge_policy::overlap_regs): the searchers' code would otherwise take it to ~130 registers and
+// leave one merging work-group an SM instead of four.
+// H100, 2^26 uint: 0.2105-0.2127 ms against the split pair's 0.2155 (docs/RESULTS.md, "#30 (s9-overlap)").
 #ifndef MERGE_TWO_RANGES
 #error "merge_overlap.cl is the public merge's kernel (-DMERGE_TWO_RANGES)"
 #endif
