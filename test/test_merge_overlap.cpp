@@ -39,6 +39,8 @@ void overlap_matrix(bc::command_queue& q, bool other_types)
     check_pairs<cl_uint, cl_uint>(4095, 4097, distribution::few_distinct, order_t::descending, q);
     check_pairs<cl_ulong, cl_uint>(3001, 1000, distribution::random, order_t::ascending, q);
     check_pairs<cl_float, cl_ulong>(73, 36, distribution::float_specials, order_t::ascending, q);
+    check_pairs<cl_uint, cl_uchar>(1000, 3001, distribution::few_distinct, order_t::ascending, q);
+    check_pairs<cl_int, cl_ushort>(3001, 777, distribution::random, order_t::descending, q);
 }
 
 } // namespace
@@ -82,7 +84,7 @@ BOOST_AUTO_TEST_CASE(searcher_modes)
 }
 
 // The default shape (256 x 17 for 32-bit keys where the device allows): larger merges, several
-// searchers, both lookback modes; keys and values.
+// searchers, both lookback modes; keys and values; then the policy's own choice, no knob.
 BOOST_AUTO_TEST_CASE(default_shape)
 {
     env_override path("CLPRIM_MERGE_PATH", "gpu");
@@ -96,6 +98,14 @@ BOOST_AUTO_TEST_CASE(default_shape)
             check_merge<cl_uint>(big / 2 + 1, 7, distribution::random, order_t::ascending, queue);
             check_pairs<cl_uint, cl_uint>(big / 4 + 1, big / 3, distribution::few_distinct, order_t::ascending, queue);
         }
+    // The policy's own choice (on NVIDIA: this kernel for 32-bit keys past the walk's sizes and for
+    // 32-bit keys with values up to 4 bytes), no knob.
+    env_override none("CLPRIM_MERGE_OVERLAP", nullptr);
+    check_merge<cl_uint>(big, big - 5, distribution::few_distinct, order_t::descending, queue);
+    check_merge<cl_float>(big / 2, big / 2 + 1, distribution::float_specials, order_t::ascending, queue);
+    check_pairs<cl_uint, cl_uchar>(4097, 65537, distribution::random, order_t::ascending, queue);
+    check_pairs<cl_float, cl_ushort>(30011, 1000, distribution::float_specials, order_t::descending, queue);
+    check_pairs<cl_int, cl_float>(big / 8, big / 8 + 7, distribution::few_distinct, order_t::ascending, queue);
 }
 
 // The look-back epoch wraps between two calls (the slots are zero-filled then); the calls
