@@ -51,6 +51,12 @@
 #define MERGE_OVERLAP_TICKET 0
 #endif
 
+// MERGE_OVERLAP_EACH=1: every merging work-item reads its tile's two slots itself (see the kernel);
+// 0: work-item 0 reads them and passes them on through local memory and a barrier.
+#ifndef MERGE_OVERLAP_EACH
+#define MERGE_OVERLAP_EACH 0
+#endif
+
 // Reads of an empty slot before a merging work-group searches for itself (LB_FALLBACK_POLLS 0,
 // CLPRIM_LOOKBACK=fallback in tests: one read, then the fallback wherever a start is missing).
 #ifndef MERGE_OVERLAP_POLLS
@@ -145,6 +151,25 @@ __kernel void merge_overlap(__global const SK* in, ulong in_off, __global const 
         const ulong g = t - searchers;
         const ulong o0 = g * tile, o1 = min(o0 + tile, n);
         // The tile's start and end: slots g and g + 1 (the last tile ends where a does).
+#if MERGE_OVERLAP_EACH
+        // Every work-item reads them itself (as merge_global's read the splits): no barrier before
+        // the tile's loads. A work-item that finds one still empty after MERGE_OVERLAP_POLLS reads
+        // searches both itself (binary, no barrier); every work-item ends with the same co-ranks.
+        ulong a0, a1;
+        {
+            uint x0 = 0, x1 = (uint)L, polls = 0;
+            bool got0 = false, got1 = o1 == n;
+            while (!(got0 && got1)) {
+                if (!got0) got0 = lb64_read(slots + g, epoch, &x0) != LB_EMPTY;
+                if (!got1) got1 = lb64_read(slots + g + 1, epoch, &x1) != LB_EMPTY;
+                if (got0 && got1) break;
+                if (polls++ >= MERGE_OVERLAP_POLLS) break;
+                LB_BACKOFF();
+            }
+            a0 = got0 ? x0 : co_rank(in, L, in2, n - L, o0);
+            a1 = got1 ? x1 : co_rank(in, L, in2, n - L, o1);
+        }
+#else
         if (lid == 0) {
             uint a0 = 0, a1 = (uint)L, polls = 0;
             bool got0 = false, got1 = o1 == n;
@@ -180,6 +205,7 @@ __kernel void merge_overlap(__global const SK* in, ulong in_off, __global const 
             merge_path_search_pair(in, L, in2, n - L, o0, o1, max(1u, wg / 2), (__local uint*)lmem4, cuts, &a0, &a1);
 #endif
         }
+#endif
         merge_global_tile_at(in, vin, in2, vin2, out, vout, n, L, out_convert, a0, a1, (__local ulong*)lmem4, g);
     }
 }
