@@ -51,8 +51,10 @@
 #define MERGE_OVERLAP_TICKET 0
 #endif
 
-// MERGE_OVERLAP_EACH=1: every merging work-item reads its tile's two slots itself (see the kernel);
-// 0: work-item 0 reads them and passes them on through local memory and a barrier.
+// MERGE_OVERLAP_EACH=1 (measurements): every merging work-item reads its tile's two slots itself
+// (see the kernel); 0: work-item 0 reads them and passes them on through local memory and a
+// barrier. H100, 2^26 uint: 0.2224-0.2228 ms with 1, 0.2122 with 0 (the per-work-item fallback's
+// code costs the merge more than the barrier it saves).
 #ifndef MERGE_OVERLAP_EACH
 #define MERGE_OVERLAP_EACH 0
 #endif
