@@ -217,7 +217,7 @@ void merge_impl(const merge_request& r, bc::command_queue& user_queue, const cha
             return merge_round_gpu(queue, k.partition, k.walk, aa, bb, dst, n, n1, shape, bc::buffer(), true);
         }
 
-        if (!st && pol.overlap > 0) {
+        if (pol.overlap > 0) { // (the policy never pairs it with merge_stream or the walk)
             // One launch: `searchers` work-groups find the tile starts chunk after chunk (wg starts a
             // chunk), the other work-groups merge one tile each as its start and end appear in the
             // queue's look-back slots (merge_overlap.cl).

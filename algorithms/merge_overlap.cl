@@ -36,12 +36,6 @@
 #define MERGE_OVERLAP_PROBES 1
 #endif
 
-// MERGE_OVERLAP_LIGHT=1 (measurements): searchers and fallback by plain binary searches (no samples):
-// whether the kernel's registers, not the searches, decide its speed.
-#ifndef MERGE_OVERLAP_LIGHT
-#define MERGE_OVERLAP_LIGHT 0
-#endif
-
 // How a work-group learns its role: 0 (the default), its group id; 1 (measurements), an index
 // taken from status[0] as it starts, so that a merge only ever waits on searchers that have
 // started. The atomic at every work-group's start delays its first loads by a round trip: on the
@@ -49,14 +43,6 @@
 // has not started yet can only send the merges that wait on it to their fallback.
 #ifndef MERGE_OVERLAP_TICKET
 #define MERGE_OVERLAP_TICKET 0
-#endif
-
-// MERGE_OVERLAP_EACH=1 (measurements): every merging work-item reads its tile's two slots itself
-// (see the kernel); 0: work-item 0 reads them and passes them on through local memory and a
-// barrier. H100, 2^26 uint: 0.2224-0.2228 ms with 1, 0.2122 with 0 (the per-work-item fallback's
-// code costs the merge more than the barrier it saves).
-#ifndef MERGE_OVERLAP_EACH
-#define MERGE_OVERLAP_EACH 0
 #endif
 
 // Reads of an empty slot before a merging work-group searches for itself (LB_FALLBACK_POLLS 0,
@@ -134,16 +120,10 @@ __kernel void merge_overlap(__global const SK* in, ulong in_off, __global const 
             barrier(CLK_LOCAL_MEM_FENCE);
             if (done_) continue;
 #endif
-#if MERGE_OVERLAP_LIGHT
-            // (measurements) one plain binary search per start: few registers, 26 round trips at 2^26
-            const ulong g = c * wg + lid;
-            if (g < groups) lb64_publish(slots + g, epoch, LB_PREFIX, (uint)co_rank(in, L, in2, n - L, g * tile));
-#else
             ulong lo;
             const ulong g = merge_split_find(in, in2, n, L, tile, c * wg, groups, samples, ends, ls,
                                              (__local uint*)(ls + 2 * samples), cuts, MERGE_OVERLAP_PROBES, 1, in, 0, &lo);
             if (g != ~(ulong)0) lb64_publish(slots + g, epoch, LB_PREFIX, (uint)lo);
-#endif
             barrier(CLK_LOCAL_MEM_FENCE); // the samples' memory is the next chunk's
 #if defined(MERGE_OVERLAP_STAMPS) && defined(CLPRIM_PTX)
             ulong t1_;
@@ -155,25 +135,6 @@ __kernel void merge_overlap(__global const SK* in, ulong in_off, __global const 
         const ulong g = t - searchers;
         const ulong o0 = g * tile, o1 = min(o0 + tile, n);
         // The tile's start and end: slots g and g + 1 (the last tile ends where a does).
-#if MERGE_OVERLAP_EACH
-        // Every work-item reads them itself (as merge_global's read the splits): no barrier before
-        // the tile's loads. A work-item that finds one still empty after MERGE_OVERLAP_POLLS reads
-        // searches both itself (binary, no barrier); every work-item ends with the same co-ranks.
-        ulong a0, a1;
-        {
-            uint x0 = 0, x1 = (uint)L, polls = 0;
-            bool got0 = false, got1 = o1 == n;
-            while (!(got0 && got1)) {
-                if (!got0) got0 = lb64_read(slots + g, epoch, &x0) != LB_EMPTY;
-                if (!got1) got1 = lb64_read(slots + g + 1, epoch, &x1) != LB_EMPTY;
-                if (got0 && got1) break;
-                if (polls++ >= MERGE_OVERLAP_POLLS) break;
-                LB_BACKOFF();
-            }
-            a0 = got0 ? x0 : co_rank(in, L, in2, n - L, o0);
-            a1 = got1 ? x1 : co_rank(in, L, in2, n - L, o1);
-        }
-#else
         if (lid == 0) {
             uint a0 = 0, a1 = (uint)L, polls = 0;
             bool got0 = false, got1 = o1 == n;
@@ -197,19 +158,9 @@ __kernel void merge_overlap(__global const SK* in, ulong in_off, __global const 
         barrier(CLK_LOCAL_MEM_FENCE);
         ulong a0 = range[0], a1 = range[1];
         if (!ready) {
-#if MERGE_OVERLAP_LIGHT
-            // (measurements) the fallback by two work-items' binary searches
-            barrier(CLK_LOCAL_MEM_FENCE); // every work-item has read range
-            if (lid < 2) range[lid] = co_rank(in, L, in2, n - L, lid ? o1 : o0);
-            barrier(CLK_LOCAL_MEM_FENCE);
-            a0 = range[0];
-            a1 = range[1];
-#else
             // The fallback: both co-ranks by the work-group, wg / 2 probes a step each.
             merge_path_search_pair(in, L, in2, n - L, o0, o1, max(1u, wg / 2), (__local uint*)lmem4, cuts, &a0, &a1);
-#endif
         }
-#endif
         merge_global_tile_at(in, vin, in2, vin2, out, vout, n, L, out_convert, a0, a1, (__local ulong*)lmem4, g);
     }
 }

@@ -103,7 +103,7 @@ struct merge_policy {
     std::size_t l2_prefetch = 0;
     // The public merge's partition overlapped with merging in one launch (merge_overlap.cl): this
     // many searcher work-groups find the tile starts chunk after chunk while the other work-groups
-    // merge tiles as their starts appear (0: off). Only where the first range is shorter than 2^32
+    // merge tiles as their starts appear (0: off). Only for merges of fewer than 2^32 outputs
     // (32-bit co-ranks in the slots). CLPRIM_MERGE_OVERLAP overrides.
     std::size_t overlap = 0;
     // merge_overlap's searchers: probes per step of a start's search in its window (a work-item's
