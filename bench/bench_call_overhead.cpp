@@ -36,7 +36,8 @@
 //       single pass; copy_if/value_flush_async: the count read as the single pass's default;
 //       copy_if/value_wg<n>: the one-work-group path in groups of n (CLPRIM_COPY_IF_SMALL=4096,n);
 //       unique/value, partition/value (_single_pass): unique and partition_copy, the count returned;
-//       host/copy_if_device, host/radix_warp: the enqueue's host time.
+//       host/copy_if_device, host/radix_warp, host/merge: the enqueue's host time (merge: the
+//       public merge of two sorted halves); merge/finish: that merge, then clFinish.
 // Then the kernels' device time per call from a profiling queue (reduce, scan, radix, and an empty
 // kernel's START..END) and one
 // SUMMARY line (grep it across processes): the CPUs (and NUMA nodes) the thread ran on and the
@@ -242,6 +243,10 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
         std::vector<cl_uint> run_host(n);
         for (std::size_t i = 0; i < n; ++i) run_host[i] = cl_uint(host[i] % 3 == 0 ? i : i + 1) / 2;
         bc::vector<cl_uint> runs(run_host.begin(), run_host.end(), q);
+        std::vector<cl_uint> halves_host = host;
+        std::sort(halves_host.begin(), halves_host.begin() + n / 2);
+        std::sort(halves_host.begin() + n / 2, halves_host.end());
+        bc::vector<cl_uint> halves(halves_host.begin(), halves_host.end(), q);
         const std::size_t want_odd = std::size_t(std::count_if(host.begin(), host.end(), [](cl_uint x) { return (x & 1u) != 0; }));
         q.finish();
         bool right = true;
@@ -370,6 +375,14 @@ __kernel void clprim_bench_co_args(__global const uint* a, ulong b, ulong c, ulo
         add("host/scan", [&] { clprim::inclusive_scan(d.begin(), d.end(), out.begin(), q); }, {}, true);
         auto restore = [&] { bc::copy(d.begin(), d.end(), keys.begin(), q); };
         add("host/radix", [&] { clprim::radix_sort(keys.begin(), keys.end(), q); }, {}, true, restore);
+        // The public merge of two sorted halves (issue #30: its wall time is its kernel plus this
+        // enqueue and the wait): the enqueue alone, then the call with clFinish.
+        auto merge_halves = [&] { clprim::merge(halves.begin(), halves.begin() + n / 2, halves.begin() + n / 2, halves.end(), cout.begin(), q); };
+        add("host/merge", merge_halves, {}, true);
+        add("merge/finish", [&] {
+            merge_halves();
+            q.finish();
+        });
         // clprim's calls.
         auto value = [&] {
             got = clprim::reduce(d.begin(), d.end(), q);
