@@ -89,8 +89,18 @@ inline void merge_path_search(__global const SK* a, __global const SK* b, const 
         if (G > 1) {
             if (active) flags[j] = c; // an inactive work-item's words may be a diagonal's
             barrier(CLK_LOCAL_MEM_FENCE);
-            c = 0;
-            for (uint i = 0; i < G; ++i) c += flags[i];
+            // The probes counted are a prefix, c of them: item i's count is ceil((c - i) / G)
+            // (i < c), so the counts are flags[0] up to item r - 1 and one less from item r on,
+            // where c = (flags[0] - 1) G + r, 1 <= r <= G. A binary search for r reads log2(G)
+            // words where a sum would read G (128 in the fallback's searches).
+            const uint c0 = flags[0];
+            uint r = 1, rh = G;
+            while (r < rh) {
+                const uint m = (r + rh) / 2;
+                if (flags[m] < c0) rh = m;
+                else r = m + 1;
+            }
+            c = c0 > 0 ? (c0 - 1) * G + r : 0;
             barrier(CLK_LOCAL_MEM_FENCE);
         }
         if (len > 0) {
