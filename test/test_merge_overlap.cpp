@@ -84,7 +84,8 @@ BOOST_AUTO_TEST_CASE(searcher_modes)
 }
 
 // The default shape (256 x 17 for 32-bit keys where the device allows): larger merges, several
-// searchers, both lookback modes; keys and values; then the policy's own choice, no knob.
+// searchers, both lookback modes; keys and values; NVIDIA's shape for keys alone (256 x 19, the
+// samples read 8 at a time) on every device; then the policy's own choice, no knob.
 BOOST_AUTO_TEST_CASE(default_shape)
 {
     env_override path("CLPRIM_MERGE_PATH", "gpu");
@@ -98,6 +99,12 @@ BOOST_AUTO_TEST_CASE(default_shape)
             check_merge<cl_uint>(big / 2 + 1, 7, distribution::random, order_t::ascending, queue);
             check_pairs<cl_uint, cl_uint>(big / 4 + 1, big / 3, distribution::few_distinct, order_t::ascending, queue);
         }
+    {
+        env_override tune("CLPRIM_MERGE_GPU_TUNE", "256,19");
+        env_override o("CLPRIM_MERGE_OVERLAP", "16,1,0,8");
+        check_merge<cl_uint>(big + 1, big - 1, distribution::random, order_t::ascending, queue);
+        check_merge<cl_float>(65537, 30011, distribution::float_specials, order_t::descending, queue);
+    }
     // The policy's own choice (on NVIDIA: this kernel for 32-bit keys past the walk's sizes and for
     // 32-bit keys with values up to 4 bytes), no knob.
     env_override none("CLPRIM_MERGE_OVERLAP", nullptr);

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <random>
 #include <string>
@@ -324,12 +325,15 @@ int main(int argc, char** argv)
         }
         // The public merge's partition overlapped with merging (merge_overlap.cl): tiles of 4 x 3
         // keys (chunks of four starts), one and three searchers, binary and 3-probe windows, the
-        // starts waited for and the fallback; keys and uint values, against std::merge.
-        for (const char* overlap : {"1", "3,3,0,1", "2,1,0,4,1"})
+        // starts waited for and the fallback; then the NVIDIA policy's 19 keys a work-item with the
+        // samples read 8 at a time (tiles of 4 x 19); keys and uint values, against std::merge.
+        const char* overlap_shapes[][2] = {{"1", "4,3"}, {"3,3,0,1", "4,3"}, {"2,1,0,4,1", "4,3"}, {"2,1,0,8", "4,19"}};
+        for (const auto& shape : overlap_shapes)
             for (const char* lookback : {"wait", "fallback"}) {
-                knob p("CLPRIM_MERGE_PATH", "gpu"), tune("CLPRIM_MERGE_GPU_TUNE", "4,3"), o("CLPRIM_MERGE_OVERLAP", overlap),
+                const char* overlap = shape[0];
+                knob p("CLPRIM_MERGE_PATH", "gpu"), tune("CLPRIM_MERGE_GPU_TUNE", shape[1]), o("CLPRIM_MERGE_OVERLAP", overlap),
                     lb("CLPRIM_LOOKBACK", lookback);
-                const std::string label = std::string("merge overlap ") + overlap + " " + lookback;
+                const std::string label = std::string("merge overlap ") + overlap + (std::strcmp(shape[1], "4,3") ? std::string(" tiles ") + shape[1] : std::string()) + " " + lookback;
                 step(label, [&] {
                     auto a = tour_data<cl_uint>(n / 3, 8, 1000), b = tour_data<cl_uint>(n - n / 3, 9, 1000);
                     std::sort(a.begin(), a.end());
