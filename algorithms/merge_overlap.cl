@@ -20,7 +20,8 @@
 // only where the merge is shorter than 2^32. The host caps the kernel's registers on NVIDIA
 // (merge_policy::overlap_regs): the searchers' code would otherwise take it to ~130 registers and
 // leave one merging work-group an SM instead of four.
-// H100, 2^26 uint: 0.2105-0.2127 ms against the split pair's 0.2155 (docs/RESULTS.md, "#30 (s9-overlap)").
+// H100, 2^26 uint: 0.2105-0.2127 ms against the split pair's 0.2155 (docs/RESULTS.md, "#30 (s9-overlap)");
+// with the policy's 256 x 19 tiles and samples read 8 at a time 0.2064-0.2068 ("#30 (s11)").
 #ifndef MERGE_TWO_RANGES
 #error "merge_overlap.cl is the public merge's kernel (-DMERGE_TWO_RANGES)"
 #endif

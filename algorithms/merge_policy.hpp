@@ -313,7 +313,7 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
     // The partition overlapped with merging (merge_overlap.cl) on NVIDIA for 32-bit keys alone where
     // the walk is not taken: 32 searchers, binary window searches, the kernel capped at 64
     // registers (the merge's 56 and four work-groups an SM: uncapped the searchers' code takes it
-    // to 130 and one), the samples' loads four at a time, every searcher at once.
+    // to 130 and one), the samples' loads four at a time (keys alone: 8, below), every searcher at once.
     // H100, 2^26 uint: kernel 0.2105-0.2127 ms against the split pair's 0.2154-0.2158 (docs/RESULTS.md,
     // "#30 (s9-overlap)").
     // merge_by_key of 32-bit keys and values takes it too, uncapped (the merge itself needs more than
