@@ -36,9 +36,10 @@ demo)
   echo "   then sorts on the default device (CLPRIM_DEVICE=gpu|cpu|...; about 25 s on a 2-core CPU)"
   ;;
 test)
-  echo "== test: builds everything (about 6 minutes on 2 cores), checks the API reference, runs every"
-  echo "   suite on the default device (6 to 10 minutes on a 2-core PoCL machine, cold kernel caches),"
-  echo "   then the outside-project checks and the Debian package (about 3 minutes)"
+  echo "== test: builds everything (about 4 minutes on 2 cores), checks the API reference, runs every"
+  echo "   suite on the default device (about 15 minutes on a 2-core PoCL machine with cold kernel"
+  echo "   caches: mostly PoCL compiling kernels), then the outside-project checks and the Debian"
+  echo "   package (about a minute)"
   ;;
 docs)
   echo "== docs: builds the API reference (Doxygen) into $build/docs/html (seconds after configuring)"
