@@ -324,16 +324,8 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
         p.overlap_probes = 1;
         p.overlap_regs = vbytes == 0 ? 64 : 0;
         p.overlap_samples_in_flight = 4;
-        // Keys alone merge 19 a work-item in this kernel (tiles of 256 x 19: fewer tile starts to
-        // search, the merge still under the 64-register cap) and read the samples 8 at a time.
-        // H100, 2^26 uint, kernels (docs/RESULTS.md, "#30 (s11)"): 17 0.2124-0.2127 ms, 19
-        // 0.2080-0.2085, 21 0.2136, 23 0.2448, 25 0.2687 (spills), 15 0.2172, 13 0.2237; at 19 the
-        // samples 4 / 8 / 16 at a time 0.2084-0.2085 / 0.2064-0.2068 / 0.2076-0.2077 (2^24 0.0667 /
-        // 0.0651-0.0652 / 0.0655-0.0659, against 0.0671-0.0673 at 17).
-        if (vbytes == 0 && !knob_text("CLPRIM_MERGE_GPU_TUNE") && merge_local_bytes(p.group * 19, kbytes, vbytes) <= local) {
-            p.elems = 19;
-            p.overlap_samples_in_flight = 8;
-        }
+        // Keys alone read the samples 8 at a time (and merge 19 a work-item, below).
+        if (vbytes == 0) p.overlap_samples_in_flight = 8;
     }
     if (const auto o = knob_numbers("CLPRIM_MERGE_OVERLAP", 1, 5, 0, 4096)) { // "searchers[,probes[,regs[,sample loads[,eager]]]]"
         p.overlap = (*o)[0];
@@ -344,6 +336,15 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
     }
     if (const auto t = knob_number("CLPRIM_MERGE_OVERLAP_TWICE", 0, 1)) p.overlap_twice = *t == 1;
     if (!two_ranges || p.cpu || p.stream_tiles > 0 || p.walk_per_cu > 0 || (std::uint64_t(n) >> 32) != 0) p.overlap = 0;
+    // Where merge_overlap runs on NVIDIA for 32-bit keys alone, it merges 19 keys a work-item
+    // (tiles of 256 x 19: fewer tile starts to search, the merge still under the 64-register cap).
+    // H100, 2^26 uint, kernels (docs/RESULTS.md, "#30 (s11)"): 17 0.2124-0.2127 ms, 19 0.2080-0.2085,
+    // 21 0.2136, 23 0.2448, 25 0.2687 (spills), 15 0.2172, 13 0.2237; at 19 the samples 4 / 8 / 16
+    // at a time 0.2084-0.2085 / 0.2064-0.2068 / 0.2076-0.2077 (2^24 0.0667 / 0.0651-0.0652 /
+    // 0.0655-0.0659, against 0.0671-0.0673 at 17).
+    if (p.overlap > 0 && profile.nvidia && kbytes == 4 && vbytes == 0 && !knob_text("CLPRIM_MERGE_GPU_TUNE") &&
+        merge_local_bytes(p.group * 19, kbytes, vbytes) <= local)
+        p.elems = 19;
     while (p.split_samples > 0 && merge_split_local_bytes(p, kbytes) + merge_split_flag_bytes(p) + 1024 > local)
         p.split_samples /= 2;
     // CLPRIM_MERGE_OPTIONS adds build options (measurements). No register cap: with the full-tile
