@@ -209,9 +209,10 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
     p.group = 256;
     const std::size_t words = kbytes / 4 + (vbytes ? 1 : 0);
     p.elems = words <= 1 ? 17 : words == 2 ? 11 : 7;
-    if (const auto tune = knob_numbers("CLPRIM_MERGE_GPU_TUNE", 1, 2, 1, 1024)) { // "group[,elems]"
-        if (((*tune)[0] & ((*tune)[0] - 1)) == 0) p.group = (*tune)[0];
-        if (tune->size() == 2 && (*tune)[1] <= 64) p.elems = (*tune)[1];
+    const auto gpu_tune = knob_numbers("CLPRIM_MERGE_GPU_TUNE", 1, 2, 1, 1024); // "group[,elems]"
+    if (gpu_tune) {
+        if (((*gpu_tune)[0] & ((*gpu_tune)[0] - 1)) == 0) p.group = (*gpu_tune)[0];
+        if (gpu_tune->size() == 2 && (*gpu_tune)[1] <= 64) p.elems = (*gpu_tune)[1];
     }
     // The tile must fit the device's local memory (queried, never assumed): fewer work-items first.
     const std::size_t local = profile.local_mem_size;
@@ -342,8 +343,7 @@ inline merge_policy select_merge_policy(const device_profile& profile, std::size
     // 21 0.2136, 23 0.2448, 25 0.2687 (spills), 15 0.2172, 13 0.2237; at 19 the samples 4 / 8 / 16
     // at a time 0.2084-0.2085 / 0.2064-0.2068 / 0.2076-0.2077 (2^24 0.0667 / 0.0651-0.0652 /
     // 0.0655-0.0659, against 0.0671-0.0673 at 17).
-    if (p.overlap > 0 && profile.nvidia && kbytes == 4 && vbytes == 0 && !knob_text("CLPRIM_MERGE_GPU_TUNE") &&
-        merge_local_bytes(p.group * 19, kbytes, vbytes) <= local)
+    if (p.overlap > 0 && profile.nvidia && kbytes == 4 && vbytes == 0 && !gpu_tune && merge_local_bytes(p.group * 19, kbytes, vbytes) <= local)
         p.elems = 19;
     while (p.split_samples > 0 && merge_split_local_bytes(p, kbytes) + merge_split_flag_bytes(p) + 1024 > local)
         p.split_samples /= 2;
